@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "capture-bridge",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "capture-server", targets: ["capture-server"]),
+        .executable(name: "capturectl", targets: ["capturectl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
+        .target(
+            name: "CaptureCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // GRDB records, migrations and repositories: the only place SQL lives.
+        .target(
+            name: "CaptureStore",
+            dependencies: [
+                "CaptureCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Hummingbird application: routes, rendering, middleware.
+        .target(
+            name: "CaptureServer",
+            dependencies: [
+                "CaptureCore",
+                "CaptureStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(
+            name: "capture-server",
+            dependencies: [
+                "CaptureServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // capturectl's commands live in a library so tests can call them directly.
+        .target(
+            name: "CaptureCLI",
+            dependencies: [
+                "CaptureCore",
+                "CaptureStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "capturectl", dependencies: ["CaptureCLI"]),
+        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore"]),
+        .testTarget(name: "CaptureStoreTests", dependencies: ["CaptureStore", "CaptureCore"]),
+        .testTarget(
+            name: "CaptureServerTests",
+            dependencies: [
+                "CaptureServer",
+                "CaptureStore",
+                "CaptureCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,59 @@
+/// One form field as Settings defines it: how it renders and how it is validated.
+public struct FieldDefinition: Sendable, Equatable, Codable {
+    /// Syntax checks beyond length.
+    public enum Format: String, Sendable, Codable {
+        case email, date, phone
+    }
+
+    public var name: String = ""
+    public var label: String
+    /// The HTML input type: email, password, text, date, tel.
+    public var type: String
+    public var autocomplete: String?
+    public var required: Bool?
+    public var minLength: Int?
+    public var maxLength: Int?
+    /// UTF-8 byte limit (bcrypt reads at most 72 bytes of a password).
+    public var maxBytes: Int?
+    public var format: Format?
+    /// Name of another field in the same form that this one must equal.
+    public var matches: String?
+    /// The profile attribute this field reads and writes.
+    public var attribute: String?
+    /// Overrides for the default messages, keyed by rule: required, minLength, maxLength, format, matches.
+    public var messages: [String: String]?
+
+    enum CodingKeys: String, CodingKey {
+        case label, type, autocomplete, required, minLength, maxLength, maxBytes, format, matches, attribute, messages
+    }
+
+    public var isRequired: Bool { required ?? false }
+    public var isPassword: Bool { type == "password" }
+    public var profileAttribute: ProfileAttribute? { attribute.flatMap(ProfileAttribute.init(rawValue:)) }
+
+    func message(_ rule: String, _ fallback: String) -> String {
+        messages?[rule] ?? fallback
+    }
+}
+
+/// A page in Settings/flows: the `janrain.settings` values for one flow and the forms it may submit.
+public struct FlowDefinition: Sendable, Equatable, Codable {
+    public var name: String = ""
+    /// Template file in WebFlows/pages.
+    public var page: String
+    public var title: String
+    public var flowVersion: String
+    public var registerFlow: String
+    public var locale: String
+    /// Client used when the page is opened without `client_id`.
+    public var defaultClient: String?
+    /// A relative path resolves against the public origin; an absolute URL must be an allowed origin of the client.
+    public var tokenUrl: String
+    public var responseType: String
+    public var screenToRender: String?
+    public var forms: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case page, title, flowVersion, registerFlow, locale, defaultClient, tokenUrl, responseType, screenToRender, forms
+    }
+}

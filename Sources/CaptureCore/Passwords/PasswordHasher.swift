@@ -1,0 +1,34 @@
+import Dispatch
+import HummingbirdBcrypt
+
+/// Hashes and checks passwords; implementations must not block the caller's thread.
+public protocol PasswordHasher: Sendable {
+    func hash(_ password: String) async -> String
+    func verify(_ password: String, hash: String) async -> Bool
+}
+
+/// bcrypt (hummingbird-auth) on a global dispatch queue, never on an event loop.
+public struct BcryptPasswordHasher: PasswordHasher {
+    public let cost: Int
+
+    public init(cost: Int) {
+        self.cost = cost
+    }
+
+    public func hash(_ password: String) async -> String {
+        let cost = UInt8(self.cost)
+        return await Self.offloaded { Bcrypt.hash(password, cost: cost) }
+    }
+
+    public func verify(_ password: String, hash: String) async -> Bool {
+        await Self.offloaded { Bcrypt.verify(password, hash: hash) }
+    }
+
+    private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: work())
+            }
+        }
+    }
+}

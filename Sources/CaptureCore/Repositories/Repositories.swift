@@ -1,0 +1,18 @@
+/// The storage a `CaptureService` runs on: one value per backend (SQLite today, PostgreSQL later).
+public struct Repositories: Sendable {
+    public let users: any UserRepository
+    public let tokens: any TokenRepository
+    public let clients: any ClientRepository
+    /// True when the backing store answers a trivial query.
+    public let isReady: @Sendable () async -> Bool
+
+    public init(
+        users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
+        isReady: @escaping @Sendable () async -> Bool
+    ) {
+        self.users = users
+        self.tokens = tokens
+        self.clients = clients
+        self.isReady = isReady
+    }
+}

@@ -1,0 +1,8 @@
+/// Storage of users. Implementations throw `CaptureError.emailAddressInUse` on a duplicate address.
+public protocol UserRepository: Sendable {
+    func insert(_ user: User) async throws
+    func update(_ user: User) async throws
+    func find(id: String) async throws -> User?
+    func find(email: String) async throws -> User?
+    func list(limit: Int, offset: Int) async throws -> [User]
+}

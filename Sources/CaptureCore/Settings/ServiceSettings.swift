@@ -1,0 +1,43 @@
+import Foundation
+
+/// Typed service configuration, parsed once at start-up from `Settings/service.json`.
+public struct ServiceSettings: Sendable, Equatable {
+    public static let defaultDatabasePath = ".data/capture.sqlite"
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var databasePath = ServiceSettings.defaultDatabasePath
+    /// The origin pages and clients see; defaults to `http://host:port`.
+    public var publicOrigin: String?
+    public var appID = "capture-bridge"
+    public var accessTokenLifeHours = 1.0
+    public var refreshTokenLifeDays = 30.0
+    public var bcryptCost = 12
+    public var maxBodyBytes = 1_048_576
+    public var signInMaxFailures = 10
+    public var signInWindowSeconds = 900.0
+    /// Directory holding `pages/` and `assets/`.
+    public var webFlowsDirectory = "WebFlows"
+    public var clients: [ClientSettings] = []
+
+    public init() {}
+
+    public var resolvedPublicOrigin: String {
+        publicOrigin ?? "http://\(host):\(port)"
+    }
+
+    public var accessTokenLifetime: TimeInterval { accessTokenLifeHours * 3600 }
+    public var refreshTokenLifetime: TimeInterval { refreshTokenLifeDays * 86400 }
+}
+
+/// A client as written in settings (the demo client, and any an operator pins there).
+public struct ClientSettings: Sendable, Equatable, Codable {
+    public var clientId: String
+    public var name: String?
+    public var secret: String?
+    public var redirectUris: [String]?
+    public var allowedOrigins: [String]?
+    public var responseTypes: [String]?
+    public var legacyTokenUrl: Bool?
+    public var accessTokenLifeHours: Double?
+}

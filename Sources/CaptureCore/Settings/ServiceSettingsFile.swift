@@ -1,0 +1,85 @@
+import Foundation
+
+/// The on-disk shape of `service.json`; every key optional, defaults fill the rest.
+struct ServiceSettingsFile: Decodable {
+    var host: String?
+    var port: Int?
+    var database: String?
+    var publicOrigin: String?
+    var appId: String?
+    var accessTokenLifeHours: Double?
+    var refreshTokenLifeDays: Double?
+    var bcryptCost: Int?
+    var maxBodyBytes: Int?
+    var signInMaxFailures: Int?
+    var signInWindowSeconds: Double?
+    var webFlows: String?
+    var clients: [ClientSettings]?
+}
+
+extension ServiceSettings {
+    /// Reads `service.json`; relative `webFlows` resolves against the settings directory.
+    public static func load(file url: URL) throws -> ServiceSettings {
+        let raw: ServiceSettingsFile = try SettingsDecoding.decode(ServiceSettingsFile.self, from: url)
+        var settings = ServiceSettings()
+        let name = url.path
+        if let host = raw.host { settings.host = host }
+        if let port = raw.port { settings.port = port }
+        if let database = raw.database { settings.databasePath = database }
+        settings.publicOrigin = raw.publicOrigin
+        if let appId = raw.appId { settings.appID = appId }
+        if let hours = raw.accessTokenLifeHours { settings.accessTokenLifeHours = hours }
+        if let days = raw.refreshTokenLifeDays { settings.refreshTokenLifeDays = days }
+        if let cost = raw.bcryptCost { settings.bcryptCost = cost }
+        if let bytes = raw.maxBodyBytes { settings.maxBodyBytes = bytes }
+        if let failures = raw.signInMaxFailures { settings.signInMaxFailures = failures }
+        if let window = raw.signInWindowSeconds { settings.signInWindowSeconds = window }
+        let base = url.deletingLastPathComponent()
+        settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
+            .standardizedFileURL.path
+        settings.clients = raw.clients ?? []
+        try settings.validate(file: name)
+        return settings
+    }
+
+    /// Checks ranges; called after every override too, so flags get the same scrutiny as the file.
+    public func validate(file: String) throws {
+        func fail(_ key: String, _ problem: String) -> SettingsError {
+            SettingsError(file: file, key: key, problem: problem)
+        }
+        guard (1...65535).contains(port) else { throw fail("port", "must be between 1 and 65535, got \(port)") }
+        guard !host.isEmpty else { throw fail("host", "must not be empty") }
+        guard !databasePath.isEmpty else { throw fail("database", "must not be empty") }
+        guard (10...16).contains(bcryptCost) else {
+            throw fail("bcryptCost", "must be between 10 and 16, got \(bcryptCost)")
+        }
+        guard accessTokenLifeHours > 0, accessTokenLifeHours <= 24 * 30 else {
+            throw fail("accessTokenLifeHours", "must be above 0 and at most 720")
+        }
+        guard refreshTokenLifeDays > 0 else { throw fail("refreshTokenLifeDays", "must be above 0") }
+        guard maxBodyBytes >= 1024 else { throw fail("maxBodyBytes", "must be at least 1024") }
+        guard signInMaxFailures > 0 else { throw fail("signInMaxFailures", "must be above 0") }
+        if let origin = publicOrigin, URLOrigin(origin) == nil {
+            throw fail("publicOrigin", "must be an http(s) origin such as https://id.example.com, got '\(origin)'")
+        }
+        var seen = Set<String>()
+        for (index, client) in clients.enumerated() {
+            let key = "clients[\(index)]"
+            guard ClientRules.isValidClientID(client.clientId) else {
+                throw fail("\(key).clientId", "must be 3-64 characters of letters, digits, '-', '_' or '.'")
+            }
+            guard seen.insert(client.clientId).inserted else {
+                throw fail("\(key).clientId", "duplicate client id '\(client.clientId)'")
+            }
+            for type in client.responseTypes ?? [] where !ClientRules.responseTypes.contains(type) {
+                throw fail("\(key).responseTypes", "unknown response type '\(type)'")
+            }
+            for uri in client.redirectUris ?? [] where !ClientRules.isValidRedirectPattern(uri) {
+                throw fail("\(key).redirectUris", "'\(uri)' must be an absolute http(s) URL or a path starting with '/'")
+            }
+            for origin in client.allowedOrigins ?? [] where URLOrigin(origin) == nil {
+                throw fail("\(key).allowedOrigins", "'\(origin)' is not an http(s) origin")
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Every failure a use case reports; the HTTP layer maps each to the contract's shape in one place.
+public enum CaptureError: Error, Equatable, Sendable {
+    case missingArgument(String)
+    case invalidArgument(String, String)
+    case invalidCredentials
+    case recordNotFound(String)
+    case emailAddressInUse(field: String)
+    case invalidFormFields([String: [String]])
+    case invalidClient
+    case notPermitted(String)
+    case accountDeactivated
+    case accessTokenExpired
+    case invalidAccessToken
+    case invalidGrant(String)
+    case authorizationCodeExpired
+    case redirectURIMismatch(expected: String, supplied: String)
+    case rateLimited
+    case requestTooLarge(limit: Int)
+    case unsupportedContentType(String)
+    case unsupportedGrantType(String)
+    case unexpected(String)
+
+    /// Janrain's numeric error code.
+    public var code: Int {
+        switch self {
+        case .missingArgument: 100
+        case .invalidArgument, .invalidAccessToken, .invalidGrant, .requestTooLarge, .unsupportedContentType,
+            .unsupportedGrantType:
+            200
+        case .invalidCredentials: 210
+        case .recordNotFound: 310
+        case .emailAddressInUse: 380
+        case .invalidFormFields: 390
+        case .invalidClient: 402
+        case .notPermitted, .accountDeactivated: 403
+        case .accessTokenExpired: 414
+        case .authorizationCodeExpired: 415
+        case .redirectURIMismatch: 420
+        case .unexpected: 500
+        case .rateLimited: 510
+        }
+    }
+
+    /// Janrain's short error name.
+    public var error: String {
+        switch self {
+        case .missingArgument: "missing_argument"
+        case .invalidArgument: "invalid_argument"
+        case .invalidAccessToken: "invalid_access_token"
+        case .invalidGrant: "invalid_grant"
+        case .invalidCredentials: "invalid_credentials"
+        case .recordNotFound: "record_not_found"
+        case .emailAddressInUse: "email_address_in_use"
+        case .invalidFormFields: "invalid_form_fields"
+        case .invalidClient: "invalid_client"
+        case .notPermitted: "access_denied"
+        case .accountDeactivated: "account_deactivated"
+        case .accessTokenExpired: "access_token_expired"
+        case .authorizationCodeExpired: "authorization_code_expired"
+        case .redirectURIMismatch: "redirect_uri_mismatch"
+        case .unexpected: "unexpected_error"
+        case .rateLimited: "rate_limit_exceeded"
+        case .requestTooLarge: "request_too_large"
+        case .unsupportedContentType: "unsupported_content_type"
+        case .unsupportedGrantType: "unsupported_grant_type"
+        }
+    }
+
+    /// A sentence for the developer reading the reply.
+    public var errorDescription: String {
+        switch self {
+        case .missingArgument(let name): "missing required argument: \(name)"
+        case .invalidArgument(let name, let reason): "\(name): \(reason)"
+        case .invalidCredentials: "Incorrect email address or password."
+        case .recordNotFound(let what): "\(what) not found"
+        case .emailAddressInUse: "This email address is already in use."
+        case .invalidFormFields: "some form fields are invalid"
+        case .invalidClient: "invalid client credentials"
+        case .notPermitted(let reason): reason
+        case .accountDeactivated: "this account has been deactivated"
+        case .accessTokenExpired: "access_token has expired"
+        case .invalidAccessToken: "access_token is invalid or has been revoked"
+        case .invalidGrant(let reason): reason
+        case .authorizationCodeExpired: "authorization code has expired"
+        case .redirectURIMismatch: "redirect_uri does not match a redirect URI registered for this client"
+        case .rateLimited: "too many attempts; try again later"
+        case .unexpected: "unexpected error"
+        case .requestTooLarge(let limit): "request body is larger than \(limit) bytes"
+        case .unsupportedContentType(let type):
+            "content type '\(type)' is not accepted; send application/x-www-form-urlencoded"
+        case .unsupportedGrantType(let type): "grant_type '\(type)' is not supported"
+        }
+    }
+}

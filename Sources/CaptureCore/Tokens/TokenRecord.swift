@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a token is for.
+public enum TokenKind: String, Codable, Sendable, CaseIterable {
+    case access, refresh, code
+}
+
+/// A stored token: only its SHA-256 hash is kept, never the token itself.
+public struct TokenRecord: Sendable, Equatable, Codable {
+    public var id: Int64?
+    public var kind: TokenKind
+    /// Lower-case hex SHA-256 of the token; the lookup key.
+    public var hash: String
+    public var userID: String
+    public var clientID: String
+    /// All tokens of one sign-in share a chain; refresh rotation keeps it, reuse revokes it.
+    public var chainID: String
+    public var scope: String
+    public var authProvider: String
+    public var issuedAt: Date
+    public var expiresAt: Date
+    /// When a refresh token was rotated or a code redeemed.
+    public var usedAt: Date?
+    public var revokedAt: Date?
+    /// Client-chosen HMAC key for `/oauth/refresh_access_token` (sent at sign-in), kept on the access token.
+    public var refreshSecret: String?
+
+    public init(
+        kind: TokenKind, hash: String, userID: String, clientID: String, chainID: String, scope: String = "",
+        authProvider: String = "capture", issuedAt: Date, expiresAt: Date, refreshSecret: String? = nil
+    ) {
+        self.kind = kind
+        self.hash = hash
+        self.userID = userID
+        self.clientID = clientID
+        self.chainID = chainID
+        self.scope = scope
+        self.authProvider = authProvider
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.refreshSecret = refreshSecret
+    }
+
+    /// A short, non-secret handle for operators: the first 12 hex digits of the hash.
+    public var fingerprint: String { String(hash.prefix(12)) }
+
+    public func state(at now: Date) -> TokenState {
+        if revokedAt != nil { return .revoked }
+        if usedAt != nil { return .used }
+        if expiresAt <= now { return .expired }
+        return .active
+    }
+}
+
+/// A token's state at a moment.
+public enum TokenState: String, Sendable, CaseIterable {
+    case active, expired, revoked, used
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Operator use cases (capturectl today, the admin REST surface next).
+extension CaptureService {
+    /// A user by id (uuid) or email address.
+    public func findUser(_ reference: String) async throws -> User {
+        if let user = try await store.users.find(id: reference) { return user }
+        if let user = try await store.users.find(email: User.normalize(email: reference)) { return user }
+        throw CaptureError.recordNotFound("user '\(reference)'")
+    }
+
+    public func listUsers(limit: Int = 100, offset: Int = 0) async throws -> [User] {
+        try await store.users.list(limit: limit, offset: offset)
+    }
+
+    /// Tokens matching a filter; `user` may be an id or an address.
+    public func listTokens(user: String?, client: String?, activeOnly: Bool, limit: Int = 100) async throws -> [TokenRecord] {
+        var userID: String?
+        if let user { userID = try await findUser(user).id }
+        return try await store.tokens.list(
+            TokenFilter(userID: userID, clientID: client, activeAt: activeOnly ? time.now() : nil, limit: limit))
+    }
+
+    /// A token by numeric id or by fingerprint (a prefix of its hash, at least 6 hex digits).
+    public func findToken(_ reference: String) async throws -> TokenRecord {
+        if let id = Int64(reference), let record = try await store.tokens.find(id: id) { return record }
+        let prefix = reference.lowercased()
+        guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else {
+            throw CaptureError.recordNotFound("token '\(reference)'")
+        }
+        let matches = try await store.tokens.find(fingerprint: prefix)
+        guard matches.count == 1, let record = matches.first else {
+            if matches.isEmpty { throw CaptureError.recordNotFound("token '\(reference)'") }
+            throw CaptureError.invalidArgument("token", "fingerprint '\(reference)' matches \(matches.count) tokens")
+        }
+        return record
+    }
+
+    /// Revokes one token (a refresh token takes its chain with it); returns how many were revoked.
+    public func revokeToken(_ reference: String) async throws -> Int {
+        let record = try await findToken(reference)
+        guard let id = record.id else { return 0 }
+        if record.kind == .refresh { return try await store.tokens.revokeChain(record.chainID, at: time.now()) }
+        return try await store.tokens.revoke(id: id, at: time.now())
+    }
+
+    public func revokeTokens(ofUser reference: String) async throws -> Int {
+        let user = try await findUser(reference)
+        return try await store.tokens.revokeAll(userID: user.id, at: time.now())
+    }
+
+    public func purgeExpiredTokens() async throws -> Int {
+        try await store.tokens.purge(expiredBefore: time.now())
+    }
+
+    public func findClient(_ id: String) async throws -> Client {
+        guard let client = try await store.clients.find(id: id) else { throw CaptureError.recordNotFound("client '\(id)'") }
+        return client
+    }
+
+    public func listClients() async throws -> [Client] {
+        try await store.clients.list()
+    }
+
+    public func setDisabled(_ reference: String, disabled: Bool) async throws -> User {
+        var user = try await findUser(reference)
+        user.disabledAt = disabled ? (user.disabledAt ?? time.now()) : nil
+        user.updatedAt = time.now()
+        try await store.users.update(user)
+        if disabled { try await store.tokens.revokeAll(userID: user.id, at: time.now()) }
+        return user
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The use cases, shared by the HTTP service and `capturectl`: one implementation of each rule.
+public struct CaptureService: Sendable {
+    public let settings: ServiceSettings
+    public let catalog: FlowCatalog
+    public let store: Repositories
+    public let hasher: any PasswordHasher
+    public let time: any TimeSource
+    public let minter: TokenMinter
+    public let throttle: SignInThrottle
+    /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.
+    let decoyHash: String
+
+    public init(
+        settings: ServiceSettings, catalog: FlowCatalog, store: Repositories, hasher: any PasswordHasher,
+        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(), decoyHash: String
+    ) {
+        self.settings = settings
+        self.catalog = catalog
+        self.store = store
+        self.hasher = hasher
+        self.time = time
+        self.minter = TokenMinter(random: random)
+        self.throttle = SignInThrottle(maxFailures: settings.signInMaxFailures, window: settings.signInWindowSeconds)
+        self.decoyHash = decoyHash
+    }
+
+    /// Builds a service with bcrypt at the configured cost (the decoy hash is computed off the caller's thread).
+    public static func make(
+        settings: ServiceSettings, catalog: FlowCatalog, store: Repositories,
+        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
+    ) async -> CaptureService {
+        let hasher = BcryptPasswordHasher(cost: settings.bcryptCost)
+        let decoy = await hasher.hash(Data(random.bytes(16)).base64URLEncoded())
+        return CaptureService(
+            settings: settings, catalog: catalog, store: store, hasher: hasher, time: time, random: random,
+            decoyHash: decoy)
+    }
+}

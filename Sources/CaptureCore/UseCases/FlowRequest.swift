@@ -1,0 +1,58 @@
+/// A form submission from a flow page or a native SDK: Janrain's common parameters plus the form's fields.
+public struct FlowRequest: Sendable, Equatable {
+    /// The parameter names that are not form fields.
+    public static let commonParameters: Set<String> = [
+        "client_id", "client_secret", "locale", "flow", "flow_version", "redirect_uri", "response_type", "form",
+        "refresh_secret", "access_token", "code_challenge", "code_challenge_method",
+    ]
+
+    public var clientID: String?
+    public var clientSecret: String?
+    public var flow: String?
+    public var locale: String?
+    public var redirectURI: String?
+    public var responseType: String?
+    public var form: String?
+    public var refreshSecret: String?
+    public var accessToken: String?
+    public var fields: [String: String]
+    /// The caller's network address, for throttling.
+    public var remoteAddress: String?
+
+    public init(parameters: [String: String], remoteAddress: String? = nil) {
+        clientID = parameters["client_id"]
+        clientSecret = parameters["client_secret"]
+        flow = parameters["flow"]
+        locale = parameters["locale"]
+        redirectURI = parameters["redirect_uri"]
+        responseType = parameters["response_type"]
+        form = parameters["form"]
+        refreshSecret = parameters["refresh_secret"]
+        accessToken = parameters["access_token"]
+        fields = parameters.filter { !Self.commonParameters.contains($0.key) }
+        self.remoteAddress = remoteAddress
+    }
+}
+
+/// Tokens handed out by a sign-in, registration or refresh. Only the caller ever sees them.
+public struct IssuedGrant: Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var expiresIn: Int
+    public var tokenType = "Bearer"
+}
+
+/// The outcome of a traditional sign-in or registration.
+public struct AuthResult: Sendable, Equatable {
+    public var user: User
+    public var isNew: Bool
+    public var grant: IssuedGrant
+}
+
+/// The client, flow and form a submission is about, after checking them.
+struct FlowContext: Sendable {
+    var client: Client
+    var flow: FlowDefinition
+    var form: String
+    var responseType: String
+}

@@ -1,0 +1,58 @@
+import CaptureCore
+import CaptureStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the Hummingbird application around a ready `CaptureService`.
+public func buildApplication(
+    service: CaptureService, logger: Logger = Logger(label: "capture-server"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let router = try buildRouter(service: service)
+    return Application(
+        router: router,
+        configuration: .init(
+            address: .hostname(service.settings.host, port: service.settings.port), serverName: "capture-bridge"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+        logger: logger)
+}
+
+/// The router alone, for tests that drive it without sockets.
+public func buildRouter(service: CaptureService) throws -> Router<CaptureRequestContext> {
+    let pages = try FlowPages.load(webFlows: service.settings.webFlowsDirectory, catalog: service.catalog)
+    let router = Router(context: CaptureRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: RequestLogMiddleware())
+    HealthController(store: service.store).addRoutes(to: router)
+    FlowPageController(service: service, pages: pages).addRoutes(to: router)
+    CaptureAPIController(service: service).addRoutes(to: router)
+    OAuthController(service: service).addRoutes(to: router)
+    return router
+}
+
+/// Loads settings and flows, opens the database, and serves until SIGTERM/SIGINT; then closes the database.
+public enum CaptureServerMain {
+    public static func run(settings: ServiceSettings, settingsDirectory: URL, logger: Logger) async throws {
+        let catalog = try FlowCatalog.load(directory: settingsDirectory)
+        let pool = try CaptureDatabase.open(path: settings.databasePath)
+        let service = await CaptureService.make(settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool))
+        try await service.syncSettingsClients()
+        let app = try buildApplication(service: service, logger: logger) { port in
+            let origin = settings.publicOrigin ?? "http://\(settings.host):\(port)"
+            logger.info("capture-server listening on \(settings.host):\(port)")
+            var lines: [String] = []
+            for client in settings.clients {
+                lines.append("Client id: \(client.clientId)")
+                for flow in catalog.flows.keys.sorted() {
+                    lines.append("  Open \(origin)/flows/\(flow)?client_id=\(client.clientId)")
+                }
+            }
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+        // Hummingbird finishes in-flight requests on SIGTERM/SIGINT before returning.
+        try await app.runService()
+        try pool.close()
+        logger.info("capture-server stopped; database closed")
+    }
+}

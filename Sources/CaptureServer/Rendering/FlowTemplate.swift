@@ -1,0 +1,84 @@
+import CaptureCore
+import Foundation
+
+/// A flow page with its `{* field *}` and `{* #form *} … {* /form *}` tags expanded from Settings, done once
+/// at start-up; only the per-request values (`{{…}}`) are filled in later.
+struct FlowTemplate: Sendable {
+    let flow: FlowDefinition
+    let html: String
+
+    /// Expands `template` (read from `file`) against the catalog; an unknown field or form, or a form the
+    /// flow does not allow, is a settings error naming the template.
+    static func expand(_ template: String, file: String, flow: FlowDefinition, catalog: FlowCatalog) throws -> FlowTemplate {
+        let pattern = try NSRegularExpression(pattern: #"\{\*\s*([#/]?)([A-Za-z][A-Za-z0-9_]*)\s*\*\}"#)
+        var output = ""
+        var cursor = template.startIndex
+        var usedIDs: [String: Int] = [:]
+        var currentForm: String?
+        let matches = pattern.matches(in: template, range: NSRange(template.startIndex..., in: template))
+        for match in matches {
+            guard let whole = Range(match.range, in: template), let markRange = Range(match.range(at: 1), in: template),
+                let nameRange = Range(match.range(at: 2), in: template)
+            else { continue }
+            output += template[cursor..<whole.lowerBound]
+            cursor = whole.upperBound
+            let name = String(template[nameRange])
+            switch template[markRange] {
+            case "#":
+                guard catalog.forms[name] != nil, flow.forms.contains(name) else {
+                    throw SettingsError(file: file, key: "{* #\(name) *}", problem: "form '\(name)' is not a form of flow '\(flow.name)'")
+                }
+                currentForm = name
+                output += "<form name=\"\(name)\" class=\"capture_form\" data-capture-form=\"\(name)\" novalidate>"
+                output += "<p class=\"capture_form_error\" role=\"alert\" hidden></p>"
+            case "/":
+                guard currentForm == name else {
+                    throw SettingsError(file: file, key: "{* /\(name) *}", problem: "closes a form that is not open")
+                }
+                currentForm = nil
+                output += "</form>"
+            default:
+                guard let form = currentForm else {
+                    throw SettingsError(file: file, key: "{* \(name) *}", problem: "field outside a {* #form *}")
+                }
+                guard catalog.forms[form]?.contains(name) == true, let field = catalog.fields[name] else {
+                    throw SettingsError(file: file, key: "{* \(name) *}", problem: "'\(name)' is not a field of form '\(form)'")
+                }
+                let base = "capture_\(form)_\(name)"
+                let count = usedIDs[base, default: 0] + 1
+                usedIDs[base] = count
+                output += fieldHTML(field, id: count == 1 ? base : "\(base)_\(count)")
+            }
+        }
+        output += template[cursor...]
+        if let open = currentForm {
+            throw SettingsError(file: file, key: "{* #\(open) *}", problem: "form is never closed")
+        }
+        return FlowTemplate(flow: flow, html: output)
+    }
+
+    static func fieldHTML(_ field: FieldDefinition, id: String) -> String {
+        var attributes = [
+            "id=\"\(id)\"", "name=\"\(HTML.escape(field.name))\"", "type=\"\(HTML.escape(field.type))\"",
+            "aria-describedby=\"\(id)_error\"",
+        ]
+        if let autocomplete = field.autocomplete { attributes.append("autocomplete=\"\(HTML.escape(autocomplete))\"") }
+        if field.isRequired { attributes.append("required aria-required=\"true\"") }
+        if let max = field.maxLength { attributes.append("maxlength=\"\(max)\"") }
+        if field.type == "email" { attributes.append("autocapitalize=\"none\" spellcheck=\"false\"") }
+        return """
+            <div class="capture_form_item" data-capture-field="\(HTML.escape(field.name))">\
+            <label for="\(id)">\(HTML.escape(field.label))</label>\
+            <input \(attributes.joined(separator: " "))>\
+            <p class="capture_tip_error" id="\(id)_error" hidden></p>\
+            </div>
+            """
+    }
+
+    /// Fills the per-request placeholders.
+    func render(settingsJSON: String, locale: String) -> String {
+        html.replacingOccurrences(of: "{{janrainSettingsJSON}}", with: HTML.scriptSafeJSON(settingsJSON))
+            .replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(flow.title))
+            .replacingOccurrences(of: "{{lang}}", with: HTML.escape(locale))
+    }
+}

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// The widget, bridge and CSS files, read once at start-up, each with a strong ETag.
+struct StaticAssets: Sendable {
+    struct Asset: Sendable {
+        let bytes: ByteBuffer
+        let contentType: String
+        let etag: String
+    }
+
+    let assets: [String: Asset]
+
+    static func load(directory: URL) throws -> StaticAssets {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var assets: [String: Asset] = [:]
+        for name in names where !name.hasPrefix(".") {
+            guard let type = contentType(of: name) else { continue }
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            let digest = SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
+            assets[name] = Asset(bytes: ByteBuffer(data: data), contentType: type, etag: "\"\(digest)\"")
+        }
+        return StaticAssets(assets: assets)
+    }
+
+    static func contentType(of name: String) -> String? {
+        switch (name as NSString).pathExtension {
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        default: nil
+        }
+    }
+
+    /// 200 with the body, or 304 when the client already has this version.
+    func response(for name: String, ifNoneMatch: String?) -> Response? {
+        guard let asset = assets[name] else { return nil }
+        var headers = HTTPFields()
+        headers[.eTag] = asset.etag
+        headers[.cacheControl] = "no-cache"
+        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = asset.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+    }
+}

@@ -1,0 +1,77 @@
+import CaptureCore
+import Foundation
+import Hummingbird
+
+/// Janrain's Capture API for native SDKs and the widget: decode, call one use case, encode.
+struct CaptureAPIController {
+    let service: CaptureService
+
+    func addRoutes(to router: Router<CaptureRequestContext>) {
+        router.post("/oauth/auth_native_traditional", use: Handle.capture(signIn))
+        router.post("/oauth/register_native_traditional", use: Handle.capture(register))
+        router.post("/oauth/update_profile_native", use: Handle.capture(updateProfile))
+        router.post("/entity", use: Handle.capture(entity))
+        router.post("/entity.update", use: Handle.capture(updateEntity))
+    }
+
+    private var limit: Int { service.settings.maxBodyBytes }
+
+    @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        let result = try await service.signIn(
+            FlowRequest(parameters: parameters, remoteAddress: APIRequest.remoteAddress(context)))
+        return Reply.ok(Self.authFields(result))
+    }
+
+    @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        let result = try await service.register(
+            FlowRequest(parameters: parameters, remoteAddress: APIRequest.remoteAddress(context)))
+        return Reply.ok(Self.authFields(result))
+    }
+
+    @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        var flowRequest = FlowRequest(parameters: parameters)
+        flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
+        let user = try await service.updateProfile(flowRequest)
+        return Reply.ok(["capture_user": user.entity])
+    }
+
+    @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attribute_name"])
+        let user = try await service.entity(accessToken: APIRequest.accessToken(request, parameters: parameters))
+        return Reply.ok(["result": user.entity])
+    }
+
+    @Sendable func updateEntity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attributes"])
+        guard let raw = parameters["attributes"] else { throw CaptureError.missingArgument("attributes") }
+        guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)),
+            case .object(let attributes) = decoded
+        else { throw CaptureError.invalidArgument("attributes", "must be a JSON object") }
+        let user = try await service.updateEntity(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), attributes: attributes)
+        return Reply.ok(["result": user.entity])
+    }
+
+    static func refuseUnknown(_ parameters: [String: String], allowed: Set<String>) throws {
+        if let unknown = parameters.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw CaptureError.invalidArgument(unknown, "is not a parameter of this endpoint")
+        }
+    }
+
+    /// The success fields of sign-in and registration.
+    static func authFields(_ result: AuthResult) -> [String: JSONValue] {
+        [
+            "access_token": .string(result.grant.accessToken),
+            "refresh_token": .string(result.grant.refreshToken),
+            "expires_in": .int(Int64(result.grant.expiresIn)),
+            "token_type": .string(result.grant.tokenType),
+            "is_new": .bool(result.isNew),
+            "capture_user": result.user.entity,
+        ]
+    }
+}

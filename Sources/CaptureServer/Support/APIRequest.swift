@@ -1,0 +1,42 @@
+import CaptureCore
+import Hummingbird
+import NIOCore
+
+/// Reads an API request's parameters: form body only, size-limited, no secrets in the URL.
+enum APIRequest {
+    static func parameters(_ request: Request, limit: Int) async throws -> [String: String] {
+        // Tokens and passwords must never travel in a URL, where logs and Referer headers keep them.
+        if !(request.uri.query ?? "").isEmpty {
+            throw CaptureError.invalidArgument("query", "send parameters in the request body, not the URL")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw CaptureError.requestTooLarge(limit: limit)
+        }
+        guard buffer.readableBytes > 0 else { return [:] }
+        let contentType = request.headers[.contentType] ?? ""
+        let mediaType = contentType.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw CaptureError.unsupportedContentType(contentType.isEmpty ? "(none)" : contentType)
+        }
+        return try FormBody.parse(buffer.readableBytesView)
+    }
+
+    /// `Authorization: Bearer <token>` (or Janrain's `OAuth <token>`), else the form's `access_token`.
+    static func accessToken(_ request: Request, parameters: [String: String]) -> String? {
+        if let header = request.headers[.authorization] {
+            for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
+                return String(header.dropFirst(scheme.count)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return parameters["access_token"]
+    }
+
+    static func remoteAddress(_ context: CaptureRequestContext) -> String? {
+        context.remoteAddress?.ipAddress
+    }
+}

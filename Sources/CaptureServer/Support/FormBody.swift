@@ -1,0 +1,51 @@
+import CaptureCore
+
+/// Strict `application/x-www-form-urlencoded` parsing: bad escapes, invalid UTF-8 and repeated names are
+/// refused with the parameter named, never guessed at.
+enum FormBody {
+    static func parse(_ bytes: some Collection<UInt8>) throws(CaptureError) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = parts[0]
+            let name = try decode(rawName, naming: String(decoding: rawName.prefix(64), as: UTF8.self))
+            guard !name.isEmpty else { throw .invalidArgument("body", "a parameter has an empty name") }
+            let value = parts.count > 1 ? try decode(parts[1], naming: name) : ""
+            guard result[name] == nil else { throw .invalidArgument(name, "appears more than once") }
+            result[name] = value
+        }
+        return result
+    }
+
+    private static func decode(_ encoded: some Collection<UInt8>, naming name: String) throws(CaptureError) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var iterator = encoded.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    throw .invalidArgument(name, "malformed percent-encoding")
+                }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw .invalidArgument(name, "is not valid UTF-8")
+        }
+        return string
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,6 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let pragma = HTTPField.Name("Pragma")!
+}

@@ -1,0 +1,83 @@
+import CaptureCore
+import Foundation
+import Hummingbird
+
+/// JSON replies in the contract's shapes. The one place a `CaptureError` becomes a status and a body.
+enum Reply {
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        // Replies can carry tokens: never cache them.
+        headers[.cacheControl] = "no-store"
+        headers[.pragma] = "no-cache"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: value.encoded())))
+    }
+
+    /// `{"stat":"ok", …}` (Janrain).
+    static func ok(_ fields: [String: JSONValue] = [:]) -> Response {
+        json(.object(fields.merging(["stat": "ok"]) { _, new in new }))
+    }
+
+    static func status(of error: CaptureError) -> HTTPResponse.Status {
+        switch error {
+        case .invalidCredentials, .invalidClient, .invalidAccessToken, .accessTokenExpired: .unauthorized
+        case .notPermitted, .accountDeactivated: .forbidden
+        case .recordNotFound: .notFound
+        case .rateLimited: .tooManyRequests
+        case .requestTooLarge: .contentTooLarge
+        case .unsupportedContentType: .unsupportedMediaType
+        case .unexpected: .internalServerError
+        default: .badRequest
+        }
+    }
+
+    /// Janrain's error shape: `stat`, `code`, `error`, `error_description`, plus `invalid_fields` or
+    /// `expected_value`/`supplied_value` where they apply.
+    static func captureError(_ error: CaptureError) -> Response {
+        var body: [String: JSONValue] = [
+            "stat": "error", "code": .int(Int64(error.code)), "error": .string(error.error),
+            "error_description": .string(error.errorDescription),
+        ]
+        switch error {
+        case .invalidFormFields(let fields):
+            body["invalid_fields"] = .object(fields.mapValues { .array($0.map(JSONValue.string)) })
+        case .emailAddressInUse(let field):
+            body["invalid_fields"] = [field: [.string(error.errorDescription)]]
+        case .redirectURIMismatch(let expected, let supplied):
+            body["expected_value"] = .string(expected)
+            body["supplied_value"] = .string(supplied)
+        case .invalidArgument(let name, _), .missingArgument(let name):
+            body["argument"] = .string(name)
+        default:
+            break
+        }
+        return json(.object(body), status: status(of: error))
+    }
+
+    /// RFC 6749 §5.2 shape (`error` is the OAuth code), with Janrain's `stat`/`code` alongside.
+    static func oauthError(_ error: CaptureError) -> Response {
+        let oauthCode: String
+        switch error {
+        case .invalidClient: oauthCode = "invalid_client"
+        case .invalidGrant, .authorizationCodeExpired, .invalidAccessToken, .accessTokenExpired: oauthCode = "invalid_grant"
+        case .unsupportedGrantType: oauthCode = "unsupported_grant_type"
+        case .notPermitted, .accountDeactivated: oauthCode = "unauthorized_client"
+        case .rateLimited: oauthCode = "slow_down"
+        case .unexpected: oauthCode = "server_error"
+        default: oauthCode = "invalid_request"
+        }
+        // RFC 6749: 401 only for client authentication; a bad grant is a 400.
+        let isClientFailure = oauthCode == "invalid_client"
+        let status = isClientFailure ? .unauthorized : (status(of: error) == .unauthorized ? .badRequest : status(of: error))
+        var response = json(
+            [
+                "error": .string(oauthCode), "error_description": .string(error.errorDescription), "stat": "error",
+                "code": .int(Int64(error.code)),
+            ],
+            status: status)
+        if isClientFailure {
+            response.headers[.wwwAuthenticate] = "Basic realm=\"capture-bridge\""
+        }
+        return response
+    }
+}

@@ -1,0 +1,52 @@
+import GRDB
+
+/// Numbered schema steps. A step that has landed is never edited: add a new one.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-users-clients-tokens") { db in
+            try db.create(table: "users") { t in
+                t.primaryKey("id", .text)
+                t.column("email", .text).notNull().unique().collate(.nocase)
+                t.column("passwordHash", .text)
+                t.column("displayName", .text)
+                t.column("givenName", .text)
+                t.column("familyName", .text)
+                t.column("birthday", .text)
+                t.column("phone", .text)
+                t.column("emailVerifiedAt", .datetime)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+                t.column("lastLoginAt", .datetime)
+                t.column("disabledAt", .datetime)
+            }
+            try db.create(table: "clients") { t in
+                t.primaryKey("clientID", .text)
+                t.column("name", .text).notNull()
+                t.column("secretHash", .text)
+                t.column("redirectURIs", .jsonText).notNull()
+                t.column("allowedOrigins", .jsonText).notNull()
+                t.column("responseTypes", .jsonText).notNull()
+                t.column("legacyTokenURL", .boolean).notNull()
+                t.column("accessTokenLifeHours", .double)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "tokens") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("hash", .text).notNull().unique()
+                t.column("userID", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("clientID", .text).notNull().indexed()
+                t.column("chainID", .text).notNull().indexed()
+                t.column("scope", .text).notNull()
+                t.column("authProvider", .text).notNull()
+                t.column("issuedAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull().indexed()
+                t.column("usedAt", .datetime)
+                t.column("revokedAt", .datetime)
+                t.column("refreshSecret", .text)
+            }
+        }
+        return migrator
+    }
+}

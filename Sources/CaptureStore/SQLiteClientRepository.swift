@@ -1,0 +1,31 @@
+import CaptureCore
+import GRDB
+
+/// Clients in SQLite.
+struct SQLiteClientRepository: ClientRepository {
+    let writer: any DatabaseWriter
+
+    func upsert(_ client: Client) async throws {
+        try await writer.write { db in try client.save(db) }
+    }
+
+    func insert(_ client: Client) async throws {
+        do {
+            try await writer.write { db in try client.insert(db) }
+        } catch let error as DatabaseError where error.isUniqueViolation || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw CaptureError.invalidArgument("client_id", "client '\(client.clientID)' already exists")
+        }
+    }
+
+    func find(id: String) async throws -> Client? {
+        try await writer.read { db in try Client.fetchOne(db, key: id) }
+    }
+
+    func list() async throws -> [Client] {
+        try await writer.read { db in try Client.order(Column("clientID")).fetchAll(db) }
+    }
+
+    func delete(id: String) async throws -> Bool {
+        try await writer.write { db in try Client.deleteOne(db, key: id) }
+    }
+}

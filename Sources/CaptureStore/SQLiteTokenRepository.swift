@@ -1,0 +1,94 @@
+import CaptureCore
+import Foundation
+import GRDB
+
+/// Token hashes in SQLite. Lookups are by the unique `hash` index.
+struct SQLiteTokenRepository: TokenRepository {
+    let writer: any DatabaseWriter
+
+    private static let hash = Column("hash")
+    private static let chain = Column("chainID")
+    private static let revokedAt = Column("revokedAt")
+
+    func insert(_ tokens: [TokenRecord]) async throws {
+        try await writer.write { db in
+            for var token in tokens { try token.insert(db) }
+        }
+    }
+
+    func find(hash: String) async throws -> TokenRecord? {
+        try await writer.read { db in try TokenRecord.filter(Self.hash == hash).fetchOne(db) }
+    }
+
+    func find(id: Int64) async throws -> TokenRecord? {
+        try await writer.read { db in try TokenRecord.fetchOne(db, key: id) }
+    }
+
+    func find(fingerprint prefix: String) async throws -> [TokenRecord] {
+        try await writer.read { db in
+            try TokenRecord.filter(Self.hash.like("\(prefix)%")).limit(10).fetchAll(db)
+        }
+    }
+
+    func list(_ filter: TokenFilter) async throws -> [TokenRecord] {
+        try await writer.read { db in
+            var request = TokenRecord.all()
+            if let user = filter.userID { request = request.filter(Column("userID") == user) }
+            if let client = filter.clientID { request = request.filter(Column("clientID") == client) }
+            if let kind = filter.kind { request = request.filter(Column("kind") == kind.rawValue) }
+            if let now = filter.activeAt {
+                request = request.filter(Self.revokedAt == nil && Column("usedAt") == nil && Column("expiresAt") > now)
+            }
+            return try request.order(Column("id").desc).limit(filter.limit).fetchAll(db)
+        }
+    }
+
+    func rotateRefresh(
+        hash: String, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
+    ) async throws -> RefreshRotation {
+        try await writer.write { db in
+            guard var old = try TokenRecord.filter(Self.hash == hash).fetchOne(db), old.kind == .refresh,
+                old.clientID == client
+            else { return .notUsable }
+            switch old.state(at: now) {
+            case .used:
+                _ = try Self.revokeChain(old.chainID, at: now, in: db)
+                return .reused
+            case .revoked, .expired:
+                return .notUsable
+            case .active:
+                old.usedAt = now
+                try old.update(db)
+                for var token in replacements(old) { try token.insert(db) }
+                return .rotated(old)
+            }
+        }
+    }
+
+    func revoke(id: Int64, at date: Date) async throws -> Int {
+        try await writer.write { db in
+            try TokenRecord.filter(key: id).filter(Self.revokedAt == nil).updateAll(db, Self.revokedAt.set(to: date))
+        }
+    }
+
+    func revokeChain(_ chainID: String, at date: Date) async throws -> Int {
+        try await writer.write { db in try Self.revokeChain(chainID, at: date, in: db) }
+    }
+
+    func revokeAll(userID: String, at date: Date) async throws -> Int {
+        try await writer.write { db in
+            try TokenRecord.filter(Column("userID") == userID).filter(Self.revokedAt == nil)
+                .updateAll(db, Self.revokedAt.set(to: date))
+        }
+    }
+
+    func purge(expiredBefore cutoff: Date) async throws -> Int {
+        try await writer.write { db in
+            try TokenRecord.filter(Column("expiresAt") < cutoff).deleteAll(db)
+        }
+    }
+
+    private static func revokeChain(_ chainID: String, at date: Date, in db: Database) throws -> Int {
+        try TokenRecord.filter(chain == chainID).filter(revokedAt == nil).updateAll(db, revokedAt.set(to: date))
+    }
+}

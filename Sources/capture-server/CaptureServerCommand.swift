@@ -1,0 +1,39 @@
+import ArgumentParser
+import CaptureCore
+import CaptureServer
+import Foundation
+import Logging
+
+/// `capture-server`: starts the service. All logic lives in CaptureServer.
+@main
+struct CaptureServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture-server",
+        abstract: "Serves the registration flow pages, the Capture API and the token endpoints.",
+        discussion: "Precedence: flags > CAPTURE_* environment > settings file > defaults.")
+
+    @Option(help: "Address to listen on (CAPTURE_HOST).") var host: String?
+    @Option(help: "Port to listen on (CAPTURE_PORT).") var port: Int?
+    @Option(help: "SQLite database file (CAPTURE_DB).") var db: String?
+    @Option(help: "Settings directory holding service.json, forms.json and flows/ (CAPTURE_SETTINGS).") var settings: String?
+    @Option(help: "Public origin pages and clients see, e.g. https://id.example.com (CAPTURE_PUBLIC_ORIGIN).")
+    var publicOrigin: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = URL(fileURLWithPath: settings ?? environment["CAPTURE_SETTINGS"] ?? "Settings")
+        var logger = Logger(label: "capture-server")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let resolved: ServiceSettings
+        do {
+            resolved = try ServiceSettings.resolve(
+                directory: directory,
+                flags: SettingsOverrides(host: host, port: port, databasePath: db, publicOrigin: publicOrigin),
+                environment: environment)
+            try await CaptureServerMain.run(settings: resolved, settingsDirectory: directory, logger: logger)
+        } catch let error as SettingsError {
+            FileHandle.standardError.write(Data("capture-server: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+    }
+}
