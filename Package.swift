@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "capture-bridge",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "capture-server", targets: ["capture-server"]),
         .executable(name: "capturectl", targets: ["capturectl"]),
@@ -60,18 +60,28 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "capturectl", dependencies: ["CaptureCLI"]),
-        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore"]),
-        .testTarget(name: "CaptureStoreTests", dependencies: ["CaptureStore", "CaptureCore"]),
+        // Fixtures shared by the test targets: a movable clock and a service on a temporary database.
+        .target(
+            name: "CaptureTestSupport",
+            dependencies: ["CaptureCore", "CaptureStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/Support"
+        ),
+        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore", "CaptureTestSupport"]),
+        .testTarget(
+            name: "CaptureStoreTests",
+            dependencies: ["CaptureStore", "CaptureCore", "CaptureTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "CaptureServerTests",
             dependencies: [
                 "CaptureServer",
                 "CaptureStore",
                 "CaptureCore",
+                "CaptureTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore"]),
+        .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,20 @@
+# The README's two commands: `make run` (demo service) and `make test` (every test).
+.PHONY: run test deps build bench
+
+deps:
+	./scripts/install-deps.sh
+
+build: deps
+	swift build --build-tests
+
+run: deps
+	swift build --product capture-server
+	.build/debug/capture-server --settings Settings
+
+test: build
+	swift test --skip-build
+	CAPTURE_SERVER_BIN=.build/debug/capture-server xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
+
+bench:
+	./scripts/install-deps.sh --bench
+	./scripts/bench.sh

@@ -1,0 +1,77 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Testing
+
+@Suite struct FormValidationTests {
+    let catalog: FlowCatalog
+    let flow: FlowDefinition
+
+    init() throws {
+        catalog = try FlowCatalog.load(directory: TestWorld.settingsDirectory)
+        flow = try #require(catalog.flow(named: "webViewSignIn"))
+    }
+
+    func problems(_ form: String, _ values: [String: String]) -> [String: [String]] {
+        do {
+            _ = try catalog.validate(form: form, in: flow, values: values)
+            return [:]
+        } catch let error {
+            if case .invalidFormFields(let fields) = error { return fields }
+            Issue.record("unexpected error \(error)")
+            return [:]
+        }
+    }
+
+    @Test func validRegistrationPassesAndIsTrimmed() throws {
+        let values = try catalog.validate(
+            form: "registrationForm", in: flow,
+            values: [
+                "emailAddress": "  a@example.com ", "displayName": "A", "newPassword": " spaced pass ",
+                "newPasswordConfirm": " spaced pass ",
+            ])
+        #expect(values["emailAddress"] == "a@example.com")
+        #expect(values["newPassword"] == " spaced pass ", "passwords are never trimmed")
+        #expect(values["firstName"] == "")
+    }
+
+    @Test func everyRuleReportsItsFieldWithTheSettingsMessage() {
+        let found = problems(
+            "registrationForm",
+            ["emailAddress": "not-an-email", "displayName": "", "newPassword": "short", "newPasswordConfirm": "other"])
+        #expect(found["emailAddress"] == ["Enter a valid email address, like name@example.com."])
+        #expect(found["displayName"] == ["Choose a display name."])
+        #expect(found["newPassword"] == ["Use at least 8 characters for your password."])
+        #expect(found["newPasswordConfirm"] == ["The passwords do not match."])
+        #expect(found["firstName"] == nil)
+    }
+
+    @Test func passwordsAreLimitedTo72Bytes() {
+        let long = String(repeating: "é", count: 40)  // 40 characters, 80 bytes
+        let found = problems(
+            "registrationForm", ["emailAddress": "a@b.co", "displayName": "A", "newPassword": long, "newPasswordConfirm": long])
+        #expect(found["newPassword"] != nil)
+    }
+
+    @Test func unknownFieldsAreRefusedNotIgnored() {
+        #expect(throws: CaptureError.invalidArgument("isAdmin", "is not a field of form 'signInForm'")) {
+            try catalog.validate(
+                form: "signInForm", in: flow, values: ["signInEmailAddress": "a@b.co", "currentPassword": "x", "isAdmin": "1"])
+        }
+    }
+
+    @Test func aFormOutsideTheFlowIsRefused() {
+        #expect(throws: CaptureError.invalidArgument("form", "'editProfileForm' is not a form of flow 'webViewSignIn'")) {
+            try catalog.validate(form: "editProfileForm", in: flow, values: [:])
+        }
+    }
+
+    @Test func profileAttributesUseTheRulesOfTheirFields() {
+        #expect(catalog.validate(attribute: .birthday, value: "2999-01-01") != nil)
+        #expect(catalog.validate(attribute: .birthday, value: "1990-02-30") != nil)
+        #expect(catalog.validate(attribute: .birthday, value: "1990-02-28") == nil)
+        #expect(catalog.validate(attribute: .phone, value: "+1 555 0100") == nil)
+        #expect(catalog.validate(attribute: .phone, value: "call me") != nil)
+        #expect(catalog.validate(attribute: .givenName, value: String(repeating: "x", count: 65)) != nil)
+    }
+}

@@ -1,0 +1,49 @@
+import CaptureCore
+import Foundation
+import Testing
+
+@Suite struct TokenAndClientRuleTests {
+    @Test func tokensAre256BitURLSafeAndDistinct() {
+        let minter = TokenMinter(random: SystemRandom())
+        let tokens = (0..<200).map { _ in minter.mint() }
+        #expect(Set(tokens).count == 200)
+        for token in tokens {
+            #expect(token.count == 43)
+            #expect(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        }
+    }
+
+    @Test func theStoredHashIsSHA256Hex() {
+        #expect(TokenMinter.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func constantTimeComparisonIsExact() {
+        #expect(ConstantTime.equals("secret", "secret"))
+        #expect(!ConstantTime.equals("secret", "secreT"))
+        #expect(!ConstantTime.equals("secret", "secret2"))
+        #expect(!ConstantTime.equals("", "x"))
+    }
+
+    @Test func redirectsMatchExactOriginAndPath() {
+        let allowed = ["/flows/webViewSignIn", "https://app.example.com/callback"]
+        let origin = "http://127.0.0.1:8080"
+        #expect(ClientRules.matchRedirect("http://127.0.0.1:8080/flows/webViewSignIn?client_id=x", allowed: allowed, publicOrigin: origin) != nil)
+        #expect(ClientRules.matchRedirect("https://app.example.com:443/callback#f", allowed: allowed, publicOrigin: origin) != nil)
+        for refused in [
+            "http://127.0.0.1:8081/flows/webViewSignIn", "https://127.0.0.1:8080/flows/webViewSignIn",
+            "http://127.0.0.1:8080/flows/webViewSignIn/extra", "https://app.example.com.evil.com/callback",
+            "https://app.example.com/callback2", "https://user@app.example.com/callback", "javascript:alert(1)",
+        ] {
+            #expect(ClientRules.matchRedirect(refused, allowed: allowed, publicOrigin: origin) == nil, "\(refused)")
+        }
+    }
+
+    @Test func throttleBlocksAfterTheLimitWithinTheWindow() async {
+        let throttle = SignInThrottle(maxFailures: 3, window: 60)
+        let start = Date(timeIntervalSince1970: 0)
+        for _ in 0..<3 { await throttle.recordFailure(["k"], now: start) }
+        #expect(await throttle.isBlocked(["k"], now: start + 1))
+        #expect(await !throttle.isBlocked(["other"], now: start + 1))
+        #expect(await !throttle.isBlocked(["k"], now: start + 61))
+    }
+}

@@ -1,0 +1,99 @@
+import CaptureCore
+import CaptureStore
+import CaptureTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@Suite struct TokenStorageTests {
+    @Test func theDatabaseHoldsHashesNeverTokens() async throws {
+        let world = try await TestWorld.make()
+        let result = try await world.register("hash@example.com", password: "a long password")
+        // Everything SQLite has written: the main file and the write-ahead log.
+        let bytes = try [world.databasePath, world.databasePath + "-wal"].reduce(Data()) { data, path in
+            data + ((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains(result.grant.accessToken))
+        #expect(!text.contains(result.grant.refreshToken))
+        #expect(!text.contains("a long password"))
+        let hashes = try await world.pool.read { db in try String.fetchAll(db, sql: "SELECT hash FROM tokens") }
+        #expect(Set(hashes) == [TokenMinter.hash(result.grant.accessToken), TokenMinter.hash(result.grant.refreshToken)])
+        let passwordHash = try await world.pool.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM users") }
+        #expect(passwordHash?.hasPrefix("$2") == true)
+    }
+
+    @Test func refreshRotatesAndReuseRevokesTheChain() async throws {
+        let world = try await TestWorld.make()
+        let first = try await world.register("rotate@example.com").grant
+        let second = try await world.service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        #expect(second.refreshToken != first.refreshToken)
+        _ = try await world.service.entity(accessToken: second.accessToken)
+
+        // A stolen, already-rotated refresh token is replayed: the whole chain dies.
+        await #expect(throws: CaptureError.invalidGrant("refresh token was already used; its session has been revoked")) {
+            try await world.service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        }
+        for token in [first.accessToken, second.accessToken] {
+            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: token) }
+        }
+        await #expect(throws: CaptureError.self) {
+            try await world.service.refresh(refreshToken: second.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        }
+    }
+
+    @Test func refreshIsBoundToItsClient() async throws {
+        let world = try await TestWorld.make()
+        _ = try await world.service.addClient(
+            id: "other-app", name: nil, confidential: false, redirectURIs: [], allowedOrigins: [], responseTypes: ["token"],
+            legacyTokenURL: false)
+        let grant = try await world.register("bound@example.com").grant
+        await #expect(throws: CaptureError.self) {
+            try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "other-app", clientSecret: nil)
+        }
+        // The failed attempt did not consume the token.
+        _ = try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+    }
+
+    @Test func accessTokensExpireAfterTheirLifetime() async throws {
+        let world = try await TestWorld.make()
+        let grant = try await world.register("expire@example.com").grant
+        #expect(grant.expiresIn == 3600)
+        world.time.advance(by: 3599)
+        _ = try await world.service.entity(accessToken: grant.accessToken)
+        world.time.advance(by: 2)
+        await #expect(throws: CaptureError.accessTokenExpired) { try await world.service.entity(accessToken: grant.accessToken) }
+        #expect(try await world.service.purgeExpiredTokens() == 1)
+    }
+
+    @Test func revocationIsImmediateAndFindsByFingerprint() async throws {
+        let world = try await TestWorld.make()
+        let grant = try await world.register("revoke@example.com").grant
+        let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))
+        let record = try await world.service.findToken(fingerprint)
+        #expect(record.kind == .access)
+        #expect(try await world.service.revokeToken(fingerprint) == 1)
+        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: grant.accessToken) }
+    }
+
+    @Test func addressesAreUniqueRegardlessOfCase() async throws {
+        let world = try await TestWorld.make()
+        try await world.register("Case@Example.com")
+        await #expect(throws: CaptureError.emailAddressInUse(field: "emailAddress")) {
+            try await world.register("case@example.COM")
+        }
+        let count = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
+        #expect(count == 1)
+    }
+
+    @Test func theDatabaseReopensWithMigrationsApplied() async throws {
+        let world = try await TestWorld.make()
+        try await world.register("reopen@example.com")
+        try world.pool.close()
+        let again = try CaptureDatabase.open(path: world.databasePath)
+        let users = try await again.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
+        #expect(users == 1)
+        let mode = try await again.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+}

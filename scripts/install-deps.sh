@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages capture-bridge needs to build, run and test; a no-op when all are present.
+set -euo pipefail
+
+packages=(
+  libsqlite3-dev          # GRDB links the system SQLite
+  libcurl4-openssl-dev    # outbound HTTP (social providers, mail relay) goes through libcurl
+  python3-gi python3-gi-cairo gir1.2-webkit2-4.1 xvfb xauth python3-pytest   # the real web-view test suite
+)
+if [[ "${1:-}" == "--bench" ]]; then packages+=(wrk); fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "Installing missing Debian packages: ${missing[*]}"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "error: the Swift 6 toolchain (swift) is not on PATH; install it from swift.org first" >&2
+  exit 1
+fi
