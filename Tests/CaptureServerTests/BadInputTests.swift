@@ -1,0 +1,65 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Hummingbird
+import Testing
+
+@Suite struct BadInputTests {
+    @Test func malformedEncodingsAreNamed400s() async throws {
+        try await withAPI { api, _ in
+            let cases: [(ByteBuffer, String)] = [
+                (ByteBuffer(string: "access_token=%zz"), "access_token"),
+                (ByteBuffer(bytes: Array("access_token=".utf8) + [0xFF, 0xFE]), "access_token"),
+                (ByteBuffer(string: "access_token=a&access_token=b"), "access_token"),
+                (ByteBuffer(string: "=x"), "body"),
+            ]
+            for (body, argument) in cases {
+                let reply = try await api.post("/entity", raw: body)
+                #expect(reply.status == .badRequest)
+                #expect(reply.stat == "error")
+                #expect(reply.code == 200)
+                #expect(reply["argument"] as? String == argument)
+            }
+        }
+    }
+
+    @Test func otherContentTypesGet415() async throws {
+        try await withAPI { api, _ in
+            let reply = try await api.post("/entity", raw: ByteBuffer(string: #"{"access_token":"x"}"#), contentType: "application/json")
+            #expect(reply.status == .unsupportedMediaType)
+            #expect(reply.stat == "error")
+        }
+    }
+
+    @Test func aThreeMebibyteBodyGets413AndWritesNothing() async throws {
+        try await withAPI { api, world in
+            var fields = TestWorld.registration(email: "big@example.com")
+            fields["displayName"] = String(repeating: "x", count: 3 * 1024 * 1024)
+            let reply = try await api.post("/oauth/register_native_traditional", fields)
+            #expect(reply.status == .contentTooLarge)
+            #expect(reply.stat == "error")
+            #expect(reply["error"] as? String == "request_too_large")
+            #expect(try await world.service.listUsers().isEmpty)
+        }
+    }
+
+    @Test func secretsInTheQueryStringAreRefused() async throws {
+        try await withAPI { api, _ in
+            let reply = try await api.post("/entity?access_token=abc", [:])
+            #expect(reply.status == .badRequest)
+            #expect(reply["argument"] as? String == "query")
+        }
+    }
+
+    @Test func controlCharactersAndOverlongFieldsAreFieldErrors() async throws {
+        try await withAPI { api, _ in
+            var fields = TestWorld.registration(email: "ctrl@example.com")
+            fields["displayName"] = "bad\u{0}name"
+            fields["firstName"] = String(repeating: "y", count: 65)
+            let reply = try await api.post("/oauth/register_native_traditional", fields)
+            #expect(reply.code == 390)
+            let invalid = try #require(reply["invalid_fields"] as? [String: [String]])
+            #expect(Set(invalid.keys) == ["displayName", "firstName"])
+        }
+    }
+}

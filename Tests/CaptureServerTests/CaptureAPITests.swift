@@ -1,0 +1,162 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Hummingbird
+import Testing
+
+@Suite struct CaptureAPITests {
+    @Test func registrationReturnsTokensAndTheUser() async throws {
+        try await withAPI { api, _ in
+            let reply = try await api.post(
+                "/oauth/register_native_traditional", TestWorld.registration(email: "New@Example.com"))
+            #expect(reply.status == .ok)
+            #expect(reply.stat == "ok")
+            #expect((reply["access_token"] as? String)?.count == 43)
+            #expect((reply["refresh_token"] as? String)?.count == 43)
+            #expect(reply["expires_in"] as? Int == 3600)
+            #expect(reply["token_type"] as? String == "Bearer")
+            #expect(reply["is_new"] as? Bool == true)
+            let user = try #require(reply["capture_user"] as? [String: Any])
+            #expect(user["email"] as? String == "new@example.com")
+            #expect(user["displayName"] as? String == "Tester")
+            #expect(user["givenName"] as? String == "Tess")
+            #expect((user["uuid"] as? String)?.count == 36)
+            #expect(reply.headers[.cacheControl] == "no-store")
+        }
+    }
+
+    @Test func invalidFieldsComeBackPerField() async throws {
+        try await withAPI { api, world in
+            var fields = TestWorld.registration(email: "bad-address")
+            fields["newPasswordConfirm"] = "something else"
+            let reply = try await api.post("/oauth/register_native_traditional", fields)
+            #expect(reply.status == .badRequest)
+            #expect(reply.code == 390)
+            #expect(reply["error"] as? String == "invalid_form_fields")
+            let invalid = try #require(reply["invalid_fields"] as? [String: [String]])
+            #expect(Set(invalid.keys) == ["emailAddress", "newPasswordConfirm"])
+            let users = try await world.service.listUsers()
+            #expect(users.isEmpty, "nothing half-written")
+        }
+    }
+
+    @Test func aTakenAddressIs380OnTheField() async throws {
+        try await withAPI { api, world in
+            try await world.register("taken@example.com")
+            let reply = try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "TAKEN@example.com"))
+            #expect(reply.code == 380)
+            #expect(reply["error"] as? String == "email_address_in_use")
+            #expect((reply["invalid_fields"] as? [String: [String]])?["emailAddress"] != nil)
+        }
+    }
+
+    @Test func signInFailureIsTheSameForUnknownAddressAndWrongPassword() async throws {
+        try await withAPI { api, world in
+            try await world.register("known@example.com")
+            let wrong = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "known@example.com", password: "not it at all"))
+            let unknown = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "nobody@example.com", password: "not it at all"))
+            #expect(wrong.code == 210)
+            #expect(wrong.text == unknown.text)
+            #expect(wrong.status == unknown.status)
+            let ok = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "known@example.com", password: "correct horse battery"))
+            #expect(ok.stat == "ok")
+            #expect(ok["is_new"] as? Bool == false)
+        }
+    }
+
+    @Test func signInIsRateLimited() async throws {
+        try await withAPI(configure: { $0.signInMaxFailures = 2 }) { api, world in
+            try await world.register("slow@example.com")
+            for _ in 0..<2 {
+                _ = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "slow@example.com", password: "nope nope"))
+            }
+            let blocked = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "slow@example.com", password: "correct horse battery"))
+            #expect(blocked.code == 510)
+            #expect(blocked.status == .tooManyRequests)
+        }
+    }
+
+    @Test func missingAndUnknownArgumentsAreNamed() async throws {
+        try await withAPI { api, _ in
+            var fields = TestWorld.signIn(email: "a@b.co", password: "x")
+            fields["client_id"] = nil
+            let missing = try await api.post("/oauth/auth_native_traditional", fields)
+            #expect(missing.code == 100)
+            #expect(missing["argument"] as? String == "client_id")
+
+            fields["client_id"] = "no-such-client"
+            let unknownClient = try await api.post("/oauth/auth_native_traditional", fields)
+            #expect(unknownClient.code == 402)
+
+            fields["client_id"] = "demo-mobile-app"
+            fields["role"] = "admin"
+            let unknownField = try await api.post("/oauth/auth_native_traditional", fields)
+            #expect(unknownField.code == 200)
+            #expect(unknownField["argument"] as? String == "role")
+        }
+    }
+
+    @Test func redirectURIMustBeOnTheAllowList() async throws {
+        try await withAPI { api, world in
+            try await world.register("r@example.com")
+            var fields = TestWorld.signIn(email: "r@example.com", password: "correct horse battery")
+            fields["redirect_uri"] = "https://evil.example/flows/webViewSignIn"
+            let refused = try await api.post("/oauth/auth_native_traditional", fields)
+            #expect(refused.code == 420)
+            #expect(refused["supplied_value"] as? String == "https://evil.example/flows/webViewSignIn")
+            #expect(refused["expected_value"] as? String == "http://127.0.0.1:8080/flows/webViewSignIn")
+            fields["redirect_uri"] = "http://127.0.0.1:8080/flows/webViewSignIn?client_id=demo-mobile-app"
+            #expect(try await api.post("/oauth/auth_native_traditional", fields).stat == "ok")
+        }
+    }
+
+    @Test func entityAndEntityUpdate() async throws {
+        try await withAPI { api, world in
+            let token = try await world.register("entity@example.com").grant.accessToken
+            let entity = try await api.post("/entity", ["access_token": token])
+            #expect((entity["result"] as? [String: Any])?["email"] as? String == "entity@example.com")
+            let viaHeader = try await api.post("/entity", [:], headers: [.authorization: "Bearer \(token)"])
+            #expect(viaHeader.stat == "ok")
+
+            let update = try await api.post(
+                "/entity.update", ["access_token": token, "attributes": #"{"displayName":"Renamed","phone":"+1 555 0100"}"#])
+            #expect((update["result"] as? [String: Any])?["displayName"] as? String == "Renamed")
+            let bad = try await api.post("/entity.update", ["access_token": token, "attributes": "[1,2]"])
+            #expect(bad.code == 200)
+            let invalid = try await api.post("/entity.update", ["access_token": token, "attributes": #"{"birthday":"tomorrow"}"#])
+            #expect(invalid.code == 390)
+        }
+    }
+
+    @Test func tokenProblemsHaveTheirCodes() async throws {
+        try await withAPI { api, world in
+            #expect(try await api.post("/entity", [:]).code == 100)
+            let unknown = try await api.post("/entity", ["access_token": "made-up"])
+            #expect(unknown.code == 200)
+            #expect(unknown["error"] as? String == "invalid_access_token")
+            let token = try await world.register("old@example.com").grant.accessToken
+            world.time.advance(by: 3601)
+            let expired = try await api.post("/entity", ["access_token": token])
+            #expect(expired.code == 414)
+            #expect(expired["error"] as? String == "access_token_expired")
+        }
+    }
+
+    @Test func updateProfileNativeUsesTheEditProfileForm() async throws {
+        try await withAPI { api, world in
+            let token = try await world.register("profile@example.com").grant.accessToken
+            var fields = TestWorld.flowParameters(form: "editProfileForm", flow: "webViewProfile")
+            fields.merge([
+                "access_token": token, "displayName": "Pro", "firstName": "P", "lastName": "F",
+                "emailAddress": "profile@example.com", "birthdate": "1990-01-31", "phone": "",
+            ]) { _, new in new }
+            let reply = try await api.post("/oauth/update_profile_native", fields)
+            #expect(reply.stat == "ok")
+            #expect(try await world.service.entity(accessToken: token).birthday == "1990-01-31")
+        }
+    }
+}
