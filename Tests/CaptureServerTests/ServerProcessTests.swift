@@ -1,0 +1,94 @@
+import CaptureTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import Testing
+
+/// `capture-server` as a process: flags, settings errors, health and a graceful stop.
+@Suite(.serialized) struct ServerProcessTests {
+    static var binary: URL? {
+        let candidates = [
+            ProcessInfo.processInfo.environment["CAPTURE_SERVER_BIN"].map { URL(fileURLWithPath: $0) },
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture-server"),
+            TestWorld.repositoryRoot.appendingPathComponent(".build/debug/capture-server"),
+        ]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    static func freePort() -> Int { Int.random(in: 20_000..<40_000) }
+
+    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = try #require(Self.binary, "build capture-server first (swift build)")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    func get(_ url: String) async -> Int? {
+        guard let url = URL(string: url) else { return nil }
+        let result: Int? = await withCheckedContinuation { continuation in
+            let task = URLSession.shared.dataTask(with: url) { _, response, _ in
+                continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode)
+            }
+            task.resume()
+        }
+        return result
+    }
+
+    func waitUntilReady(_ base: String) async throws {
+        for _ in 0..<100 {
+            if await get(base + "/health/ready") == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("server at \(base) never became ready")
+    }
+
+    @Test func flagsWinAndSIGTERMStopsCleanly() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
+        let port = Self.freePort()
+        let database = directory.appendingPathComponent("flag.sqlite").path
+        let (process, out, _) = try launch(
+            ["--host", "127.0.0.1", "--port", "\(port)", "--db", database, "--settings", TestWorld.settingsDirectory.path],
+            environment: ["CAPTURE_PORT": "1", "CAPTURE_DB": directory.appendingPathComponent("env.sqlite").path])
+        try await waitUntilReady("http://127.0.0.1:\(port)")
+        #expect(await get("http://127.0.0.1:\(port)/health/live") == 200)
+        #expect(FileManager.default.fileExists(atPath: database), "--db beats CAPTURE_DB")
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("/flows/webViewDemo?client_id=demo-mobile-app"))
+    }
+
+    @Test func environmentIsUsedWithoutFlags() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
+        let port = Self.freePort()
+        let database = directory.appendingPathComponent("env.sqlite").path
+        let (process, _, _) = try launch(
+            [], environment: ["CAPTURE_PORT": "\(port)", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path])
+        try await waitUntilReady("http://127.0.0.1:\(port)")
+        #expect(FileManager.default.fileExists(atPath: database))
+        process.interrupt()  // SIGINT
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func aBrokenSettingsFileStopsStartUpNamingFileAndKey() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"port": 8080, "bcryptCost": "twelve"}"#.utf8).write(to: directory.appendingPathComponent("service.json"))
+        let (process, _, err) = try launch(["--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path])
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("service.json"))
+        #expect(message.contains("bcryptCost"))
+    }
+}
