@@ -21,7 +21,8 @@ public func buildApplication(
 /// The router alone, for tests that drive it without sockets.
 public func buildRouter(service: CaptureService) throws -> Router<CaptureRequestContext> {
     let pages = try FlowPages.load(webFlows: service.settings.webFlowsDirectory, catalog: service.catalog)
-    let router = Router(context: CaptureRequestContext.self)
+    // HEAD is answered for every GET route (same headers, no body).
+    let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
     HealthController(store: service.store).addRoutes(to: router)

@@ -1,0 +1,722 @@
+/*
+ * capture-ui.js — the registration widget behind the flow pages.
+ *
+ * Exposes Janrain's widget API (janrain.capture.ui.*, janrain.events.*) so that page and host code
+ * written for Janrain Registration keeps working. Plain ES5 with fetch, no dependencies, no build
+ * step, no eval, no inline styles: it must run in an old WKWebView under a strict CSP.
+ *
+ * Screens are elements whose id is the screen name (class "capture_screen"); forms carry
+ * data-capture-form="<formName>"; the service renders the fields and validates every submission
+ * against the same flow definition, so this script does no validation of its own.
+ */
+(function (window, document) {
+  'use strict';
+
+  var janrain = window.janrain = window.janrain || {};
+  janrain.settings = janrain.settings || {};
+
+  var EVENT_NAMES = [
+    'onCaptureLoginStart', 'onCaptureLoginSuccess', 'onCaptureLoginFailed',
+    'onCaptureRegistrationStart', 'onCaptureRegistrationSuccess', 'onCaptureRegistrationFailed',
+    'onCaptureSessionFound', 'onCaptureSessionNotFound', 'onCaptureSessionCreated',
+    'onCaptureSessionEnded', 'onCaptureExpiredToken', 'onCaptureInvalidToken',
+    'onCaptureProfileSaveSuccess', 'onCaptureProfileSaveFailed', 'onCaptureSaveFailed',
+    'onCaptureScreenShow', 'onCaptureRenderComplete', 'onCaptureEmailSent',
+    'onCaptureEmailVerificationSuccess', 'onCaptureForgotPasswordCodeSuccess',
+    'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError'
+  ];
+
+  var STORAGE = {
+    token: 'janrainCaptureToken',
+    expires: 'janrainCaptureToken_Expires',
+    profile: 'janrainCaptureProfileData',
+    lastEmail: 'janrainLastEmail'
+  };
+
+  // Which endpoint a form posts to, and which events describe it.
+  var FORMS = {
+    signInForm: {
+      endpoint: '/oauth/auth_native_traditional', kind: 'login',
+      start: ['onCaptureLoginStart'], failed: ['onCaptureLoginFailed']
+    },
+    registrationForm: {
+      endpoint: '/oauth/register_native_traditional', kind: 'registration',
+      start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
+    },
+    editProfileForm: {
+      endpoint: '/oauth/update_profile_native', kind: 'profile',
+      start: [], failed: ['onCaptureProfileSaveFailed', 'onCaptureSaveFailed']
+    }
+  };
+
+  // Screens that only make sense with a session; without one the sign-in screen is shown instead.
+  var SESSION_SCREENS = { editProfile: true, changePassword: true, signedIn: true };
+
+  // Entity attribute → editProfileForm field.
+  var PROFILE_FIELDS = {
+    displayName: 'displayName', givenName: 'firstName', familyName: 'lastName',
+    email: 'emailAddress', birthday: 'birthdate', phone: 'phone'
+  };
+
+  var REQUEST_TIMEOUT_MS = 20000;
+  var RATE_LIMIT_MESSAGE = 'Too many attempts. Wait a few minutes, then try again.';
+  var NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
+
+  var state = { started: false, wired: false, currentScreen: null };
+
+  // ---------------------------------------------------------------- events
+
+  function EventChannel(name) {
+    this.eventName = name;
+    this.handlers = [];
+  }
+  EventChannel.prototype.addHandler = function (handler) {
+    if (typeof handler === 'function') {
+      this.handlers.push(handler);
+    }
+    return handler;
+  };
+  EventChannel.prototype.removeHandler = function (handler) {
+    for (var i = 0; i < this.handlers.length; i++) {
+      if (this.handlers[i] === handler) {
+        this.handlers.splice(i, 1);
+        return true;
+      }
+    }
+    return false;
+  };
+  EventChannel.prototype.fire = function (result) {
+    // A copy, so a handler that removes itself does not skip its neighbour.
+    var handlers = this.handlers.slice();
+    for (var i = 0; i < handlers.length; i++) {
+      try {
+        handlers[i](result);
+      } catch (error) {
+        if (window.console && window.console.error) {
+          window.console.error('janrain.events.' + this.eventName + ' handler failed', error);
+        }
+      }
+    }
+  };
+
+  // A plain object whose only own enumerable properties are the event names: bridge scripts iterate it.
+  var events = janrain.events = {};
+  var channels = {};
+  for (var n = 0; n < EVENT_NAMES.length; n++) {
+    channels[EVENT_NAMES[n]] = events[EVENT_NAMES[n]] = new EventChannel(EVENT_NAMES[n]);
+  }
+
+  function captureSettings() {
+    return (janrain.settings && janrain.settings.capture) || {};
+  }
+
+  function randomId() {
+    var bytes = [];
+    var crypto = window.crypto || window.msCrypto;
+    if (crypto && crypto.getRandomValues) {
+      var array = new Uint8Array(16);
+      crypto.getRandomValues(array);
+      for (var i = 0; i < array.length; i++) bytes.push(array[i]);
+    } else {
+      for (var j = 0; j < 16; j++) bytes.push(Math.floor(Math.random() * 256));
+    }
+    var hex = '';
+    for (var k = 0; k < bytes.length; k++) hex += (bytes[k] < 16 ? '0' : '') + bytes[k].toString(16);
+    return hex;
+  }
+
+  /* Fires an event with the fields every result carries (SPEC §3). */
+  function fire(name, fields, transactionId) {
+    var capture = captureSettings();
+    var result = {
+      status: 'success',
+      statusMessage: '',
+      screen: state.currentScreen,
+      flow: capture.flowName,
+      version: capture.flowVersion,
+      transactionId: transactionId || randomId()
+    };
+    for (var key in fields) {
+      if (Object.prototype.hasOwnProperty.call(fields, key) && fields[key] !== undefined) {
+        result[key] = fields[key];
+      }
+    }
+    channels[name].fire(result);
+    return result;
+  }
+
+  // ---------------------------------------------------------------- storage
+
+  function storageGet(key) {
+    try { return window.localStorage.getItem(key); } catch (error) { return null; }
+  }
+  function storageSet(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (error) { /* private mode: session is per page */ }
+  }
+  function storageRemove(key) {
+    try { window.localStorage.removeItem(key); } catch (error) { /* nothing stored */ }
+  }
+
+  function storedToken() {
+    return storageGet(STORAGE.token);
+  }
+
+  function storedProfile() {
+    var raw = storageGet(STORAGE.profile);
+    if (!raw) return null;
+    try { return JSON.parse(raw); } catch (error) { return null; }
+  }
+
+  function tokenExpired() {
+    var raw = storageGet(STORAGE.expires);
+    if (!raw) return false;
+    var time = Date.parse(raw);
+    return !isNaN(time) && time <= Date.now();
+  }
+
+  function saveSession(token, expiresInSeconds, profile) {
+    storageSet(STORAGE.token, token);
+    storageSet(STORAGE.expires, new Date(Date.now() + expiresInSeconds * 1000).toUTCString());
+    if (profile) saveProfile(profile);
+  }
+
+  function saveProfile(profile) {
+    storageSet(STORAGE.profile, JSON.stringify(profile));
+    if (profile && profile.email) storageSet(STORAGE.lastEmail, profile.email);
+  }
+
+  function clearSession() {
+    storageRemove(STORAGE.token);
+    storageRemove(STORAGE.expires);
+    storageRemove(STORAGE.profile);
+  }
+
+  function hasActiveSession() {
+    return !!storedToken() && !tokenExpired();
+  }
+
+  // ---------------------------------------------------------------- network
+
+  function encodeForm(params) {
+    var parts = [];
+    for (var key in params) {
+      if (Object.prototype.hasOwnProperty.call(params, key) && params[key] !== undefined && params[key] !== null) {
+        parts.push(encodeURIComponent(key) + '=' + encodeURIComponent(params[key]));
+      }
+    }
+    return parts.join('&');
+  }
+
+  /*
+   * POSTs a form body; resolves with {ok, status, body} for any HTTP answer (JSON or not) and
+   * rejects only when the server could not be reached or did not answer in time.
+   */
+  function post(path, params, options) {
+    var init = {
+      method: 'POST',
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' },
+      body: encodeForm(params)
+    };
+    if (options && options.keepalive) init.keepalive = true;
+    var controller = typeof window.AbortController === 'function' ? new window.AbortController() : null;
+    if (controller) init.signal = controller.signal;
+    var timer = controller ? window.setTimeout(function () { controller.abort(); }, REQUEST_TIMEOUT_MS) : null;
+    return window.fetch(path, init).then(function (response) {
+      return response.text().then(function (text) {
+        if (timer) window.clearTimeout(timer);
+        var body = null;
+        try { body = JSON.parse(text); } catch (error) { body = null; }
+        return { ok: !!(body && body.stat === 'ok'), status: response.status, body: body };
+      });
+    }, function (error) {
+      if (timer) window.clearTimeout(timer);
+      throw error;
+    });
+  }
+
+  function commonParams(formName) {
+    var capture = captureSettings();
+    return {
+      client_id: capture.clientId,
+      flow: capture.flowName,
+      flow_version: capture.flowVersion,
+      locale: capture.locale,
+      redirect_uri: capture.redirectUri,
+      response_type: capture.responseType,
+      form: formName
+    };
+  }
+
+  /* statusMessage for a failed call: the reply's error name, as Janrain's widget reports it. */
+  function errorStatusMessage(body) {
+    if (body.code === 510) return 'rateLimitExceeded';
+    return body.error || 'unexpectedError';
+  }
+
+  /* The error fields of an event result for an API error reply. */
+  function errorFields(reply, statusMessage) {
+    var body = reply.body || {};
+    return {
+      status: 'error',
+      statusMessage: statusMessage || errorStatusMessage(body),
+      code: body.code,
+      error: body.error,
+      errorDescription: body.error_description,
+      invalidFields: body.invalid_fields
+    };
+  }
+
+  /* True when an API error says the access token itself is unusable (not a field problem). */
+  function isTokenError(reply) {
+    var body = reply.body || {};
+    return body.code === 414 || body.error === 'invalid_access_token' || body.error === 'account_deactivated';
+  }
+
+  // ---------------------------------------------------------------- screens
+
+  function screens() {
+    return document.querySelectorAll('.capture_screen');
+  }
+
+  function screenExists(name) {
+    var element = name && document.getElementById(name);
+    return !!(element && (' ' + element.className + ' ').indexOf(' capture_screen ') >= 0);
+  }
+
+  function signInScreen() {
+    if (storageGet(STORAGE.lastEmail) && screenExists('returnTraditional')) return 'returnTraditional';
+    return 'signIn';
+  }
+
+  /* The screen to show after a session is found or created. */
+  function sessionScreen() {
+    var wanted = captureSettings().screenToRender;
+    if (wanted && screenExists(wanted)) return wanted;
+    if (screenExists('editProfile')) return 'editProfile';
+    if (screenExists('signedIn')) return 'signedIn';
+    return signInScreen();
+  }
+
+  function initialScreenWithoutSession() {
+    var wanted = captureSettings().screenToRender;
+    if (wanted && screenExists(wanted) && !SESSION_SCREENS[wanted]) return wanted;
+    return signInScreen();
+  }
+
+  function bindProfile(root, override) {
+    var profile = override || storedProfile() || {};
+    var values = {
+      email: profile.email, displayName: profile.displayName || profile.email,
+      givenName: profile.givenName, familyName: profile.familyName,
+      lastEmail: storageGet(STORAGE.lastEmail)
+    };
+    var bound = root.querySelectorAll('[data-capture-bind]');
+    for (var i = 0; i < bound.length; i++) {
+      var value = values[bound[i].getAttribute('data-capture-bind')];
+      bound[i].textContent = value === undefined || value === null ? '' : String(value);
+    }
+  }
+
+  function fillForms(root) {
+    var profile = storedProfile() || {};
+    var forms = root.querySelectorAll('form[data-capture-form="editProfileForm"]');
+    for (var f = 0; f < forms.length; f++) {
+      for (var attribute in PROFILE_FIELDS) {
+        if (!Object.prototype.hasOwnProperty.call(PROFILE_FIELDS, attribute)) continue;
+        var input = forms[f].elements[PROFILE_FIELDS[attribute]];
+        if (input && 'value' in input) {
+          var value = profile[attribute];
+          input.value = value === undefined || value === null ? '' : String(value);
+        }
+      }
+    }
+    var lastEmail = storageGet(STORAGE.lastEmail);
+    var returning = root.id === 'returnTraditional' ? root.querySelectorAll('input[name="signInEmailAddress"]') : [];
+    for (var r = 0; r < returning.length; r++) {
+      if (!returning[r].value && lastEmail) returning[r].value = lastEmail;
+    }
+  }
+
+  function renderScreen(name, options) {
+    if (SESSION_SCREENS[name] && !hasActiveSession()) name = signInScreen();
+    if (!screenExists(name)) {
+      if (!screenExists('signIn')) return false;
+      name = 'signIn';
+    }
+    var all = screens();
+    var target = document.getElementById(name);
+    for (var i = 0; i < all.length; i++) {
+      if (all[i] !== target) all[i].hidden = true;
+    }
+    clearMessages(target);
+    bindProfile(target);
+    fillForms(target);
+    target.hidden = false;
+    var loading = document.getElementById('capture_loading');
+    if (loading) loading.hidden = true;
+    var previous = state.currentScreen;
+    state.currentScreen = name;
+    if (previous !== null && !(options && options.keepFocus)) {
+      // Screen readers and keyboards follow the change; the heading has tabindex="-1".
+      var heading = target.querySelector('h1, h2');
+      if (heading && heading.focus) heading.focus();
+    }
+    fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
+    return true;
+  }
+
+  /* Fired once the widget has put its first screen up (start, or a host-injected session). */
+  function renderComplete() {
+    fire('onCaptureRenderComplete', { statusMessage: 'renderComplete', screen: state.currentScreen });
+  }
+
+  /* A page-level notice (network trouble) that does not belong to one form. */
+  function showNotice(text) {
+    var notice = document.getElementById('capture_notice');
+    if (!notice) {
+      notice = document.createElement('p');
+      notice.id = 'capture_notice';
+      notice.className = 'capture_notice';
+      notice.setAttribute('role', 'alert');
+      var container = document.querySelector('.capture_container') || document.body;
+      container.insertBefore(notice, container.firstChild);
+    }
+    notice.textContent = text;
+    notice.hidden = false;
+  }
+
+  function hideNotice() {
+    var notice = document.getElementById('capture_notice');
+    if (notice) notice.hidden = true;
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  function clearMessages(root) {
+    if (!root) return;
+    var tips = root.querySelectorAll('.capture_tip_error, .capture_form_error, .capture_form_success');
+    for (var i = 0; i < tips.length; i++) {
+      tips[i].textContent = '';
+      tips[i].hidden = true;
+    }
+    var invalid = root.querySelectorAll('[aria-invalid]');
+    for (var j = 0; j < invalid.length; j++) invalid[j].removeAttribute('aria-invalid');
+    var items = root.querySelectorAll('.capture_form_item.capture_error');
+    for (var k = 0; k < items.length; k++) {
+      items[k].className = items[k].className.replace(/\s*\bcapture_error\b/g, '');
+    }
+  }
+
+  function showFormMessage(form, text, className) {
+    var node = form.querySelector('.' + (className || 'capture_form_error'));
+    if (!node && form.parentNode) node = form.parentNode.querySelector('.' + (className || 'capture_form_error'));
+    if (!node) return;
+    node.textContent = text;
+    node.hidden = false;
+  }
+
+  /* Shows each message next to its field; returns messages whose field is not in this form. */
+  function showFieldErrors(form, invalidFields) {
+    var orphaned = [];
+    var first = null;
+    for (var field in invalidFields) {
+      if (!Object.prototype.hasOwnProperty.call(invalidFields, field)) continue;
+      var messages = invalidFields[field];
+      var text = Object.prototype.toString.call(messages) === '[object Array]' ? messages.join(' ') : String(messages);
+      var input = form.querySelector('[name="' + field.replace(/["\\]/g, '') + '"]');
+      var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
+      if (!input || !tip) {
+        orphaned.push(text);
+        continue;
+      }
+      tip.textContent = text;
+      tip.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      var item = input.parentNode;
+      if (item && item.className.indexOf('capture_error') < 0) item.className += ' capture_error';
+      if (!first) first = input;
+    }
+    if (first && first.focus) first.focus();
+    return orphaned;
+  }
+
+  // ---------------------------------------------------------------- forms
+
+  function formFields(form) {
+    var values = {};
+    var elements = form.elements;
+    for (var i = 0; i < elements.length; i++) {
+      var element = elements[i];
+      if (!element.name || element.disabled) continue;
+      var type = (element.type || '').toLowerCase();
+      if (type === 'submit' || type === 'button' || type === 'reset') continue;
+      if ((type === 'checkbox' || type === 'radio') && !element.checked) continue;
+      values[element.name] = element.value;
+    }
+    return values;
+  }
+
+  function setBusy(form, busy) {
+    var buttons = form.querySelectorAll('button[type="submit"], input[type="submit"]');
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy;
+    if (busy) form.setAttribute('aria-busy', 'true'); else form.removeAttribute('aria-busy');
+  }
+
+  function submitForm(form) {
+    var formName = form.getAttribute('data-capture-form');
+    var spec = FORMS[formName];
+    if (!spec || form.getAttribute('aria-busy') === 'true') return null;
+    var transactionId = randomId();
+    var params = commonParams(formName);
+    var fields = formFields(form);
+    for (var key in fields) {
+      if (Object.prototype.hasOwnProperty.call(fields, key)) params[key] = fields[key];
+    }
+    if (spec.kind === 'profile') params.access_token = storedToken();
+
+    var screenElement = form.parentNode;
+    while (screenElement && screenElement !== document && (' ' + screenElement.className + ' ').indexOf(' capture_screen ') < 0) {
+      screenElement = screenElement.parentNode;
+    }
+    clearMessages(screenElement && screenElement !== document ? screenElement : form);
+    hideNotice();
+    for (var s = 0; s < spec.start.length; s++) {
+      fire(spec.start[s], { statusMessage: spec.kind + 'Start', form: formName }, transactionId);
+    }
+    setBusy(form, true);
+
+    return post(spec.endpoint, params).then(function (reply) {
+      setBusy(form, false);
+      if (reply.ok) {
+        succeeded(form, formName, spec, reply.body, transactionId);
+      } else {
+        failed(form, formName, spec, reply, transactionId);
+      }
+    }, function () {
+      setBusy(form, false);
+      showFormMessage(form, NETWORK_MESSAGE);
+      for (var f = 0; f < spec.failed.length; f++) {
+        fire(spec.failed[f], { status: 'error', statusMessage: 'networkError', form: formName }, transactionId);
+      }
+    });
+  }
+
+  function failed(form, formName, spec, reply, transactionId) {
+    var body = reply.body || {};
+    var result = errorFields(reply);
+    result.form = formName;
+    if (body.invalid_fields) {
+      var orphaned = showFieldErrors(form, body.invalid_fields);
+      if (orphaned.length) showFormMessage(form, orphaned.join(' '));
+      fire('onCaptureValidationFailed', result, transactionId);
+    } else {
+      showFormMessage(form, body.code === 510 ? RATE_LIMIT_MESSAGE : body.error_description || body.error ||
+        'Something went wrong (HTTP ' + reply.status + '). Please try again.');
+    }
+    for (var f = 0; f < spec.failed.length; f++) fire(spec.failed[f], result, transactionId);
+    if (spec.kind === 'profile' && isTokenError(reply)) {
+      // The session behind this form is gone: say so and end it rather than leave a dead form.
+      fire(body.code === 414 ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
+        errorFields(reply, body.code === 414 ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
+      endSession(false);
+    }
+  }
+
+  function succeeded(form, formName, spec, body, transactionId) {
+    var user = body.capture_user || {};
+    if (spec.kind === 'profile') {
+      saveProfile(user);
+      bindProfile(document.getElementById(state.currentScreen) || document.body);
+      showFormMessage(form, 'Saved. Your profile is up to date.', 'capture_form_success');
+      fire('onCaptureProfileSaveSuccess', {
+        statusMessage: 'profileSaved', form: formName, userData: user
+      }, transactionId);
+      return;
+    }
+    var code = body.authorization_code;
+    var token = code ? undefined : body.access_token;
+    if (token) {
+      saveSession(token, Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600, user);
+      fire('onCaptureSessionCreated', {
+        statusMessage: 'sessionCreated', accessToken: token, userData: user
+      }, transactionId);
+    } else if (user.email) {
+      // response_type=code: the page keeps no session, only the address for the next visit.
+      storageSet(STORAGE.lastEmail, user.email);
+    }
+    var success = {
+      statusMessage: body.is_new ? 'registered' : 'loggedIn',
+      accessToken: token,
+      authorizationCode: code,
+      oneTime: !!code,
+      keepMeLoggedIn: false,
+      authProvider: 'capture',
+      userData: {
+        uuid: user.uuid, email: user.email, displayName: user.displayName,
+        givenName: user.givenName, familyName: user.familyName
+      }
+    };
+    if (spec.kind === 'registration') fire('onCaptureRegistrationSuccess', success, transactionId);
+    fire('onCaptureLoginSuccess', success, transactionId);
+    if (token) {
+      renderScreen(sessionScreen());
+    } else if (screenExists('signedIn')) {
+      // No session in the page (response_type=code): the host finishes the sign-in.
+      showSignedInWithoutSession('signedIn', user);
+    }
+  }
+
+  function showSignedInWithoutSession(name, user) {
+    var all = screens();
+    var target = document.getElementById(name);
+    for (var i = 0; i < all.length; i++) all[i].hidden = all[i] !== target;
+    bindProfile(target, user);
+    state.currentScreen = name;
+    fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
+  }
+
+  // ---------------------------------------------------------------- sessions
+
+  /*
+   * Asks the service whether the token still works and fires what it finds.
+   * Resolves true (session found), false (session ended) or null (service unreachable).
+   */
+  function verifySession(token, transactionId) {
+    return post('/entity', { access_token: token, client_id: captureSettings().clientId }).then(function (reply) {
+      if (storedToken() !== token) return false; // ended meanwhile
+      if (reply.ok) {
+        var user = (reply.body && reply.body.result) || {};
+        saveProfile(user);
+        fire('onCaptureSessionFound', {
+          statusMessage: 'profileFound', accessToken: token, userData: user
+        }, transactionId);
+        return true;
+      }
+      var expired = reply.body && reply.body.code === 414;
+      fire(expired ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
+        errorFields(reply, expired ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
+      endSession(false);
+      return false;
+    }, function () {
+      // Unreachable: keep the stored session (a reload retries) but say so instead of hanging.
+      showNotice(NETWORK_MESSAGE);
+      return null;
+    });
+  }
+
+  function endSession(revoke) {
+    var token = storedToken();
+    if (revoke && token) {
+      post('/oauth/revoke', {
+        token: token, token_type_hint: 'access_token', client_id: captureSettings().clientId
+      }, { keepalive: true }).then(null, function () { /* best effort */ });
+    }
+    clearSession();
+    fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' });
+    renderScreen(initialScreenWithoutSession());
+  }
+
+  function start() {
+    wire();
+    if (state.started) return;
+    state.started = true;
+    var token = storedToken();
+    if (!token) {
+      fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
+      renderScreen(initialScreenWithoutSession());
+      renderComplete();
+      return;
+    }
+    if (tokenExpired()) {
+      fire('onCaptureExpiredToken', { status: 'error', statusMessage: 'accessTokenExpired' });
+      endSession(false);
+      renderComplete();
+      return;
+    }
+    verifySession(token).then(function (found) {
+      if (found) {
+        renderScreen(sessionScreen());
+      } else if (found === null) {
+        renderScreen(initialScreenWithoutSession());
+      }
+      renderComplete();
+    });
+  }
+
+  function createCaptureSession(accessToken) {
+    wire();
+    state.started = true;
+    if (!accessToken || typeof accessToken !== 'string') return null;
+    hideNotice();
+    storageRemove(STORAGE.profile);
+    saveSession(accessToken, 3600, null);
+    return verifySession(accessToken).then(function (found) {
+      if (found) renderScreen(sessionScreen());
+      else if (found === null) renderScreen(initialScreenWithoutSession());
+      return found === true;
+    });
+  }
+
+  // ---------------------------------------------------------------- wiring
+
+  function closest(element, selector) {
+    while (element && element.nodeType === 1) {
+      if (element.matches ? element.matches(selector) : element.webkitMatchesSelector(selector)) return element;
+      element = element.parentNode;
+    }
+    return null;
+  }
+
+  function wire() {
+    if (state.wired) return;
+    state.wired = true;
+    document.addEventListener('submit', function (event) {
+      var form = closest(event.target, 'form[data-capture-form]');
+      if (!form) return;
+      event.preventDefault();
+      submitForm(form);
+    }, true);
+    document.addEventListener('click', function (event) {
+      var link = closest(event.target, '[data-capture-screen], [data-capture-action]');
+      if (!link) return;
+      event.preventDefault();
+      var action = link.getAttribute('data-capture-action');
+      if (action === 'signOut') {
+        endSession(true);
+      } else if (action === 'forgetEmail') {
+        storageRemove(STORAGE.lastEmail);
+        renderScreen('signIn');
+      } else {
+        renderScreen(link.getAttribute('data-capture-screen'));
+      }
+    });
+  }
+
+  janrain.capture = janrain.capture || {};
+  janrain.capture.ui = {
+    start: start,
+    createCaptureSession: createCaptureSession,
+    endCaptureSession: function () { endSession(true); },
+    renderScreen: function (name) { return renderScreen(String(name)); },
+    hasActiveSession: hasActiveSession
+  };
+
+  var loadedOnce = false;
+  function loaded() {
+    if (loadedOnce) return;
+    loadedOnce = true;
+    if (typeof window.janrainCaptureWidgetOnLoad === 'function') {
+      window.janrainCaptureWidgetOnLoad();
+    } else {
+      janrain.capture.ui.start();
+    }
+  }
+
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', loaded);
+  } else {
+    loaded();
+  }
+})(window, document);
