@@ -1,62 +1,190 @@
+"""Fixtures: the real capture-server binary on loopback (one per session, its own SQLite file),
+a fresh native host (web view) per test, and small HTTP helpers an app backend would use."""
+
+import ctypes
+import json
 import os
 import pathlib
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
 CLIENT_ID = "demo-mobile-app"
+PASSWORD = "correct horse battery"
 
 
-def free_port():
+def _free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
+def _die_with_parent():
+    # Linux: the server gets SIGTERM if pytest dies without running the fixture's teardown.
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+class Server:
+    """The running service: its base URL, database file and log."""
+
+    def __init__(self, base, db_path, log_path):
+        self.base = base
+        self.db_path = db_path
+        self.log_path = log_path
+
+    def url(self, path):
+        return self.base + path
+
+    def page(self, flow, **query):
+        query.setdefault("client_id", CLIENT_ID)
+        return "%s/flows/%s?%s" % (self.base, flow, urllib.parse.urlencode(query))
+
+    def post(self, path, fields):
+        """POST a form body; returns (status, parsed JSON or text, headers)."""
+        request = urllib.request.Request(
+            self.base + path,
+            data=urllib.parse.urlencode(fields).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+            method="POST",
+        )
+        return _send(request)
+
+    def get(self, path, headers=None):
+        return _send(urllib.request.Request(self.base + path, headers=headers or {}))
+
+    def register(self, email=None, password=PASSWORD, display_name="API User"):
+        """Registers a user straight through the API (as a native SDK would); returns (email, reply)."""
+        email = email or new_email()
+        status, reply, _ = self.post("/oauth/register_native_traditional", {
+            "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "registrationForm",
+            "locale": "en-US", "response_type": "token",
+            "emailAddress": email, "displayName": display_name,
+            "newPassword": password, "newPasswordConfirm": password,
+        })
+        assert status == 200 and reply.get("stat") == "ok", "API registration failed: %s %s" % (status, reply)
+        return email, reply
+
+    def log(self):
+        try:
+            return pathlib.Path(self.log_path).read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+def _send(request):
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            status, headers, raw = response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        status, headers, raw = error.code, error.headers, error.read()
+    text = raw.decode("utf-8", "replace")
+    try:
+        body = json.loads(text)
+    except ValueError:
+        body = text
+    return status, body, headers
+
+
+def new_email():
+    return "webview-%s@example.com" % uuid.uuid4().hex[:12]
+
+
 @pytest.fixture(scope="session")
 def server():
-    """The real capture-server binary on loopback with its own database; stopped after the suite."""
-    binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ROOT / ".build/debug/capture-server"))
+    binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ".build/debug/capture-server"))
     if not binary.is_absolute():
         binary = ROOT / binary
-    assert binary.exists(), f"{binary} is missing: build it first (swift build)"
-    work = tempfile.mkdtemp(prefix="capture-webview-")
-    port = free_port()
-    database = os.path.join(work, "capture.sqlite")
-    log = open(os.path.join(work, "server.log"), "w")
-    env = dict(os.environ, CAPTURE_BCRYPT_COST="10")
-    process = subprocess.Popen(
-        [str(binary), "--host", "127.0.0.1", "--port", str(port), "--db", database, "--settings", str(ROOT / "Settings")],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
+    if not binary.exists():
+        pytest.fail("capture-server binary not found at %s: build it first (swift build), "
+                    "or point CAPTURE_SERVER_BIN at it" % binary, pytrace=False)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="capture-webview-"))
+    db_path = work / "capture.sqlite"
+    log_path = work / "server.log"
+    port = _free_port()
+    env = dict(os.environ)
+    env.setdefault("CAPTURE_BCRYPT_COST", "10")  # the test suite's own users; keeps sign-ins quick
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(binary), "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(db_path), "--settings", str(ROOT / "Settings")],
+            cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
+    running = Server("http://127.0.0.1:%d" % port, str(db_path), str(log_path))
     try:
-        for _ in range(200):
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail("capture-server exited with %s before it was ready:\n%s"
+                            % (process.returncode, running.log()), pytrace=False)
             try:
-                if urllib.request.urlopen(base + "/health/ready", timeout=1).status == 200:
-                    break
+                with urllib.request.urlopen(running.base + "/health/ready", timeout=1) as response:
+                    if response.status == 200:
+                        break
             except OSError:
-                time.sleep(0.05)
-        else:
-            raise RuntimeError("capture-server did not become ready: " + open(log.name).read())
-        yield {"base": base, "db": database, "binary": binary}
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("capture-server not ready after 30 s:\n%s" % running.log(), pytrace=False)
+            time.sleep(0.05)
+        yield running
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+
+
+@pytest.fixture
+def db_path(server):
+    """The SQLite file the server writes, for tests that inspect what it stores."""
+    return server.db_path
+
+
+def _make_host(**options):
+    from host import Host
+
+    return Host(**options)
 
 
 @pytest.fixture
 def host():
-    from host import NativeHost
+    """A fresh native host: phone-sized web view, bridge user agent, janrainBridge handler, empty storage."""
+    native = _make_host()
+    try:
+        yield native
+    finally:
+        native.close()
 
-    native = NativeHost()
-    yield native
-    native.close()
+
+@pytest.fixture
+def make_host():
+    """For tests that need a host configured differently (e.g. without the bridge user agent)."""
+    made = []
+
+    def factory(**options):
+        native = _make_host(**options)
+        made.append(native)
+        return native
+
+    yield factory
+    for native in made:
+        native.close()

@@ -1,7 +1,8 @@
-"""A native host for the flow pages, driving a real WebKit web view the way Janrain's iOS reference host
-drives its WKWebView: a user agent carrying `janrainNativeAppBridgeEnabled`, `janrain:` navigations
-intercepted and cancelled, the event queue drained by evaluating JavaScript, and a `janrainBridge`
-script-message handler (WKScriptMessageHandler's counterpart)."""
+"""A native-host harness around a WebKitGTK web view, driven the way Janrain's iOS reference host
+drives a WKWebView: a user agent that enables the bridge, `janrain:` navigations intercepted and
+cancelled, the event queue drained with Janrain's exact expression, plus the modern
+`janrainBridge` script message handler. Every event the page hands over is recorded per transport.
+"""
 
 import json
 import time
@@ -13,176 +14,344 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
-DRAIN = (
+# The host's drain expression, verbatim from Janrain's reference protocol (SPEC §4).
+DRAIN_JS = (
     "(function(){var q=JSON.stringify(createJanrainBridge.eventQueue);"
     "createJanrainBridge.eventQueue.length=0;return q;})()"
 )
+BRIDGE_UA_FLAG = "janrainNativeAppBridgeEnabled"
+PHONE_WIDTH = 375
+PHONE_HEIGHT = 812
 
 
-class JavaScriptError(Exception):
-    pass
+class HostTimeout(AssertionError):
+    """A wait ran out; the message says what was awaited and what the host saw."""
 
 
-class NativeHost:
-    def __init__(self, width=375, height=812):
-        self.queue_events = []  # (name, arguments) drained from createJanrainBridge.eventQueue
-        self.message_events = []  # (name, arguments) from window.webkit.messageHandlers.janrainBridge
-        self.signals = []  # every janrain:eventsAvailable?<ms> seen
-        self.legacy_tokens = []  # from janrain:accessToken=<token>
-        self.queue_errors = []  # entries carrying ?error=
-        self._loaded = False
+class BridgeEvent:
+    """One event as the host received it."""
 
-        self.content = WebKit2.UserContentManager()
-        self.content.register_script_message_handler("janrainBridge")
-        self.content.connect("script-message-received::janrainBridge", self._on_script_message)
-        context = WebKit2.WebContext.new_with_website_data_manager(WebKit2.WebsiteDataManager.new_ephemeral())
-        self.view = WebKit2.WebView(web_context=context, user_content_manager=self.content)
+    def __init__(self, name, arguments=None, error=None, transport=""):
+        self.name = name
+        self.arguments = arguments if arguments is not None else []
+        self.error = error
+        self.transport = transport
+
+    @property
+    def result(self):
+        """The handler's first argument (Janrain passes one result object)."""
+        return self.arguments[0] if self.arguments else None
+
+    def __repr__(self):
+        return "%s:%s" % (self.transport, self.name)
+
+
+def parse_queue_entry(entry):
+    """`janrain:<event>?arguments=<encoded JSON>` or `janrain:<event>?error=<encoded message>`."""
+    if not entry.startswith("janrain:"):
+        raise ValueError("queue entry without janrain: scheme: %r" % entry)
+    name, _, query = entry[len("janrain:"):].partition("?")
+    key, _, value = query.partition("=")
+    if key == "arguments":
+        return BridgeEvent(name, json.loads(urllib.parse.unquote(value)), transport="queue")
+    if key == "error":
+        return BridgeEvent(name, error=urllib.parse.unquote(value), transport="queue")
+    raise ValueError("queue entry with neither arguments nor error: %r" % entry)
+
+
+class Host:
+    """A phone-sized window holding one web view, with its own (ephemeral) website data."""
+
+    def __init__(self, bridge_user_agent=True, message_handler=True):
+        self.queue_events = []  # via janrain:eventsAvailable + drain
+        self.message_events = []  # via webkit.messageHandlers.janrainBridge
+        self.token_urls = []  # tokens from janrain:accessToken=<token>
+        self.signals = []  # every janrain:eventsAvailable?… URI seen
+        self.intercepted = []  # every janrain: URI cancelled
+        self.drain_errors = []
+        self.load_failures = []
+        self._drains_in_flight = 0
+        self._load_finished = False
+
+        self.data_manager = WebKit2.WebsiteDataManager.new_ephemeral()
+        self.context = WebKit2.WebContext.new_with_website_data_manager(self.data_manager)
+        self.content_manager = WebKit2.UserContentManager()
+        if message_handler:
+            self.content_manager.connect("script-message-received::janrainBridge", self._on_script_message)
+            if not self.content_manager.register_script_message_handler("janrainBridge"):
+                raise RuntimeError("could not register the janrainBridge script message handler")
+        self.view = WebKit2.WebView(web_context=self.context, user_content_manager=self.content_manager)
+
         settings = self.view.get_settings()
-        settings.set_user_agent(settings.get_user_agent() + " janrainNativeAppBridgeEnabled")
+        settings.set_enable_developer_extras(False)
+        if bridge_user_agent:
+            settings.set_user_agent(settings.get_user_agent() + " " + BRIDGE_UA_FLAG)
         self.view.connect("decide-policy", self._on_decide_policy)
         self.view.connect("load-changed", self._on_load_changed)
+        self.view.connect("load-failed", self._on_load_failed)
+
         self.window = Gtk.Window()
-        self.window.set_default_size(width, height)
+        self.window.set_default_size(PHONE_WIDTH, PHONE_HEIGHT)
+        self.window.set_size_request(PHONE_WIDTH, PHONE_HEIGHT)
+        self.window.set_resizable(False)
         self.window.add(self.view)
         self.window.show_all()
 
-    # --- what the host sees -------------------------------------------------------------------------
-    def _on_decide_policy(self, _view, decision, decision_type):
+    # ------------------------------------------------------------------ native side of the bridge
+
+    def _on_decide_policy(self, view, decision, decision_type):
         if decision_type not in (
             WebKit2.PolicyDecisionType.NAVIGATION_ACTION,
             WebKit2.PolicyDecisionType.NEW_WINDOW_ACTION,
         ):
             return False
-        uri = decision.get_navigation_action().get_request().get_uri()
+        uri = decision.get_navigation_action().get_request().get_uri() or ""
         if not uri.startswith("janrain:"):
             return False
-        decision.ignore()  # the page must never actually navigate to janrain:
+        decision.ignore()
+        self.intercepted.append(uri)
         if uri.startswith("janrain:eventsAvailable"):
             self.signals.append(uri)
             self._drain()
         elif uri.startswith("janrain:accessToken="):
-            self.legacy_tokens.append(uri[len("janrain:accessToken="):])
+            self.token_urls.append(uri[len("janrain:accessToken="):])
         return True
 
     def _drain(self):
-        def done(view, result):
-            value = view.evaluate_javascript_finish(result)
-            for entry in json.loads(value.to_string()):
-                self.queue_events.append(parse_queue_entry(entry, self.queue_errors))
+        self._drains_in_flight += 1
+        self._evaluate(DRAIN_JS, self._on_drained)
 
-        self.view.evaluate_javascript(DRAIN, -1, None, None, None, done)
+    def _on_drained(self, value, error):
+        self._drains_in_flight -= 1
+        if error is not None:
+            self.drain_errors.append(error)
+            return
+        try:
+            for entry in json.loads(value):
+                self.queue_events.append(parse_queue_entry(entry))
+        except (TypeError, ValueError) as problem:
+            self.drain_errors.append("%s (drained %r)" % (problem, value))
 
-    def _on_script_message(self, _manager, message):
+    def _on_script_message(self, manager, message):
+        # WebKit2 4.1 hands over a JavascriptResult; newer bindings may give the JSCValue directly.
         value = message.get_js_value() if hasattr(message, "get_js_value") else message
         payload = json.loads(value.to_json(0))
-        if isinstance(payload, str):  # Android-style JSON string
-            payload = json.loads(payload)
-        self.message_events.append((payload["event"], payload["arguments"]))
-
-    def _on_load_changed(self, _view, event):
-        if event == WebKit2.LoadEvent.FINISHED:
-            self._loaded = True
-
-    # --- what the host does -------------------------------------------------------------------------
-    def load(self, url, timeout=15):
-        self._loaded = False
-        self.view.load_uri(url)
-        self.wait_for(lambda: self._loaded, timeout, f"page {url} to load")
-        self.wait_for(lambda: self.js("typeof janrain !== 'undefined' && !!janrain.capture"), timeout, "widget to load")
-
-    def reload(self, timeout=15):
-        self._loaded = False
-        self.view.reload()
-        self.wait_for(lambda: self._loaded, timeout, "reload")
-
-    def js(self, expression, timeout=10):
-        """Evaluates an expression in the page and returns its JSON value."""
-        box = {}
-
-        def done(view, result):
-            try:
-                value = view.evaluate_javascript_finish(result)
-                box["value"] = json.loads(value.to_string()) if not value.is_undefined() else None
-            except GLib.Error as error:
-                box["error"] = error.message
-
-        script = "JSON.stringify((function(){ return (%s); })())" % expression
-        self.view.evaluate_javascript(script, -1, None, None, None, done)
-        self.wait_for(lambda: box, timeout, f"JavaScript {expression!r}")
-        if "error" in box:
-            raise JavaScriptError(box["error"])
-        return box["value"]
-
-    def submit(self, form_selector, values):
-        """Fills inputs by name inside the visible form and submits it with its submit button."""
-        script = """(function(){
-            var forms = Array.prototype.filter.call(document.querySelectorAll(%s), function(f){ return f.offsetParent !== null; });
-            if (!forms.length) throw new Error('no visible form ' + %s);
-            var form = forms[0], values = %s;
-            Object.keys(values).forEach(function(name){
-                var input = form.querySelector('[name="' + name + '"]');
-                if (!input) throw new Error('no field ' + name);
-                input.value = values[name];
-                input.dispatchEvent(new Event('input', {bubbles: true}));
-            });
-            form.querySelector('button[type=submit]').click();
-            return true; })()""" % (json.dumps(form_selector), json.dumps(form_selector), json.dumps(values))
-        return self.js(script)
-
-    def pump(self, seconds):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            GLib.MainContext.default().iteration(False)
-            time.sleep(0.005)
-
-    def wait_for(self, predicate, timeout, what):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            while GLib.MainContext.default().pending():
-                GLib.MainContext.default().iteration(False)
-            result = predicate()
-            if result:
-                return result
-            time.sleep(0.01)
-        raise AssertionError(
-            f"timed out after {timeout}s waiting for {what}; queue events: {self.names(self.queue_events)}; "
-            f"message events: {self.names(self.message_events)}"
+        self.message_events.append(
+            BridgeEvent(payload.get("event"), payload.get("arguments"), payload.get("error"), "message")
         )
 
-    def wait_event(self, name, after=0, timeout=15, transport="queue"):
-        events = self.queue_events if transport == "queue" else self.message_events
-        return self.wait_for(
-            lambda: next((args for event, args in events[after:] if event == name), None),
-            timeout,
-            f"{name} on the {transport} transport",
+    def _on_load_changed(self, view, event):
+        if event == WebKit2.LoadEvent.FINISHED:
+            self._load_finished = True
+
+    def _on_load_failed(self, view, event, uri, error):
+        self.load_failures.append("%s: %s" % (uri, error.message))
+        return False
+
+    # ------------------------------------------------------------------ JavaScript
+
+    def _evaluate(self, script, done):
+        """Runs `script` in the page; calls done(json_text_or_string, error_text)."""
+
+        def finished(view, result, _data=None):
+            try:
+                if hasattr(view, "evaluate_javascript_finish"):
+                    value = view.evaluate_javascript_finish(result)
+                else:
+                    value = view.run_javascript_finish(result).get_js_value()
+            except GLib.Error as error:
+                done(None, error.message)
+                return
+            if value.is_string():
+                done(value.to_string(), None)
+            elif value.is_undefined():
+                done(None, None)
+            else:
+                done(value.to_json(0), None)
+
+        if hasattr(self.view, "evaluate_javascript"):
+            self.view.evaluate_javascript(script, -1, None, None, None, finished, None)
+        else:
+            self.view.run_javascript(script, None, finished, None)
+
+    def run_js(self, expression, timeout=10):
+        """Evaluates an expression and returns its value as Python (via JSON)."""
+        box = {}
+        wrapped = "JSON.stringify((function(){return (%s);})())" % expression
+        self._evaluate(wrapped, lambda value, error: box.update(value=value, error=error, done=True))
+        self.wait_for(lambda: box.get("done"), timeout, "JavaScript to finish: %s" % expression[:120])
+        if box["error"]:
+            raise AssertionError("JavaScript failed: %s\n  in: %s" % (box["error"], expression[:300]))
+        return None if box["value"] is None else json.loads(box["value"])
+
+    # ------------------------------------------------------------------ waiting
+
+    def pump(self, seconds=0.0):
+        """Runs the main loop for a while (at least one pass)."""
+        context = GLib.MainContext.default()
+        deadline = time.monotonic() + seconds
+        while True:
+            while context.pending():
+                context.iteration(False)
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.005)
+
+    def wait_for(self, predicate, timeout=10, what="condition"):
+        """Pumps the main loop until predicate() is truthy; returns its value or fails clearly."""
+        context = GLib.MainContext.default()
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise HostTimeout(
+                    "timed out after %ss waiting for %s\n%s" % (timeout, what, self.describe())
+                )
+            if not context.iteration(False):
+                time.sleep(0.005)
+
+    def describe(self):
+        return (
+            "  queue events:   %s\n  message events: %s\n  token URLs: %d  signals: %d  drain errors: %s"
+            "\n  load failures: %s\n  current URI: %s"
+            % (
+                self.names(self.queue_events),
+                self.names(self.message_events),
+                len(self.token_urls),
+                len(self.signals),
+                self.drain_errors,
+                self.load_failures,
+                self.view.get_uri(),
+            )
         )
 
     @staticmethod
     def names(events):
-        return [name for name, _ in events]
+        return [event.name for event in events]
 
-    def snapshot(self, path):
+    def wait_for_event(self, name, transport="queue", after=0, timeout=15):
+        """The first event `name` on a transport at index >= after."""
+        events = self.queue_events if transport == "queue" else self.message_events
+
+        def found():
+            for event in events[after:]:
+                if event.name == name:
+                    return event
+            return None
+
+        return self.wait_for(found, timeout, "%s via %s" % (name, transport))
+
+    def sync(self, timeout=5):
+        """Drains the queue now (a host may drain at any time) and waits for drains in flight, so
+        every event the page has fired so far is in the lists."""
         box = {}
 
-        def done(view, result):
-            box["surface"] = view.get_snapshot_finish(result)
+        def drained(value, error):
+            self._on_drained(value, error)
+            box["done"] = True
 
-        self.view.get_snapshot(WebKit2.SnapshotRegion.FULL_DOCUMENT, WebKit2.SnapshotOptions.NONE, None, done)
-        self.wait_for(lambda: box, 10, "snapshot")
-        box["surface"].write_to_png(path)
+        self._drains_in_flight += 1
+        self._evaluate(DRAIN_JS, drained)
+        self.wait_for(lambda: box.get("done") and self._drains_in_flight == 0, timeout, "the queue to drain")
+
+    def mark(self):
+        """Positions in both event lists after everything fired so far, to wait only for what happens next."""
+        self.sync()
+        return len(self.queue_events), len(self.message_events)
+
+    def settle(self, seconds=0.3):
+        """Lets pending signals and drains finish, so the lists are complete."""
+        self.pump(seconds)
+        self.wait_for(lambda: self._drains_in_flight == 0, 5, "outstanding drains")
+
+    # ------------------------------------------------------------------ page helpers
+
+    def load(self, url, timeout=15):
+        self._load_finished = False
+        self.view.load_uri(url)
+        self.wait_for(lambda: self._load_finished, timeout, "page load of %s" % url)
+
+    def reload(self, timeout=15):
+        self._load_finished = False
+        self.view.reload()
+        self.wait_for(lambda: self._load_finished, timeout, "reload")
+
+    def visible_screen(self):
+        return self.run_js(
+            "(function(){var s=document.querySelectorAll('.capture_screen');var v=[];"
+            "for(var i=0;i<s.length;i++){if(!s[i].hidden)v.push(s[i].id);}return v;})()"
+        )
+
+    def wait_for_screen(self, name, timeout=10):
+        """Waits until `name` is the only visible screen; the failure names what is visible instead."""
+        seen = {}
+
+        def shown():
+            seen["visible"] = self.visible_screen()
+            return seen["visible"] == [name]
+
+        try:
+            return self.wait_for(shown, timeout, "screen %s" % name)
+        except HostTimeout as timeout_error:
+            raise HostTimeout("%s\n  visible screens: %s" % (timeout_error, seen.get("visible"))) from None
+
+    def fill_and_submit(self, screen, values):
+        """Sets the inputs of the form on `screen`, then submits it like a tap on its submit button."""
+        script = (
+            "(function(screen, values){"
+            "var form=document.getElementById(screen).querySelector('form[data-capture-form]');"
+            "for(var k in values){var input=form.elements[k];"
+            "if(!input)throw new Error('no input '+k+' on '+screen);"
+            "input.focus();input.value=values[k];"
+            "input.dispatchEvent(new Event('input',{bubbles:true}));"
+            "input.dispatchEvent(new Event('change',{bubbles:true}));}"
+            "var button=form.querySelector('button[type=submit]');"
+            "if(form.requestSubmit){form.requestSubmit(button);}else{button.click();}"
+            "return form.getAttribute('data-capture-form');})(%s, %s)"
+            % (json.dumps(screen), json.dumps(values))
+        )
+        return self.run_js(script)
+
+    def click(self, selector):
+        return self.run_js(
+            "(function(){var e=document.querySelector(%s);if(!e)throw new Error('nothing matches %s');"
+            "e.click();return true;})()" % (json.dumps(selector), selector.replace("'", ""))
+        )
+
+    def snapshot(self, path, timeout=10):
+        """Writes the whole document, as rendered at phone width, to a PNG."""
+        box = {}
+
+        def finished(view, result, _data=None):
+            try:
+                box["surface"] = view.get_snapshot_finish(result)
+            except GLib.Error as error:
+                box["error"] = error.message
+            box["done"] = True
+
+        self.pump(0.2)  # let layout and focus rings settle
+        self.view.get_snapshot(
+            WebKit2.SnapshotRegion.FULL_DOCUMENT, WebKit2.SnapshotOptions.NONE, None, finished, None
+        )
+        self.wait_for(lambda: box.get("done"), timeout, "snapshot")
+        if "error" in box:
+            raise AssertionError("snapshot failed: %s" % box["error"])
+        box["surface"].write_to_png(str(path))
+        return path
+
+    def add_user_script(self, source):
+        """Injects a script at document start in every later page load (as a host's WKUserScript would)."""
+        script = WebKit2.UserScript.new(
+            source,
+            WebKit2.UserContentInjectedFrames.TOP_FRAME,
+            WebKit2.UserScriptInjectionTime.START,
+            None,
+            None,
+        )
+        self.content_manager.add_script(script)
 
     def close(self):
         self.window.destroy()
         self.pump(0.05)
-
-
-def parse_queue_entry(entry, errors):
-    """`janrain:<event>?arguments=<encoded JSON array>` → (event, arguments)."""
-    assert entry.startswith("janrain:"), entry
-    name, _, query = entry[len("janrain:"):].partition("?")
-    key, _, value = query.partition("=")
-    if key == "error":
-        errors.append((name, urllib.parse.unquote(value)))
-        return (name, None)
-    assert key == "arguments", entry
-    return (name, json.loads(urllib.parse.unquote(value)))

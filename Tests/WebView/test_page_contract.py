@@ -1,0 +1,148 @@
+"""The flow pages as a web view receives them (SPEC §2, §3): janrain.settings, security headers,
+error pages, and the janrain.* API surface that Janrain-era host code relies on."""
+
+import re
+
+from conftest import CLIENT_ID
+
+SPEC_EVENTS = [
+    "onCaptureLoginStart", "onCaptureLoginSuccess", "onCaptureLoginFailed",
+    "onCaptureRegistrationStart", "onCaptureRegistrationSuccess", "onCaptureRegistrationFailed",
+    "onCaptureSessionFound", "onCaptureSessionNotFound", "onCaptureSessionCreated",
+    "onCaptureSessionEnded", "onCaptureExpiredToken", "onCaptureInvalidToken",
+    "onCaptureProfileSaveSuccess", "onCaptureProfileSaveFailed", "onCaptureSaveFailed",
+    "onCaptureScreenShow", "onCaptureRenderComplete", "onCaptureEmailSent",
+    "onCaptureEmailVerificationSuccess", "onCaptureForgotPasswordCodeSuccess",
+    "onCaptureValidationFailed", "onProviderLoginStart", "onProviderLoginSuccess", "onProviderLoginError",
+]
+
+
+def test_janrain_settings_hold_the_redirect_mode_values(server, host):
+    url = server.page("webViewSignIn", locale="en-US")
+    host.load(url + "#some-fragment")
+    host.wait_for_event("onCaptureRenderComplete")
+    settings = host.run_js("janrain.settings")
+    assert settings["popup"] is False
+    assert settings["type"] == "embed"
+    assert settings["tokenAction"] == "url"
+    assert settings["packages"] == ["login", "capture"]
+    assert settings["tokenUrl"], "tokenUrl is set (validated, unused in the redirect flow)"
+    capture = settings["capture"]
+    assert capture["redirectFlow"] is True
+    assert capture["redirectUri"] == url, "redirectUri is location.href without the fragment"
+    assert capture["redirectUri"] == host.run_js("location.href.split('#')[0]")
+    assert capture["captureServer"] == server.base
+    assert capture["clientId"] == CLIENT_ID
+    assert capture["flowName"] == "webViewSignIn"
+    assert capture["responseType"] == "token"
+    assert capture["locale"] == "en-US"
+    assert capture["registerFlow"] == "traditionalRegistration"
+    assert capture["flowVersion"] and capture["appId"]
+    assert settings["bridge"]["legacyTokenUrl"] is True, "the demo client turns the legacy token URL on"
+
+
+def test_page_starts_on_sign_in_and_fires_session_not_found(server, host):
+    host.load(server.page("webViewSignIn"))
+    host.wait_for_event("onCaptureRenderComplete")
+    host.settle()
+    assert host.visible_screen() == ["signIn"]
+    names = host.names(host.queue_events)
+    assert names == ["onCaptureSessionNotFound", "onCaptureScreenShow", "onCaptureRenderComplete"], names
+    shown = host.queue_events[1].result
+    assert shown["screen"] == "signIn" and shown["flow"] == "webViewSignIn"
+    for event in host.queue_events:
+        result = event.result
+        for key in ("status", "statusMessage", "screen", "flow", "version", "transactionId"):
+            assert key in result, "%s lacks %s: %s" % (event.name, key, result)
+    assert host.run_js("document.getElementById('capture_loading').hidden") is True
+
+
+def test_pages_are_sent_with_a_strict_policy_and_load_only_external_scripts(server):
+    for flow in ("webViewSignIn", "webViewProfile", "webViewDemo"):
+        status, body, headers = server.get("/flows/%s?client_id=%s" % (flow, CLIENT_ID))
+        assert status == 200, (flow, status, body)
+        csp = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "default-src 'none'" in csp and "frame-src janrain:" in csp
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        assert headers["Referrer-Policy"] == "no-referrer"
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert re.search(r'<html lang="en-US">', body)
+        assert 'name="viewport" content="width=device-width, initial-scale=1"' in body
+        # Every script is external or a JSON data block; no inline handlers or style attributes.
+        for tag in re.findall(r"<script\b[^>]*>", body):
+            assert ' src="/flows/assets/' in tag or 'type="application/json"' in tag, tag
+        assert not re.search(r"\son[a-z]+=", body), "inline event handler in %s" % flow
+        assert " style=" not in body
+        order = [m for m in re.findall(r'src="/flows/assets/([a-z-]+\.js)"', body)]
+        assert order == ["janrain-settings.js", "janrain-bridge.js", "page-init.js", "capture-ui.js"], order
+        assert "{*" not in body and "{{" not in body, "every template tag is expanded"
+
+
+def test_assets_are_served_with_etags_and_revalidate(server):
+    for name, kind in (("capture-ui.js", "javascript"), ("janrain-bridge.js", "javascript"),
+                       ("capture.css", "text/css")):
+        status, _, headers = server.get("/flows/assets/" + name)
+        assert status == 200 and kind in headers["Content-Type"], (name, status)
+        etag = headers["ETag"]
+        assert etag
+        again, _, _ = server.get("/flows/assets/" + name, headers={"If-None-Match": etag})
+        assert again == 304, name
+
+
+def test_unknown_flow_and_unknown_client_get_pages_that_say_why(server, host):
+    status, body, headers = server.get("/flows/noSuchFlow?client_id=%s" % CLIENT_ID)
+    assert status == 404 and "noSuchFlow" in body
+    assert "text/html" in headers["Content-Type"]
+    status, body, _ = server.get("/flows/webViewSignIn?client_id=not-a-client")
+    assert status == 400 and "not-a-client" in body
+    # What a person in the web view sees: words, not a blank page.
+    host.load(server.page("webViewSignIn", client_id="not-a-client"))
+    text = host.run_js("document.body.innerText")
+    assert "not-a-client" in text and "client" in text.lower()
+    host.load(server.page("noSuchFlow"))
+    assert "noSuchFlow" in host.run_js("document.body.innerText")
+
+
+def test_janrain_events_enumerate_every_spec_event_and_nothing_else(server, host):
+    host.load(server.page("webViewDemo"))
+    host.wait_for_event("onCaptureRenderComplete")
+    names = host.run_js("(function(){var n=[];for(var e in janrain.events){n.push(e);}return n;})()")
+    assert sorted(names) == sorted(SPEC_EVENTS)
+    assert len(names) == len(set(names))
+    assert host.run_js(
+        "(function(){for(var e in janrain.events){var c=janrain.events[e];"
+        "if(typeof c.addHandler!=='function'||typeof c.removeHandler!=='function')return e;}return true;})()"
+    ) is True
+    for method in ("start", "createCaptureSession", "endCaptureSession", "renderScreen", "hasActiveSession"):
+        assert host.run_js("typeof janrain.capture.ui.%s" % method) == "function", method
+
+
+def test_add_and_remove_handler(server, host):
+    host.load(server.page("webViewDemo"))
+    host.wait_for_event("onCaptureRenderComplete")
+    seen = host.run_js("""(function(){
+        var seen = [];
+        var a = function(r){ seen.push('a:' + r.screen); };
+        var b = function(r){ seen.push('b:' + r.screen); };
+        janrain.events.onCaptureScreenShow.addHandler(a);
+        janrain.events.onCaptureScreenShow.addHandler(b);
+        janrain.capture.ui.renderScreen('traditionalRegistration');
+        var removed = janrain.events.onCaptureScreenShow.removeHandler(a);
+        janrain.capture.ui.renderScreen('signIn');
+        janrain.events.onCaptureScreenShow.removeHandler(b);
+        janrain.capture.ui.renderScreen('returnTraditional');
+        return {seen: seen, removed: removed};
+    })()""")
+    assert seen["removed"] is True
+    assert seen["seen"] == ["a:traditionalRegistration", "b:traditionalRegistration", "b:signIn"]
+
+
+def test_profile_page_without_a_session_asks_to_sign_in(server, host):
+    host.load(server.page("webViewProfile"))
+    host.wait_for_event("onCaptureSessionNotFound")
+    host.wait_for_event("onCaptureRenderComplete")
+    assert host.visible_screen() == ["signIn"]
+    assert host.run_js("janrain.capture.ui.hasActiveSession()") is False
+    # editProfile needs a session: asking for it shows sign-in instead.
+    host.run_js("janrain.capture.ui.renderScreen('editProfile')")
+    assert host.visible_screen() == ["signIn"]
