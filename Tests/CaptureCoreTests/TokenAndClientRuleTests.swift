@@ -47,3 +47,10 @@ import Testing
         #expect(await !throttle.isBlocked(["k"], now: start + 61))
     }
 }
+
+@Suite struct CaptureDateTests {
+    @Test func formatsUTCWithMicroseconds() {
+        #expect(CaptureDate.format(Date(timeIntervalSince1970: 1_800_000_000.25)) == "2027-01-15 08:00:00.250000 +0000")
+        #expect(CaptureDate.format(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00.000000 +0000")
+    }
+}

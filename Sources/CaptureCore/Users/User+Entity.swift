@@ -50,11 +50,15 @@ extension User {
 
 /// Janrain's UTC timestamp format, `yyyy-MM-dd HH:mm:ss.SSSSSS +0000`.
 public enum CaptureDate {
+    /// Formatted by hand from `gmtime_r`: a `DateFormatter` per call costs more than the rest of a request.
     public static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSSSSS Z"
-        return formatter.string(from: date)
+        let interval = date.timeIntervalSince1970
+        var seconds = time_t(interval.rounded(.down))
+        let micros = Int(((interval - Double(seconds)) * 1_000_000).rounded())
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d +0000", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), min(micros, 999_999))
     }
 }

@@ -32,7 +32,7 @@ struct FlowPageController {
                 throw PageProblem("The app “\(clientID)” is not registered with this service (unknown client_id).")
             }
             let locale = query["locale"].map(String.init) ?? flow.locale
-            guard locale.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$"#, options: .regularExpression) != nil else {
+            guard Self.isLanguageTag(locale) else {
                 throw PageProblem("The locale “\(locale)” is not a language tag such as en-US.")
             }
             let responseType = query["response_type"].map(String.init) ?? flow.responseType
@@ -58,6 +58,19 @@ struct FlowPageController {
             return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)
+        }
+    }
+}
+
+extension FlowPageController {
+    /// A simple BCP 47 shape: 2-3 letters, then up to three 2-8 character alphanumeric subtags.
+    static func isLanguageTag(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let language = parts.first, (2...3).contains(language.count),
+            language.allSatisfy({ $0.isASCII && $0.isLetter }), parts.count <= 4
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         }
     }
 }

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+
+/// `capturectl`: the operator's CLI over the service's database. Every rule lives in CaptureService;
+/// the commands here only parse arguments, call a use case and print the outcome.
+public struct Capturectl: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "capturectl",
+        abstract: "Administers capture-bridge: tokens, users, clients and flow definitions.",
+        discussion: """
+            Works directly on the service's SQLite database (safe while the service runs).
+            Exit codes: 0 ok, 1 not found or refused, 2 usage error.
+            Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS) and --json.
+            """,
+        subcommands: [TokenCommand.self, UserCommand.self, ClientCommand.self, FlowsCommand.self])
+
+    public init() {}
+
+    /// Parses the command line, runs the command and exits: 0 ok, 1 not found or refused, 2 usage error.
+    /// (ArgumentParser alone would exit 64, EX_USAGE, on a usage error; the spec asks for 2.)
+    public static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import CaptureCore
+import CaptureStore
+import Foundation
+
+/// Options every leaf command takes.
+public struct GlobalOptions: ParsableArguments, Sendable {
+    @Option(
+        help: ArgumentHelp(
+            "SQLite database file (default: $CAPTURE_DB, else the settings' database, else \(ServiceSettings.defaultDatabasePath)).",
+            valueName: "path"))
+    public var db: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Settings directory holding service.json, forms.json and flows/ (default: $CAPTURE_SETTINGS, else Settings).",
+            valueName: "dir"))
+    public var settings: String?
+
+    @Flag(help: "Print JSON instead of a table.")
+    public var json = false
+
+    public init() {}
+
+    var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// The settings directory: the flag, else `CAPTURE_SETTINGS`, else `Settings`.
+    var settingsDirectory: URL {
+        URL(fileURLWithPath: settings ?? nonEmpty(environment["CAPTURE_SETTINGS"]) ?? "Settings")
+    }
+
+    /// Settings and flow catalog: from the settings directory when it has a `service.json`, else defaults
+    /// (so `capturectl --db x token list` works anywhere).
+    func loadConfiguration() throws -> (ServiceSettings, FlowCatalog) {
+        let directory = settingsDirectory
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("service.json").path) {
+            // flags > CAPTURE_DB > the file's `database` > default, exactly as capture-server resolves it.
+            let resolved = try ServiceSettings.resolve(
+                directory: directory, flags: SettingsOverrides(databasePath: db), environment: environment)
+            return (resolved, try FlowCatalog.load(directory: directory))
+        }
+        if settings != nil || nonEmpty(environment["CAPTURE_SETTINGS"]) != nil {
+            // A directory the operator named must be there; only the implicit default may be absent.
+            throw SettingsError(file: directory.appendingPathComponent("service.json").path, key: "(file)", problem: "does not exist")
+        }
+        var defaults = ServiceSettings()
+        defaults.databasePath = db ?? nonEmpty(environment["CAPTURE_DB"]) ?? ServiceSettings.defaultDatabasePath
+        return (defaults, FlowCatalog(fields: [:], forms: [:], flows: [:]))
+    }
+
+    /// Opens the database and builds the service (the CLI never hashes passwords, so bcrypt runs at the lowest cost).
+    /// A database file that does not exist is refused (a mistyped `--db` must not create an empty one),
+    /// unless the command writes the first record (`client add`).
+    func makeService(creatingDatabase: Bool = false) async throws -> CaptureService {
+        var (resolved, catalog) = try loadConfiguration()
+        resolved.bcryptCost = 10
+        guard creatingDatabase || FileManager.default.fileExists(atPath: resolved.databasePath) else {
+            throw CaptureError.recordNotFound("database file '\(resolved.databasePath)'")
+        }
+        let pool = try CaptureDatabase.open(path: resolved.databasePath)
+        return await CaptureService.make(settings: resolved, catalog: catalog, store: CaptureDatabase.repositories(pool))
+    }
+
+    /// Runs `body` with a service, turning refusals into a message on stderr and exit code 1.
+    func withService(
+        creatingDatabase: Bool = false, _ body: (CaptureService, Output) async throws -> Void
+    ) async throws {
+        let output = Output(json: json)
+        try await Output.guarding {
+            let service = try await makeService(creatingDatabase: creatingDatabase)
+            try await body(service, output)
+        }
+    }
+
+    private func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,203 @@
+import CaptureCore
+import CaptureStore
+import CaptureTestSupport
+import Foundation
+import Testing
+
+@Suite("capturectl user")
+struct UserCommandTests {
+    @Test("user list and user show by email and by id")
+    func listAndShow() async throws {
+        let world = try await TestWorld.current()
+        let auth = try await world.register("a@example.com")
+
+        let list = try await CLI.run(["user", "list"], in: world)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("EMAIL"))
+        #expect(list.stdout.contains("a@example.com"))
+
+        let byEmail = try await CLI.run(["user", "show", "A@Example.com"], in: world)
+        #expect(byEmail.status == 0, "\(byEmail.stderr)")
+        #expect(byEmail.stdout.contains(auth.user.id))
+        #expect(byEmail.stdout.contains("a@example.com"))
+        #expect(!byEmail.stdout.contains(try #require(auth.user.passwordHash)))
+
+        let byID = try await CLI.run(["user", "show", auth.user.id, "--json"], in: world)
+        let object = try byID.object()
+        #expect(object["email"] as? String == "a@example.com")
+        #expect(object["state"] as? String == "active")
+    }
+
+    @Test("user disable revokes access at once; enable lets the user back in")
+    func disableAndEnable() async throws {
+        let world = try await TestWorld.current()
+        let auth = try await world.register("a@example.com")
+
+        let disabled = try await CLI.run(["user", "disable", "a@example.com"], in: world)
+        #expect(disabled.status == 0, "\(disabled.stderr)")
+        #expect(disabled.stdout.contains("disabled"))
+        let error = await #expect(throws: CaptureError.self) {
+            try await world.service.authenticate(accessToken: auth.grant.accessToken)
+        }
+        #expect(error == .invalidAccessToken || error == .accountDeactivated)
+        let shown = try await CLI.run(["user", "show", "a@example.com", "--json"], in: world)
+        #expect(try shown.object()["state"] as? String == "disabled")
+
+        let enabled = try await CLI.run(["user", "enable", "a@example.com", "--json"], in: world)
+        #expect(enabled.status == 0, "\(enabled.stderr)")
+        #expect(try enabled.object()["state"] as? String == "active")
+        let user = try await world.service.findUser("a@example.com")
+        #expect(!user.isDisabled)
+    }
+
+    @Test("unknown users are 'not found' (exit 1)")
+    func unknownUser() async throws {
+        let world = try await TestWorld.current()
+        for verb in ["show", "disable", "enable"] {
+            let result = try await CLI.run(["user", verb, "nobody@example.com"], in: world)
+            #expect(result.status == 1, "\(verb)")
+            #expect(result.stderr.contains("not found"))
+        }
+        let revoke = try await CLI.run(["token", "revoke", "--user", "nobody@example.com"], in: world)
+        #expect(revoke.status == 1)
+    }
+}
+
+@Suite("capturectl client")
+struct ClientCommandTests {
+    @Test("client add --confidential prints the secret once; client show never does")
+    func addConfidential() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(
+            ["client", "add", "backend-one", "--name", "Backend", "--confidential", "--redirect-uri",
+             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json"],
+            in: world)
+        #expect(added.status == 0, "\(added.stderr)")
+        let object = try added.object()
+        let secret = try #require(object["client_secret"] as? String)
+        #expect(secret.count >= 20)
+        #expect((object["note"] as? String)?.contains("only") == true)
+        #expect(object["confidential"] as? Bool == true)
+
+        let client = try await world.service.authenticateClient(id: "backend-one", secret: secret)
+        #expect(client.redirectURIs == ["https://app.example.com/cb"])
+        #expect(client.responseTypes == ["code"])
+
+        let shown = try await CLI.run(["client", "show", "backend-one"], in: world)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("confidential"))
+        #expect(!shown.stdout.contains(secret))
+        #expect(!shown.stdout.contains(try #require(client.secretHash)))
+        let shownJSON = try await CLI.run(["client", "show", "backend-one", "--json"], in: world)
+        #expect(!shownJSON.stdout.contains(secret))
+        #expect(!shownJSON.stdout.contains(try #require(client.secretHash)))
+
+        let list = try await CLI.run(["client", "list"], in: world)
+        #expect(list.stdout.contains("backend-one"))
+        #expect(list.stdout.contains("demo-mobile-app"))
+        #expect(!list.stdout.contains(secret))
+
+        let table = try await CLI.run(["client", "add", "backend-two", "--confidential"], in: world)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("client_secret"))
+        #expect(table.stdout.contains("only its hash is stored"))
+    }
+
+    @Test("a public client has no secret; refusals exit 1")
+    func addPublicAndRefusals() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(["client", "add", "native-app", "--json"], in: world)
+        #expect(added.status == 0, "\(added.stderr)")
+        let object = try added.object()
+        #expect(object["client_secret"] == nil)
+        #expect(object["type"] as? String == "public")
+
+        let duplicate = try await CLI.run(["client", "add", "native-app"], in: world)
+        #expect(duplicate.status == 1)
+        let badID = try await CLI.run(["client", "add", "x"], in: world)
+        #expect(badID.status == 1)
+        #expect(badID.stderr.contains("client_id"))
+        let badType = try await CLI.run(["client", "add", "other-app", "--response-type", "password"], in: world)
+        #expect(badType.status == 1)
+        let unknown = try await CLI.run(["client", "show", "no-such-client"], in: world)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("not found"))
+    }
+}
+
+@Suite("capturectl flows and help")
+struct FlowsAndHelpTests {
+    @Test("flows list names the repository's flows")
+    func list() async throws {
+        let result = try await CLI.run(["flows", "list", "--settings", TestWorld.settingsDirectory.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("webViewSignIn"))
+        #expect(result.stdout.contains("webViewSignIn.html"))
+        #expect(result.stdout.contains("signInForm"))
+        let json = try await CLI.run(["flows", "list", "--json", "--settings", TestWorld.settingsDirectory.path])
+        let rows = try #require(try json.json() as? [[String: Any]])
+        #expect(rows.contains { $0["name"] as? String == "webViewSignIn" })
+    }
+
+    @Test("flows check: ok on the repository's Settings, the broken key on a bad copy")
+    func check() async throws {
+        let good = try await CLI.run(["flows", "check", "--settings", TestWorld.settingsDirectory.path])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+
+        let manager = FileManager.default
+        let broken = manager.temporaryDirectory.appendingPathComponent("capturectl-settings-\(UUID().uuidString)")
+        try manager.createDirectory(at: broken, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: broken) }
+        try manager.copyItem(
+            at: TestWorld.settingsDirectory.appendingPathComponent("forms.json"),
+            to: broken.appendingPathComponent("forms.json"))
+        try manager.copyItem(
+            at: TestWorld.settingsDirectory.appendingPathComponent("flows"), to: broken.appendingPathComponent("flows"))
+        try Data(#"{"port": "x"}"#.utf8).write(to: broken.appendingPathComponent("service.json"))
+
+        let bad = try await CLI.run(["flows", "check", "--settings", broken.path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("service.json"))
+        #expect(bad.stderr.contains("port"))
+        #expect(!bad.stdout.contains("ok"))
+    }
+
+    @Test("--help works on every command group", arguments: [[], ["token"], ["user"], ["client"], ["flows"],
+                                                           ["token", "revoke"], ["client", "add"]])
+    func help(_ path: [String]) async throws {
+        let result = try await CLI.run(path + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE"))
+    }
+
+    @Test("unknown commands and options are usage errors (exit 2)")
+    func usageErrors() async throws {
+        #expect(try await CLI.run(["token", "frobnicate"]).status == 2)
+        #expect(try await CLI.run(["user", "list", "--limit", "many"]).status == 2)
+        #expect(try await CLI.run(["token", "list", "--limit", "0"]).status == 2)
+    }
+
+    @Test("an empty database lists nothing; a missing one or a missing named settings directory is refused")
+    func bareAndMissing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capturectl-bare-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let settings = TestWorld.settingsDirectory.path
+
+        let missing = directory.appendingPathComponent("typo.sqlite").path
+        let refused = try await CLI.run(["token", "list", "--db", missing, "--settings", settings])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("typo.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: missing), "a mistyped --db must not create a database")
+
+        let database = directory.appendingPathComponent("capture.sqlite").path
+        try CaptureDatabase.open(path: database).close()
+        let empty = try await CLI.run(["token", "list", "--json", "--db", database, "--settings", settings])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect((try empty.json() as? [Any])?.isEmpty == true)
+
+        let noSettings = try await CLI.run(["token", "list", "--db", database, "--settings", directory.appendingPathComponent("nope").path])
+        #expect(noSettings.status == 1)
+        #expect(noSettings.stderr.contains("service.json"))
+    }
+}
