@@ -41,6 +41,7 @@ let package = Package(
                 "CaptureCore",
                 "CaptureStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

@@ -46,6 +46,16 @@ import Testing
         #expect(await !throttle.isBlocked(["other"], now: start + 1))
         #expect(await !throttle.isBlocked(["k"], now: start + 61))
     }
+
+    @Test func networkAddressesGetTenTimesTheAllowance() async {
+        let throttle = SignInThrottle(maxFailures: 2, window: 60)
+        let start = Date(timeIntervalSince1970: 0)
+        let address = SignInThrottle.networkAddressPrefix + "203.0.113.7"
+        for _ in 0..<19 { await throttle.recordFailure([address], now: start) }
+        #expect(await !throttle.isBlocked([address], now: start))
+        await throttle.recordFailure([address], now: start)
+        #expect(await throttle.isBlocked([address], now: start))
+    }
 }
 
 @Suite struct CaptureDateTests {

@@ -6,7 +6,6 @@ import os
 import pathlib
 import subprocess
 
-import pytest
 
 from conftest import PASSWORD, ROOT
 
@@ -25,8 +24,7 @@ def _capturectl():
 
 def test_capturectl_revocation_ends_the_web_view_session(server, host):
     binary = _capturectl()
-    if binary is None:
-        pytest.skip("capturectl is not built (or CAPTURECTL_BIN does not run)")
+    assert binary is not None, "capturectl is not built (swift build) or CAPTURECTL_BIN does not run"
 
     def capturectl(*arguments):
         return subprocess.run([str(binary), *arguments, "--db", server.db_path, "--settings", str(ROOT / "Settings")],

@@ -1,8 +1,10 @@
 import Foundation
 
-/// Counts failed sign-ins per key (address, and client address) in a sliding window.
+/// Counts failed sign-ins per key in a sliding window: an email address may fail `maxFailures` times; a
+/// network address (`address:` keys, shared behind carrier NAT) ten times as often.
 /// Bounded: the oldest keys are dropped past `capacity`, so memory stays flat under attack.
 public actor SignInThrottle {
+    public static let networkAddressPrefix = "address:"
     private let maxFailures: Int
     private let window: TimeInterval
     private let capacity: Int
@@ -15,7 +17,9 @@ public actor SignInThrottle {
     }
 
     public func isBlocked(_ keys: [String], now: Date) -> Bool {
-        keys.contains { key in recent(key, now: now).count >= maxFailures }
+        keys.contains { key in
+            recent(key, now: now).count >= (key.hasPrefix(Self.networkAddressPrefix) ? maxFailures * 10 : maxFailures)
+        }
     }
 
     public func recordFailure(_ keys: [String], now: Date) {

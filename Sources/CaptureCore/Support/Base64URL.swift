@@ -9,7 +9,15 @@ extension Data {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// Lower-case hex, built from a table (String(format:) per byte is slow on Linux and this runs per request).
     public var hexString: String {
-        map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 2)
+        for byte in self {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

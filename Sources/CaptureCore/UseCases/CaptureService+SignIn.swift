@@ -8,7 +8,7 @@ extension CaptureService {
             let password = value(for: "currentPassword", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a sign-in form") }
         let email = User.normalize(email: rawEmail)
-        let keys = ["email:" + email] + (request.remoteAddress.map { ["address:" + $0] } ?? [])
+        let keys = ["email:" + email] + (request.remoteAddress.map { [SignInThrottle.networkAddressPrefix + $0] } ?? [])
         guard await !throttle.isBlocked(keys, now: time.now()) else { throw CaptureError.rateLimited }
 
         let user = try await store.users.find(email: email)

@@ -1,3 +1,4 @@
+import CaptureCore
 import Crypto
 import Foundation
 import Hummingbird
@@ -18,7 +19,7 @@ struct StaticAssets: Sendable {
         for name in names where !name.hasPrefix(".") {
             guard let type = contentType(of: name) else { continue }
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
-            let digest = SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
+            let digest = Data(SHA256.hash(data: data).prefix(16)).hexString
             assets[name] = Asset(bytes: ByteBuffer(data: data), contentType: type, etag: "\"\(digest)\"")
         }
         return StaticAssets(assets: assets)
