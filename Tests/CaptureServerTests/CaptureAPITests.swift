@@ -111,6 +111,11 @@ import Testing
             #expect(refused["expected_value"] as? String == "http://127.0.0.1:8080/flows/webViewSignIn")
             fields["redirect_uri"] = "http://127.0.0.1:8080/flows/webViewSignIn?client_id=demo-mobile-app"
             #expect(try await api.post("/oauth/auth_native_traditional", fields).stat == "ok")
+            // The values unmodified Janrain SDKs send: jump.ios the Capture origin, jump.android a fixed URL.
+            for sdkDefault in ["http://127.0.0.1:8080", "http://android.library"] {
+                fields["redirect_uri"] = sdkDefault
+                #expect(try await api.post("/oauth/auth_native_traditional", fields).stat == "ok")
+            }
         }
     }
 
@@ -121,6 +126,11 @@ import Testing
             #expect((entity["result"] as? [String: Any])?["email"] as? String == "entity@example.com")
             let viaHeader = try await api.post("/entity", [:], headers: [.authorization: "Bearer \(token)"])
             #expect(viaHeader.stat == "ok")
+            let one = try await api.post("/entity", ["access_token": token, "attribute_name": "/email"])
+            #expect(one["result"] as? String == "entity@example.com")
+            let missing = try await api.post("/entity", ["access_token": token, "attribute_name": "shoeSize"])
+            #expect(missing.code == 200)
+            #expect(missing["argument"] as? String == "attribute_name")
 
             let update = try await api.post(
                 "/entity.update", ["access_token": token, "attributes": #"{"displayName":"Renamed","phone":"+1 555 0100"}"#])

@@ -23,6 +23,15 @@ extension User {
         ])
     }
 
+    /// `/entity`'s `attribute_name`: one top-level attribute, written `name` or Janrain's `/name`.
+    public func entityAttribute(_ path: String) throws -> JSONValue {
+        let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard case .object(let record) = entity, let value = record[name] else {
+            throw CaptureError.invalidArgument("attribute_name", "'\(path)' is not an attribute of the user record")
+        }
+        return value
+    }
+
     public func value(of attribute: ProfileAttribute) -> String? {
         switch attribute {
         case .email: email

@@ -42,7 +42,8 @@ struct CaptureAPIController {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attribute_name"])
         let user = try await service.entity(accessToken: APIRequest.accessToken(request, parameters: parameters))
-        return Reply.ok(["result": user.entity])
+        guard let attribute = parameters["attribute_name"], !attribute.isEmpty else { return Reply.ok(["result": user.entity]) }
+        return Reply.ok(["result": try user.entityAttribute(attribute)])
     }
 
     @Sendable func updateEntity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
