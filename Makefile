@@ -11,9 +11,11 @@ run: deps
 	swift build --product capture-server
 	.build/debug/capture-server --settings Settings
 
+# Test scratch files (temporary databases, settings) go under .build/test-tmp, emptied each run.
 test: build
-	swift test --skip-build
-	CAPTURE_SERVER_BIN=.build/debug/capture-server xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
+	rm -rf .build/test-tmp && mkdir -p .build/test-tmp
+	TMPDIR=$(CURDIR)/.build/test-tmp swift test --skip-build
+	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
 
 bench:
 	./scripts/install-deps.sh --bench
