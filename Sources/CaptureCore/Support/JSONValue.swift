@@ -42,11 +42,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// Compact JSON with sorted keys and unescaped slashes.
+    /// Compact JSON with sorted keys and unescaped slashes (see JSONWriter.swift).
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        Data(encodedBytes())
     }
 
     public var stringValue: String? {

@@ -5,7 +5,12 @@ import Foundation
 /// at start-up; only the per-request values (`{{…}}`) are filled in later.
 struct FlowTemplate: Sendable {
     let flow: FlowDefinition
-    let html: String
+    let segments: TemplateSegments
+
+    init(flow: FlowDefinition, html: String) {
+        self.flow = flow
+        segments = TemplateSegments(html.replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(flow.title)))
+    }
 
     /// Expands `template` (read from `file`) against the catalog; an unknown field or form, or a form the
     /// flow does not allow, is a settings error naming the template.
@@ -75,10 +80,45 @@ struct FlowTemplate: Sendable {
             """
     }
 
-    /// Fills the per-request placeholders.
+    /// Fills the per-request placeholders: the page title is fixed per flow, the settings JSON and the
+    /// language are per request. One pass over the prepared segments, no search-and-replace.
     func render(settingsJSON: String, locale: String) -> String {
-        html.replacingOccurrences(of: "{{janrainSettingsJSON}}", with: HTML.scriptSafeJSON(settingsJSON))
-            .replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(flow.title))
-            .replacingOccurrences(of: "{{lang}}", with: HTML.escape(locale))
+        let settings = HTML.scriptSafeJSON(settingsJSON)
+        let lang = HTML.escape(locale)
+        var output = ""
+        output.reserveCapacity(segments.literalLength + settings.utf8.count * segments.settingsCount + 16)
+        for segment in segments.parts {
+            switch segment {
+            case .text(let text): output += text
+            case .settingsJSON: output += settings
+            case .lang: output += lang
+            }
+        }
+        return output
+    }
+}
+
+/// A template cut at its per-request placeholders, once at start-up.
+struct TemplateSegments: Sendable {
+    enum Part: Sendable { case text(String), settingsJSON, lang }
+    let parts: [Part]
+    let literalLength: Int
+    let settingsCount: Int
+
+    init(_ html: String) {
+        let placeholders: [(String, Part)] = [("{{janrainSettingsJSON}}", .settingsJSON), ("{{lang}}", .lang)]
+        var parts: [Part] = []
+        var rest = Substring(html)
+        while let (range, part) = placeholders.compactMap({ token, part in rest.range(of: token).map { ($0, part) } })
+            .min(by: { $0.0.lowerBound < $1.0.lowerBound })
+        {
+            parts.append(.text(String(rest[..<range.lowerBound])))
+            parts.append(part)
+            rest = rest[range.upperBound...]
+        }
+        parts.append(.text(String(rest)))
+        self.parts = parts
+        literalLength = parts.reduce(0) { if case .text(let text) = $1 { $0 + text.utf8.count } else { $0 } }
+        settingsCount = parts.filter { if case .settingsJSON = $0 { true } else { false } }.count
     }
 }

@@ -18,10 +18,18 @@ enum HTML {
 
     /// JSON cannot close the script element or open a comment once `<`, `>` and `&` are \u-escaped.
     static func scriptSafeJSON(_ json: String) -> String {
-        json.replacingOccurrences(of: "<", with: "\\u003c")
-            .replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
-            .replacingOccurrences(of: "\u{2028}", with: "\\u2028")
-            .replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+        var out = ""
+        out.reserveCapacity(json.utf8.count + 16)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
