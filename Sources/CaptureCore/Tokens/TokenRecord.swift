@@ -22,7 +22,7 @@ public struct TokenRecord: Sendable, Equatable, Codable {
     /// When a refresh token was rotated or a code redeemed.
     public var usedAt: Date?
     public var revokedAt: Date?
-    /// Client-chosen HMAC key for `/oauth/refresh_access_token` (sent at sign-in), kept on the access token.
+    /// Client-chosen HMAC key for `/oauth/refresh_access_token` (sent at sign-in), kept on every token of the chain.
     public var refreshSecret: String?
 
     public init(

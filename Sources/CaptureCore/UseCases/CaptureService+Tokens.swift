@@ -14,14 +14,16 @@ extension CaptureService {
         let refresh = minter.mint()
         let chain = minter.identifier()
         let lifetime = accessLifetime(for: client)
+        let refreshSecret = refreshSecret.flatMap { $0.isEmpty ? nil : $0 }
         try await store.tokens.insert([
             TokenRecord(
                 kind: .access, hash: TokenMinter.hash(access), userID: user.id, clientID: client.clientID,
                 chainID: chain, authProvider: provider, issuedAt: now, expiresAt: now + lifetime,
-                refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 }),
+                refreshSecret: refreshSecret),
             TokenRecord(
                 kind: .refresh, hash: TokenMinter.hash(refresh), userID: user.id, clientID: client.clientID,
-                chainID: chain, authProvider: provider, issuedAt: now, expiresAt: now + settings.refreshTokenLifetime),
+                chainID: chain, authProvider: provider, issuedAt: now, expiresAt: now + settings.refreshTokenLifetime,
+                refreshSecret: refreshSecret),
         ])
         return IssuedGrant(accessToken: access, refreshToken: refresh, expiresIn: Int(lifetime))
     }
@@ -42,11 +44,11 @@ extension CaptureService {
                 TokenRecord(
                     kind: .access, hash: TokenMinter.hash(access), userID: old.userID, clientID: old.clientID,
                     chainID: old.chainID, scope: old.scope, authProvider: old.authProvider, issuedAt: now,
-                    expiresAt: now + lifetime),
+                    expiresAt: now + lifetime, refreshSecret: old.refreshSecret),
                 TokenRecord(
                     kind: .refresh, hash: TokenMinter.hash(refresh), userID: old.userID, clientID: old.clientID,
                     chainID: old.chainID, scope: old.scope, authProvider: old.authProvider, issuedAt: now,
-                    expiresAt: now + refreshLifetime),
+                    expiresAt: now + refreshLifetime, refreshSecret: old.refreshSecret),
             ]
         }
         switch outcome {

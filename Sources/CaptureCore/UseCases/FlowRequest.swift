@@ -4,6 +4,9 @@ public struct FlowRequest: Sendable, Equatable {
     public static let commonParameters: Set<String> = [
         "client_id", "client_secret", "locale", "flow", "flow_version", "redirect_uri", "response_type", "form",
         "refresh_secret", "access_token", "code_challenge", "code_challenge_method",
+        // Sent by Janrain's SDKs: `flow_name` (older jump.ios, same as `flow`), `bp_channel` (Backplane),
+        // `merge_token` (social account merge, not offered yet). Accepted, never stored.
+        "flow_name", "bp_channel", "merge_token",
     ]
 
     public var clientID: String?
@@ -22,7 +25,7 @@ public struct FlowRequest: Sendable, Equatable {
     public init(parameters: [String: String], remoteAddress: String? = nil) {
         clientID = parameters["client_id"]
         clientSecret = parameters["client_secret"]
-        flow = parameters["flow"]
+        flow = parameters["flow"] ?? parameters["flow_name"]
         locale = parameters["locale"]
         redirectURI = parameters["redirect_uri"]
         responseType = parameters["response_type"]

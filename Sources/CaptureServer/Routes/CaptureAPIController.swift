@@ -48,13 +48,10 @@ struct CaptureAPIController {
 
     @Sendable func updateEntity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
-        try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attributes"])
-        guard let raw = parameters["attributes"] else { throw CaptureError.missingArgument("attributes") }
-        guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)),
-            case .object(let attributes) = decoded
-        else { throw CaptureError.invalidArgument("attributes", "must be a JSON object") }
+        try Self.refuseUnknown(parameters, allowed: EntityUpdateRequest.parameters)
+        let update = try EntityUpdateRequest(parameters: parameters)
         let user = try await service.updateEntity(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), attributes: attributes)
+            accessToken: APIRequest.accessToken(request, parameters: parameters), attributes: update.attributes)
         return Reply.ok(["result": user.entity])
     }
 

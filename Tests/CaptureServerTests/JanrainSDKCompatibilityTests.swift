@@ -1,0 +1,72 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// The parameters Janrain's mobile SDKs (jump.ios, jump.android) actually send work unchanged.
+@Suite struct JanrainSDKCompatibilityTests {
+    @Test func signInAcceptsTheSDKsExtraParameters() async throws {
+        try await withAPI { api, world in
+            try await world.register("sdk@example.com")
+            var fields = TestWorld.signIn(email: "sdk@example.com", password: "correct horse battery")
+            fields["flow_name"] = fields.removeValue(forKey: "flow")  // older jump.ios
+            fields["bp_channel"] = "https://bp.example/v1/bus/x/channel/1"
+            fields["merge_token"] = "engage-token"
+            fields["flow_version"] = "20260101"
+            fields["refresh_secret"] = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
+            fields["redirect_uri"] = "http://android.library"
+            let reply = try await api.post("/oauth/auth_native_traditional", fields)
+            #expect(reply.stat == "ok")
+            #expect(reply["access_token"] is String)
+        }
+    }
+
+    @Test func iosEntityUpdateWithIncludeRecord() async throws {
+        try await withAPI { api, world in
+            let token = try await world.register("ios@example.com").grant.accessToken
+            let reply = try await api.post(
+                "/entity.update",
+                ["access_token": token, "attributes": #"{"givenName":"Ios"}"#, "include_record": "true"])
+            #expect(reply.stat == "ok")
+            #expect((reply["result"] as? [String: Any])?["givenName"] as? String == "Ios")
+        }
+    }
+
+    @Test func androidEntityUpdateWithValueAndAttributeName() async throws {
+        try await withAPI { api, world in
+            let token = try await world.register("android@example.com").grant.accessToken
+            let whole = try await api.post("/entity.update", ["access_token": token, "value": #"{"familyName":"Droid"}"#])
+            #expect(whole.stat == "ok")
+            let one = try await api.post(
+                "/entity.update", ["access_token": token, "attribute_name": "/displayName", "value": #""Andy""#])
+            #expect(one.stat == "ok")
+            let user = try await world.service.entity(accessToken: token)
+            #expect(user.familyName == "Droid" && user.displayName == "Andy")
+
+            let both = try await api.post("/entity.update", ["access_token": token, "value": "{}", "attributes": "{}"])
+            #expect(both.code == 200)
+            let notWritable = try await api.post(
+                "/entity.update", ["access_token": token, "attribute_name": "uuid", "value": #""x""#])
+            #expect(notWritable.code == 200)
+            #expect(notWritable["argument"] as? String == "attribute_name")
+        }
+    }
+
+    @Test func refreshSecretFollowsTheChainThroughRotation() async throws {
+        try await withAPI { api, world in
+            var fields = TestWorld.registration(email: "secret@example.com")
+            fields["refresh_secret"] = "0123456789abcdef0123456789abcdef01234567"
+            let registered = try await api.post("/oauth/register_native_traditional", fields)
+            let refresh = try #require(registered["refresh_token"] as? String)
+            let rotated = try await api.post(
+                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "demo-mobile-app"])
+            #expect(rotated.stat == "ok")
+            let secrets = try await world.pool.read { db in
+                try String?.fetchAll(db, sql: "SELECT refreshSecret FROM tokens ORDER BY id")
+            }
+            #expect(secrets.count == 4)
+            #expect(secrets.allSatisfy { $0 == "0123456789abcdef0123456789abcdef01234567" })
+        }
+    }
+}
