@@ -142,6 +142,18 @@ import Testing
         }
     }
 
+    @Test func recordDatesReadTheSameBeforeAndAfterStorage() async throws {
+        try await withAPI { api, world in
+            world.time.advance(by: 0.123_456_7)
+            let registered = try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "dates@example.com"))
+            let before = try #require(registered["capture_user"] as? [String: Any])
+            let token = try #require(registered["access_token"] as? String)
+            let after = try #require(try await api.post("/entity", ["access_token": token])["result"] as? [String: Any])
+            #expect(before["created"] as? String == "2027-01-15 08:00:00.123000 +0000")
+            for key in ["created", "lastUpdated", "lastLogin"] { #expect(before[key] as? String == after[key] as? String) }
+        }
+    }
+
     @Test func tokenProblemsHaveTheirCodes() async throws {
         try await withAPI { api, world in
             #expect(try await api.post("/entity", [:]).code == 100)
