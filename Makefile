@@ -8,7 +8,7 @@ build: deps
 	swift build --build-tests
 
 run: deps
-	swift build --product capture-server
+	swift build
 	.build/debug/capture-server --settings Settings
 
 # Test scratch files (temporary databases, settings) go under .build/test-tmp, emptied each run.

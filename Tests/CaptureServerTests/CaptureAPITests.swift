@@ -30,7 +30,8 @@ import Testing
             var fields = TestWorld.registration(email: "bad-address")
             fields["newPasswordConfirm"] = "something else"
             let reply = try await api.post("/oauth/register_native_traditional", fields)
-            #expect(reply.status == .badRequest)
+            #expect(reply.status == .ok, "Janrain answers application errors with HTTP 200")
+            #expect(reply.stat == "error")
             #expect(reply.code == 390)
             #expect(reply["error"] as? String == "invalid_form_fields")
             let invalid = try #require(reply["invalid_fields"] as? [String: [String]])
@@ -76,7 +77,7 @@ import Testing
             let blocked = try await api.post(
                 "/oauth/auth_native_traditional", TestWorld.signIn(email: "slow@example.com", password: "correct horse battery"))
             #expect(blocked.code == 510)
-            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.status == .ok)
         }
     }
 

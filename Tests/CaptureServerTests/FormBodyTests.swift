@@ -10,6 +10,6 @@ import Testing
     }
 
     @Test func refusesTruncatedEscapes() {
-        #expect(throws: CaptureError.invalidArgument("a", "malformed percent-encoding")) { try FormBody.parse(Array("a=%4".utf8)) }
+        #expect(throws: CaptureError.malformedRequest("a", "malformed percent-encoding")) { try FormBody.parse(Array("a=%4".utf8)) }
     }
 }

@@ -22,6 +22,33 @@ import Testing
         }
     }
 
+    /// jump.android reads the body only of a 2xx reply: every Capture error a caller can act on is HTTP 200.
+    @Test func applicationErrorsAnswerHTTP200() async throws {
+        try await withAPI { api, world in
+            let token = try await world.register("http200@example.com").grant.accessToken
+            var noClient = TestWorld.signIn(email: "http200@example.com", password: "x")
+            noClient["client_id"] = "ghost-app"
+            var missing = TestWorld.signIn(email: "http200@example.com", password: "x")
+            missing.removeValue(forKey: "form")
+            let replies: [(Int, Reply)] = [
+                (100, try await api.post("/oauth/auth_native_traditional", missing)),
+                (210, try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "http200@example.com", password: "wrong one"))),
+                (380, try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "http200@example.com"))),
+                (390, try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "not-an-address"))),
+                (402, try await api.post("/oauth/auth_native_traditional", noClient)),
+                (200, try await api.post("/entity", ["access_token": "made-up"])),
+            ]
+            for (code, reply) in replies {
+                #expect(reply.code == code)
+                #expect(reply.status == .ok, "code \(code)")
+                #expect(reply.stat == "error")
+            }
+            world.time.advance(by: 3601)
+            let expired = try await api.post("/entity", ["access_token": token])
+            #expect(expired.code == 414 && expired.status == .ok)
+        }
+    }
+
     @Test func iosEntityUpdateWithIncludeRecord() async throws {
         try await withAPI { api, world in
             let token = try await world.register("ios@example.com").grant.accessToken

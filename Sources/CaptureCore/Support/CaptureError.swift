@@ -2,6 +2,8 @@
 public enum CaptureError: Error, Equatable, Sendable {
     case missingArgument(String)
     case invalidArgument(String, String)
+    /// The request itself cannot be read (form or JSON encoding, UTF-8, a query string): HTTP 400.
+    case malformedRequest(String, String)
     case invalidCredentials
     case recordNotFound(String)
     case emailAddressInUse(field: String)
@@ -24,7 +26,7 @@ public enum CaptureError: Error, Equatable, Sendable {
     public var code: Int {
         switch self {
         case .missingArgument: 100
-        case .invalidArgument, .invalidAccessToken, .invalidGrant, .requestTooLarge, .unsupportedContentType,
+        case .invalidArgument, .malformedRequest, .invalidAccessToken, .invalidGrant, .requestTooLarge, .unsupportedContentType,
             .unsupportedGrantType:
             200
         case .invalidCredentials: 210
@@ -45,7 +47,7 @@ public enum CaptureError: Error, Equatable, Sendable {
     public var error: String {
         switch self {
         case .missingArgument: "missing_argument"
-        case .invalidArgument: "invalid_argument"
+        case .invalidArgument, .malformedRequest: "invalid_argument"
         case .invalidAccessToken: "invalid_access_token"
         case .invalidGrant: "invalid_grant"
         case .invalidCredentials: "invalid_credentials"
@@ -70,7 +72,7 @@ public enum CaptureError: Error, Equatable, Sendable {
     public var errorDescription: String {
         switch self {
         case .missingArgument(let name): "missing required argument: \(name)"
-        case .invalidArgument(let name, let reason): "\(name): \(reason)"
+        case .invalidArgument(let name, let reason), .malformedRequest(let name, let reason): "\(name): \(reason)"
         case .invalidCredentials: "Incorrect email address or password."
         case .recordNotFound(let what): "\(what) not found"
         case .emailAddressInUse: "This email address is already in use."

@@ -18,7 +18,7 @@ public struct EntityUpdateRequest: Sendable, Equatable {
         let name = parameters["value"] != nil ? "value" : "attributes"
         guard let raw = parameters[name] else { throw CaptureError.missingArgument("attributes") }
         guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)) else {
-            throw CaptureError.invalidArgument(name, "must be JSON")
+            throw CaptureError.malformedRequest(name, "is not valid JSON")
         }
         let path = (parameters["attribute_name"] ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         if path.isEmpty {

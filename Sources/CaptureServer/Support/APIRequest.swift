@@ -7,7 +7,7 @@ enum APIRequest {
     static func parameters(_ request: Request, limit: Int) async throws -> [String: String] {
         // Tokens and passwords must never travel in a URL, where logs and Referer headers keep them.
         if !(request.uri.query ?? "").isEmpty {
-            throw CaptureError.invalidArgument("query", "send parameters in the request body, not the URL")
+            throw CaptureError.malformedRequest("query", "send parameters in the request body, not the URL")
         }
         let buffer: ByteBuffer
         do {

@@ -9,9 +9,9 @@ enum FormBody {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = parts[0]
             let name = try decode(rawName, naming: String(decoding: rawName.prefix(64), as: UTF8.self))
-            guard !name.isEmpty else { throw .invalidArgument("body", "a parameter has an empty name") }
+            guard !name.isEmpty else { throw .malformedRequest("body", "a parameter has an empty name") }
             let value = parts.count > 1 ? try decode(parts[1], naming: name) : ""
-            guard result[name] == nil else { throw .invalidArgument(name, "appears more than once") }
+            guard result[name] == nil else { throw .malformedRequest(name, "appears more than once") }
             result[name] = value
         }
         return result
@@ -27,7 +27,7 @@ enum FormBody {
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    throw .invalidArgument(name, "malformed percent-encoding")
+                    throw .malformedRequest(name, "malformed percent-encoding")
                 }
                 bytes.append(high << 4 | low)
             default:
@@ -35,7 +35,7 @@ enum FormBody {
             }
         }
         guard let string = String(validating: bytes, as: UTF8.self) else {
-            throw .invalidArgument(name, "is not valid UTF-8")
+            throw .malformedRequest(name, "is not valid UTF-8")
         }
         return string
     }

@@ -18,6 +18,20 @@ enum Reply {
         json(.object(fields.merging(["stat": "ok"]) { _, new in new }))
     }
 
+    /// The Capture API answers as Janrain did: HTTP 200 with `"stat":"error"` for every error about what the
+    /// request asks (Janrain's SDKs treat any other status as a broken reply and never read the code), and an
+    /// HTTP error only when the request itself cannot be read or the service fails.
+    static func captureStatus(of error: CaptureError) -> HTTPResponse.Status {
+        switch error {
+        case .malformedRequest: .badRequest
+        case .requestTooLarge: .contentTooLarge
+        case .unsupportedContentType: .unsupportedMediaType
+        case .unexpected: .internalServerError
+        default: .ok
+        }
+    }
+
+    /// HTTP statuses for the standard OAuth endpoints (RFC 6749 §5.2 and friends).
     static func status(of error: CaptureError) -> HTTPResponse.Status {
         switch error {
         case .invalidCredentials, .invalidClient, .invalidAccessToken, .accessTokenExpired: .unauthorized
@@ -46,12 +60,12 @@ enum Reply {
         case .redirectURIMismatch(let expected, let supplied):
             body["expected_value"] = .string(expected)
             body["supplied_value"] = .string(supplied)
-        case .invalidArgument(let name, _), .missingArgument(let name):
+        case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name):
             body["argument"] = .string(name)
         default:
             break
         }
-        return json(.object(body), status: status(of: error))
+        return json(.object(body), status: captureStatus(of: error))
     }
 
     /// RFC 6749 §5.2 shape (`error` is the OAuth code), with Janrain's `stat`/`code` alongside.
