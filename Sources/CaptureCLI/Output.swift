@@ -58,13 +58,17 @@ struct Output: Sendable {
         FileHandle.standardError.write(Data("capturectl: \(message)\n".utf8))
     }
 
-    /// Not found / refused → message on stderr, exit 1. Usage errors and explicit exits pass through.
+    /// A bad argument → message on stderr, exit 2 (usage); not found / refused → exit 1.
+    /// Usage errors and explicit exits pass through.
     static func guarding(_ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error as CaptureError {
             printError(error.errorDescription)
-            throw ExitCode(1)
+            switch error {
+            case .invalidArgument, .missingArgument, .malformedRequest: throw ExitCode(2)
+            default: throw ExitCode(1)
+            }
         } catch let error as SettingsError {
             printError(error.description)
             throw ExitCode(1)

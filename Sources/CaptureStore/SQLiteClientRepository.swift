@@ -13,7 +13,7 @@ struct SQLiteClientRepository: ClientRepository {
         do {
             try await writer.write { db in try client.insert(db) }
         } catch let error as DatabaseError where error.isUniqueViolation || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-            throw CaptureError.invalidArgument("client_id", "client '\(client.clientID)' already exists")
+            throw CaptureError.notPermitted("client '\(client.clientID)' already exists")
         }
     }
 

@@ -47,8 +47,11 @@ struct TokenCommandTests {
 
         let limited = try await CLI.run(["token", "list", "--limit", "1", "--json"], in: world)
         #expect((try limited.json() as? [Any])?.count == 1)
-        let byClient = try await CLI.run(["token", "list", "--client", "nobody-here", "--json"], in: world)
-        #expect((try byClient.json() as? [Any])?.count == 0)
+        let byClient = try await CLI.run(["token", "list", "--client", "demo-mobile-app", "--json"], in: world)
+        #expect((try byClient.json() as? [Any])?.count == 4)
+        let unknownClient = try await CLI.run(["token", "list", "--client", "nobody-here", "--json"], in: world)
+        #expect(unknownClient.status == 1)
+        #expect(unknownClient.stderr.contains("not found"))
     }
 
     @Test("token show by fingerprint and by id")
@@ -116,8 +119,24 @@ struct TokenCommandTests {
         #expect(!neither.stderr.isEmpty)
         let both = try await CLI.run(["token", "revoke", "abcdef123456", "--user", "a@example.com"], in: world)
         #expect(both.status == 2)
+        let notAReference = try await CLI.run(["token", "show", "xyz"], in: world)
+        #expect(notAReference.status == 2)
+        #expect(notAReference.stderr.contains("fingerprint"))
         let tokens = try await world.service.listTokens(user: nil, client: nil, activeOnly: true)
         #expect(tokens.count == 2)
+    }
+
+    @Test("revoking a token that is already revoked is refused (exit 1)")
+    func revokeTwice() async throws {
+        let world = try await TestWorld.current()
+        try await world.register("twice@example.com")
+        let access = try #require(
+            try await world.service.listTokens(user: "twice@example.com", client: nil, activeOnly: false).first { $0.kind == .access })
+        let first = try await CLI.run(["token", "revoke", access.fingerprint], in: world)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try await CLI.run(["token", "revoke", access.fingerprint], in: world)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already revoked"))
     }
 
     @Test("token introspect: active, then {\"active\":false} and exit 1 after revocation; '-' reads stdin")
@@ -166,7 +185,7 @@ struct TokenCommandTests {
     func unknownToken() async throws {
         let world = try await TestWorld.current()
         for arguments in [["token", "show", "abcdef0123"], ["token", "revoke", "abcdef0123"], ["token", "show", "999999"],
-                          ["token", "show", "xyz"], ["token", "list", "--user", "nobody@example.com"]] {
+                          ["token", "list", "--user", "nobody@example.com"]] {
             let result = try await CLI.run(arguments, in: world)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.contains("not found"), "\(arguments): \(result.stderr)")

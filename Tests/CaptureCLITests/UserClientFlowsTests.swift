@@ -70,7 +70,7 @@ struct ClientCommandTests {
         let world = try await TestWorld.current()
         let added = try await CLI.run(
             ["client", "add", "backend-one", "--name", "Backend", "--confidential", "--redirect-uri",
-             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json"],
+             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "token", "--json"],
             in: world)
         #expect(added.status == 0, "\(added.stderr)")
         let object = try added.object()
@@ -81,7 +81,7 @@ struct ClientCommandTests {
 
         let client = try await world.service.authenticateClient(id: "backend-one", secret: secret)
         #expect(client.redirectURIs == ["https://app.example.com/cb"])
-        #expect(client.responseTypes == ["code"])
+        #expect(client.responseTypes == ["token"])
 
         let shown = try await CLI.run(["client", "show", "backend-one"], in: world)
         #expect(shown.status == 0, "\(shown.stderr)")
@@ -103,7 +103,7 @@ struct ClientCommandTests {
         #expect(table.stdout.contains("only its hash is stored"))
     }
 
-    @Test("a public client has no secret; refusals exit 1")
+    @Test("a public client has no secret; a duplicate is refused (exit 1), bad arguments are usage errors (exit 2)")
     func addPublicAndRefusals() async throws {
         let world = try await TestWorld.current()
         let added = try await CLI.run(["client", "add", "native-app", "--json"], in: world)
@@ -114,11 +114,17 @@ struct ClientCommandTests {
 
         let duplicate = try await CLI.run(["client", "add", "native-app"], in: world)
         #expect(duplicate.status == 1)
+        #expect(duplicate.stderr.contains("already exists"))
         let badID = try await CLI.run(["client", "add", "x"], in: world)
-        #expect(badID.status == 1)
+        #expect(badID.status == 2)
         #expect(badID.stderr.contains("client_id"))
         let badType = try await CLI.run(["client", "add", "other-app", "--response-type", "password"], in: world)
-        #expect(badType.status == 1)
+        #expect(badType.status == 2)
+        let notYet = try await CLI.run(["client", "add", "other-app", "--response-type", "code"], in: world)
+        #expect(notYet.status == 2)
+        #expect(notYet.stderr.contains("not offered yet"))
+        let badURI = try await CLI.run(["client", "add", "other-app", "--redirect-uri", "javascript:alert(1)"], in: world)
+        #expect(badURI.status == 2)
         let unknown = try await CLI.run(["client", "show", "no-such-client"], in: world)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("not found"))

@@ -36,6 +36,16 @@ public struct Client: Sendable, Equatable, Codable {
 /// Rules about client ids, redirect URIs and response types, shared by settings, the CLI and the service.
 public enum ClientRules {
     public static let responseTypes: Set<String> = ["token", "code", "code_and_token"]
+    /// The response types this version issues; `code` and `code_and_token` (with PKCE) come with the
+    /// "tokens as a service" work (ROADMAP.md), and a client cannot be given them before they work.
+    public static let offeredResponseTypes: Set<String> = ["token"]
+
+    /// Why `type` cannot be given to a client, or nil when it can.
+    public static func problem(withResponseType type: String) -> String? {
+        if !responseTypes.contains(type) { return "unknown response type '\(type)'" }
+        if !offeredResponseTypes.contains(type) { return "response type '\(type)' is not offered yet (only token)" }
+        return nil
+    }
 
     public static func isValidClientID(_ id: String) -> Bool {
         (3...64).contains(id.count)

@@ -71,8 +71,8 @@ extension ServiceSettings {
             guard seen.insert(client.clientId).inserted else {
                 throw fail("\(key).clientId", "duplicate client id '\(client.clientId)'")
             }
-            for type in client.responseTypes ?? [] where !ClientRules.responseTypes.contains(type) {
-                throw fail("\(key).responseTypes", "unknown response type '\(type)'")
+            for type in client.responseTypes ?? [] {
+                if let problem = ClientRules.problem(withResponseType: type) { throw fail("\(key).responseTypes", problem) }
             }
             for uri in client.redirectUris ?? [] where !ClientRules.isValidRedirectPattern(uri) {
                 throw fail("\(key).redirectUris", "'\(uri)' must be an absolute http(s) URL or a path starting with '/'")

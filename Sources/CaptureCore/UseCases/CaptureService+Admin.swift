@@ -17,6 +17,7 @@ extension CaptureService {
     public func listTokens(user: String?, client: String?, activeOnly: Bool, limit: Int = 100) async throws -> [TokenRecord] {
         var userID: String?
         if let user { userID = try await findUser(user).id }
+        if let client { _ = try await findClient(client) }
         return try await store.tokens.list(
             TokenFilter(userID: userID, clientID: client, activeAt: activeOnly ? time.now() : nil, limit: limit))
     }
@@ -26,7 +27,8 @@ extension CaptureService {
         if let id = Int64(reference), let record = try await store.tokens.find(id: id) { return record }
         let prefix = reference.lowercased()
         guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else {
-            throw CaptureError.recordNotFound("token '\(reference)'")
+            if Int64(reference) != nil { throw CaptureError.recordNotFound("token '\(reference)'") }
+            throw CaptureError.invalidArgument("token", "'\(reference)' is neither a numeric id nor a fingerprint of at least 6 hex digits")
         }
         let matches = try await store.tokens.find(fingerprint: prefix)
         guard matches.count == 1, let record = matches.first else {
@@ -37,11 +39,15 @@ extension CaptureService {
     }
 
     /// Revokes one token (a refresh token takes its chain with it); returns how many were revoked.
+    /// A token that was already revoked (with nothing left to revoke) is refused.
     public func revokeToken(_ reference: String) async throws -> Int {
         let record = try await findToken(reference)
         guard let id = record.id else { return 0 }
-        if record.kind == .refresh { return try await store.tokens.revokeChain(record.chainID, at: time.now()) }
-        return try await store.tokens.revoke(id: id, at: time.now())
+        let count = record.kind == .refresh
+            ? try await store.tokens.revokeChain(record.chainID, at: time.now())
+            : try await store.tokens.revoke(id: id, at: time.now())
+        guard count > 0 else { throw CaptureError.notPermitted("token '\(reference)' was already revoked") }
+        return count
     }
 
     public func revokeTokens(ofUser reference: String) async throws -> Int {

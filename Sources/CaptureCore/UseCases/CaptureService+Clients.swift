@@ -59,8 +59,8 @@ extension CaptureService {
         for origin in allowedOrigins where URLOrigin(origin) == nil {
             throw CaptureError.invalidArgument("origin", "'\(origin)' is not an http(s) origin")
         }
-        for type in responseTypes where !ClientRules.responseTypes.contains(type) {
-            throw CaptureError.invalidArgument("response_type", "unknown response type '\(type)'")
+        for type in responseTypes {
+            if let problem = ClientRules.problem(withResponseType: type) { throw CaptureError.invalidArgument("response_type", problem) }
         }
         let secret = confidential ? minter.mint() : nil
         let client = Client(
