@@ -25,6 +25,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: UnknownRouteMiddleware())
     HealthController(store: service.store).addRoutes(to: router)
     FlowPageController(service: service, pages: pages).addRoutes(to: router)
     CaptureAPIController(service: service).addRoutes(to: router)

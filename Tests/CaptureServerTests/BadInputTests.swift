@@ -43,6 +43,24 @@ import Testing
         }
     }
 
+    @Test func unknownRoutesAnswerInTheContractsShape() async throws {
+        try await withAPI { api, _ in
+            let post = try await api.post("/oauth/nope", [:])
+            #expect(post.status == .notFound)
+            #expect(post.stat == "error" && post.code == 200)
+            #expect((post["error_description"] as? String)?.contains("/oauth/nope") == true)
+            let wrongMethod = try await api.get("/oauth/auth_native_traditional?access_token=secret")
+            #expect(wrongMethod.status == .notFound)
+            #expect(wrongMethod.stat == "error")
+            #expect(!wrongMethod.text.contains("secret"), "the query is never echoed")
+            let page = try await api.get("/no/such/page")
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(page.text.contains("/no/such/page"))
+            #expect(page.headers[.contentSecurityPolicy] != nil)
+        }
+    }
+
     @Test func secretsInTheQueryStringAreRefused() async throws {
         try await withAPI { api, _ in
             let reply = try await api.post("/entity?access_token=abc", [:])
