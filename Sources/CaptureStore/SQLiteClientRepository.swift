@@ -18,7 +18,10 @@ struct SQLiteClientRepository: ClientRepository {
     }
 
     func find(id: String) async throws -> Client? {
-        try await writer.read { db in try Client.fetchOne(db, key: id) }
+        // Every flow page looks its client up: a cached statement skips SQL generation and authorization.
+        try await writer.read { db in
+            try Client.fetchOne(try db.cachedStatement(sql: "SELECT * FROM clients WHERE clientID = ?"), arguments: [id])
+        }
     }
 
     func list() async throws -> [Client] {

@@ -20,6 +20,16 @@ struct SQLiteTokenRepository: TokenRepository {
         try await writer.read { db in try TokenRecord.filter(Self.hash == hash).fetchOne(db) }
     }
 
+    /// Cached prepared statements: generating and authorizing the SQL anew cost more than the lookups themselves.
+    func findWithUser(hash: String) async throws -> (TokenRecord, User?)? {
+        try await writer.read { db in
+            let tokenStatement = try db.cachedStatement(sql: "SELECT * FROM tokens WHERE hash = ?")
+            guard let token = try TokenRecord.fetchOne(tokenStatement, arguments: [hash]) else { return nil }
+            let userStatement = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?")
+            return (token, try User.fetchOne(userStatement, arguments: [token.userID]))
+        }
+    }
+
     func find(id: Int64) async throws -> TokenRecord? {
         try await writer.read { db in try TokenRecord.fetchOne(db, key: id) }
     }

@@ -31,6 +31,8 @@ public enum RefreshRotation: Sendable, Equatable {
 public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
+    /// The token with this hash and the user it belongs to, in one read (the hot path of every token check).
+    func findWithUser(hash: String) async throws -> (TokenRecord, User?)?
     func find(id: Int64) async throws -> TokenRecord?
     /// Tokens whose hash starts with `prefix` (fingerprint lookup).
     func find(fingerprint prefix: String) async throws -> [TokenRecord]

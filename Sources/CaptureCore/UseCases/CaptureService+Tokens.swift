@@ -69,14 +69,15 @@ extension CaptureService {
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
-        guard let record = try await store.tokens.find(hash: TokenMinter.hash(accessToken)), record.kind == .access
+        guard let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
+            record.kind == .access
         else { throw CaptureError.invalidAccessToken }
         switch record.state(at: time.now()) {
         case .active: break
         case .expired: throw CaptureError.accessTokenExpired
         case .revoked, .used: throw CaptureError.invalidAccessToken
         }
-        guard let user = try await store.users.find(id: record.userID) else { throw CaptureError.invalidAccessToken }
+        guard let user else { throw CaptureError.invalidAccessToken }
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
         return (user, record)
     }

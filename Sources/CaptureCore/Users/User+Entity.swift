@@ -56,20 +56,3 @@ extension User {
         }
     }
 }
-
-/// Janrain's UTC timestamp format, `yyyy-MM-dd HH:mm:ss.SSSSSS +0000`.
-public enum CaptureDate {
-    /// Formatted by hand from `gmtime_r`: a `DateFormatter` per call costs more than the rest of a request.
-    public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
-        // Millisecond precision, as the database keeps dates (GRDB), so a record reads the same before and after
-        // it is stored; the 0.5 µs allowance absorbs floating-point error in dates read back from storage.
-        let millis = min(Int(((interval - Double(seconds)) * 1000 + 0.0005).rounded(.down)), 999)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d +0000", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis * 1000)
-    }
-}
