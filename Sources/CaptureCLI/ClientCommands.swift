@@ -6,8 +6,8 @@ import Foundation
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client",
-        abstract: "Register, list and show clients (apps and backends that ask for tokens).",
-        subcommands: [Add.self, List.self, Show.self])
+        abstract: "Register, list, show and remove clients (apps and backends that ask for tokens); rotate secrets.",
+        subcommands: [Add.self, List.self, Show.self, Remove.self, RotateSecret.self])
 }
 
 extension ClientCommand {
@@ -92,6 +92,46 @@ extension ClientCommand {
             try await options.withService { service, output in
                 let client = try await service.findClient(clientID)
                 output.record(clientPairs(client), object: .object(clientFields(client)))
+            }
+        }
+    }
+}
+
+extension ClientCommand {
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove a client added with 'client add' and revoke its tokens (Settings clients are edited there).")
+
+        @Argument(help: ArgumentHelp("The client id.", valueName: "client-id"))
+        var clientID: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withService { service, output in
+                let (client, revoked) = try await service.removeClient(clientID)
+                output.message(
+                    "removed \(client.clientID); revoked \(revoked) token\(revoked == 1 ? "" : "s")",
+                    object: ["removed": .string(client.clientID), "revoked": .int(Int64(revoked))])
+            }
+        }
+    }
+
+    struct RotateSecret: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-secret",
+            abstract: "Give a confidential client a new secret, printed once; the old one stops working at once.")
+
+        @Argument(help: ArgumentHelp("The client id.", valueName: "client-id"))
+        var clientID: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withService { service, output in
+                let (client, secret) = try await service.rotateClientSecret(clientID)
+                output.message(
+                    "client_secret: \(secret)\n\nThis secret is shown only once: only its hash is stored.",
+                    object: ["client_id": .string(client.clientID), "client_secret": .string(secret)])
             }
         }
     }

@@ -6,8 +6,8 @@ import Foundation
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "List and show users; disable (signing them out everywhere) or re-enable them.",
-        subcommands: [List.self, Show.self, Disable.self, Enable.self])
+        abstract: "List and show users; disable (signing them out everywhere), re-enable or delete them.",
+        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self])
 }
 
 extension UserCommand {
@@ -65,6 +65,24 @@ extension UserCommand {
             try await options.withService { service, output in
                 let user = try await service.setDisabled(reference, disabled: true)
                 output.message("disabled \(user.email) (\(user.id)); their tokens are revoked", object: userJSON(user))
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a user and all their tokens (cannot be undone; takes effect immediately).")
+
+        @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
+        var reference: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withService { service, output in
+                let user = try await service.deleteUser(reference)
+                output.message(
+                    "deleted \(user.email) (\(user.id)) and their tokens",
+                    object: ["deleted": .string(user.id), "email": .string(user.email)])
             }
         }
     }

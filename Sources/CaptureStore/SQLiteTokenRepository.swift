@@ -92,6 +92,13 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
+    func revokeAll(clientID: String, at date: Date) async throws -> Int {
+        try await writer.write { db in
+            try TokenRecord.filter(Column("clientID") == clientID).filter(Self.revokedAt == nil)
+                .updateAll(db, Self.revokedAt.set(to: date))
+        }
+    }
+
     func purge(expiredBefore cutoff: Date) async throws -> Int {
         try await writer.write { db in
             try TokenRecord.filter(Column("expiresAt") < cutoff).deleteAll(db)

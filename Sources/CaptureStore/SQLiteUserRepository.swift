@@ -27,6 +27,11 @@ struct SQLiteUserRepository: UserRepository {
         }
     }
 
+    func delete(id: String) async throws -> Bool {
+        // tokens.userID references users ON DELETE CASCADE (foreign keys are on): one statement removes both.
+        try await writer.write { db in try User.deleteOne(db, key: id) }
+    }
+
     private func writeMappingDuplicates(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         do {
             try await writer.write(body)

@@ -207,3 +207,66 @@ struct FlowsAndHelpTests {
         #expect(noSettings.stderr.contains("service.json"))
     }
 }
+
+@Suite("capturectl user delete, client remove and rotate-secret")
+struct DestructiveCommandTests {
+    @Test("user delete removes the user and their tokens at once")
+    func deleteUser() async throws {
+        let world = try await TestWorld.current()
+        let auth = try await world.register("gone@example.com")
+        let deleted = try await CLI.run(["user", "delete", "gone@example.com", "--json"], in: world)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try deleted.object()["deleted"] as? String == auth.user.id)
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.entity(accessToken: auth.grant.accessToken)
+        }
+        let rows = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tokens") }
+        #expect(rows == 0)
+        let again = try await CLI.run(["user", "delete", "gone@example.com"], in: world)
+        #expect(again.status == 1)
+    }
+
+    @Test("client remove revokes the client's tokens; Settings clients are refused")
+    func removeClient() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(["client", "add", "short-lived", "--redirect-uri", "/flows/webViewSignIn"], in: world)
+        #expect(added.status == 0, "\(added.stderr)")
+        var fields = TestWorld.registration(email: "client@example.com")
+        fields["client_id"] = "short-lived"
+        let auth = try await world.service.register(FlowRequest(parameters: fields))
+
+        let removed = try await CLI.run(["client", "remove", "short-lived", "--json"], in: world)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try removed.object()["revoked"] as? Int == 2)
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.entity(accessToken: auth.grant.accessToken)
+        }
+        #expect(try await CLI.run(["client", "show", "short-lived"], in: world).status == 1)
+
+        let pinned = try await CLI.run(["client", "remove", "demo-mobile-app"], in: world)
+        #expect(pinned.status == 1)
+        #expect(pinned.stderr.contains("settings"))
+    }
+
+    @Test("client rotate-secret prints a new secret once; the old one stops working")
+    func rotateSecret() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(["client", "add", "rotating", "--confidential", "--json"], in: world)
+        let oldSecret = try #require(try added.object()["client_secret"] as? String)
+        let rotated = try await CLI.run(["client", "rotate-secret", "rotating", "--json"], in: world)
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        let newSecret = try #require(try rotated.object()["client_secret"] as? String)
+        #expect(newSecret != oldSecret)
+        _ = try await world.service.authenticateClient(id: "rotating", secret: newSecret)
+        await #expect(throws: CaptureError.invalidClient) {
+            try await world.service.authenticateClient(id: "rotating", secret: oldSecret)
+        }
+        let table = try await CLI.run(["client", "rotate-secret", "rotating"], in: world)
+        #expect(table.stdout.contains("only once"))
+
+        _ = try await CLI.run(["client", "add", "native-only"], in: world)
+        let isPublic = try await CLI.run(["client", "rotate-secret", "native-only"], in: world)
+        #expect(isPublic.status == 1)
+        #expect(isPublic.stderr.contains("public"))
+    }
+}

@@ -68,6 +68,42 @@ extension CaptureService {
         try await store.clients.list()
     }
 
+    /// Deletes a user and every token of theirs (the tokens stop working at once).
+    public func deleteUser(_ reference: String) async throws -> User {
+        let user = try await findUser(reference)
+        guard try await store.users.delete(id: user.id) else { throw CaptureError.recordNotFound("user '\(reference)'") }
+        return user
+    }
+
+    /// Removes a client registered at run time and revokes its tokens; clients pinned in Settings are refused
+    /// (start-up would bring them back).
+    public func removeClient(_ id: String) async throws -> (client: Client, revoked: Int) {
+        let client = try await findClient(id)
+        try refuseSettingsClient(id, to: "remove")
+        let revoked = try await store.tokens.revokeAll(clientID: id, at: time.now())
+        try await store.clients.delete(id: id)
+        return (client, revoked)
+    }
+
+    /// A new secret for a confidential client, returned once; the old one stops working at once.
+    public func rotateClientSecret(_ id: String) async throws -> (client: Client, secret: String) {
+        var client = try await findClient(id)
+        try refuseSettingsClient(id, to: "rotate the secret of")
+        guard client.isConfidential else {
+            throw CaptureError.notPermitted("client '\(id)' is public (a native app): it has no secret to rotate")
+        }
+        let secret = minter.mint()
+        client.secretHash = TokenMinter.hash(secret)
+        try await store.clients.upsert(client)
+        return (client, secret)
+    }
+
+    private func refuseSettingsClient(_ id: String, to verb: String) throws {
+        if settings.clients.contains(where: { $0.clientId == id }) {
+            throw CaptureError.notPermitted("client '\(id)' is defined in the settings (service.json); \(verb) it there")
+        }
+    }
+
     public func setDisabled(_ reference: String, disabled: Bool) async throws -> User {
         var user = try await findUser(reference)
         user.disabledAt = disabled ? (user.disabledAt ?? time.now()) : nil
