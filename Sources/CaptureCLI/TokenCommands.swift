@@ -140,35 +140,21 @@ extension TokenCommand {
             let presented = value
             var active = false
             try await options.withService { service, output in
-                guard !presented.isEmpty, let (record, user) = try await service.introspect(token: presented) else {
-                    output.message("active: false", object: ["active": false])
+                guard let introspection = try await service.introspect(token: presented) else {
+                    output.message("active: false", object: Introspection.inactive)
                     return
                 }
                 active = true
-                let tokenType: String
-                switch record.kind {
-                case .access: tokenType = "access_token"
-                case .refresh: tokenType = "refresh_token"
-                case .code: tokenType = "authorization_code"
-                }
-                var fields: [String: JSONValue] = [
-                    "active": true, "sub": .string(user.id), "client_id": .string(record.clientID),
-                    "exp": .int(Int64(record.expiresAt.timeIntervalSince1970)),
-                    "iat": .int(Int64(record.issuedAt.timeIntervalSince1970)),
-                    "token_type": .string(tokenType), "username": .string(user.email),
-                ]
+                let (record, user) = (introspection.record, introspection.user)
                 var pairs: [(String, String)] = [
                     ("active", "true"), ("sub", user.id), ("username", user.email), ("client_id", record.clientID),
-                    ("token_type", tokenType),
+                    ("token_type", introspection.tokenType),
                     ("iat", "\(Int64(record.issuedAt.timeIntervalSince1970)) (\(iso(record.issuedAt)))"),
                     ("exp", "\(Int64(record.expiresAt.timeIntervalSince1970)) (\(iso(record.expiresAt)))"),
                     ("fingerprint", record.fingerprint),
                 ]
-                if !record.scope.isEmpty {
-                    fields["scope"] = .string(record.scope)
-                    pairs.append(("scope", record.scope))
-                }
-                output.record(pairs, object: .object(fields))
+                if !record.scope.isEmpty { pairs.append(("scope", record.scope)) }
+                output.record(pairs, object: .object(introspection.fields))
             }
             if !active { throw ExitCode(1) }
         }

@@ -30,6 +30,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     FlowPageController(service: service, pages: pages).addRoutes(to: router)
     CaptureAPIController(service: service).addRoutes(to: router)
     OAuthController(service: service).addRoutes(to: router)
+    VerifyController(service: service).addRoutes(to: router)
     return router
 }
 

@@ -152,7 +152,7 @@ struct TokenCommandTests {
         #expect(object["username"] as? String == "a@example.com")
         #expect(object["sub"] as? String == auth.user.id)
         #expect(object["client_id"] as? String == "demo-mobile-app")
-        #expect(object["token_type"] as? String == "access_token")
+        #expect(object["token_type"] as? String == "Bearer")
         #expect(object["exp"] as? Int != nil && object["iat"] as? Int != nil)
         #expect(!active.stdout.contains(token))
 

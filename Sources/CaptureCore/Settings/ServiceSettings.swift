@@ -26,6 +26,12 @@ public struct ServiceSettings: Sendable, Equatable {
         publicOrigin ?? "http://\(host):\(port)"
     }
 
+    /// `host[:port]` of the public origin: the `issuer` of `/verify` receipts (BrowserID named issuers by host).
+    public var issuerHost: String {
+        guard let origin = URLOrigin(resolvedPublicOrigin) else { return host }
+        return origin.port.map { "\(origin.host):\($0)" } ?? origin.host
+    }
+
     public var accessTokenLifetime: TimeInterval { accessTokenLifeHours * 3600 }
     public var refreshTokenLifetime: TimeInterval { refreshTokenLifeDays * 86400 }
 }

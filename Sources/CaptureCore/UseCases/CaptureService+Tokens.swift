@@ -92,11 +92,20 @@ extension CaptureService {
     }
 
     /// What an operator or backend may learn about a token: nil when it is not active.
-    public func introspect(token: String) async throws -> (TokenRecord, User)? {
-        guard let record = try await store.tokens.find(hash: TokenMinter.hash(token)),
-            record.state(at: time.now()) == .active,
-            let user = try await store.users.find(id: record.userID), !user.isDisabled
+    public func introspect(token: String) async throws -> Introspection? {
+        guard !token.isEmpty, let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(token)),
+            record.state(at: time.now()) == .active, let user, !user.isDisabled
         else { return nil }
-        return (record, user)
+        return Introspection(record: record, user: user)
+    }
+
+    /// `POST /oauth/introspect` (RFC 7662): only a confidential client, authenticated by its secret, may ask.
+    public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
+        let client = try await authenticateClient(id: clientID, secret: clientSecret)
+        guard client.isConfidential else {
+            throw CaptureError.invalidClient
+        }
+        guard let token, !token.isEmpty else { throw CaptureError.missingArgument("token") }
+        return try await introspect(token: token)
     }
 }

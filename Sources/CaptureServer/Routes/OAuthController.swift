@@ -2,13 +2,16 @@ import CaptureCore
 import Foundation
 import Hummingbird
 
-/// The standard OAuth endpoints (RFC 6749 token, RFC 7009 revocation), errors in RFC 6749 §5.2 shape.
+/// The standard OAuth endpoints (RFC 6749 token, RFC 7009 revocation, RFC 7662 introspection, RFC 8414
+/// metadata), errors in RFC 6749 §5.2 shape.
 struct OAuthController {
     let service: CaptureService
 
     func addRoutes(to router: Router<CaptureRequestContext>) {
         router.post("/oauth/token", use: Handle.oauth(token))
         router.post("/oauth/revoke", use: Handle.oauth(revoke))
+        router.post("/oauth/introspect", use: Handle.oauth(introspect))
+        router.get("/.well-known/oauth-authorization-server", use: metadata)
     }
 
     @Sendable func token(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -33,6 +36,30 @@ struct OAuthController {
         let (clientID, secret) = try Self.clientCredentials(request, parameters)
         try await service.revoke(token: parameters["token"], clientID: clientID, clientSecret: secret)
         return Reply.json([:])
+    }
+
+    @Sendable func introspect(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        let (clientID, secret) = try Self.clientCredentials(request, parameters)
+        let introspection = try await service.introspect(token: parameters["token"], clientID: clientID, clientSecret: secret)
+        return Reply.json(introspection.map { .object($0.fields) } ?? Introspection.inactive)
+    }
+
+    /// RFC 8414: what a standard OAuth library needs to find the endpoints. Only what works today is listed.
+    @Sendable func metadata(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let issuer = service.settings.resolvedPublicOrigin
+        let clientAuth: JSONValue = ["client_secret_basic", "client_secret_post"]
+        return Reply.json([
+            "issuer": .string(issuer),
+            "token_endpoint": .string(issuer + "/oauth/token"),
+            "revocation_endpoint": .string(issuer + "/oauth/revoke"),
+            "introspection_endpoint": .string(issuer + "/oauth/introspect"),
+            "response_types_supported": .array(ClientRules.offeredResponseTypes.sorted().map(JSONValue.string)),
+            "grant_types_supported": ["refresh_token"],
+            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
+            "revocation_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
+            "introspection_endpoint_auth_methods_supported": clientAuth,
+        ])
     }
 
     /// HTTP Basic (RFC 6749 §2.3.1, form-encoded id and secret) or `client_id` [+ `client_secret`] in the body;

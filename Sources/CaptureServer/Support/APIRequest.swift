@@ -15,13 +15,13 @@ enum APIRequest {
         } catch is NIOTooManyBytesError {
             throw CaptureError.requestTooLarge(limit: limit)
         }
-        guard buffer.readableBytes > 0 else { return [:] }
-        let contentType = request.headers[.contentType] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map {
+        // A declared content type must be a form even when the body is empty; an undeclared one only when empty.
+        let contentType = request.headers[.contentType]
+        let mediaType = contentType?.split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
-        guard mediaType == "application/x-www-form-urlencoded" else {
-            throw CaptureError.unsupportedContentType(contentType.isEmpty ? "(none)" : contentType)
+        guard mediaType == "application/x-www-form-urlencoded" || (contentType == nil && buffer.readableBytes == 0) else {
+            throw CaptureError.unsupportedContentType(contentType ?? "(none)")
         }
         return try FormBody.parse(buffer.readableBytesView)
     }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What RFC 7662 says about an active token; `capturectl token introspect` and `POST /oauth/introspect`
+/// both answer with these fields. An inactive token is exactly `{"active": false}`.
+public struct Introspection: Sendable, Equatable {
+    public var record: TokenRecord
+    public var user: User
+
+    public static let inactive: JSONValue = ["active": false]
+
+    /// RFC 7662 §2.2 `token_type`: `Bearer` for access tokens (RFC 6749 §7.1), else the kind of token.
+    public var tokenType: String {
+        switch record.kind {
+        case .access: "Bearer"
+        case .refresh: "refresh_token"
+        case .code: "authorization_code"
+        }
+    }
+
+    public var fields: [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "active": true, "sub": .string(user.id), "client_id": .string(record.clientID),
+            "exp": .int(Int64(record.expiresAt.timeIntervalSince1970)),
+            "iat": .int(Int64(record.issuedAt.timeIntervalSince1970)),
+            "token_type": .string(tokenType), "username": .string(user.email),
+        ]
+        if !record.scope.isEmpty { fields["scope"] = .string(record.scope) }
+        return fields
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The answer of `POST /verify`, BrowserID's verifier shape.
+public enum VerifyReceipt: Sendable, Equatable {
+    case okay(email: String, audience: String, expiresMilliseconds: Int64, issuer: String)
+    case failure(reason: String)
+
+    public var json: JSONValue {
+        switch self {
+        case .okay(let email, let audience, let expires, let issuer):
+            ["status": "okay", "email": .string(email), "audience": .string(audience), "expires": .int(expires),
+             "issuer": .string(issuer)]
+        case .failure(let reason):
+            ["status": "failure", "reason": .string(reason)]
+        }
+    }
+}
+
+extension CaptureService {
+    /// `POST /verify`: is `assertion` (an access token) active, and was it issued to a client that serves
+    /// `audience` (an origin on the client's allowed origins or redirect URIs)?
+    public func verify(assertion: String?, audience: String?) async throws -> VerifyReceipt {
+        guard let assertion, !assertion.isEmpty, let audience, !audience.isEmpty else {
+            throw CaptureError.missingArgument(assertion?.isEmpty == false ? "audience" : "assertion")
+        }
+        guard let origin = URLOrigin(audience) else { return .failure(reason: "audience must be an http(s) origin") }
+        guard let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(assertion)),
+            record.kind == .access, let user
+        else { return .failure(reason: "assertion is not a token this service issued") }
+        switch record.state(at: time.now()) {
+        case .active: break
+        case .expired: return .failure(reason: "assertion has expired")
+        case .revoked, .used: return .failure(reason: "assertion has been revoked")
+        }
+        guard !user.isDisabled else { return .failure(reason: "the account is deactivated") }
+        guard let client = try await store.clients.find(id: record.clientID), origins(of: client).contains(origin) else {
+            return .failure(reason: "audience does not match the client the assertion was issued to")
+        }
+        return .okay(
+            email: user.email, audience: origin.description,
+            expiresMilliseconds: Int64((record.expiresAt.timeIntervalSince1970 * 1000).rounded(.down)),
+            issuer: settings.issuerHost)
+    }
+
+    /// The origins a client's pages and apps run on: its allowed origins and the origins of its redirect URIs
+    /// (path-only redirect URIs live on this service's own origin).
+    func origins(of client: Client) -> Set<URLOrigin> {
+        let publicOrigin = settings.resolvedPublicOrigin
+        let uris = client.allowedOrigins + client.redirectURIs.map { $0.hasPrefix("/") ? publicOrigin + $0 : $0 }
+        return Set(uris.compactMap(URLOrigin.init))
+    }
+}

@@ -1,0 +1,29 @@
+import CaptureCore
+import Hummingbird
+
+/// `POST /verify`: BrowserID-style receipts for app backends (`{"status":"okay",…}` or `{"status":"failure",…}`).
+struct VerifyController {
+    let service: CaptureService
+
+    func addRoutes(to router: Router<CaptureRequestContext>) {
+        router.post("/verify", use: verify)
+    }
+
+    @Sendable func verify(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        do {
+            let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+            let receipt = try await service.verify(assertion: parameters["assertion"], audience: parameters["audience"])
+            return Reply.json(receipt.json)
+        } catch let error as CaptureError {
+            let status: HTTPResponse.Status
+            switch error {
+            case .unsupportedContentType: status = .unsupportedMediaType
+            case .requestTooLarge: status = .contentTooLarge
+            case .unexpected: status = .internalServerError
+            default: status = .badRequest
+            }
+            let reason = error.code == 100 ? "need assertion and audience" : error.errorDescription
+            return Reply.json(VerifyReceipt.failure(reason: reason).json, status: status)
+        }
+    }
+}
