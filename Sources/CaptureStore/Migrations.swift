@@ -47,6 +47,13 @@ enum Migrations {
                 t.column("refreshSecret", .text)
             }
         }
+        migrator.registerMigration("v2-authorization-codes") { db in
+            // An authorization code is bound to the redirect URI and PKCE challenge it was issued for.
+            try db.alter(table: "tokens") { t in
+                t.add(column: "redirectURI", .text)
+                t.add(column: "codeChallenge", .text)
+            }
+        }
         return migrator
     }
 }

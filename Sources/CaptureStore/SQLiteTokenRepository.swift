@@ -53,11 +53,11 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
-    func rotateRefresh(
-        hash: String, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
-    ) async throws -> RefreshRotation {
+    func redeem(
+        hash: String, kind: TokenKind, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
+    ) async throws -> Redemption {
         try await writer.write { db in
-            guard var old = try TokenRecord.filter(Self.hash == hash).fetchOne(db), old.kind == .refresh,
+            guard var old = try TokenRecord.filter(Self.hash == hash).fetchOne(db), old.kind == kind,
                 old.clientID == client
             else { return .notUsable }
             switch old.state(at: now) {
@@ -70,7 +70,7 @@ struct SQLiteTokenRepository: TokenRepository {
                 old.usedAt = now
                 try old.update(db)
                 for var token in replacements(old) { try token.insert(db) }
-                return .rotated(old)
+                return .redeemed(old)
             }
         }
     }

@@ -25,8 +25,8 @@ struct TokenCommandTests {
             #expect(result.stdout.contains(record.fingerprint))
             #expect(!result.stdout.contains(record.hash))
         }
-        #expect(!result.stdout.contains(auth.grant.accessToken))
-        #expect(!result.stdout.contains(auth.grant.refreshToken))
+        #expect(!result.stdout.contains(auth.grant!.accessToken))
+        #expect(!result.stdout.contains(auth.grant!.refreshToken))
     }
 
     @Test("token list --json parses and holds no secret")
@@ -43,7 +43,7 @@ struct TokenCommandTests {
         #expect(Set(rows.compactMap { $0["fingerprint"] as? String }) == Set(records.map(\.fingerprint)))
         #expect(rows.allSatisfy { $0["email"] as? String == "a@example.com" && $0["state"] as? String == "active" })
         for record in records { #expect(!result.stdout.contains(record.hash)) }
-        #expect(!result.stdout.contains(auth.grant.accessToken))
+        #expect(!result.stdout.contains(auth.grant!.accessToken))
 
         let limited = try await CLI.run(["token", "list", "--limit", "1", "--json"], in: world)
         #expect((try limited.json() as? [Any])?.count == 1)
@@ -79,14 +79,14 @@ struct TokenCommandTests {
     func revokeByFingerprint() async throws {
         let world = try await TestWorld.current()
         let auth = try await world.register("a@example.com")
-        _ = try await world.service.entity(accessToken: auth.grant.accessToken)
-        let (_, record) = try await world.service.authenticate(accessToken: auth.grant.accessToken)
+        _ = try await world.service.entity(accessToken: auth.grant!.accessToken)
+        let (_, record) = try await world.service.authenticate(accessToken: auth.grant!.accessToken)
 
         let result = try await CLI.run(["token", "revoke", record.fingerprint], in: world)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("revoked 1 token"))
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant.accessToken)
+            try await world.service.entity(accessToken: auth.grant!.accessToken)
         }
         let shown = try await CLI.run(["token", "show", record.fingerprint, "--json"], in: world)
         #expect(try shown.object()["state"] as? String == "revoked")
@@ -102,11 +102,11 @@ struct TokenCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.object()["revoked"] as? Int == 2)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: a.grant.accessToken)
+            try await world.service.entity(accessToken: a.grant!.accessToken)
         }
-        _ = try await world.service.entity(accessToken: b.grant.accessToken)
+        _ = try await world.service.entity(accessToken: b.grant!.accessToken)
         await #expect(throws: CaptureError.self) {
-            try await world.service.refresh(refreshToken: a.grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.refresh(refreshToken: a.grant!.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
     }
 
@@ -143,7 +143,7 @@ struct TokenCommandTests {
     func introspect() async throws {
         let world = try await TestWorld.current()
         let auth = try await world.register("a@example.com")
-        let token = auth.grant.accessToken
+        let token = auth.grant!.accessToken
 
         let active = try await CLI.run(["token", "introspect", token, "--json"], in: world)
         #expect(active.status == 0, "\(active.stderr)")
@@ -160,7 +160,7 @@ struct TokenCommandTests {
         #expect(viaStdin.status == 0, "\(viaStdin.stderr)")
         #expect(try viaStdin.object()["username"] as? String == "a@example.com")
 
-        let refresh = try await CLI.run(["token", "introspect", auth.grant.refreshToken, "--json"], in: world)
+        let refresh = try await CLI.run(["token", "introspect", auth.grant!.refreshToken, "--json"], in: world)
         #expect(try refresh.object()["token_type"] as? String == "refresh_token")
 
         let table = try await CLI.run(["token", "introspect", "-"], in: world, stdin: token)

@@ -37,7 +37,7 @@ struct UserCommandTests {
         #expect(disabled.status == 0, "\(disabled.stderr)")
         #expect(disabled.stdout.contains("disabled"))
         let error = await #expect(throws: CaptureError.self) {
-            try await world.service.authenticate(accessToken: auth.grant.accessToken)
+            try await world.service.authenticate(accessToken: auth.grant!.accessToken)
         }
         #expect(error == .invalidAccessToken || error == .accountDeactivated)
         let shown = try await CLI.run(["user", "show", "a@example.com", "--json"], in: world)
@@ -70,7 +70,7 @@ struct ClientCommandTests {
         let world = try await TestWorld.current()
         let added = try await CLI.run(
             ["client", "add", "backend-one", "--name", "Backend", "--confidential", "--redirect-uri",
-             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "token", "--json"],
+             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json"],
             in: world)
         #expect(added.status == 0, "\(added.stderr)")
         let object = try added.object()
@@ -81,7 +81,7 @@ struct ClientCommandTests {
 
         let client = try await world.service.authenticateClient(id: "backend-one", secret: secret)
         #expect(client.redirectURIs == ["https://app.example.com/cb"])
-        #expect(client.responseTypes == ["token"])
+        #expect(client.responseTypes == ["code"])
 
         let shown = try await CLI.run(["client", "show", "backend-one"], in: world)
         #expect(shown.status == 0, "\(shown.stderr)")
@@ -120,9 +120,6 @@ struct ClientCommandTests {
         #expect(badID.stderr.contains("client_id"))
         let badType = try await CLI.run(["client", "add", "other-app", "--response-type", "password"], in: world)
         #expect(badType.status == 2)
-        let notYet = try await CLI.run(["client", "add", "other-app", "--response-type", "code"], in: world)
-        #expect(notYet.status == 2)
-        #expect(notYet.stderr.contains("not offered yet"))
         let badURI = try await CLI.run(["client", "add", "other-app", "--redirect-uri", "javascript:alert(1)"], in: world)
         #expect(badURI.status == 2)
         let unknown = try await CLI.run(["client", "show", "no-such-client"], in: world)
@@ -218,7 +215,7 @@ struct DestructiveCommandTests {
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(try deleted.object()["deleted"] as? String == auth.user.id)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant.accessToken)
+            try await world.service.entity(accessToken: auth.grant!.accessToken)
         }
         let rows = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tokens") }
         #expect(rows == 0)
@@ -239,7 +236,7 @@ struct DestructiveCommandTests {
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(try removed.object()["revoked"] as? Int == 2)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant.accessToken)
+            try await world.service.entity(accessToken: auth.grant!.accessToken)
         }
         #expect(try await CLI.run(["client", "show", "short-lived"], in: world).status == 1)
 

@@ -122,7 +122,7 @@ import Testing
 
     @Test func entityAndEntityUpdate() async throws {
         try await withAPI { api, world in
-            let token = try await world.register("entity@example.com").grant.accessToken
+            let token = try await world.register("entity@example.com").grant!.accessToken
             let entity = try await api.post("/entity", ["access_token": token])
             #expect((entity["result"] as? [String: Any])?["email"] as? String == "entity@example.com")
             let viaHeader = try await api.post("/entity", [:], headers: [.authorization: "Bearer \(token)"])
@@ -161,7 +161,7 @@ import Testing
             let unknown = try await api.post("/entity", ["access_token": "made-up"])
             #expect(unknown.code == 200)
             #expect(unknown["error"] as? String == "invalid_access_token")
-            let token = try await world.register("old@example.com").grant.accessToken
+            let token = try await world.register("old@example.com").grant!.accessToken
             world.time.advance(by: 3601)
             let expired = try await api.post("/entity", ["access_token": token])
             #expect(expired.code == 414)
@@ -171,7 +171,7 @@ import Testing
 
     @Test func updateProfileNativeUsesTheEditProfileForm() async throws {
         try await withAPI { api, world in
-            let token = try await world.register("profile@example.com").grant.accessToken
+            let token = try await world.register("profile@example.com").grant!.accessToken
             var fields = TestWorld.flowParameters(form: "editProfileForm", flow: "webViewProfile")
             fields.merge([
                 "access_token": token, "displayName": "Pro", "firstName": "P", "lastName": "F",

@@ -25,7 +25,7 @@ import Testing
     /// jump.android reads the body only of a 2xx reply: every Capture error a caller can act on is HTTP 200.
     @Test func applicationErrorsAnswerHTTP200() async throws {
         try await withAPI { api, world in
-            let token = try await world.register("http200@example.com").grant.accessToken
+            let token = try await world.register("http200@example.com").grant!.accessToken
             var noClient = TestWorld.signIn(email: "http200@example.com", password: "x")
             noClient["client_id"] = "ghost-app"
             var missing = TestWorld.signIn(email: "http200@example.com", password: "x")
@@ -51,7 +51,7 @@ import Testing
 
     @Test func iosEntityUpdateWithIncludeRecord() async throws {
         try await withAPI { api, world in
-            let token = try await world.register("ios@example.com").grant.accessToken
+            let token = try await world.register("ios@example.com").grant!.accessToken
             let reply = try await api.post(
                 "/entity.update",
                 ["access_token": token, "attributes": #"{"givenName":"Ios"}"#, "include_record": "true"])
@@ -62,7 +62,7 @@ import Testing
 
     @Test func androidEntityUpdateWithValueAndAttributeName() async throws {
         try await withAPI { api, world in
-            let token = try await world.register("android@example.com").grant.accessToken
+            let token = try await world.register("android@example.com").grant!.accessToken
             let whole = try await api.post("/entity.update", ["access_token": token, "value": #"{"familyName":"Droid"}"#])
             #expect(whole.stat == "ok")
             let one = try await api.post(

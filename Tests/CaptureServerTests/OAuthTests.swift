@@ -7,7 +7,7 @@ import Testing
 @Suite struct OAuthTests {
     @Test func refreshGrantRotatesInRFC6749Shape() async throws {
         try await withAPI { api, world in
-            let grant = try await world.register("oauth@example.com").grant
+            let grant = try await world.register("oauth@example.com").grant!
             let fields = ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"]
             let first = try await api.post("/oauth/token", fields)
             #expect(first.status == .ok)
@@ -55,7 +55,7 @@ import Testing
 
     @Test func revocationSignsOutAtOnceAndIgnoresUnknownTokens() async throws {
         try await withAPI { api, world in
-            let grant = try await world.register("bye@example.com").grant
+            let grant = try await world.register("bye@example.com").grant!
             let unknown = try await api.post("/oauth/revoke", ["token": "never-issued", "client_id": "demo-mobile-app"])
             #expect(unknown.status == .ok)
             let revoked = try await api.post(

@@ -11,7 +11,7 @@ import Testing
         let (_, secret) = try await world.service.addClient(
             id: "app-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: ["https://app.example.com"],
             responseTypes: [], legacyTokenURL: false)
-        let token = try await world.register("backend@example.com").grant.accessToken
+        let token = try await world.register("backend@example.com").grant!.accessToken
         return (try #require(secret), token)
     }
 
@@ -94,7 +94,8 @@ import Testing
             #expect(metadata["token_endpoint"] as? String == "http://127.0.0.1:8080/oauth/token")
             #expect(metadata["introspection_endpoint"] as? String == "http://127.0.0.1:8080/oauth/introspect")
             #expect(metadata["revocation_endpoint"] as? String == "http://127.0.0.1:8080/oauth/revoke")
-            #expect(metadata["response_types_supported"] as? [String] == ["token"])
+            #expect(metadata["response_types_supported"] as? [String] == ["code", "code_and_token", "token"])
+            #expect(metadata["code_challenge_methods_supported"] as? [String] == ["S256"])
         }
     }
 }

@@ -10,7 +10,7 @@ import Testing
         let result = try await world.service.signIn(FlowRequest(parameters: TestWorld.signIn(email: "SIGN@example.com", password: "pass word 1")))
         #expect(!result.isNew)
         #expect(result.user.id == registered.user.id)
-        #expect(result.grant.accessToken != registered.grant.accessToken)
+        #expect(result.grant!.accessToken != registered.grant!.accessToken)
     }
 
     @Test func unknownAddressAndWrongPasswordFailAlike() async throws {
@@ -43,7 +43,7 @@ import Testing
 
     @Test func aDisabledAccountCannotSignInAndLosesItsTokens() async throws {
         let world = try await TestWorld.make()
-        let grant = try await world.register("off@example.com", password: "right password").grant
+        let grant = try await world.register("off@example.com", password: "right password").grant!
         _ = try await world.service.setDisabled("off@example.com", disabled: true)
         await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: grant.accessToken) }
         await #expect(throws: CaptureError.accountDeactivated) {
@@ -66,7 +66,7 @@ import Testing
     @Test func profileUpdatesValidateAndKeepAddressesUnique() async throws {
         let world = try await TestWorld.make()
         try await world.register("taken@example.com")
-        let grant = try await world.register("me@example.com").grant
+        let grant = try await world.register("me@example.com").grant!
         let updated = try await world.service.updateEntity(
             accessToken: grant.accessToken, attributes: ["givenName": "New", "phone": "+44 20 7946 0000"])
         #expect(updated.givenName == "New")

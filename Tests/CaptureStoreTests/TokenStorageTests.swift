@@ -14,18 +14,18 @@ import Testing
             data + ((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(!text.contains(result.grant.accessToken))
-        #expect(!text.contains(result.grant.refreshToken))
+        #expect(!text.contains(result.grant!.accessToken))
+        #expect(!text.contains(result.grant!.refreshToken))
         #expect(!text.contains("a long password"))
         let hashes = try await world.pool.read { db in try String.fetchAll(db, sql: "SELECT hash FROM tokens") }
-        #expect(Set(hashes) == [TokenMinter.hash(result.grant.accessToken), TokenMinter.hash(result.grant.refreshToken)])
+        #expect(Set(hashes) == [TokenMinter.hash(result.grant!.accessToken), TokenMinter.hash(result.grant!.refreshToken)])
         let passwordHash = try await world.pool.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM users") }
         #expect(passwordHash?.hasPrefix("$2") == true)
     }
 
     @Test func refreshRotatesAndReuseRevokesTheChain() async throws {
         let world = try await TestWorld.make()
-        let first = try await world.register("rotate@example.com").grant
+        let first = try await world.register("rotate@example.com").grant!
         let second = try await world.service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         #expect(second.refreshToken != first.refreshToken)
         _ = try await world.service.entity(accessToken: second.accessToken)
@@ -47,7 +47,7 @@ import Testing
         _ = try await world.service.addClient(
             id: "other-app", name: nil, confidential: false, redirectURIs: [], allowedOrigins: [], responseTypes: ["token"],
             legacyTokenURL: false)
-        let grant = try await world.register("bound@example.com").grant
+        let grant = try await world.register("bound@example.com").grant!
         await #expect(throws: CaptureError.self) {
             try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "other-app", clientSecret: nil)
         }
@@ -57,7 +57,7 @@ import Testing
 
     @Test func accessTokensExpireAfterTheirLifetime() async throws {
         let world = try await TestWorld.make()
-        let grant = try await world.register("expire@example.com").grant
+        let grant = try await world.register("expire@example.com").grant!
         #expect(grant.expiresIn == 3600)
         world.time.advance(by: 3599)
         _ = try await world.service.entity(accessToken: grant.accessToken)
@@ -68,7 +68,7 @@ import Testing
 
     @Test func revocationIsImmediateAndFindsByFingerprint() async throws {
         let world = try await TestWorld.make()
-        let grant = try await world.register("revoke@example.com").grant
+        let grant = try await world.register("revoke@example.com").grant!
         let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))
         let record = try await world.service.findToken(fingerprint)
         #expect(record.kind == .access)

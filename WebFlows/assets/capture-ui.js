@@ -245,6 +245,8 @@
       locale: capture.locale,
       redirect_uri: capture.redirectUri,
       response_type: capture.responseType,
+      code_challenge: capture.codeChallenge,
+      code_challenge_method: capture.codeChallenge ? capture.codeChallengeMethod : undefined,
       form: formName
     };
   }

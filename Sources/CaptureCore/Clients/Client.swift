@@ -36,15 +36,10 @@ public struct Client: Sendable, Equatable, Codable {
 /// Rules about client ids, redirect URIs and response types, shared by settings, the CLI and the service.
 public enum ClientRules {
     public static let responseTypes: Set<String> = ["token", "code", "code_and_token"]
-    /// The response types this version issues; `code` and `code_and_token` (with PKCE) come with the
-    /// "tokens as a service" work (ROADMAP.md), and a client cannot be given them before they work.
-    public static let offeredResponseTypes: Set<String> = ["token"]
 
     /// Why `type` cannot be given to a client, or nil when it can.
     public static func problem(withResponseType type: String) -> String? {
-        if !responseTypes.contains(type) { return "unknown response type '\(type)'" }
-        if !offeredResponseTypes.contains(type) { return "response type '\(type)' is not offered yet (only token)" }
-        return nil
+        responseTypes.contains(type) ? nil : "unknown response type '\(type)' (token, code or code_and_token)"
     }
 
     public static func isValidClientID(_ id: String) -> Bool {
@@ -56,6 +51,13 @@ public enum ClientRules {
     public static func isValidRedirectPattern(_ uri: String) -> Bool {
         if uri.hasPrefix("/") { return !uri.hasPrefix("//") }
         return URLOrigin(uri) != nil
+    }
+
+    /// The part of a redirect URI that identifies it: origin + path (query and fragment dropped), the form in
+    /// which an authorization code remembers where it was issued.
+    public static func redirectKey(_ uri: String) -> String? {
+        guard let components = URLComponents(string: uri), let origin = URLOrigin(uri) else { return nil }
+        return origin.description + (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
     }
 
     /// Exact origin + path match against the allow-list; query and fragment of the candidate are ignored.

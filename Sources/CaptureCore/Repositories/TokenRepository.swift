@@ -18,11 +18,11 @@ public struct TokenFilter: Sendable, Equatable {
     }
 }
 
-/// What happened when a refresh token was presented.
-public enum RefreshRotation: Sendable, Equatable {
-    /// The old token was marked used and the replacements stored, in one transaction.
-    case rotated(TokenRecord)
-    /// The token had already been rotated: its whole chain is now revoked.
+/// What happened when a one-use token (a refresh token, an authorization code) was presented.
+public enum Redemption: Sendable, Equatable {
+    /// The token was marked used and its replacements stored, in one transaction.
+    case redeemed(TokenRecord)
+    /// The token had already been used: its whole chain is now revoked.
     case reused
     case notUsable
 }
@@ -37,11 +37,11 @@ public protocol TokenRepository: Sendable {
     /// Tokens whose hash starts with `prefix` (fingerprint lookup).
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
     func list(_ filter: TokenFilter) async throws -> [TokenRecord]
-    /// Atomically: if the refresh token `hash` is active, mark it used and insert `replacements(old)`;
-    /// if it was already used, revoke its chain.
-    func rotateRefresh(
-        hash: String, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
-    ) async throws -> RefreshRotation
+    /// Atomically: if the token `hash` of this kind and client is active, mark it used and insert
+    /// `replacements(old)`; if it was already used, revoke its chain (RFC 6819 §5.2.2.3, RFC 6749 §4.1.2).
+    func redeem(
+        hash: String, kind: TokenKind, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
+    ) async throws -> Redemption
     /// Returns how many tokens were newly revoked.
     @discardableResult func revoke(id: Int64, at: Date) async throws -> Int
     @discardableResult func revokeChain(_ chainID: String, at: Date) async throws -> Int

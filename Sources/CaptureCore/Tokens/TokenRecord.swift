@@ -24,6 +24,9 @@ public struct TokenRecord: Sendable, Equatable, Codable {
     public var revokedAt: Date?
     /// Client-chosen HMAC key for `/oauth/refresh_access_token` (sent at sign-in), kept on every token of the chain.
     public var refreshSecret: String?
+    /// An authorization code's redirect URI (origin + path) and PKCE S256 challenge, checked at the exchange.
+    public var redirectURI: String?
+    public var codeChallenge: String?
 
     public init(
         kind: TokenKind, hash: String, userID: String, clientID: String, chainID: String, scope: String = "",

@@ -11,14 +11,31 @@ extension CaptureService {
         guard ClientRules.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }
-        guard responseType == "token" else {
-            throw CaptureError.invalidArgument("response_type", "'\(responseType)' is not enabled on this service yet")
-        }
         guard client.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "'\(responseType)' is not allowed for this client")
         }
         try checkRedirect(request.redirectURI, for: client)
-        return FlowContext(client: client, flow: flow, form: form, responseType: responseType)
+        var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
+        if responseType != "token" {
+            context.codeChallenge = try PKCE.checkedChallenge(
+                request.codeChallenge, method: request.codeChallengeMethod, required: !client.isConfidential)
+            context.redirectURI = request.redirectURI.flatMap(ClientRules.redirectKey)
+        }
+        return context
+    }
+
+    /// What a sign-in or registration hands back, by response type.
+    func complete(_ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?) async throws -> AuthResult {
+        var result = AuthResult(user: user, isNew: isNew)
+        if context.responseType != "code" {
+            result.grant = try await issueTokens(for: user, client: context.client, refreshSecret: refreshSecret)
+        }
+        if context.responseType != "token" {
+            result.authorizationCode = try await issueCode(
+                for: user, client: context.client, redirectURI: context.redirectURI, codeChallenge: context.codeChallenge,
+                refreshSecret: refreshSecret)
+        }
+        return result
     }
 
     /// The value of the form's field that maps to `attribute` (e.g. "email", "password").

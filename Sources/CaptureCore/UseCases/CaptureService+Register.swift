@@ -24,7 +24,6 @@ extension CaptureService {
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
-        let grant = try await issueTokens(for: user, client: context.client, refreshSecret: request.refreshSecret)
-        return AuthResult(user: user, isNew: true, grant: grant)
+        return try await complete(context, user: user, isNew: true, refreshSecret: request.refreshSecret)
     }
 }

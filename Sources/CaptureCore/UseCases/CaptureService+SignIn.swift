@@ -21,7 +21,6 @@ extension CaptureService {
         await throttle.reset(["email:" + email])
         user.lastLoginAt = time.now()
         try await store.users.update(user)
-        let grant = try await issueTokens(for: user, client: context.client, refreshSecret: request.refreshSecret)
-        return AuthResult(user: user, isNew: false, grant: grant)
+        return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)
     }
 }

@@ -5,63 +5,67 @@ extension CaptureService {
         client.accessTokenLifeHours.map { $0 * 3600 } ?? settings.accessTokenLifetime
     }
 
-    /// Mints an access + refresh token pair in a new (or the given) chain and stores their hashes.
+    /// Mints an access + refresh token pair in a new chain and stores their hashes.
     func issueTokens(
         for user: User, client: Client, refreshSecret: String?, provider: String = "capture"
     ) async throws -> IssuedGrant {
+        let chainStart = TokenRecord(
+            kind: .access, hash: "", userID: user.id, clientID: client.clientID, chainID: minter.identifier(),
+            authProvider: provider, issuedAt: time.now(), expiresAt: time.now(),
+            refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
+        let grant = mintGrant(for: client)
+        try await store.tokens.insert(records(of: grant, following: chainStart))
+        return grant
+    }
+
+    /// New access and refresh tokens for `client`; only the caller ever sees them.
+    func mintGrant(for client: Client) -> IssuedGrant {
+        IssuedGrant(accessToken: minter.mint(), refreshToken: minter.mint(), expiresIn: Int(accessLifetime(for: client)))
+    }
+
+    /// The stored form of `grant`, continuing `previous`'s chain (same user, client, scope, provider, refresh secret).
+    func records(of grant: IssuedGrant, following previous: TokenRecord) -> [TokenRecord] {
         let now = time.now()
-        let access = minter.mint()
-        let refresh = minter.mint()
-        let chain = minter.identifier()
-        let lifetime = accessLifetime(for: client)
-        let refreshSecret = refreshSecret.flatMap { $0.isEmpty ? nil : $0 }
-        try await store.tokens.insert([
+        func record(_ kind: TokenKind, _ token: String, expiresAt: Date) -> TokenRecord {
             TokenRecord(
-                kind: .access, hash: TokenMinter.hash(access), userID: user.id, clientID: client.clientID,
-                chainID: chain, authProvider: provider, issuedAt: now, expiresAt: now + lifetime,
-                refreshSecret: refreshSecret),
-            TokenRecord(
-                kind: .refresh, hash: TokenMinter.hash(refresh), userID: user.id, clientID: client.clientID,
-                chainID: chain, authProvider: provider, issuedAt: now, expiresAt: now + settings.refreshTokenLifetime,
-                refreshSecret: refreshSecret),
-        ])
-        return IssuedGrant(accessToken: access, refreshToken: refresh, expiresIn: Int(lifetime))
+                kind: kind, hash: TokenMinter.hash(token), userID: previous.userID, clientID: previous.clientID,
+                chainID: previous.chainID, scope: previous.scope, authProvider: previous.authProvider, issuedAt: now,
+                expiresAt: expiresAt, refreshSecret: previous.refreshSecret)
+        }
+        return [
+            record(.access, grant.accessToken, expiresAt: now + TimeInterval(grant.expiresIn)),
+            record(.refresh, grant.refreshToken, expiresAt: now + settings.refreshTokenLifetime),
+        ]
     }
 
     /// `/oauth/token` with `grant_type=refresh_token`: rotates the refresh token; a reused one revokes its chain.
     public func refresh(refreshToken: String?, clientID: String?, clientSecret: String?) async throws -> IssuedGrant {
         let client = try await authenticateClient(id: clientID, secret: clientSecret)
         guard let refreshToken, !refreshToken.isEmpty else { throw CaptureError.missingArgument("refresh_token") }
-        let now = time.now()
-        let access = minter.mint()
-        let refresh = minter.mint()
-        let lifetime = accessLifetime(for: client)
-        let refreshLifetime = settings.refreshTokenLifetime
-        let outcome = try await store.tokens.rotateRefresh(
-            hash: TokenMinter.hash(refreshToken), now: now, client: client.clientID
-        ) { old in
-            [
-                TokenRecord(
-                    kind: .access, hash: TokenMinter.hash(access), userID: old.userID, clientID: old.clientID,
-                    chainID: old.chainID, scope: old.scope, authProvider: old.authProvider, issuedAt: now,
-                    expiresAt: now + lifetime, refreshSecret: old.refreshSecret),
-                TokenRecord(
-                    kind: .refresh, hash: TokenMinter.hash(refresh), userID: old.userID, clientID: old.clientID,
-                    chainID: old.chainID, scope: old.scope, authProvider: old.authProvider, issuedAt: now,
-                    expiresAt: now + refreshLifetime, refreshSecret: old.refreshSecret),
-            ]
-        }
+        return try await redeem(
+            refreshToken, kind: .refresh, client: client,
+            reused: "refresh token was already used; its session has been revoked",
+            notUsable: "refresh token is invalid, expired, revoked or belongs to another client")
+    }
+
+    /// Marks a one-use token used and stores the next pair in its chain, in one transaction; a token used
+    /// twice revokes everything issued from it.
+    func redeem(_ token: String, kind: TokenKind, client: Client, reused: String, notUsable: String) async throws -> IssuedGrant {
+        let grant = mintGrant(for: client)
+        let outcome = try await store.tokens.redeem(
+            hash: TokenMinter.hash(token), kind: kind, now: time.now(), client: client.clientID
+        ) { old in records(of: grant, following: old) }
         switch outcome {
-        case .rotated(let old):
+        case .redeemed(let old):
             guard let user = try await store.users.find(id: old.userID), !user.isDisabled else {
-                try await store.tokens.revokeChain(old.chainID, at: now)
-                throw CaptureError.invalidGrant("the account behind this refresh token is deactivated")
+                try await store.tokens.revokeChain(old.chainID, at: time.now())
+                throw CaptureError.invalidGrant("the account behind this grant is deactivated")
             }
-            return IssuedGrant(accessToken: access, refreshToken: refresh, expiresIn: Int(lifetime))
+            return grant
         case .reused:
-            throw CaptureError.invalidGrant("refresh token was already used; its session has been revoked")
+            throw CaptureError.invalidGrant(reused)
         case .notUsable:
-            throw CaptureError.invalidGrant("refresh token is invalid, expired, revoked or belongs to another client")
+            throw CaptureError.invalidGrant(notUsable)
         }
     }
 

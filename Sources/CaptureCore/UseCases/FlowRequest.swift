@@ -18,6 +18,8 @@ public struct FlowRequest: Sendable, Equatable {
     public var form: String?
     public var refreshSecret: String?
     public var accessToken: String?
+    public var codeChallenge: String?
+    public var codeChallengeMethod: String?
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
@@ -32,6 +34,8 @@ public struct FlowRequest: Sendable, Equatable {
         form = parameters["form"]
         refreshSecret = parameters["refresh_secret"]
         accessToken = parameters["access_token"]
+        codeChallenge = parameters["code_challenge"]
+        codeChallengeMethod = parameters["code_challenge_method"]
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
     }
@@ -45,11 +49,13 @@ public struct IssuedGrant: Sendable, Equatable {
     public var tokenType = "Bearer"
 }
 
-/// The outcome of a traditional sign-in or registration.
+/// The outcome of a traditional sign-in or registration: tokens (`response_type` `token`), a one-time
+/// authorization code (`code`), or both (`code_and_token`).
 public struct AuthResult: Sendable, Equatable {
     public var user: User
     public var isNew: Bool
-    public var grant: IssuedGrant
+    public var grant: IssuedGrant?
+    public var authorizationCode: String?
 }
 
 /// The client, flow and form a submission is about, after checking them.
@@ -58,4 +64,8 @@ struct FlowContext: Sendable {
     var flow: FlowDefinition
     var form: String
     var responseType: String
+    /// Where an authorization code may be redeemed (origin + path of the checked `redirect_uri`).
+    var redirectURI: String?
+    /// The PKCE S256 challenge a code is bound to.
+    var codeChallenge: String?
 }

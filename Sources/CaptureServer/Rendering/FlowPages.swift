@@ -23,7 +23,8 @@ struct FlowPages: Sendable {
 /// The `window.janrain.settings` values of one page view (SPEC §2); the page script adds `capture.redirectUri`.
 enum JanrainSettings {
     static func json(
-        flow: FlowDefinition, client: Client, locale: String, responseType: String, tokenURL: String, settings: ServiceSettings
+        flow: FlowDefinition, client: Client, locale: String, responseType: String, codeChallenge: String?,
+        tokenURL: String, settings: ServiceSettings
     ) -> String {
         var capture: [String: JSONValue] = [
             "redirectFlow": true,
@@ -37,6 +38,10 @@ enum JanrainSettings {
             "locale": .string(locale),
         ]
         if let screen = flow.screenToRender { capture["screenToRender"] = .string(screen) }
+        if let codeChallenge {
+            capture["codeChallenge"] = .string(codeChallenge)
+            capture["codeChallengeMethod"] = "S256"
+        }
         let value: JSONValue = [
             "popup": false,
             "type": "embed",

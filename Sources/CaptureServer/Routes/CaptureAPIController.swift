@@ -61,15 +61,11 @@ struct CaptureAPIController {
         }
     }
 
-    /// The success fields of sign-in and registration.
+    /// The success fields of sign-in and registration: tokens, a one-time code, or both.
     static func authFields(_ result: AuthResult) -> [String: JSONValue] {
-        [
-            "access_token": .string(result.grant.accessToken),
-            "refresh_token": .string(result.grant.refreshToken),
-            "expires_in": .int(Int64(result.grant.expiresIn)),
-            "token_type": .string(result.grant.tokenType),
-            "is_new": .bool(result.isNew),
-            "capture_user": result.user.entity,
-        ]
+        var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": result.user.entity]
+        if let grant = result.grant { fields.merge(OAuthController.grantFields(grant)) { _, new in new } }
+        if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
+        return fields
     }
 }

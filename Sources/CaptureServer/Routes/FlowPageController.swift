@@ -42,6 +42,16 @@ struct FlowPageController {
             guard client.responseTypes.contains(responseType) else {
                 throw PageProblem("The app “\(clientID)” may not use response_type=\(responseType).")
             }
+            var codeChallenge: String?
+            if responseType == "code" {
+                do {
+                    codeChallenge = try PKCE.checkedChallenge(
+                        query["code_challenge"].map(String.init), method: query["code_challenge_method"].map(String.init),
+                        required: !client.isConfidential)
+                } catch let error as CaptureError {
+                    throw PageProblem("This page needs a PKCE code_challenge with code_challenge_method=S256 (\(error.errorDescription)).")
+                }
+            }
             let origin = service.settings.resolvedPublicOrigin
             guard ClientRules.matchRedirect(origin + "/flows/" + name, allowed: client.redirectURIs, publicOrigin: origin) != nil else {
                 throw PageProblem("The app “\(clientID)” does not list this page (/flows/\(name)) among its redirect URIs.")
@@ -53,8 +63,8 @@ struct FlowPageController {
                 throw PageProblem("The flow's tokenUrl is not on an origin this app allows.")
             }
             let json = JanrainSettings.json(
-                flow: flow, client: client, locale: locale, responseType: responseType, tokenURL: tokenURL,
-                settings: service.settings)
+                flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
+                tokenURL: tokenURL, settings: service.settings)
             return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)

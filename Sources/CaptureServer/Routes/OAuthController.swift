@@ -22,13 +22,23 @@ struct OAuthController {
         case "refresh_token":
             let grant = try await service.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
-            return Reply.ok([
-                "access_token": .string(grant.accessToken), "token_type": .string(grant.tokenType),
-                "expires_in": .int(Int64(grant.expiresIn)), "refresh_token": .string(grant.refreshToken),
-            ])
+            return Reply.ok(Self.grantFields(grant))
+        case "authorization_code":
+            let grant = try await service.exchangeCode(
+                parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
+                clientID: clientID, clientSecret: secret)
+            return Reply.ok(Self.grantFields(grant))
         case let other?:
             throw CaptureError.unsupportedGrantType(other)
         }
+    }
+
+    /// RFC 6749 §5.1 token fields.
+    static func grantFields(_ grant: IssuedGrant) -> [String: JSONValue] {
+        [
+            "access_token": .string(grant.accessToken), "token_type": .string(grant.tokenType),
+            "expires_in": .int(Int64(grant.expiresIn)), "refresh_token": .string(grant.refreshToken),
+        ]
     }
 
     @Sendable func revoke(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -54,8 +64,9 @@ struct OAuthController {
             "token_endpoint": .string(issuer + "/oauth/token"),
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
-            "response_types_supported": .array(ClientRules.offeredResponseTypes.sorted().map(JSONValue.string)),
-            "grant_types_supported": ["refresh_token"],
+            "response_types_supported": .array(ClientRules.responseTypes.sorted().map(JSONValue.string)),
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "revocation_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "introspection_endpoint_auth_methods_supported": clientAuth,

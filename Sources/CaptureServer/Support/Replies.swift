@@ -73,7 +73,8 @@ enum Reply {
         let oauthCode: String
         switch error {
         case .invalidClient: oauthCode = "invalid_client"
-        case .invalidGrant, .authorizationCodeExpired, .invalidAccessToken, .accessTokenExpired: oauthCode = "invalid_grant"
+        case .invalidGrant, .authorizationCodeExpired, .invalidAccessToken, .accessTokenExpired, .redirectURIMismatch:
+            oauthCode = "invalid_grant"
         case .unsupportedGrantType: oauthCode = "unsupported_grant_type"
         case .notPermitted, .accountDeactivated: oauthCode = "unauthorized_client"
         case .rateLimited: oauthCode = "slow_down"

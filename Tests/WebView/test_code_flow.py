@@ -1,0 +1,51 @@
+"""The safer hand-off (SPEC §4.5) in a real web view: with response_type=code and a PKCE challenge the
+page never holds the access token; the host gets a one-time code and exchanges it with its verifier."""
+
+import base64
+import hashlib
+import secrets
+
+from conftest import CLIENT_ID, PASSWORD
+
+
+def pkce_pair():
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+def test_code_flow_hands_a_one_time_code_that_only_the_verifier_redeems(server, host):
+    email, _ = server.register()
+    verifier, challenge = pkce_pair()
+    page = server.page("webViewSignIn", response_type="code", code_challenge=challenge, code_challenge_method="S256")
+    host.load(page)
+    host.wait_for_event("onCaptureRenderComplete")
+    queue_mark, message_mark = host.mark()
+    host.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": PASSWORD})
+
+    queued = host.wait_for_event("onCaptureLoginSuccess", after=queue_mark).result
+    posted = host.wait_for_event("onCaptureLoginSuccess", "message", after=message_mark).result
+    host.settle()
+    assert posted == queued
+    code = queued["authorizationCode"]
+    assert code and queued["oneTime"] is True
+    assert "accessToken" not in queued, "the page never sees an access token"
+    assert host.token_urls == [], "no legacy janrain:accessToken= navigation for a one-time code"
+    assert host.run_js("localStorage.getItem('janrainCaptureToken')") is None
+
+    exchange = {"grant_type": "authorization_code", "code": code, "redirect_uri": page,
+                "client_id": CLIENT_ID, "code_verifier": "x" * 43}
+    status, wrong, _ = server.post("/oauth/token", exchange)
+    assert status == 400 and wrong["error"] == "invalid_grant", wrong
+
+    exchange["code_verifier"] = verifier
+    status, tokens, headers = server.post("/oauth/token", exchange)
+    assert status == 200 and tokens["token_type"] == "Bearer", tokens
+    assert headers["Cache-Control"] == "no-store"
+    status, entity, _ = server.post("/entity", {"access_token": tokens["access_token"]})
+    assert entity["stat"] == "ok" and entity["result"]["email"] == email
+
+    status, again, _ = server.post("/oauth/token", exchange)
+    assert status == 400 and again["error"] == "invalid_grant"
+    assert server.post("/entity", {"access_token": tokens["access_token"]})[1]["stat"] == "error", \
+        "replaying the code revokes what it was exchanged for"
