@@ -202,6 +202,8 @@ def test_host_injected_token_opens_the_profile_and_saves_it(server, host):
     host.run_js("(janrain.capture.ui.createCaptureSession(%r), true)" % reply["access_token"])
     found = host.wait_for_event("onCaptureSessionFound", after=queue_mark).result
     assert found["userData"]["email"] == email
+    created = host.wait_for_event("onCaptureSessionCreated", after=queue_mark).result
+    assert created["accessToken"] == reply["access_token"] and created["userData"]["email"] == email
     host.wait_for_screen("editProfile")
     values = host.run_js("(function(){var f=document.forms.editProfileForm, o={};"
                          "for (var i=0;i<f.elements.length;i++){var e=f.elements[i]; if(e.name) o[e.name]=e.value;}"

@@ -655,7 +655,13 @@
     storageRemove(STORAGE.profile);
     saveSession(accessToken, 3600, null);
     return verifySession(accessToken).then(function (found) {
-      if (found) renderScreen(sessionScreen());
+      if (found) {
+        // The host handed the page a working token: the page now holds a session (Janrain fires this too).
+        fire('onCaptureSessionCreated', {
+          statusMessage: 'sessionCreated', accessToken: accessToken, userData: storedProfile()
+        });
+        renderScreen(sessionScreen());
+      }
       else if (found === null) renderScreen(initialScreenWithoutSession());
       return found === true;
     });
