@@ -175,6 +175,9 @@ def test_a_revoked_token_ends_the_session_on_reload(server, host):
     assert host.run_js("janrain.capture.ui.hasActiveSession()") is False
     assert host.run_js("localStorage.getItem('janrainCaptureToken')") is None
     host.wait_for_screen("signIn")
+    notice = host.run_js("(function(){var n=document.getElementById('capture_notice');"
+                         "return n && !n.hidden ? n.textContent : null;})()")
+    assert notice and "session has ended" in notice, "the person is told why they see sign-in again"
 
 
 def test_a_locally_expired_token_fires_expired_token(server, host):

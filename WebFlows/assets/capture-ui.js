@@ -61,6 +61,7 @@
   var REQUEST_TIMEOUT_MS = 20000;
   var RATE_LIMIT_MESSAGE = 'Too many attempts. Wait a few minutes, then try again.';
   var NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
+  var SESSION_ENDED_MESSAGE = 'Your session has ended. Sign in again to continue.';
 
   var state = { started: false, wired: false, currentScreen: null };
 
@@ -296,8 +297,8 @@
   function sessionScreen() {
     var wanted = captureSettings().screenToRender;
     if (wanted && screenExists(wanted)) return wanted;
-    if (screenExists('editProfile')) return 'editProfile';
     if (screenExists('signedIn')) return 'signedIn';
+    if (screenExists('editProfile')) return 'editProfile';
     return signInScreen();
   }
 
@@ -523,6 +524,7 @@
       fire(body.code === 414 ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
         errorFields(reply, body.code === 414 ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
       endSession(false);
+      showNotice(SESSION_ENDED_MESSAGE);
     }
   }
 
@@ -600,6 +602,7 @@
       fire(expired ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
         errorFields(reply, expired ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
       endSession(false);
+      showNotice(SESSION_ENDED_MESSAGE);
       return false;
     }, function () {
       // Unreachable: keep the stored session (a reload retries) but say so instead of hanging.
