@@ -3,7 +3,7 @@ look at, plus the layout checks a phone needs (no sideways scrolling, 16 px inpu
 
 import pathlib
 
-from conftest import PASSWORD
+from conftest import CLIENT_ID, PASSWORD
 
 SHOTS = pathlib.Path(__file__).resolve().with_name("screenshots")
 
@@ -68,10 +68,22 @@ def test_screens_at_phone_width(server, host):
     host.run_js("(document.activeElement && document.activeElement.blur(), true)")
     host.snapshot(SHOTS / "returnTraditional-error.png")
 
+    _, ended = server.register(display_name="Ended")
+    queue_mark, _ = host.mark()
+    host.run_js("(janrain.capture.ui.createCaptureSession(%r), true)" % ended["access_token"])
+    host.wait_for_event("onCaptureSessionFound", after=queue_mark)
+    server.post("/oauth/revoke", {"token": ended["access_token"], "client_id": CLIENT_ID})
+    queue_mark, _ = host.mark()
+    host.reload()
+    host.wait_for_event("onCaptureInvalidToken", after=queue_mark)
+    host.settle()
+    assert host.run_js(LAYOUT_CHECK) == []
+    host.snapshot(SHOTS / "session-ended.png")
+
     host.load(server.page("webViewSignIn", client_id="not-a-client"))
     assert host.run_js("document.documentElement.scrollWidth <= window.innerWidth") is True
     host.snapshot(SHOTS / "error-unknown-client.png")
 
     for name in ("signIn.png", "traditionalRegistration-errors.png", "editProfile.png",
-                 "signedIn.png", "returnTraditional-error.png", "error-unknown-client.png"):
+                 "signedIn.png", "returnTraditional-error.png", "session-ended.png", "error-unknown-client.png"):
         assert (SHOTS / name).stat().st_size > 3000, name

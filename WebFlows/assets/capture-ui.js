@@ -593,6 +593,8 @@
       if (reply.ok) {
         var user = (reply.body && reply.body.result) || {};
         saveProfile(user);
+        // "Welcome back" greets whoever last held a session here, host-injected sessions included.
+        if (user.email) storageSet(STORAGE.lastEmail, user.email);
         fire('onCaptureSessionFound', {
           statusMessage: 'profileFound', accessToken: token, userData: user
         }, transactionId);
