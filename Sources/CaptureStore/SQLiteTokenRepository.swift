@@ -54,7 +54,8 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func redeem(
-        hash: String, kind: TokenKind, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
+        hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
+        replacements: @Sendable (TokenRecord) -> [TokenRecord]
     ) async throws -> Redemption {
         try await writer.write { db in
             guard var old = try TokenRecord.filter(Self.hash == hash).fetchOne(db), old.kind == kind,
@@ -64,9 +65,11 @@ struct SQLiteTokenRepository: TokenRepository {
             case .used:
                 _ = try Self.revokeChain(old.chainID, at: now, in: db)
                 return .reused
-            case .revoked, .expired:
+            case .revoked:
                 return .notUsable
-            case .active:
+            case .expired where !allowExpired:
+                return .notUsable
+            case .active, .expired:
                 old.usedAt = now
                 try old.update(db)
                 for var token in replacements(old) { try token.insert(db) }

@@ -37,10 +37,12 @@ public protocol TokenRepository: Sendable {
     /// Tokens whose hash starts with `prefix` (fingerprint lookup).
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
     func list(_ filter: TokenFilter) async throws -> [TokenRecord]
-    /// Atomically: if the token `hash` of this kind and client is active, mark it used and insert
-    /// `replacements(old)`; if it was already used, revoke its chain (RFC 6819 §5.2.2.3, RFC 6749 §4.1.2).
+    /// Atomically: if the token `hash` of this kind and client is active (or only expired, when `allowExpired`),
+    /// mark it used and insert `replacements(old)`; if it was already used, revoke its chain
+    /// (RFC 6819 §5.2.2.3, RFC 6749 §4.1.2).
     func redeem(
-        hash: String, kind: TokenKind, now: Date, client: String, replacements: @Sendable (TokenRecord) -> [TokenRecord]
+        hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
+        replacements: @Sendable (TokenRecord) -> [TokenRecord]
     ) async throws -> Redemption
     /// Returns how many tokens were newly revoked.
     @discardableResult func revoke(id: Int64, at: Date) async throws -> Int

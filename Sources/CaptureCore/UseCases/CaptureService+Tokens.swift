@@ -53,7 +53,7 @@ extension CaptureService {
     func redeem(_ token: String, kind: TokenKind, client: Client, reused: String, notUsable: String) async throws -> IssuedGrant {
         let grant = mintGrant(for: client)
         let outcome = try await store.tokens.redeem(
-            hash: TokenMinter.hash(token), kind: kind, now: time.now(), client: client.clientID
+            hash: TokenMinter.hash(token), kind: kind, now: time.now(), client: client.clientID, allowExpired: false
         ) { old in records(of: grant, following: old) }
         switch outcome {
         case .redeemed(let old):

@@ -12,6 +12,7 @@ struct CaptureAPIController {
         router.post("/oauth/update_profile_native", use: Handle.capture(updateProfile))
         router.post("/entity", use: Handle.capture(entity))
         router.post("/entity.update", use: Handle.capture(updateEntity))
+        router.post("/oauth/refresh_access_token", use: Handle.capture(refreshAccessToken))
     }
 
     private var limit: Int { service.settings.maxBodyBytes }
@@ -53,6 +54,16 @@ struct CaptureAPIController {
         let user = try await service.updateEntity(
             accessToken: APIRequest.accessToken(request, parameters: parameters), attributes: update.attributes)
         return Reply.ok(["result": user.entity])
+    }
+
+    /// Janrain's signed refresh: a new access token for one whose refresh_secret signature checks out.
+    @Sendable func refreshAccessToken(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        try Self.refuseUnknown(parameters, allowed: ["access_token", "date", "signature", "client_id", "locale"])
+        let refreshed = try await service.refreshSigned(
+            accessToken: parameters["access_token"], date: parameters["date"], signature: parameters["signature"],
+            clientID: parameters["client_id"])
+        return Reply.ok(["access_token": .string(refreshed.accessToken), "expires_in": .int(Int64(refreshed.expiresIn))])
     }
 
     static func refuseUnknown(_ parameters: [String: String], allowed: Set<String>) throws {

@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+
+/// The outcome of `/oauth/refresh_access_token`.
+public struct RefreshedAccess: Sendable, Equatable {
+    public var accessToken: String
+    public var expiresIn: Int
+}
+
+extension CaptureService {
+    /// How far a signed refresh's `date` may be from the service's clock.
+    static let signedRefreshClockSkew: TimeInterval = 300
+
+    /// Janrain's signed refresh (jump.ios/jump.android): `signature` = Base64(HMAC-SHA1(refresh_secret,
+    /// "refresh_access_token\n" + date + "\n" + access_token + "\n")), with the `refresh_secret` the SDK sent at
+    /// sign-in. The access token may have expired (that is the point) but not been revoked or refreshed already;
+    /// it is replaced by a new one in the same chain, and presenting it again revokes the chain.
+    public func refreshSigned(accessToken: String?, date: String?, signature: String?, clientID: String?) async throws
+        -> RefreshedAccess
+    {
+        for (name, value) in [("access_token", accessToken), ("date", date), ("signature", signature)]
+        where value?.isEmpty ?? true {
+            throw CaptureError.missingArgument(name)
+        }
+        guard let accessToken, let date, let signature else { throw CaptureError.missingArgument("access_token") }
+        guard let signedAt = Self.parseSignatureDate(date) else {
+            throw CaptureError.invalidArgument("date", "must be UTC 'yyyy-MM-dd HH:mm:ss'")
+        }
+        let now = time.now()
+        guard abs(now.timeIntervalSince(signedAt)) <= Self.signedRefreshClockSkew else {
+            throw CaptureError.invalidArgument("date", "is more than 5 minutes away from the service's clock")
+        }
+        guard let (record, _) = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
+            record.kind == .access, clientID.map({ $0 == record.clientID }) ?? true
+        else { throw CaptureError.invalidAccessToken }
+        if record.revokedAt != nil { throw CaptureError.invalidAccessToken }
+        if now.timeIntervalSince(record.issuedAt) > settings.refreshTokenLifetime { throw CaptureError.accessTokenExpired }
+        guard let secret = record.refreshSecret else {
+            throw CaptureError.notPermitted("this session was started without a refresh_secret")
+        }
+        // A form body turns an unescaped '+' of the Base64 signature into a space; undo that.
+        let presented = signature.replacingOccurrences(of: " ", with: "+")
+        let expected = Data(
+            HMAC<Insecure.SHA1>.authenticationCode(
+                for: Data("refresh_access_token\n\(date)\n\(accessToken)\n".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        ).base64EncodedString()
+        guard ConstantTime.equals(presented, expected) else {
+            throw CaptureError.invalidArgument("signature", "does not match the access token, date and refresh_secret")
+        }
+
+        let client = try await self.client(id: record.clientID)
+        let fresh = minter.mint()
+        let lifetime = accessLifetime(for: client)
+        let outcome = try await store.tokens.redeem(
+            hash: record.hash, kind: .access, now: now, client: record.clientID, allowExpired: true
+        ) { old in
+            [TokenRecord(
+                kind: .access, hash: TokenMinter.hash(fresh), userID: old.userID, clientID: old.clientID,
+                chainID: old.chainID, scope: old.scope, authProvider: old.authProvider, issuedAt: now,
+                expiresAt: now + lifetime, refreshSecret: old.refreshSecret)]
+        }
+        switch outcome {
+        case .redeemed:
+            guard let user = try await store.users.find(id: record.userID), !user.isDisabled else {
+                try await store.tokens.revokeChain(record.chainID, at: now)
+                throw CaptureError.accountDeactivated
+            }
+            return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime))
+        case .reused, .notUsable:
+            throw CaptureError.invalidAccessToken
+        }
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` in UTC, exactly.
+    static func parseSignatureDate(_ text: String) -> Date? {
+        let parts = text.split(whereSeparator: { "- :".contains($0) }).map { Int($0) }
+        guard text.count == 19, parts.count == 6, parts.allSatisfy({ $0 != nil }) else { return nil }
+        var components = DateComponents()
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = TimeZone(identifier: "UTC")
+        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
+        (components.hour, components.minute, components.second) = (parts[3], parts[4], parts[5])
+        guard components.isValidDate, let date = components.date else { return nil }
+        return date
+    }
+}
