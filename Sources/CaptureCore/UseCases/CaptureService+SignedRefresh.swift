@@ -18,11 +18,9 @@ extension CaptureService {
     public func refreshSigned(accessToken: String?, date: String?, signature: String?, clientID: String?) async throws
         -> RefreshedAccess
     {
-        for (name, value) in [("access_token", accessToken), ("date", date), ("signature", signature)]
-        where value?.isEmpty ?? true {
-            throw CaptureError.missingArgument(name)
-        }
-        guard let accessToken, let date, let signature else { throw CaptureError.missingArgument("access_token") }
+        guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
+        guard let date, !date.isEmpty else { throw CaptureError.missingArgument("date") }
+        guard let signature, !signature.isEmpty else { throw CaptureError.missingArgument("signature") }
         guard let signedAt = Self.parseSignatureDate(date) else {
             throw CaptureError.invalidArgument("date", "must be UTC 'yyyy-MM-dd HH:mm:ss'")
         }
@@ -30,12 +28,12 @@ extension CaptureService {
         guard abs(now.timeIntervalSince(signedAt)) <= Self.signedRefreshClockSkew else {
             throw CaptureError.invalidArgument("date", "is more than 5 minutes away from the service's clock")
         }
-        guard let (record, _) = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
-            record.kind == .access, clientID.map({ $0 == record.clientID }) ?? true
+        guard let (stored, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
+            stored.kind == .access, clientID.map({ $0 == stored.clientID }) ?? true
         else { throw CaptureError.invalidAccessToken }
-        if record.revokedAt != nil { throw CaptureError.invalidAccessToken }
-        if now.timeIntervalSince(record.issuedAt) > settings.refreshTokenLifetime { throw CaptureError.accessTokenExpired }
-        guard let secret = record.refreshSecret else {
+        if stored.revokedAt != nil { throw CaptureError.invalidAccessToken }
+        if now.timeIntervalSince(stored.issuedAt) > settings.refreshTokenLifetime { throw CaptureError.accessTokenExpired }
+        guard let secret = stored.refreshSecret else {
             throw CaptureError.notPermitted("this session was started without a refresh_secret")
         }
         // A form body turns an unescaped '+' of the Base64 signature into a space; undo that.
@@ -47,28 +45,21 @@ extension CaptureService {
         guard ConstantTime.equals(presented, expected) else {
             throw CaptureError.invalidArgument("signature", "does not match the access token, date and refresh_secret")
         }
+        // The lookup already brought the user: a deactivated account ends the session here (a deleted one took
+        // its tokens with it).
+        guard let user, !user.isDisabled else {
+            try await store.tokens.revokeChain(stored.chainID, at: now)
+            throw CaptureError.accountDeactivated
+        }
 
-        let client = try await self.client(id: record.clientID)
+        let client = try await self.client(id: stored.clientID)
         let fresh = minter.mint()
         let lifetime = accessLifetime(for: client)
         let outcome = try await store.tokens.redeem(
-            hash: record.hash, kind: .access, now: now, client: record.clientID, allowExpired: true
-        ) { old in
-            [TokenRecord(
-                kind: .access, hash: TokenMinter.hash(fresh), userID: old.userID, clientID: old.clientID,
-                chainID: old.chainID, scope: old.scope, authProvider: old.authProvider, issuedAt: now,
-                expiresAt: now + lifetime, refreshSecret: old.refreshSecret)]
-        }
-        switch outcome {
-        case .redeemed:
-            guard let user = try await store.users.find(id: record.userID), !user.isDisabled else {
-                try await store.tokens.revokeChain(record.chainID, at: now)
-                throw CaptureError.accountDeactivated
-            }
-            return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime))
-        case .reused, .notUsable:
-            throw CaptureError.invalidAccessToken
-        }
+            hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
+        ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
+        guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
+        return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime))
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in UTC, exactly.

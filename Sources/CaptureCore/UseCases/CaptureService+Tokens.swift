@@ -26,16 +26,18 @@ extension CaptureService {
     /// The stored form of `grant`, continuing `previous`'s chain (same user, client, scope, provider, refresh secret).
     func records(of grant: IssuedGrant, following previous: TokenRecord) -> [TokenRecord] {
         let now = time.now()
-        func record(_ kind: TokenKind, _ token: String, expiresAt: Date) -> TokenRecord {
-            TokenRecord(
-                kind: kind, hash: TokenMinter.hash(token), userID: previous.userID, clientID: previous.clientID,
-                chainID: previous.chainID, scope: previous.scope, authProvider: previous.authProvider, issuedAt: now,
-                expiresAt: expiresAt, refreshSecret: previous.refreshSecret)
-        }
         return [
-            record(.access, grant.accessToken, expiresAt: now + TimeInterval(grant.expiresIn)),
-            record(.refresh, grant.refreshToken, expiresAt: now + settings.refreshTokenLifetime),
+            record(.access, grant.accessToken, following: previous, expiresAt: now + TimeInterval(grant.expiresIn)),
+            record(.refresh, grant.refreshToken, following: previous, expiresAt: now + settings.refreshTokenLifetime),
         ]
+    }
+
+    /// The stored form of one new token in `previous`'s chain, issued now.
+    func record(_ kind: TokenKind, _ token: String, following previous: TokenRecord, expiresAt: Date) -> TokenRecord {
+        TokenRecord(
+            kind: kind, hash: TokenMinter.hash(token), userID: previous.userID, clientID: previous.clientID,
+            chainID: previous.chainID, scope: previous.scope, authProvider: previous.authProvider, issuedAt: time.now(),
+            expiresAt: expiresAt, refreshSecret: previous.refreshSecret)
     }
 
     /// `/oauth/token` with `grant_type=refresh_token`: rotates the refresh token; a reused one revokes its chain.

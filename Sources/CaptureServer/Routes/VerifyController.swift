@@ -15,13 +15,9 @@ struct VerifyController {
             let receipt = try await service.verify(assertion: parameters["assertion"], audience: parameters["audience"])
             return Reply.json(receipt.json)
         } catch let error as CaptureError {
-            let status: HTTPResponse.Status
-            switch error {
-            case .unsupportedContentType: status = .unsupportedMediaType
-            case .requestTooLarge: status = .contentTooLarge
-            case .unexpected: status = .internalServerError
-            default: status = .badRequest
-            }
+            // BrowserID answers a request it cannot act on with 400, where the Capture API says 200.
+            let transport = Reply.captureStatus(of: error)
+            let status: HTTPResponse.Status = transport == .ok ? .badRequest : transport
             let reason = error.code == 100 ? "need assertion and audience" : error.errorDescription
             return Reply.json(VerifyReceipt.failure(reason: reason).json, status: status)
         }
