@@ -27,6 +27,7 @@ public enum CaptureDatabase {
             users: SQLiteUserRepository(writer: writer),
             tokens: SQLiteTokenRepository(writer: writer),
             clients: SQLiteClientRepository(writer: writer),
+            throttle: SQLiteThrottleRepository(writer: writer),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

@@ -54,6 +54,15 @@ enum Migrations {
                 t.add(column: "codeChallenge", .text)
             }
         }
+        migrator.registerMigration("v3-throttle") { db in
+            // Sign-in and registration counters by hashed key; expired rows are purged through the index.
+            try db.create(table: "throttle", options: [.withoutRowID]) { t in
+                t.primaryKey("key", .text)
+                t.column("level", .double).notNull()
+                t.column("updatedAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull().indexed()
+            }
+        }
         return migrator
     }
 }

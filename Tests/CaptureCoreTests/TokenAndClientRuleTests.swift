@@ -38,23 +38,26 @@ import Testing
         }
     }
 
-    @Test func throttleBlocksAfterTheLimitWithinTheWindow() async {
-        let throttle = SignInThrottle(maxFailures: 3, window: 60)
+    @Test func aLeakyBucketRefusesPastItsCapacityAndDrainsEvenly() {
+        let rule = ThrottleRule(capacity: 3, drainSeconds: 60)
         let start = Date(timeIntervalSince1970: 0)
-        for _ in 0..<3 { await throttle.recordFailure(["k"], now: start) }
-        #expect(await throttle.isBlocked(["k"], now: start + 1))
-        #expect(await !throttle.isBlocked(["other"], now: start + 1))
-        #expect(await !throttle.isBlocked(["k"], now: start + 61))
+        var state: ThrottleState?
+        for _ in 0..<3 {
+            #expect(!rule.isExhausted(state, at: start))
+            state = rule.adding(to: state, at: start)
+        }
+        #expect(rule.isExhausted(state, at: start + 1))
+        // One event drains every 20 s: one more attempt after 20 s, all three after 60 s; the row expires then too.
+        #expect(!rule.isExhausted(state, at: start + 20))
+        #expect(rule.level(of: state, at: start + 60) == 0)
+        #expect(state?.expiresAt == start + 60)
     }
 
-    @Test func networkAddressesGetTenTimesTheAllowance() async {
-        let throttle = SignInThrottle(maxFailures: 2, window: 60)
+    @Test func aStreakNeverDrains() {
+        let rule = ThrottleRule(capacity: 2, drainSeconds: nil)
         let start = Date(timeIntervalSince1970: 0)
-        let address = SignInThrottle.networkAddressPrefix + "203.0.113.7"
-        for _ in 0..<19 { await throttle.recordFailure([address], now: start) }
-        #expect(await !throttle.isBlocked([address], now: start))
-        await throttle.recordFailure([address], now: start)
-        #expect(await throttle.isBlocked([address], now: start))
+        let state = rule.adding(to: rule.adding(to: nil, at: start), at: start)
+        #expect(rule.isExhausted(state, at: start + 86400 * 29))
     }
 }
 

@@ -30,7 +30,9 @@
     token: 'janrainCaptureToken',
     expires: 'janrainCaptureToken_Expires',
     profile: 'janrainCaptureProfileData',
-    lastEmail: 'janrainLastEmail'
+    lastEmail: 'janrainLastEmail',
+    // Ours: marks this device as its owner's, so guesses from elsewhere cannot lock the owner out.
+    device: 'captureBridgeDeviceToken'
   };
 
   // Which endpoint a form posts to, and which events describe it.
@@ -478,6 +480,7 @@
       if (Object.prototype.hasOwnProperty.call(fields, key)) params[key] = fields[key];
     }
     if (spec.kind === 'profile') params.access_token = storedToken();
+    if (spec.kind === 'login' || spec.kind === 'registration') params.device_token = storageGet(STORAGE.device) || '';
 
     var screenElement = form.parentNode;
     while (screenElement && screenElement !== document && (' ' + screenElement.className + ' ').indexOf(' capture_screen ') < 0) {
@@ -539,6 +542,7 @@
       }, transactionId);
       return;
     }
+    if (body.device_token) storageSet(STORAGE.device, body.device_token);
     var code = body.authorization_code;
     var token = code ? undefined : body.access_token;
     if (token) {

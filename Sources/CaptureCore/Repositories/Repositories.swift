@@ -3,16 +3,18 @@ public struct Repositories: Sendable {
     public let users: any UserRepository
     public let tokens: any TokenRepository
     public let clients: any ClientRepository
+    public let throttle: any ThrottleRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
     public init(
         users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
-        isReady: @escaping @Sendable () async -> Bool
+        throttle: any ThrottleRepository, isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
         self.clients = clients
+        self.throttle = throttle
         self.isReady = isReady
     }
 }

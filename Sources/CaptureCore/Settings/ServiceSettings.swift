@@ -14,8 +14,17 @@ public struct ServiceSettings: Sendable, Equatable {
     public var refreshTokenLifeDays = 30.0
     public var bcryptCost = 12
     public var maxBodyBytes = 1_048_576
+    /// Failed sign-ins per account and source (a device of the owner's, else an address) per window.
     public var signInMaxFailures = 10
+    /// Failed sign-ins per network address over all accounts per window (carrier NAT shares addresses).
+    public var signInMaxFailuresPerAddress = 100
+    /// Consecutive failures after which an account takes passwords only from its owner's devices and addresses.
+    public var signInMaxConsecutiveFailures = 100
     public var signInWindowSeconds = 900.0
+    /// Registration attempts per network address per sign-in window.
+    public var registrationsPerAddress = 20
+    /// Proxies whose `Forwarded` / `X-Forwarded-*` headers are believed: addresses or CIDR ranges.
+    public var trustedProxies: [String] = []
     /// Directory holding `pages/` and `assets/`.
     public var webFlowsDirectory = "WebFlows"
     public var clients: [ClientSettings] = []

@@ -13,6 +13,10 @@ struct ServiceSettingsFile: Decodable {
     var maxBodyBytes: Int?
     var signInMaxFailures: Int?
     var signInWindowSeconds: Double?
+    var signInMaxFailuresPerAddress: Int?
+    var signInMaxConsecutiveFailures: Int?
+    var registrationsPerAddress: Int?
+    var trustedProxies: [String]?
     var webFlows: String?
     var clients: [ClientSettings]?
 }
@@ -34,6 +38,10 @@ extension ServiceSettings {
         if let bytes = raw.maxBodyBytes { settings.maxBodyBytes = bytes }
         if let failures = raw.signInMaxFailures { settings.signInMaxFailures = failures }
         if let window = raw.signInWindowSeconds { settings.signInWindowSeconds = window }
+        if let failures = raw.signInMaxFailuresPerAddress { settings.signInMaxFailuresPerAddress = failures }
+        if let failures = raw.signInMaxConsecutiveFailures { settings.signInMaxConsecutiveFailures = failures }
+        if let count = raw.registrationsPerAddress { settings.registrationsPerAddress = count }
+        if let proxies = raw.trustedProxies { settings.trustedProxies = proxies }
         let base = url.deletingLastPathComponent()
         settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
             .standardizedFileURL.path
@@ -59,6 +67,18 @@ extension ServiceSettings {
         guard refreshTokenLifeDays > 0 else { throw fail("refreshTokenLifeDays", "must be above 0") }
         guard maxBodyBytes >= 1024 else { throw fail("maxBodyBytes", "must be at least 1024") }
         guard signInMaxFailures > 0 else { throw fail("signInMaxFailures", "must be above 0") }
+        guard signInMaxFailuresPerAddress >= signInMaxFailures else {
+            throw fail("signInMaxFailuresPerAddress", "must be at least signInMaxFailures (\(signInMaxFailures))")
+        }
+        // NIST SP 800-63B §5.2.2: no more than 100 consecutive failed attempts on one account.
+        guard (1...100).contains(signInMaxConsecutiveFailures) else {
+            throw fail("signInMaxConsecutiveFailures", "must be between 1 and 100, got \(signInMaxConsecutiveFailures)")
+        }
+        guard signInWindowSeconds > 0 else { throw fail("signInWindowSeconds", "must be above 0") }
+        guard registrationsPerAddress > 0 else { throw fail("registrationsPerAddress", "must be above 0") }
+        for proxy in trustedProxies where TrustedProxies([proxy]) == nil {
+            throw fail("trustedProxies", "'\(proxy)' is not an IP address or CIDR range such as 10.0.0.0/8")
+        }
         if let origin = publicOrigin, URLOrigin(origin) == nil {
             throw fail("publicOrigin", "must be an http(s) origin such as https://id.example.com, got '\(origin)'")
         }

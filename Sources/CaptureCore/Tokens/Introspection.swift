@@ -14,6 +14,7 @@ public struct Introspection: Sendable, Equatable {
         case .access: "Bearer"
         case .refresh: "refresh_token"
         case .code: "authorization_code"
+        case .device: "device"
         }
     }
 

@@ -3,6 +3,9 @@ import Foundation
 /// What a token is for.
 public enum TokenKind: String, Codable, Sendable, CaseIterable {
     case access, refresh, code
+    /// Marks a device its owner signed in on: attempts from it are throttled apart from everyone else's
+    /// (docs/decisions.md, "Sign-in throttling"). It authorizes nothing.
+    case device
 }
 
 /// A stored token: only its SHA-256 hash is kept, never the token itself.

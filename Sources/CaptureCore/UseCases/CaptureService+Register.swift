@@ -1,18 +1,21 @@
 extension CaptureService {
     /// `/oauth/register_native_traditional`: validates the registration form, stores the user with a
-    /// bcrypt hash, and signs them in.
+    /// bcrypt hash, and signs them in. Attempts are limited per address, and the password is hashed before
+    /// the address is looked up, so an address in use (380) answers no faster than a new one.
     public func register(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
         guard let emailField = fieldName(for: "email", form: context.form),
             let password = value(for: "password", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a registration form") }
+        try await throttle.admitRegistration(address: request.remoteAddress, now: time.now())
         let email = User.normalize(email: values[emailField] ?? "")
+        let passwordHash = await hasher.hash(password)
         if try await store.users.find(email: email) != nil {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
         let now = time.now()
-        var user = User(id: minter.identifier(), email: email, passwordHash: await hasher.hash(password), createdAt: now)
+        var user = User(id: minter.identifier(), email: email, passwordHash: passwordHash, createdAt: now)
         for field in catalog.fields(ofForm: context.form) {
             if let attribute = field.profileAttribute, attribute != .email, let value = values[field.name] {
                 user.set(attribute, to: value)
@@ -24,6 +27,8 @@ extension CaptureService {
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
-        return try await complete(context, user: user, isNew: true, refreshSecret: request.refreshSecret)
+        var result = try await complete(context, user: user, isNew: true, refreshSecret: request.refreshSecret)
+        result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: nil)
+        return result
     }
 }

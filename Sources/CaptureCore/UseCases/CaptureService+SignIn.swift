@@ -1,6 +1,7 @@
 extension CaptureService {
     /// `/oauth/auth_native_traditional`: checks the address and password; an unknown address and a wrong
-    /// password fail alike (210) and take alike (a decoy bcrypt check), and repeated failures are throttled (510).
+    /// password fail alike (210) and take alike (a decoy bcrypt check). Each attempt is charged to the
+    /// throttle before the password is checked (510 when a limit is used up; see `SignInThrottle`).
     public func signIn(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
@@ -8,19 +9,19 @@ extension CaptureService {
             let password = value(for: "currentPassword", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a sign-in form") }
         let email = User.normalize(email: rawEmail)
-        let keys = ["email:" + email] + (request.remoteAddress.map { [SignInThrottle.networkAddressPrefix + $0] } ?? [])
-        guard await !throttle.isBlocked(keys, now: time.now()) else { throw CaptureError.rateLimited }
+        let found = try await store.users.find(email: email)
+        let device = try await trustedDevice(request.deviceToken, of: found)
+        let attempt = try await throttle.begin(
+            email: email, deviceHash: device, address: request.remoteAddress, now: time.now())
 
-        let user = try await store.users.find(email: email)
-        let verified = await hasher.verify(password, hash: user?.passwordHash ?? decoyHash)
-        guard verified, var user else {
-            await throttle.recordFailure(keys, now: time.now())
-            throw CaptureError.invalidCredentials
-        }
+        let verified = await hasher.verify(password, hash: found?.passwordHash ?? decoyHash)
+        guard verified, var user = found else { throw CaptureError.invalidCredentials }
+        try await throttle.succeeded(attempt, now: time.now())
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
-        await throttle.reset(["email:" + email])
         user.lastLoginAt = time.now()
         try await store.users.update(user)
-        return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)
+        var result = try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)
+        result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: device)
+        return result
     }
 }

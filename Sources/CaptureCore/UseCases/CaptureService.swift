@@ -9,6 +9,8 @@ public struct CaptureService: Sendable {
     public let time: any TimeSource
     public let minter: TokenMinter
     public let throttle: SignInThrottle
+    /// `settings.trustedProxies`, parsed once.
+    public let proxies: TrustedProxies
     /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.
     let decoyHash: String
 
@@ -22,7 +24,8 @@ public struct CaptureService: Sendable {
         self.hasher = hasher
         self.time = time
         self.minter = TokenMinter(random: random)
-        self.throttle = SignInThrottle(maxFailures: settings.signInMaxFailures, window: settings.signInWindowSeconds)
+        self.throttle = SignInThrottle(store: store.throttle, settings: settings)
+        self.proxies = TrustedProxies(settings.trustedProxies) ?? .none
         self.decoyHash = decoyHash
     }
 

@@ -7,6 +7,8 @@ public struct FlowRequest: Sendable, Equatable {
         // Sent by Janrain's SDKs: `flow_name` (older jump.ios, same as `flow`), `bp_channel` (Backplane),
         // `merge_token` (social account merge, not offered yet). Accepted, never stored.
         "flow_name", "bp_channel", "merge_token",
+        // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling").
+        "device_token",
     ]
 
     public var clientID: String?
@@ -20,6 +22,8 @@ public struct FlowRequest: Sendable, Equatable {
     public var accessToken: String?
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
+    /// A device token from an earlier sign-in; present but empty asks for one.
+    public var deviceToken: String?
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
@@ -36,6 +40,7 @@ public struct FlowRequest: Sendable, Equatable {
         accessToken = parameters["access_token"]
         codeChallenge = parameters["code_challenge"]
         codeChallengeMethod = parameters["code_challenge_method"]
+        deviceToken = parameters["device_token"]
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
     }
@@ -56,6 +61,8 @@ public struct AuthResult: Sendable, Equatable {
     public var isNew: Bool
     public var grant: IssuedGrant?
     public var authorizationCode: String?
+    /// A new device token, when the caller asked for one and had none valid for this account.
+    public var deviceToken: String?
 }
 
 /// The client, flow and form a submission is about, after checking them.

@@ -17,17 +17,21 @@ struct CaptureAPIController {
 
     private var limit: Int { service.settings.maxBodyBytes }
 
+    private func clientAddress(_ request: Request, _ context: CaptureRequestContext) -> String? {
+        APIRequest.origin(request, context: context, proxies: service.proxies).address
+    }
+
     @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.signIn(
-            FlowRequest(parameters: parameters, remoteAddress: APIRequest.remoteAddress(context)))
+            FlowRequest(parameters: parameters, remoteAddress: clientAddress(request, context)))
         return Reply.ok(Self.authFields(result))
     }
 
     @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.register(
-            FlowRequest(parameters: parameters, remoteAddress: APIRequest.remoteAddress(context)))
+            FlowRequest(parameters: parameters, remoteAddress: clientAddress(request, context)))
         return Reply.ok(Self.authFields(result))
     }
 
@@ -77,6 +81,7 @@ struct CaptureAPIController {
         var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": result.user.entity]
         if let grant = result.grant { fields.merge(OAuthController.grantFields(grant)) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
+        if let device = result.deviceToken { fields["device_token"] = .string(device) }
         return fields
     }
 }

@@ -36,7 +36,10 @@ enum APIRequest {
         return parameters["access_token"]
     }
 
-    static func remoteAddress(_ context: CaptureRequestContext) -> String? {
-        context.remoteAddress?.ipAddress
+    /// The client's address and scheme: the socket peer, or what the trusted proxies in front of it forwarded.
+    static func origin(_ request: Request, context: CaptureRequestContext, proxies: TrustedProxies) -> TrustedProxies.Origin {
+        proxies.origin(
+            peer: context.remoteAddress?.ipAddress, forwarded: request.headers[.forwarded],
+            xForwardedFor: request.headers[.xForwardedFor], xForwardedProto: request.headers[.xForwardedProto])
     }
 }

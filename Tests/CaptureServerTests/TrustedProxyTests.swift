@@ -1,0 +1,60 @@
+import CaptureCore
+import CaptureServer
+import CaptureTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Forwarding headers over real sockets (the peer is 127.0.0.1): believed from trusted proxies only.
+@Suite struct TrustedProxyTests {
+    static let password = "the owner's passphrase"
+
+    func withLiveAPI(
+        configure: @escaping (inout ServiceSettings) -> Void, _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
+    ) async throws {
+        let world = try await TestWorld.make(configure: configure)
+        let app = Application(
+            router: try buildRouter(service: world.service), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in try await body(API(client: client), world) }
+    }
+
+    static func signIn(_ api: API, email: String, password: String, forwardedFor: String) async throws -> Int? {
+        return try await api.post(
+            "/oauth/auth_native_traditional", TestWorld.signIn(email: email, password: password), headers: [.init("X-Forwarded-For")!: forwardedFor]
+        ).code
+    }
+
+    @Test func behindATrustedProxyEachClientHasItsOwnAddressLimit() async throws {
+        try await withLiveAPI(configure: {
+            $0.trustedProxies = ["127.0.0.1"]
+            $0.signInMaxFailures = 2
+            $0.signInMaxFailuresPerAddress = 4
+        }) { api, world in
+            try await world.register("owner@example.com", password: Self.password)
+            for index in 0..<4 {
+                let code = try await Self.signIn(api, email: "u\(index)@example.com", password: "guess", forwardedFor: "203.0.113.9")
+                #expect(code == 210)
+            }
+            #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "203.0.113.9") == 510)
+            // Everyone else behind the same proxy is unaffected: the limit follows the client, not the proxy.
+            #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "198.51.100.4") == nil)
+        }
+    }
+
+    @Test func fromAnUntrustedPeerForwardingHeadersCannotDodgeTheLimit() async throws {
+        try await withLiveAPI(configure: {
+            $0.trustedProxies = []
+            $0.signInMaxFailures = 2
+            $0.signInMaxFailuresPerAddress = 4
+        }) { api, world in
+            try await world.register("owner@example.com", password: Self.password)
+            for index in 0..<4 {
+                // A client inventing a new X-Forwarded-For per guess is still counted at its socket address.
+                let code = try await Self.signIn(api, email: "u\(index)@example.com", password: "guess", forwardedFor: "10.9.9.\(index)")
+                #expect(code == 210)
+            }
+            #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "10.9.9.200") == 510)
+        }
+    }
+}
