@@ -5,6 +5,7 @@ import ctypes
 import json
 import os
 import pathlib
+import shutil
 import signal
 import socket
 import subprocess
@@ -105,6 +106,18 @@ def new_email():
     return "webview-%s@example.com" % uuid.uuid4().hex[:12]
 
 
+def _test_settings(work):
+    """The shipped Settings with one change: every test registers from 127.0.0.1, so the per-address
+    registration allowance is raised (the sign-in limits stay as shipped; test_lockout.py relies on them)."""
+    settings = work / "Settings"
+    shutil.copytree(ROOT / "Settings", settings)
+    service = json.loads((settings / "service.json").read_text())
+    service["registrationsPerAddress"] = 10000
+    service["webFlows"] = str(ROOT / "WebFlows")
+    (settings / "service.json").write_text(json.dumps(service))
+    return settings
+
+
 @pytest.fixture(scope="session")
 def server():
     binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ".build/debug/capture-server"))
@@ -117,12 +130,13 @@ def server():
     db_path = work / "capture.sqlite"
     log_path = work / "server.log"
     port = _free_port()
+    settings = _test_settings(work)
     env = dict(os.environ)
     env.setdefault("CAPTURE_BCRYPT_COST", "10")  # the test suite's own users; keeps sign-ins quick
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [str(binary), "--host", "127.0.0.1", "--port", str(port),
-             "--db", str(db_path), "--settings", str(ROOT / "Settings")],
+             "--db", str(db_path), "--settings", str(settings)],
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,
         )
