@@ -60,6 +60,14 @@ public enum ClientRules {
         return origin.description + (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
     }
 
+    /// Whether a browser page at `origin` (a request's `Origin` header, other than the service's own page) may use
+    /// a client's flows: only the service's public origin and the client's allowed origins may. `null` (sandboxed
+    /// frames, `file:` pages) never may.
+    public static func acceptsOrigin(_ origin: String, allowed: [String], publicOrigin: String) -> Bool {
+        guard let caller = URLOrigin(origin) else { return false }
+        return ([publicOrigin] + allowed).contains { URLOrigin($0) == caller }
+    }
+
     /// Exact origin + path match against the allow-list; query and fragment of the candidate are ignored.
     /// Returns the matching registered value, or nil.
     public static func matchRedirect(_ candidate: String, allowed: [String], publicOrigin: String) -> String? {

@@ -2,6 +2,12 @@ extension CaptureService {
     /// Checks client, flow, form, response type and redirect URI of a submission, in that order.
     func context(of request: FlowRequest) async throws -> FlowContext {
         let client = try await authenticateClient(id: request.clientID, secret: request.clientSecret)
+        // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
+        if let origin = request.crossOrigin,
+            !ClientRules.acceptsOrigin(origin, allowed: client.allowedOrigins, publicOrigin: settings.resolvedPublicOrigin)
+        {
+            throw CaptureError.notPermitted("pages on \(origin) may not use this client's flows")
+        }
         guard let flowName = request.flow, !flowName.isEmpty else { throw CaptureError.missingArgument("flow") }
         guard let flow = catalog.flow(named: flowName) else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(flowName)'")

@@ -27,8 +27,10 @@ public struct FlowRequest: Sendable, Equatable {
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
+    /// The `Origin` of a browser page on another origin than the service's that sent this request (CSRF check).
+    public var crossOrigin: String?
 
-    public init(parameters: [String: String], remoteAddress: String? = nil) {
+    public init(parameters: [String: String], remoteAddress: String? = nil, crossOrigin: String? = nil) {
         clientID = parameters["client_id"]
         clientSecret = parameters["client_secret"]
         flow = parameters["flow"] ?? parameters["flow_name"]
@@ -43,6 +45,7 @@ public struct FlowRequest: Sendable, Equatable {
         deviceToken = parameters["device_token"]
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
+        self.crossOrigin = crossOrigin
     }
 }
 

@@ -24,14 +24,18 @@ struct CaptureAPIController {
     @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.signIn(
-            FlowRequest(parameters: parameters, remoteAddress: clientAddress(request, context)))
+            FlowRequest(
+                parameters: parameters, remoteAddress: clientAddress(request, context),
+                crossOrigin: APIRequest.crossOrigin(request)))
         return Reply.ok(Self.authFields(result))
     }
 
     @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.register(
-            FlowRequest(parameters: parameters, remoteAddress: clientAddress(request, context)))
+            FlowRequest(
+                parameters: parameters, remoteAddress: clientAddress(request, context),
+                crossOrigin: APIRequest.crossOrigin(request)))
         return Reply.ok(Self.authFields(result))
     }
 

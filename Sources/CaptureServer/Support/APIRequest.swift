@@ -36,6 +36,16 @@ enum APIRequest {
         return parameters["access_token"]
     }
 
+    /// The `Origin` header when a browser sent the request from a page on another origin than the one it
+    /// addressed (OWASP's standard-header CSRF check: Origin against the request's own Host); nil otherwise.
+    static func crossOrigin(_ request: Request) -> String? {
+        guard let origin = request.headers[.origin] else { return nil }
+        // HTTP/1's Host header is the request's authority.
+        guard let caller = URLOrigin(origin), let authority = request.head.authority else { return origin }
+        let callerAuthority = caller.port.map { "\(caller.host):\($0)" } ?? caller.host
+        return callerAuthority == authority.lowercased() ? nil : origin
+    }
+
     /// The client's address and scheme: the socket peer, or what the trusted proxies in front of it forwarded.
     static func origin(_ request: Request, context: CaptureRequestContext, proxies: TrustedProxies) -> TrustedProxies.Origin {
         proxies.origin(
