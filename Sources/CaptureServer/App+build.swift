@@ -17,8 +17,11 @@ public func buildApplication(
     let limits = RequestDeadlineHandler.Limits(settings: settings)
     // Hummingbird's own idleTimeout stays off: it counts from the last request part, so a body trickled a byte at
     // a time keeps it from firing. RequestDeadlineHandler owns all three deadlines.
+    // New handlers per connection, guard first: a head it refuses never starts a body deadline.
     let http1 = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestGuardHandler(replyHeaders: replyHeaders), RequestDeadlineHandler(limits: limits, logger: logger)],
+        additionalChannelHandlers: [
+            RequestGuardHandler(replyHeaders: replyHeaders), RequestDeadlineHandler(limits: limits, logger: logger),
+        ],
         idleTimeout: nil)
     return Application(
         router: router,

@@ -74,6 +74,22 @@ import Testing
         #expect(elapsed > 2 && elapsed < 4, "closed after \(elapsed)s idle; the idle deadline is 2.5s")
     }
 
+    @Test func pipelinedRequestsWithABodyAreAnsweredInOrderBeforeARefusedCONNECT() async throws {
+        let server = try await LiveServerProcess(settings: Self.deadlines)
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.send(
+            "GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n"
+                + "POST /entity HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: 14\r\n\r\naccess_token=x"
+                + "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        #expect(connection.readReply()?.status == 200)
+        let entity = try #require(connection.readReply())
+        #expect(entity.status == 200)
+        #expect(entity.json["error"] as? String == "invalid_access_token", "the body reached the route whole")
+        #expect(connection.readReply()?.status == 405)
+        #expect(connection.readUntilClosed(timeout: 1.5).ending == .closed)
+    }
+
     /// Hummingbird's `MaximumAvailableConnections` stops accepting at the limit: newcomers complete the TCP
     /// handshake (the kernel's backlog does that) but are not read until a held connection closes.
     @Test func atMaxConnectionsNewcomersWaitUntilAHeldConnectionCloses() async throws {

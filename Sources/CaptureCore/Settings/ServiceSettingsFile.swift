@@ -70,15 +70,6 @@ extension ServiceSettings {
         if let origin = publicOrigin, URLOrigin(origin) == nil {
             throw fail("publicOrigin", "must be an http(s) origin such as https://id.example.com, got '\(origin)'")
         }
-        for (key, seconds) in [
-            ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds), ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds),
-            ("idleTimeoutSeconds", idleTimeoutSeconds),
-        ] where !(seconds >= 0.1 && seconds <= 3600) {
-            throw fail(key, "must be between 0.1 and 3600 seconds, got \(seconds)")
-        }
-        guard (1...100_000).contains(maxConnections) else {
-            throw fail("maxConnections", "must be between 1 and 100000, got \(maxConnections)")
-        }
         var seen = Set<String>()
         for (index, client) in clients.enumerated() {
             let key = "clients[\(index)]"
@@ -97,6 +88,15 @@ extension ServiceSettings {
             for origin in client.allowedOrigins ?? [] where URLOrigin(origin) == nil {
                 throw fail("\(key).allowedOrigins", "'\(origin)' is not an http(s) origin")
             }
+        }
+        for (key, seconds) in [
+            ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds), ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds),
+            ("idleTimeoutSeconds", idleTimeoutSeconds),
+        ] where !(seconds >= 0.1 && seconds <= 3600) {
+            throw fail(key, "must be between 0.1 and 3600 seconds, got \(seconds)")
+        }
+        guard (1...100_000).contains(maxConnections) else {
+            throw fail("maxConnections", "must be between 1 and 100000, got \(maxConnections)")
         }
     }
 }

@@ -100,7 +100,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 send(context: context, reply: reply)
             } else if closeAfterResponse {
                 refused = true
-                context.flush()
+                context.flush()  // the app's last write may not be flushed yet; half-closing waits only for flushed ones
                 lingeringClose(context: context)
             }
         }
@@ -122,7 +122,6 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        context.flush()
         encoder.writeAndFlush(NIOAny(reply), promise: nil)
         lingeringClose(context: context)
     }
