@@ -2,7 +2,9 @@ import CaptureCore
 import CaptureStore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 
 /// Builds the Hummingbird application around a ready `CaptureService`.
 public func buildApplication(
@@ -10,10 +12,24 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let router = try buildRouter(service: service)
+    let settings = service.settings
+    let replyHeaders = SecurityHeadersMiddleware(settings: settings).fields
+    let limits = RequestDeadlineHandler.Limits(settings: settings)
+    // Hummingbird's own idleTimeout stays off: it counts from the last request part, so a body trickled a byte at
+    // a time keeps it from firing. RequestDeadlineHandler owns all three deadlines.
+    // New handlers per connection, guard first: a head it refuses never starts a body deadline.
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [
+            RequestGuardHandler(replyHeaders: replyHeaders), RequestDeadlineHandler(limits: limits, logger: logger),
+        ],
+        idleTimeout: nil)
     return Application(
         router: router,
+        server: .http1(configuration: http1),
         configuration: .init(
-            address: .hostname(service.settings.host, port: service.settings.port), serverName: "capture-bridge"),
+            address: .hostname(settings.host, port: settings.port), serverName: "capture-bridge",
+            // At the limit the server stops accepting; newcomers wait in the kernel's backlog until one closes.
+            availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger)
 }
@@ -23,7 +39,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     let pages = try FlowPages.load(webFlows: service.settings.webFlowsDirectory, catalog: service.catalog)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(settings: service.settings))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: UnknownRouteMiddleware())
     HealthController(store: service.store).addRoutes(to: router)

@@ -23,6 +23,7 @@ import Testing
             #expect(!csp.contains("unsafe-inline"))
             #expect(page.headers[.init("Referrer-Policy")!] == "no-referrer")
             #expect(page.headers[.xContentTypeOptions] == "nosniff")
+            #expect(page.headers[.init("X-Frame-Options")!] == "DENY")
             let settings = try settingsJSON(in: page.text)
             #expect(settings["popup"] as? Bool == false)
             #expect(settings["type"] as? String == "embed")

@@ -28,6 +28,14 @@ public struct ServiceSettings: Sendable, Equatable {
     /// Directory holding `pages/` and `assets/`.
     public var webFlowsDirectory = "WebFlows"
     public var clients: [ClientSettings] = []
+    /// From connection open (or the first byte of a later request) until the request head is complete.
+    public var requestHeaderTimeoutSeconds = 10.0
+    /// From a request head until the end of its body.
+    public var requestBodyTimeoutSeconds = 30.0
+    /// A kept-alive connection with no request in progress is closed after this long.
+    public var idleTimeoutSeconds = 60.0
+    /// Connections held at once; further ones wait in the kernel's accept queue until one closes.
+    public var maxConnections = 1024
 
     public init() {}
 

@@ -19,6 +19,10 @@ struct ServiceSettingsFile: Decodable {
     var trustedProxies: [String]?
     var webFlows: String?
     var clients: [ClientSettings]?
+    var requestHeaderTimeoutSeconds: Double?
+    var requestBodyTimeoutSeconds: Double?
+    var idleTimeoutSeconds: Double?
+    var maxConnections: Int?
 }
 
 extension ServiceSettings {
@@ -46,6 +50,10 @@ extension ServiceSettings {
         settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
             .standardizedFileURL.path
         settings.clients = raw.clients ?? []
+        if let seconds = raw.requestHeaderTimeoutSeconds { settings.requestHeaderTimeoutSeconds = seconds }
+        if let seconds = raw.requestBodyTimeoutSeconds { settings.requestBodyTimeoutSeconds = seconds }
+        if let seconds = raw.idleTimeoutSeconds { settings.idleTimeoutSeconds = seconds }
+        if let count = raw.maxConnections { settings.maxConnections = count }
         try settings.validate(file: name)
         return settings
     }
@@ -100,6 +108,15 @@ extension ServiceSettings {
             for origin in client.allowedOrigins ?? [] where URLOrigin(origin) == nil {
                 throw fail("\(key).allowedOrigins", "'\(origin)' is not an http(s) origin")
             }
+        }
+        for (key, seconds) in [
+            ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds), ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds),
+            ("idleTimeoutSeconds", idleTimeoutSeconds),
+        ] where !(seconds >= 0.1 && seconds <= 3600) {
+            throw fail(key, "must be between 0.1 and 3600 seconds, got \(seconds)")
+        }
+        guard (1...100_000).contains(maxConnections) else {
+            throw fail("maxConnections", "must be between 1 and 100000, got \(maxConnections)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CaptureCore
 import Hummingbird
 
 /// Strict CSP and friends on every response. `frame-src janrain:` lets the bridge signal its host.
@@ -9,6 +10,24 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         "form-action 'self'", "frame-src janrain:", "base-uri 'none'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
+    /// The headers every reply carries, including the ones written below the router (see `RequestGuardHandler`).
+    let fields: HTTPFields
+
+    init(settings: ServiceSettings) {
+        var fields = HTTPFields()
+        fields[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        // Old browsers ignore CSP's frame-ancestors; X-Frame-Options says the same to them.
+        fields[.xFrameOptions] = "DENY"
+        fields[.referrerPolicy] = "no-referrer"
+        fields[.xContentTypeOptions] = "nosniff"
+        // HSTS only means something over TLS; sent on plain http it would be ignored or, behind a
+        // proxy that is not https, pin a name to a scheme the service does not serve.
+        if URLOrigin(settings.resolvedPublicOrigin)?.scheme == "https" {
+            fields[.strictTransportSecurity] = "max-age=31536000"
+        }
+        self.fields = fields
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
@@ -17,9 +36,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
             // Router-level failures (unknown route, wrong method) get the same headers.
             response = try error.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.xContentTypeOptions] = "nosniff"
+        for field in fields {
+            response.headers[field.name] = field.value
+        }
         return response
     }
 }

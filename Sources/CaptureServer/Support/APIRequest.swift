@@ -1,6 +1,7 @@
 import CaptureCore
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// Reads an API request's parameters: form body only, size-limited, no secrets in the URL.
 enum APIRequest {
@@ -14,6 +15,10 @@ enum APIRequest {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw CaptureError.requestTooLarge(limit: limit)
+        } catch let error as HTTPParserError {
+            // NIO's decoder refused the body (a bad chunk size, a chunk cut short by the connection closing):
+            // the client's fault, so a 400 naming the body. `RequestGuardHandler` closes the connection after it.
+            throw CaptureError.malformedRequest("body", "the body is not valid HTTP/1.1 framing (\(error))")
         }
         // A declared content type must be a form even when the body is empty; an undeclared one only when empty.
         let contentType = request.headers[.contentType]

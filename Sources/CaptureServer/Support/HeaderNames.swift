@@ -6,4 +6,5 @@ extension HTTPField.Name {
     static let forwarded = HTTPField.Name("Forwarded")!
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
     static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
 }

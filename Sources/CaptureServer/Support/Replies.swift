@@ -48,6 +48,11 @@ enum Reply {
     /// Janrain's error shape: `stat`, `code`, `error`, `error_description`, plus `invalid_fields` or
     /// `expected_value`/`supplied_value` where they apply.
     static func captureError(_ error: CaptureError) -> Response {
+        json(captureErrorBody(error), status: captureStatus(of: error))
+    }
+
+    /// The body of `captureError`, for replies written below the router (`RequestGuardHandler`).
+    static func captureErrorBody(_ error: CaptureError) -> JSONValue {
         var body: [String: JSONValue] = [
             "stat": "error", "code": .int(Int64(error.code)), "error": .string(error.error),
             "error_description": .string(error.errorDescription),
@@ -65,7 +70,7 @@ enum Reply {
         default:
             break
         }
-        return json(.object(body), status: captureStatus(of: error))
+        return .object(body)
     }
 
     /// RFC 6749 §5.2 shape (`error` is the OAuth code), with Janrain's `stat`/`code` alongside.

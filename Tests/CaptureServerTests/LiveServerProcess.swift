@@ -1,0 +1,72 @@
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// The real `capture-server` binary on a random loopback port, with `service.json` keys overridden in a copy of
+/// the settings directory: the production wiring (settings → channel handlers → Hummingbird), nothing faked.
+final class LiveServerProcess {
+    let port: Int
+    let directory: URL
+    private let process: Process
+    private let logFile: URL
+
+    /// Starts the server and waits until `/health/ready` answers 200.
+    init(settings overrides: [String: Any]) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
+        let settings = directory.appendingPathComponent("Settings")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestWorld.settingsDirectory, to: settings)
+        let file = settings.appendingPathComponent("service.json")
+        var service = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        service["webFlows"] = TestWorld.repositoryRoot.appendingPathComponent("WebFlows").path
+        service["bcryptCost"] = 10
+        service.merge(overrides) { _, new in new }
+        try JSONSerialization.data(withJSONObject: service).write(to: file)
+
+        port = Int.random(in: 20_000..<40_000)
+        logFile = directory.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
+        process = Process()
+        process.executableURL = try #require(ServerProcessTests.binary, "build capture-server first (swift build)")
+        process.arguments = [
+            "--settings", settings.path, "--port", "\(port)", "--db", directory.appendingPathComponent("capture.sqlite").path,
+        ]
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        for _ in 0..<100 {
+            if let connection = try? RawHTTPConnection(port: port) {
+                try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                if connection.readReply(timeout: 2)?.status == 200 { return }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        stop()
+        Issue.record("capture-server never became ready on port \(port)")
+    }
+
+    /// A fresh connection's answer to `GET path`, or nil when none comes within `timeout`.
+    func get(_ path: String, timeout: Double = 3) -> RawHTTPConnection.Reply? {
+        guard let connection = try? RawHTTPConnection(port: port) else { return nil }
+        try? connection.send("GET \(path) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        return connection.readReply(timeout: timeout)
+    }
+
+    /// Everything the server logged so far.
+    var log: String {
+        (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A blocking TCP connection to 127.0.0.1 for tests that need bytes no HTTP client would send: half a head,
+/// a body that stops, CONNECT, a broken chunk. Blocking calls are fine here: each test owns its sockets.
+final class RawHTTPConnection {
+    /// What a read saw: the server closed (end of stream or reset), or nothing came before the timeout.
+    enum Ending: Equatable { case closed, timedOut }
+
+    /// A reply parsed just enough for the tests: status, lower-cased header names, and the body by Content-Length.
+    struct Reply {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    private let fd: Int32
+    private var buffered = Data()
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw Failure(description: "connect() failed: \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { socketSend(fd, $0.baseAddress, $0.count) }
+            guard sent > 0 else { throw Failure(description: "send() failed: \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// Ends our sending side (the server reads end of stream) while still reading the reply.
+    func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads until the server ends the stream or `timeout` passes with nothing new; keeps what it read.
+    @discardableResult
+    func readUntilClosed(timeout: Double) -> (ending: Ending, data: Data) {
+        let start = Date()
+        while true {
+            let left = timeout - Date().timeIntervalSince(start)
+            guard left > 0 else { return (.timedOut, buffered) }
+            switch receive(timeout: left) {
+            case .some(let chunk) where chunk.isEmpty: return (.closed, buffered)
+            case .some(let chunk): buffered.append(chunk)
+            case .none: return (.timedOut, buffered)
+            }
+        }
+    }
+
+    /// Reads one reply (head, then Content-Length bytes of body); nil if the stream ends or times out first.
+    func readReply(timeout: Double = 5) -> Reply? {
+        let start = Date()
+        let separator = Data("\r\n\r\n".utf8)
+        while true {
+            if let end = buffered.range(of: separator) {
+                let head = String(decoding: buffered[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                let statusLine = head[0].split(separator: " ")
+                guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+                var headers: [String: String] = [:]
+                for line in head.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                if buffered.count - end.upperBound >= length {
+                    let body = buffered.subdata(in: end.upperBound..<(end.upperBound + length))
+                    buffered.removeSubrange(..<(end.upperBound + length))
+                    return Reply(status: status, headers: headers, body: body)
+                }
+            }
+            let left = timeout - Date().timeIntervalSince(start)
+            guard left > 0, let chunk = receive(timeout: left), !chunk.isEmpty else { return nil }
+            buffered.append(chunk)
+        }
+    }
+
+    /// One recv: the bytes, an empty Data at end of stream (or reset), nil on timeout.
+    private func receive(timeout: Double) -> Data? {
+        let micros = max(1000, Int(timeout * 1_000_000))
+        var limit = timeval(tv_sec: micros / 1_000_000, tv_usec: .init(micros % 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var bytes = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &bytes, bytes.count, 0)
+        if count > 0 { return Data(bytes[..<count]) }
+        if count == 0 || errno == ECONNRESET { return Data() }
+        return nil
+    }
+}
+
+/// `send` without SIGPIPE when the server has closed; a free function because the class has its own `send`.
+private func socketSend(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+    #else
+        send(fd, pointer, count, 0)
+    #endif
+}
