@@ -74,4 +74,47 @@ import Testing
         #expect(catalog.validate(attribute: .phone, value: "call me") != nil)
         #expect(catalog.validate(attribute: .givenName, value: String(repeating: "x", count: 65)) != nil)
     }
+
+    @Test func everyFieldInSettingsStatesAByteLimit() {
+        for field in catalog.fields.values {
+            #expect(field.maxBytes != nil, "\(field.name) in forms.json has no maxBytes")
+        }
+        #expect(catalog.fields["displayName"]?.byteLimit == 256)
+        #expect(catalog.fields["emailAddress"]?.byteLimit == 254)
+        #expect(catalog.fields["phone"]?.byteLimit == 64)
+    }
+
+    @Test func aFieldWithoutMaxBytesGetsFourBytesPerCharacter() throws {
+        var field = try JSONDecoder().decode(FieldDefinition.self, from: Data(#"{"label":"Nickname","type":"text"}"#.utf8))
+        #expect(field.byteLimit == FieldDefinition.defaultMaxBytes)
+        field.maxLength = 10
+        #expect(field.byteLimit == 40)
+        field.name = "nickname"
+        var customFlow = flow
+        customFlow.name = "f"
+        customFlow.forms = ["nicknameForm"]
+        let custom = FlowCatalog(fields: ["nickname": field], forms: ["nicknameForm": ["nickname"]], flows: ["f": customFlow])
+        // Ten characters, 50 bytes: one letter with 20 combining marks counts as one character.
+        let bomb = "a" + String(repeating: "\u{301}", count: 20) + String(repeating: "b", count: 9)
+        #expect(bomb.count == 10 && bomb.utf8.count == 50)
+        #expect(throws: CaptureError.invalidFormFields(["nickname": ["Nickname is too long."]])) {
+            try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": bomb])
+        }
+        #expect(try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": "ten chars!"])["nickname"] == "ten chars!")
+    }
+
+    @Test func graphemeBombsAreRefusedByteLimitFirstOnEveryTextField() {
+        let bomb = "a" + String(repeating: "\u{301}", count: 10_000)
+        let found = problems(
+            "registrationForm",
+            ["emailAddress": "a@b.co", "displayName": bomb, "firstName": bomb, "lastName": bomb, "newPassword": bomb,
+             "newPasswordConfirm": bomb])
+        #expect(found["displayName"] == ["Display name is too long."])
+        #expect(found["firstName"] == ["First name is too long."])
+        #expect(found["lastName"] == ["Last name is too long."])
+        #expect(found["newPassword"] == ["Use at most 64 characters (72 bytes) for your password."])
+        for attribute in [ProfileAttribute.displayName, .givenName, .familyName, .phone, .birthday, .email] {
+            #expect(catalog.validate(attribute: attribute, value: bomb) != nil, "\(attribute)")
+        }
+    }
 }

@@ -13,7 +13,7 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     public var required: Bool?
     public var minLength: Int?
     public var maxLength: Int?
-    /// UTF-8 byte limit (bcrypt reads at most 72 bytes of a password).
+    /// UTF-8 byte limit (bcrypt reads at most 72 bytes of a password). Without one, `byteLimit` applies.
     public var maxBytes: Int?
     public var format: Format?
     /// Name of another field in the same form that this one must equal.
@@ -26,6 +26,14 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case label, type, autocomplete, required, minLength, maxLength, maxBytes, format, matches, attribute, messages
     }
+
+    /// A character limit alone does not bound storage: one letter with thousands of combining marks is one
+    /// character. So every field has a byte limit: its own `maxBytes`, else 4 bytes per allowed character (the
+    /// most one scalar takes in UTF-8), else `defaultMaxBytes`. A field added to Settings cannot go unbounded.
+    public var byteLimit: Int { maxBytes ?? maxLength.map { $0 * 4 } ?? Self.defaultMaxBytes }
+
+    /// The byte limit of a field that states neither `maxBytes` nor `maxLength`.
+    public static let defaultMaxBytes = 1_024
 
     public var isRequired: Bool { required ?? false }
     public var isPassword: Bool { type == "password" }

@@ -25,10 +25,14 @@ extension FlowCatalog {
         return cleaned
     }
 
-    /// Validates attributes written by `entity.update` with the rules of the fields that write them.
+    /// Validates attributes written by `entity.update` with the rules of the field that writes them: the
+    /// `editProfileForm` field if there is one (the same rules as `update_profile_native`), else the first by name.
+    /// An attribute no field writes still gets the default byte limit, never none.
     public func validate(attribute: ProfileAttribute, value: String) -> String? {
-        guard let field = fields.values.sorted(by: { $0.name < $1.name }).first(where: { $0.profileAttribute == attribute })
-        else { return nil }
+        let editing = fields(ofForm: "editProfileForm").first { $0.profileAttribute == attribute }
+        let field =
+            editing ?? fields.values.sorted(by: { $0.name < $1.name }).first { $0.profileAttribute == attribute }
+            ?? FieldDefinition(label: attribute.rawValue, type: "text")
         return FieldRules.check(field, value: value, in: [:], catalog: self)
     }
 }
@@ -39,14 +43,15 @@ enum FieldRules {
         if value.isEmpty {
             return field.isRequired ? field.message("required", "\(field.label) is required.") : nil
         }
+        // Bytes first: counting them is O(1), and it bounds the work of every check below.
+        if value.utf8.count > field.byteLimit {
+            return field.message("maxLength", "\(field.label) is too long.")
+        }
         if let min = field.minLength, value.count < min {
             return field.message("minLength", "\(field.label) must be at least \(min) characters.")
         }
         if let max = field.maxLength, value.count > max {
             return field.message("maxLength", "\(field.label) must be at most \(max) characters.")
-        }
-        if let maxBytes = field.maxBytes, value.utf8.count > maxBytes {
-            return field.message("maxLength", "\(field.label) is too long.")
         }
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return field.message("format", "\(field.label) contains characters that are not allowed.")

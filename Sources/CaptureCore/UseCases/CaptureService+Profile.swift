@@ -4,9 +4,22 @@ extension CaptureService {
         try await authenticate(accessToken: accessToken).0
     }
 
+    /// `/entity.update` from its raw parameters: the access token is checked before the JSON is even parsed, so
+    /// a caller without a valid token cannot make the service do more than a hash and one lookup.
+    public func updateEntity(accessToken: String?, parameters: [String: String]) async throws -> User {
+        let (user, _) = try await authenticate(accessToken: accessToken)
+        let update = try EntityUpdateRequest(parameters: parameters)
+        return try await write(update.attributes, to: user)
+    }
+
     /// `/entity.update`: writes profile attributes, each checked with the rules of the field that edits it.
     public func updateEntity(accessToken: String?, attributes: [String: JSONValue]) async throws -> User {
-        var (user, _) = try await authenticate(accessToken: accessToken)
+        let (user, _) = try await authenticate(accessToken: accessToken)
+        return try await write(attributes, to: user)
+    }
+
+    private func write(_ attributes: [String: JSONValue], to user: User) async throws -> User {
+        var user = user
         guard !attributes.isEmpty else { throw CaptureError.missingArgument("attributes") }
         var problems: [String: [String]] = [:]
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {

@@ -64,8 +64,10 @@ extension CaptureService {
 
     /// `yyyy-MM-dd HH:mm:ss` in UTC, exactly.
     static func parseSignatureDate(_ text: String) -> Date? {
+        // The length first (O(1)): this runs before the token is looked up, on whatever the caller sent.
+        guard text.utf8.count == 19 else { return nil }
         let parts = text.split(whereSeparator: { "- :".contains($0) }).map { Int($0) }
-        guard text.count == 19, parts.count == 6, parts.allSatisfy({ $0 != nil }) else { return nil }
+        guard parts.count == 6, parts.allSatisfy({ $0 != nil }) else { return nil }
         var components = DateComponents()
         components.calendar = Calendar(identifier: .gregorian)
         components.timeZone = TimeZone(identifier: "UTC")

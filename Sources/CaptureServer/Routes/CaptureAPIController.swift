@@ -58,9 +58,9 @@ struct CaptureAPIController {
     @Sendable func updateEntity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(parameters, allowed: EntityUpdateRequest.parameters)
-        let update = try EntityUpdateRequest(parameters: parameters)
+        // The service checks the token before it parses the JSON (see updateEntity(accessToken:parameters:)).
         let user = try await service.updateEntity(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), attributes: update.attributes)
+            accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters)
         return Reply.ok(["result": user.entity])
     }
 

@@ -1,16 +1,30 @@
 import CaptureCore
 
 /// Strict `application/x-www-form-urlencoded` parsing: bad escapes, invalid UTF-8 and repeated names are
-/// refused with the parameter named, never guessed at.
+/// refused with the parameter named, never guessed at. At most `maxParameters` parameters with names of at most
+/// `maxNameBytes` bytes: no endpoint takes more than about 20, and the cap keeps the work one bounded pass that
+/// stops at the first parameter too many.
 enum FormBody {
+    static let maxParameters = 64
+    static let maxNameBytes = 64
+
     static func parse(_ bytes: some Collection<UInt8>) throws(CaptureError) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = parts[0]
-            let name = try decode(rawName, naming: String(decoding: rawName.prefix(64), as: UTF8.self))
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            defer { start = end == bytes.endIndex ? end : bytes.index(after: end) }
+            let pair = bytes[start..<end]
+            if pair.isEmpty { continue }
+            guard result.count < maxParameters else { throw .malformedRequest("body", "more than \(maxParameters) parameters") }
+            let separator = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+            let rawName = pair[..<separator]
+            guard rawName.count <= maxNameBytes else {
+                throw .malformedRequest("body", "a parameter name is longer than \(maxNameBytes) bytes")
+            }
+            let name = try decode(rawName, naming: String(decoding: rawName, as: UTF8.self))
             guard !name.isEmpty else { throw .malformedRequest("body", "a parameter has an empty name") }
-            let value = parts.count > 1 ? try decode(parts[1], naming: name) : ""
+            let value = separator == pair.endIndex ? "" : try decode(pair[pair.index(after: separator)...], naming: name)
             guard result[name] == nil else { throw .malformedRequest(name, "appears more than once") }
             result[name] = value
         }
