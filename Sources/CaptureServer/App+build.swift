@@ -39,7 +39,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     let pages = try FlowPages.load(webFlows: service.settings.webFlowsDirectory, catalog: service.catalog)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: SecurityHeadersMiddleware(settings: service.settings))
+    router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: UnknownRouteMiddleware())
     HealthController(store: service.store).addRoutes(to: router)

@@ -9,9 +9,14 @@ struct CLIResult {
     var stdout: String
     var stderr: String
 
-    /// Stdout parsed as JSON.
+    /// Stdout parsed as JSON; a failure says what was printed.
     func json() throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        do {
+            return try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        } catch {
+            Issue.record("stdout is not JSON (exit \(status)): \(stdout.debugDescription) stderr: \(stderr.debugDescription)")
+            throw error
+        }
     }
 
     func object() throws -> [String: Any] {

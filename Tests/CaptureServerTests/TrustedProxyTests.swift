@@ -57,4 +57,15 @@ import Testing
             #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "10.9.9.200") == 510)
         }
     }
+
+    @Test func httpsForwardedByATrustedProxyTurnsOnHSTSAndFromAnyoneElseDoesNot() async throws {
+        for trusted in [true, false] {
+            try await withLiveAPI(configure: { $0.trustedProxies = trusted ? ["127.0.0.0/8"] : [] }) { api, _ in
+                let forwarded = try await api.get("/health/live", headers: [.init("X-Forwarded-Proto")!: "https"])
+                #expect(forwarded.headers[.strictTransportSecurity] == (trusted ? "max-age=31536000" : nil))
+                let plain = try await api.get("/health/live", headers: [.init("X-Forwarded-Proto")!: "http"])
+                #expect(plain.headers[.strictTransportSecurity] == nil)
+            }
+        }
+    }
 }

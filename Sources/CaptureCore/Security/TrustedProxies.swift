@@ -67,16 +67,16 @@ public struct TrustedProxies: Sendable, Equatable {
     /// only the hops the service's own proxies added can be believed). `Forwarded` wins over the `X-Forwarded-*` pair.
     public func origin(peer: String?, forwarded: String?, xForwardedFor: String?, xForwardedProto: String?) -> Origin {
         guard let peer, trusts(peer) else { return Origin(address: peer, forwardedScheme: nil) }
+        // X-Forwarded-Proto is set by the nearest proxy (the right-most value when several appended one).
+        let proto = xForwardedProto?.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let hops: [(address: String, scheme: String?)]
         if let forwarded, !forwarded.isEmpty {
             hops = ForwardedHeader.elements(forwarded).map { ($0.for ?? "", $0.proto) }
         } else if let xForwardedFor, !xForwardedFor.isEmpty {
-            // X-Forwarded-Proto is set by the nearest proxy (the right-most value when several appended one).
-            let proto = xForwardedProto?.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             let addresses = xForwardedFor.split(separator: ",").map { ForwardedHeader.address(String($0)) ?? "" }
             hops = addresses.enumerated().map { index, address in (address, index == addresses.count - 1 ? proto : nil) }
         } else {
-            return Origin(address: peer, forwardedScheme: nil)
+            hops = [(peer, proto)]
         }
         var client = Origin(address: peer, forwardedScheme: nil)
         for hop in hops.reversed() {

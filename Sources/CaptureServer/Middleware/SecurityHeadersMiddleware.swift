@@ -12,8 +12,11 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 
     /// The headers every reply carries, including the ones written below the router (see `RequestGuardHandler`).
     let fields: HTTPFields
+    /// Proxies whose `X-Forwarded-Proto` / `Forwarded: proto=` may say the client used https.
+    let proxies: TrustedProxies
 
-    init(settings: ServiceSettings) {
+    init(settings: ServiceSettings, proxies: TrustedProxies = .none) {
+        self.proxies = proxies
         var fields = HTTPFields()
         fields[.contentSecurityPolicy] = Self.contentSecurityPolicy
         // Old browsers ignore CSP's frame-ancestors; X-Frame-Options says the same to them.
@@ -38,6 +41,12 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         }
         for field in fields {
             response.headers[field.name] = field.value
+        }
+        // Without a configured https origin, a trusted TLS proxy's word that this client came over https is enough.
+        if response.headers[.strictTransportSecurity] == nil, !proxies.isEmpty,
+            APIRequest.origin(request, context: context, proxies: proxies).forwardedScheme == "https"
+        {
+            response.headers[.strictTransportSecurity] = "max-age=31536000"
         }
         return response
     }
