@@ -310,7 +310,7 @@ private struct JSONReader {
     private mutating func hexQuad(escapeAt start: Int) throws(JSONParseError) -> UInt16 {
         var result: UInt16 = 0
         for _ in 0..<4 {
-            guard let byte = current, let digit = Self.hexValue(byte) else {
+            guard let byte = current, let digit = byte.hexDigitValue else {
                 throw .invalid("\\u must be followed by four hex digits", offset: start)
             }
             result = result << 4 | UInt16(digit)
@@ -321,15 +321,6 @@ private struct JSONReader {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// A byte as a message shows it: printable ASCII quoted, anything else in hex, nil as the end of input.

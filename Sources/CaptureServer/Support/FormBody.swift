@@ -40,7 +40,7 @@ enum FormBody {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next()?.hexDigitValue, let low = iterator.next()?.hexDigitValue else {
                     throw .malformedRequest(name, "malformed percent-encoding")
                 }
                 bytes.append(high << 4 | low)
@@ -52,14 +52,5 @@ enum FormBody {
             throw .malformedRequest(name, "is not valid UTF-8")
         }
         return string
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
