@@ -116,6 +116,22 @@ import Testing
         #expect(await Self.attempt(world, password: Self.password, from: "203.0.113.8") == .signedIn)
     }
 
+    @Test func behindAnUntrustedProxyAccountsThatKnowItStillSignInAfterTheAddressLimit() async throws {
+        let world = try await TestWorld.make {
+            $0.signInMaxFailures = 2
+            $0.signInMaxFailuresPerAddress = 4
+        }
+        // Everyone arrives from the proxy's address: the owner registered through it, so the account knows it.
+        _ = try await world.service.register(
+            FlowRequest(parameters: TestWorld.registration(email: Self.owner, password: Self.password), remoteAddress: "10.0.0.1"))
+        try await world.register("newcomer@example.com", password: Self.password)
+        for index in 0..<4 {
+            #expect(await Self.attempt(world, password: "guess", from: "10.0.0.1", email: "victim\(index)@example.com") == .wrong)
+        }
+        #expect(await Self.attempt(world, password: Self.password, from: "10.0.0.1", email: "newcomer@example.com") == .limited)
+        #expect(await Self.attempt(world, password: Self.password, from: "10.0.0.1") == .signedIn)
+    }
+
     @Test func countersSurviveARestartAndExpiredOnesArePurged() async throws {
         let world = try await TestWorld.make { $0.signInMaxFailures = 3 }
         try await world.register(Self.owner, password: Self.password)

@@ -9,7 +9,8 @@ import Foundation
 /// account's owner got on an earlier sign-in, else the network address. Guessing from one address blocks that
 /// address for that account, not the owner elsewhere; after `consecutive` failures from unknown addresses the
 /// account accepts passwords only from its owner's devices and from addresses it signed in from before (NIST's
-/// allow-list), each still limited on its own.
+/// allow-list). Those sources of the owner's are limited on their own and not by the per-address limit either, so
+/// guesses at other accounts through a shared address do not stop them.
 public struct SignInThrottle: Sendable {
     /// Where an attempt comes from, as far as the account is concerned.
     public enum Source: Sendable, Equatable {
@@ -85,12 +86,21 @@ public struct SignInThrottle: Sendable {
         try await store.update([sourceKey] + keys.all, now: now) { states in
             var changes: [String: ThrottleState?] = [sourceKey: nil, keys.consecutive: nil]
             if let addressKey = keys.addressCounter {
-                if case .device = attempt.source {} else {
+                if case .unknown = attempt.source {
                     changes[addressKey] = perAddress.removing(from: states[addressKey], at: now)
                 }
                 changes[keys.known] = ThrottleState(level: 0, updatedAt: now, expiresAt: now + Self.knownAddressRetention)
             }
             return (changes, ())
+        }
+    }
+
+    /// A new account's address is one it knows from then on, as if it had signed in there.
+    public func registered(email: String, address: String?, now: Date) async throws {
+        guard let address else { return }
+        let known = Keys(email: email, deviceHash: nil, address: address).known
+        try await store.update([known], now: now) { _ in
+            ([known: ThrottleState(level: 0, updatedAt: now, expiresAt: now + Self.knownAddressRetention)], ())
         }
     }
 
@@ -116,10 +126,11 @@ public struct SignInThrottle: Sendable {
 
         func charged(_ keys: Keys, source: Source) -> [(String, ThrottleRule)] {
             var charged = [(Keys.source(email: keys.email, source), perSource)]
-            if case .device = source { return charged }
+            // The owner's own devices and addresses are limited on their own: guesses at other accounts from a shared
+            // address (a NAT, an untrusted proxy) and a streak from elsewhere do not stop them.
+            guard case .unknown = source else { return charged }
             if let counter = keys.addressCounter { charged.append((counter, perAddress)) }
-            // Known addresses add to the streak too, but only unknown sources are stopped by it.
-            if case .unknown = source { charged.append((keys.consecutive, consecutive)) }
+            charged.append((keys.consecutive, consecutive))
             return charged
         }
     }

@@ -27,6 +27,7 @@ extension CaptureService {
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
+        try await throttle.registered(email: email, address: request.remoteAddress, now: now)
         var result = try await complete(context, user: user, isNew: true, refreshSecret: request.refreshSecret)
         result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: nil)
         return result
