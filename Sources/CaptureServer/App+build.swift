@@ -45,6 +45,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     HealthController(store: service.store).addRoutes(to: router)
     FlowPageController(service: service, pages: pages).addRoutes(to: router)
     CaptureAPIController(service: service).addRoutes(to: router)
+    AccountRecoveryController(service: service).addRoutes(to: router)
     OAuthController(service: service).addRoutes(to: router)
     VerifyController(service: service).addRoutes(to: router)
     return router

@@ -28,6 +28,8 @@ public enum CaptureDatabase {
             tokens: SQLiteTokenRepository(writer: writer),
             clients: SQLiteClientRepository(writer: writer),
             throttle: SQLiteThrottleRepository(writer: writer),
+            codes: SQLiteCodeRepository(writer: writer),
+            outbox: SQLiteOutboxRepository(writer: writer),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

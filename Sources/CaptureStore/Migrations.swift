@@ -63,6 +63,42 @@ enum Migrations {
                 t.column("expiresAt", .datetime).notNull().indexed()
             }
         }
+        migrator.registerMigration("v4-codes-outbox") { db in
+            try db.alter(table: "clients") { t in
+                t.add(column: "keepSessionsOnPasswordChange", .boolean).notNull().defaults(to: false)
+                t.add(column: "requireVerifiedEmail", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "codes") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("purpose", .text).notNull()
+                t.column("userID", .text).notNull().references("users", onDelete: .cascade)
+                t.column("hash", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.column("attempts", .integer).notNull()
+                t.column("usedAt", .datetime)
+            }
+            try db.create(index: "codes_by_user", on: "codes", columns: ["userID", "purpose"])
+            try db.create(table: "outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("messageID", .text).notNull().unique()
+                t.column("kind", .text).notNull()
+                t.column("recipient", .text).notNull()
+                t.column("userID", .text).references("users", onDelete: .setNull)
+                t.column("subject", .text).notNull()
+                t.column("text", .text)
+                t.column("html", .text)
+                t.column("status", .text).notNull()
+                t.column("attempts", .integer).notNull()
+                t.column("nextAttemptAt", .datetime).notNull()
+                t.column("lastError", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("sentAt", .datetime)
+                t.column("bodyExpiresAt", .datetime).notNull()
+            }
+            try db.create(index: "outbox_due", on: "outbox", columns: ["status", "nextAttemptAt"])
+            try db.create(index: "outbox_bodies", on: "outbox", columns: ["bodyExpiresAt"])
+        }
         return migrator
     }
 }

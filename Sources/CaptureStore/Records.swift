@@ -19,6 +19,22 @@ extension TokenRecord: FetchableRecord, MutablePersistableRecord {
     }
 }
 
+extension OneTimeCode: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "codes"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension OutboxEntry: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "outbox"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
 extension DatabaseError {
     var isUniqueViolation: Bool { extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE }
 }

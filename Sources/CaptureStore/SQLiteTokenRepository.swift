@@ -95,6 +95,14 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
+    func revokeAll(userID: String, exceptChain: String, at date: Date) async throws -> Int {
+        try await writer.write { db in
+            try TokenRecord.filter(Column("userID") == userID && Self.chain != exceptChain && Self.revokedAt == nil)
+                .filter(Column("kind") != TokenKind.device.rawValue)
+                .updateAll(db, Self.revokedAt.set(to: date))
+        }
+    }
+
     func revokeAll(clientID: String, at date: Date) async throws -> Int {
         try await writer.write { db in
             try TokenRecord.filter(Column("clientID") == clientID).filter(Self.revokedAt == nil)

@@ -12,6 +12,10 @@ public struct Client: Sendable, Equatable, Codable {
     public var responseTypes: [String]
     public var legacyTokenURL: Bool
     public var accessTokenLifeHours: Double?
+    /// A password change normally ends the user's other sessions (OWASP); a client may keep them.
+    public var keepSessionsOnPasswordChange: Bool = false
+    /// Users whose address is not verified may not sign in through this client (they get code 112).
+    public var requireVerifiedEmail: Bool = false
     public var createdAt: Date
 
     public init(

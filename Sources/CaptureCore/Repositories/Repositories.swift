@@ -4,17 +4,22 @@ public struct Repositories: Sendable {
     public let tokens: any TokenRepository
     public let clients: any ClientRepository
     public let throttle: any ThrottleRepository
+    public let codes: any CodeRepository
+    public let outbox: any OutboxRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
     public init(
         users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
-        throttle: any ThrottleRepository, isReady: @escaping @Sendable () async -> Bool
+        throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
+        isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
         self.clients = clients
         self.throttle = throttle
+        self.codes = codes
+        self.outbox = outbox
         self.isReady = isReady
     }
 }

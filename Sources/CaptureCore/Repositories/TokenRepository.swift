@@ -48,6 +48,8 @@ public protocol TokenRepository: Sendable {
     @discardableResult func revoke(id: Int64, at: Date) async throws -> Int
     @discardableResult func revokeChain(_ chainID: String, at: Date) async throws -> Int
     @discardableResult func revokeAll(userID: String, at: Date) async throws -> Int
+    /// Every token of the user outside `exceptChain` (the other sessions).
+    @discardableResult func revokeAll(userID: String, exceptChain: String, at: Date) async throws -> Int
     @discardableResult func revokeAll(clientID: String, at: Date) async throws -> Int
     /// Deletes tokens that expired before `cutoff`; returns how many.
     func purge(expiredBefore cutoff: Date) async throws -> Int

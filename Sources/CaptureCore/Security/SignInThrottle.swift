@@ -40,6 +40,9 @@ public struct SignInThrottle: Sendable {
     let consecutive: ThrottleRule
     /// Registration attempts per network address.
     let registrations: ThrottleRule
+    /// Requests for a reset or verification code, per email address and per network address.
+    let codeRequestsPerEmail: ThrottleRule
+    let codeRequestsPerAddress: ThrottleRule
 
     public init(store: any ThrottleRepository, settings: ServiceSettings) {
         self.store = store
@@ -48,6 +51,8 @@ public struct SignInThrottle: Sendable {
         perAddress = ThrottleRule(capacity: settings.signInMaxFailuresPerAddress, drainSeconds: window)
         consecutive = ThrottleRule(capacity: settings.signInMaxConsecutiveFailures, drainSeconds: nil)
         registrations = ThrottleRule(capacity: settings.registrationsPerAddress, drainSeconds: window)
+        codeRequestsPerEmail = ThrottleRule(capacity: settings.codeRequestsPerEmail, drainSeconds: window)
+        codeRequestsPerAddress = ThrottleRule(capacity: settings.codeRequestsPerAddress, drainSeconds: window)
     }
 
     /// Charges one attempt on `email` against every limit that applies to its source, or throws
@@ -106,10 +111,39 @@ public struct SignInThrottle: Sendable {
 
     /// Counts a registration attempt from `address`, or throws `rateLimited` when the address used its allowance.
     public func admitRegistration(address: String?, now: Date) async throws {
-        let key = Keys.hashed("register|" + (address ?? "-"))
-        let rule = registrations
-        let admitted = try await store.update([key], now: now) { states in
-            rule.isExhausted(states[key], at: now) ? ([:], false) : ([key: rule.adding(to: states[key], at: now)], true)
+        try await admit([(Keys.hashed("register|" + (address ?? "-")), registrations)], now: now)
+    }
+
+    /// Counts a request for a reset or verification code, or throws `rateLimited` (for an address with or
+    /// without an account alike, so the limit tells nothing either).
+    public func admitCodeRequest(email: String, address: String?, now: Date) async throws {
+        try await admit(
+            [
+                (Keys.hashed("code|email|" + email), codeRequestsPerEmail),
+                (Keys.hashed("code|address|" + (address ?? "-")), codeRequestsPerAddress),
+            ], now: now)
+    }
+
+    /// The owner proved the mailbox (a password reset): the account's streak and this source's failures are
+    /// forgotten, and the address becomes one the account knows; the lockout only the owner's proof lifts.
+    public func ownerProved(email: String, address: String?, now: Date) async throws {
+        let keys = Keys(email: email, deviceHash: nil, address: address)
+        try await store.update([keys.consecutive, keys.addressSource, keys.known], now: now) { _ in
+            var changes: [String: ThrottleState?] = [keys.consecutive: nil, keys.addressSource: nil]
+            if address != nil {
+                changes[keys.known] = ThrottleState(level: 0, updatedAt: now, expiresAt: now + Self.knownAddressRetention)
+            }
+            return (changes, ())
+        }
+    }
+
+    /// Charges one event to every counter, or none when one of them is used up.
+    private func admit(_ counters: [(String, ThrottleRule)], now: Date) async throws {
+        let admitted = try await store.update(counters.map(\.0), now: now) { states in
+            if counters.contains(where: { key, rule in rule.isExhausted(states[key], at: now) }) { return ([:], false) }
+            var changes: [String: ThrottleState?] = [:]
+            for (key, rule) in counters { changes[key] = rule.adding(to: states[key], at: now) }
+            return (changes, true)
         }
         guard admitted else { throw CaptureError.rateLimited }
     }

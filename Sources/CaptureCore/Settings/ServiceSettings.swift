@@ -25,6 +25,18 @@ public struct ServiceSettings: Sendable, Equatable {
     public var registrationsPerAddress = 20
     /// Proxies whose `Forwarded` / `X-Forwarded-*` headers are believed: addresses or CIDR ranges.
     public var trustedProxies: [String] = []
+    /// How long a password-reset code works, and a verification code.
+    public var resetCodeMinutes = 30.0
+    public var verificationCodeHours = 24.0
+    /// Code requests (reset, verification) per email address and per network address per sign-in window.
+    public var codeRequestsPerEmail = 5
+    public var codeRequestsPerAddress = 20
+    /// The sender of the service's messages.
+    public var mailFrom = "capture-bridge <no-reply@localhost>"
+    /// The relay messages go out through; nil keeps them in the outbox (`capturectl mail`).
+    public var smtp: SMTPRelay?
+    /// Directory holding the message templates (`<kind>.txt`, `<kind>.html`, optionally `<kind>.<locale>.txt`).
+    public var mailTemplatesDirectory = "Settings/mail"
     /// Directory holding `pages/` and `assets/`.
     public var webFlowsDirectory = "WebFlows"
     public var clients: [ClientSettings] = []
@@ -63,4 +75,6 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var responseTypes: [String]?
     public var legacyTokenUrl: Bool?
     public var accessTokenLifeHours: Double?
+    public var keepSessionsOnPasswordChange: Bool?
+    public var requireVerifiedEmail: Bool?
 }

@@ -17,6 +17,28 @@ struct ServiceSettingsFile: Decodable {
     var signInMaxConsecutiveFailures: Int?
     var registrationsPerAddress: Int?
     var trustedProxies: [String]?
+    var resetCodeMinutes: Double?
+    var verificationCodeHours: Double?
+    var codeRequestsPerEmail: Int?
+    var codeRequestsPerAddress: Int?
+    var mail: MailFile?
+
+    /// `mail`: the sender, the template directory and the SMTP relay (its password only from CAPTURE_SMTP_PASSWORD).
+    struct MailFile: Decodable {
+        var from: String?
+        var templates: String?
+        var smtp: SMTPFile?
+    }
+
+    struct SMTPFile: Decodable {
+        var host: String
+        var port: Int?
+        var security: SMTPRelay.Security?
+        var username: String?
+        var caFile: String?
+        var connectTimeoutSeconds: Double?
+        var totalTimeoutSeconds: Double?
+    }
     var webFlows: String?
     var clients: [ClientSettings]?
     var requestHeaderTimeoutSeconds: Double?
@@ -46,7 +68,21 @@ extension ServiceSettings {
         if let failures = raw.signInMaxConsecutiveFailures { settings.signInMaxConsecutiveFailures = failures }
         if let count = raw.registrationsPerAddress { settings.registrationsPerAddress = count }
         if let proxies = raw.trustedProxies { settings.trustedProxies = proxies }
+        if let minutes = raw.resetCodeMinutes { settings.resetCodeMinutes = minutes }
+        if let hours = raw.verificationCodeHours { settings.verificationCodeHours = hours }
+        if let count = raw.codeRequestsPerEmail { settings.codeRequestsPerEmail = count }
+        if let count = raw.codeRequestsPerAddress { settings.codeRequestsPerAddress = count }
         let base = url.deletingLastPathComponent()
+        if let from = raw.mail?.from { settings.mailFrom = from }
+        settings.mailTemplatesDirectory = URL(fileURLWithPath: raw.mail?.templates ?? "mail", relativeTo: base)
+            .standardizedFileURL.path
+        if let smtp = raw.mail?.smtp {
+            let security = smtp.security ?? .startTLS
+            settings.smtp = SMTPRelay(
+                host: smtp.host, port: smtp.port ?? (security == .implicitTLS ? 465 : 587), security: security,
+                username: smtp.username, from: settings.mailFrom, connectTimeoutSeconds: smtp.connectTimeoutSeconds ?? 10,
+                totalTimeoutSeconds: smtp.totalTimeoutSeconds ?? 30, caFile: smtp.caFile)
+        }
         settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
             .standardizedFileURL.path
         settings.clients = raw.clients ?? []
@@ -83,6 +119,23 @@ extension ServiceSettings {
             throw fail("signInMaxConsecutiveFailures", "must be between 1 and 100, got \(signInMaxConsecutiveFailures)")
         }
         guard signInWindowSeconds > 0 else { throw fail("signInWindowSeconds", "must be above 0") }
+        guard resetCodeMinutes > 0, resetCodeMinutes <= 24 * 60 else {
+            throw fail("resetCodeMinutes", "must be above 0 and at most 1440")
+        }
+        guard verificationCodeHours > 0, verificationCodeHours <= 24 * 14 else {
+            throw fail("verificationCodeHours", "must be above 0 and at most 336")
+        }
+        guard codeRequestsPerEmail > 0, codeRequestsPerAddress >= codeRequestsPerEmail else {
+            throw fail("codeRequestsPerAddress", "codeRequestsPerEmail must be above 0 and at most codeRequestsPerAddress")
+        }
+        if let smtp {
+            guard !smtp.host.isEmpty, (1...65535).contains(smtp.port) else {
+                throw fail("mail.smtp", "needs a host and a port between 1 and 65535")
+            }
+            guard smtp.connectTimeoutSeconds > 0, smtp.totalTimeoutSeconds >= smtp.connectTimeoutSeconds else {
+                throw fail("mail.smtp.totalTimeoutSeconds", "must be at least connectTimeoutSeconds, both above 0")
+            }
+        }
         guard registrationsPerAddress > 0 else { throw fail("registrationsPerAddress", "must be above 0") }
         for proxy in trustedProxies where TrustedProxies([proxy]) == nil {
             throw fail("trustedProxies", "'\(proxy)' is not an IP address or CIDR range such as 10.0.0.0/8")

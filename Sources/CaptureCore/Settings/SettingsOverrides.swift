@@ -67,6 +67,9 @@ extension ServiceSettings {
     public static func resolve(directory: URL, flags: SettingsOverrides, environment: [String: String]) throws -> ServiceSettings {
         let file = try ServiceSettings.load(file: directory.appendingPathComponent("service.json"))
         let overrides = flags.over(try SettingsOverrides.environment(environment))
-        return try overrides.apply(to: file, source: "flags/environment over \(directory.path)/service.json")
+        var settings = try overrides.apply(to: file, source: "flags/environment over \(directory.path)/service.json")
+        // A secret never lives in the settings file.
+        settings.smtp?.password = environment["CAPTURE_SMTP_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        return settings
     }
 }

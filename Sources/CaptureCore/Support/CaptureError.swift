@@ -11,6 +11,8 @@ public enum CaptureError: Error, Equatable, Sendable {
     case invalidClient
     case notPermitted(String)
     case accountDeactivated
+    /// The client lets only verified addresses sign in, and this one is not verified yet.
+    case emailNotVerified
     case accessTokenExpired
     case invalidAccessToken
     case invalidGrant(String)
@@ -29,6 +31,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidArgument, .malformedRequest, .invalidAccessToken, .invalidGrant, .requestTooLarge, .unsupportedContentType,
             .unsupportedGrantType:
             200
+        case .emailNotVerified: 112
         case .invalidCredentials: 210
         case .recordNotFound: 310
         case .emailAddressInUse: 380
@@ -57,6 +60,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidClient: "invalid_client"
         case .notPermitted: "access_denied"
         case .accountDeactivated: "account_deactivated"
+        case .emailNotVerified: "email_not_verified"
         case .accessTokenExpired: "access_token_expired"
         case .authorizationCodeExpired: "authorization_code_expired"
         case .redirectURIMismatch: "redirect_uri_mismatch"
@@ -80,6 +84,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidClient: "invalid client credentials"
         case .notPermitted(let reason): reason
         case .accountDeactivated: "this account has been deactivated"
+        case .emailNotVerified: "confirm your email address first: we sent a code to it"
         case .accessTokenExpired: "access_token has expired"
         case .invalidAccessToken: "access_token is invalid or has been revoked"
         case .invalidGrant(let reason): reason

@@ -35,12 +35,14 @@ extension CaptureService {
     public func syncSettingsClients() async throws {
         for entry in settings.clients {
             let existing = try await store.clients.find(id: entry.clientId)
-            let client = Client(
+            var client = Client(
                 clientID: entry.clientId, name: entry.name ?? entry.clientId,
                 secretHash: entry.secret.map(TokenMinter.hash), redirectURIs: entry.redirectUris ?? [],
                 allowedOrigins: entry.allowedOrigins ?? [], responseTypes: entry.responseTypes ?? ["token"],
                 legacyTokenURL: entry.legacyTokenUrl ?? false, accessTokenLifeHours: entry.accessTokenLifeHours,
                 createdAt: existing?.createdAt ?? time.now())
+            client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
+            client.requireVerifiedEmail = entry.requireVerifiedEmail ?? false
             try await store.clients.upsert(client)
         }
     }

@@ -52,6 +52,11 @@ extension CaptureService {
             throw CaptureError.notPermitted("this access_token was issued to another client")
         }
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        if let newPassword = value(for: "password", form: context.form, in: values) {
+            return try await changePassword(
+                of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,
+                address: request.remoteAddress)
+        }
         var emailField = "email"
         for field in catalog.fields(ofForm: context.form) {
             guard let attribute = field.profileAttribute, let value = values[field.name] else { continue }
@@ -61,11 +66,38 @@ extension CaptureService {
         return try await save(user, emailField: emailField)
     }
 
+    /// `changePasswordForm` (through `/oauth/update_profile_native`, as the SDK samples do): the current password
+    /// is checked like a sign-in (throttled, charged first), then the new one is stored and, unless the client keeps
+    /// them, the user's other sessions end (the caller's own chain stays signed in).
+    private func changePassword(
+        of user: User, token: TokenRecord, client: Client, form: String, values: [String: String], to newPassword: String,
+        address: String?
+    ) async throws -> User {
+        guard let currentField = fieldName(for: "currentPassword", form: form), let current = values[currentField] else {
+            throw CaptureError.invalidArgument("form", "'\(form)' has no current password field")
+        }
+        let attempt = try await throttle.begin(email: user.email, deviceHash: nil, address: address, now: time.now())
+        guard await hasher.verify(current, hash: user.passwordHash ?? decoyHash) else {
+            throw CaptureError.invalidFormFields([currentField: ["That is not your current password."]])
+        }
+        try await throttle.succeeded(attempt, now: time.now())
+        var user = user
+        user.passwordHash = await hasher.hash(newPassword)
+        user.updatedAt = time.now()
+        try await store.users.update(user)
+        if !client.keepSessionsOnPasswordChange {
+            try await store.tokens.revokeAll(userID: user.id, exceptChain: token.chainID, at: time.now())
+        }
+        return user
+    }
+
     private func save(_ user: User, emailField: String) async throws -> User {
         var user = user
         if let other = try await store.users.find(email: user.email), other.id != user.id {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
+        // A new address is not verified just because the old one was.
+        if let stored = try await store.users.find(id: user.id), stored.email != user.email { user.emailVerifiedAt = nil }
         user.updatedAt = time.now()
         do {
             try await store.users.update(user)

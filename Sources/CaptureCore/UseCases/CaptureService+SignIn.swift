@@ -18,6 +18,11 @@ extension CaptureService {
         guard verified, var user = found else { throw CaptureError.invalidCredentials }
         try await throttle.succeeded(attempt, now: time.now())
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+        if context.client.requireVerifiedEmail && user.emailVerifiedAt == nil {
+            // The right password on an unverified address: send a fresh code the page's verifyEmail screen asks for.
+            try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: request.locale)
+            throw CaptureError.emailNotVerified
+        }
         user.lastLoginAt = time.now()
         try await store.users.update(user)
         var result = try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)

@@ -11,6 +11,10 @@ public struct CaptureService: Sendable {
     public let throttle: SignInThrottle
     /// `settings.trustedProxies`, parsed once.
     public let proxies: TrustedProxies
+    /// The message templates of `settings.mailTemplatesDirectory`, read once.
+    public let templates: MailTemplates
+    /// Wakes the mail delivery loop (see `MailDelivery`).
+    public let mailSignal = MailSignal()
     /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.
     let decoyHash: String
 
@@ -26,6 +30,7 @@ public struct CaptureService: Sendable {
         self.minter = TokenMinter(random: random)
         self.throttle = SignInThrottle(store: store.throttle, settings: settings)
         self.proxies = TrustedProxies(settings.trustedProxies) ?? .none
+        self.templates = MailTemplates.load(directory: settings.mailTemplatesDirectory)
         self.decoyHash = decoyHash
     }
 

@@ -41,7 +41,7 @@ struct CaptureAPIController {
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
-        var flowRequest = FlowRequest(parameters: parameters)
+        var flowRequest = FlowRequest(parameters: parameters, remoteAddress: clientAddress(request, context))
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
         let user = try await service.updateProfile(flowRequest)
         return Reply.ok(["capture_user": user.entity])

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a one-time code proves.
+public enum CodePurpose: String, Sendable, Codable, CaseIterable {
+    case passwordReset = "reset"
+    case emailVerification = "verify"
+}
+
+/// A stored one-time code: only a hash of it, bound to one user and one purpose, with its expiry and the wrong
+/// entries made against it (SPEC §11).
+public struct OneTimeCode: Sendable, Equatable, Codable {
+    public var id: Int64?
+    public var purpose: CodePurpose
+    public var userID: String
+    public var hash: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var attempts: Int
+    public var usedAt: Date?
+
+    public init(purpose: CodePurpose, userID: String, hash: String, createdAt: Date, expiresAt: Date) {
+        self.purpose = purpose
+        self.userID = userID
+        self.hash = hash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.attempts = 0
+    }
+
+    /// Wrong entries after which a code is dead.
+    public static let maxAttempts = 5
+
+    public func isLive(at now: Date) -> Bool {
+        usedAt == nil && expiresAt > now && attempts < Self.maxAttempts
+    }
+}
+
+/// The code a person reads in a message and types on a phone: 8 characters from an alphabet without look-alikes
+/// (no 0/O, 1/I), 40 bits from the CSPRNG, shown as `ABCD-EFGH`.
+public enum CodeFormat {
+    static let alphabet = Array("23456789ABCDEFGHJKLMNPQRSTUVWXYZ")
+
+    public static func mint(_ random: any RandomSource) -> String {
+        let characters = random.bytes(8).map { alphabet[Int($0 & 31)] }
+        return String(characters[0..<4]) + "-" + String(characters[4...])
+    }
+
+    /// What a person typed, as minted: case, spaces and dashes do not matter.
+    public static func normalize(_ typed: String) -> String {
+        String(typed.uppercased().filter { $0 != "-" && !$0.isWhitespace })
+    }
+
+    /// The stored hash, salted with the user and purpose so that one table of all codes serves no one.
+    public static func hash(_ typed: String, userID: String, purpose: CodePurpose) -> String {
+        TokenMinter.hash("\(purpose.rawValue):\(userID):\(normalize(typed))")
+    }
+}

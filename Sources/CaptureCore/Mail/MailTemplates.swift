@@ -1,0 +1,75 @@
+import Foundation
+
+/// The messages the service sends, per kind and locale, from `Settings/mail/` (read once at start-up):
+/// `<kind>.txt` starts with a `Subject:` line, then a blank line, then the text body; `<kind>.html` is the HTML
+/// alternative. `<kind>.<locale>.txt` (e.g. `passwordReset.de.txt`) wins for that locale (`de-AT` → `de` → default).
+/// Placeholders: `{{code}}`, `{{link}}`, `{{expires}}`, `{{name}}`, `{{origin}}`; HTML gets them escaped.
+public struct MailTemplates: Sendable {
+    struct Template: Sendable {
+        var subject: String
+        var text: String
+        var html: String?
+    }
+
+    /// Keyed by "kind" or "kind.locale".
+    let templates: [String: Template]
+
+    public static func load(directory: String) -> MailTemplates {
+        var templates = builtIn
+        let url = URL(fileURLWithPath: directory)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for file in files where file.hasSuffix(".txt") {
+            let key = String(file.dropLast(4))
+            guard let raw = try? String(contentsOf: url.appendingPathComponent(file), encoding: .utf8),
+                let parsed = parse(raw)
+            else { continue }
+            let html = try? String(contentsOf: url.appendingPathComponent(key + ".html"), encoding: .utf8)
+            templates[key] = Template(subject: parsed.subject, text: parsed.body, html: html)
+        }
+        return MailTemplates(templates: templates)
+    }
+
+    static func parse(_ raw: String) -> (subject: String, body: String)? {
+        let normalized = raw.replacingOccurrences(of: "\r\n", with: "\n")
+        guard normalized.hasPrefix("Subject:"), let end = normalized.range(of: "\n\n") else { return nil }
+        let subject = normalized[normalized.index(normalized.startIndex, offsetBy: 8)..<end.lowerBound]
+        return (subject.trimmingCharacters(in: .whitespaces), String(normalized[end.upperBound...]))
+    }
+
+    /// The subject, text and HTML of `kind` in `locale`, with `values` filled in.
+    public func render(_ kind: OutboxEntry.Kind, locale: String?, values: [String: String]) -> (subject: String, text: String, html: String?) {
+        let template = candidates(kind.rawValue, locale: locale).lazy.compactMap { templates[$0] }.first
+            ?? Self.builtIn[kind.rawValue]!
+        func fill(_ text: String, escape: (String) -> String) -> String {
+            values.reduce(text) { result, pair in result.replacingOccurrences(of: "{{\(pair.key)}}", with: escape(pair.value)) }
+        }
+        return (
+            fill(template.subject, escape: { $0 }), fill(template.text, escape: { $0 }),
+            template.html.map { fill($0, escape: Self.escapeHTML) }
+        )
+    }
+
+    func candidates(_ kind: String, locale: String?) -> [String] {
+        var keys: [String] = []
+        if let locale, !locale.isEmpty {
+            keys.append("\(kind).\(locale)")
+            if let language = locale.split(separator: "-").first, language.count < locale.count { keys.append("\(kind).\(language)") }
+        }
+        return keys + [kind]
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// Used when Settings has no template of a kind, so a missing file never stops a reset.
+    static let builtIn: [String: Template] = [
+        OutboxEntry.Kind.passwordReset.rawValue: Template(
+            subject: "Your password reset code",
+            text: "Your code is {{code}}. Type it where you asked to reset your password, or open {{link}}\nIt works once, for {{expires}}. If you did not ask, ignore this message.\n"),
+        OutboxEntry.Kind.emailVerification.rawValue: Template(
+            subject: "Confirm your email address",
+            text: "Your code is {{code}}. Type it where you are asked to confirm your address, or open {{link}}\nIt works once, for {{expires}}.\n"),
+    ]
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Storage of the outbox.
+public protocol OutboxRepository: Sendable {
+    /// Stores `entry` and, in the same transaction, `code` (replacing the user's earlier code of that purpose):
+    /// a message and the code it carries exist together or not at all.
+    @discardableResult func record(_ entry: OutboxEntry, issuing code: OneTimeCode?) async throws -> OutboxEntry
+    /// Pending entries whose next attempt is due, oldest first.
+    func due(at now: Date, limit: Int) async throws -> [OutboxEntry]
+    func update(_ entry: OutboxEntry) async throws
+    func find(id: Int64) async throws -> OutboxEntry?
+    /// Newest first.
+    func list(limit: Int) async throws -> [OutboxEntry]
+    /// Clears the bodies of delivered messages and of messages whose code has expired; returns how many.
+    func forgetBodies(at now: Date) async throws -> Int
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+extension CaptureService {
+    /// Records a message of `kind` for `email` with a fresh one-time code when the address belongs to a live account,
+    /// and a body-less `suppressed` entry otherwise. Both paths do the same work (a code is minted and hashed, a
+    /// message rendered, one write), so neither the reply nor its timing tells whether the account exists.
+    func sendCode(
+        _ kind: OutboxEntry.Kind, to email: String, user: User?, context: FlowContext, locale: String?
+    ) async throws {
+        let now = time.now()
+        let purpose: CodePurpose = kind == .passwordReset ? .passwordReset : .emailVerification
+        let lifetime = kind == .passwordReset ? settings.resetCodeMinutes * 60 : settings.verificationCodeHours * 3600
+        let code = CodeFormat.mint(minter.random)
+        let screen = kind == .passwordReset ? "resetPassword" : "verifyEmail"
+        let rendered = templates.render(
+            kind, locale: locale,
+            values: [
+                "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
+                "expires": Self.describe(lifetime),
+                "link": codeLink(screen: screen, code: code, email: email, context: context, locale: locale),
+            ])
+        let live = user.flatMap { $0.isDisabled ? nil : $0 }
+        let entry = OutboxEntry(
+            messageID: "\(minter.identifier())@\(settings.issuerHost)", kind: kind, recipient: email, userID: live?.id,
+            subject: rendered.subject, text: live == nil ? nil : rendered.text, html: live == nil ? nil : rendered.html,
+            status: live == nil ? .suppressed : .pending, createdAt: now, bodyExpiresAt: now + lifetime)
+        let stored = live.map {
+            OneTimeCode(
+                purpose: purpose, userID: $0.id, hash: CodeFormat.hash(code, userID: $0.id, purpose: purpose), createdAt: now,
+                expiresAt: now + lifetime)
+        }
+        try await store.outbox.record(entry, issuing: stored)
+        mailSignal.wake()
+    }
+
+    /// Spends `typed` if it is the user's live code for `purpose`; a wrong entry counts against the code, which dies
+    /// after `OneTimeCode.maxAttempts`. Every failure is the same 390 on `verification_code`.
+    func redeemCode(_ typed: String?, email: String?, purpose: CodePurpose) async throws -> User {
+        let wrong = CaptureError.invalidFormFields([
+            "verification_code": ["That code is wrong, used or expired. Check the message, or ask for a new code."]
+        ])
+        guard let typed, !typed.isEmpty else {
+            throw CaptureError.invalidFormFields(["verification_code": ["Enter the code from the message."]])
+        }
+        guard let email, !email.isEmpty, let user = try await store.users.find(email: User.normalize(email: email)),
+            !user.isDisabled
+        else { throw wrong }
+        let now = time.now()
+        let hash = CodeFormat.hash(typed, userID: user.id, purpose: purpose)
+        let spent = try await store.codes.use(userID: user.id, purpose: purpose) { newest in
+            guard var code = newest, code.isLive(at: now) else { return (nil, false) }
+            if ConstantTime.equals(code.hash, hash) {
+                code.usedAt = now
+                return (code, true)
+            }
+            code.attempts += 1
+            return (code, false)
+        }
+        guard spent else { throw wrong }
+        return user
+    }
+
+    /// A link that opens the flow page on `screen` with the code filled in. Code and address travel in the
+    /// fragment, which browsers never send to a server, so they reach no log and no `Referer`.
+    func codeLink(screen: String, code: String, email: String, context: FlowContext, locale: String?) -> String {
+        var query = URLComponents()
+        query.queryItems = [URLQueryItem(name: "client_id", value: context.client.clientID)]
+            + (locale.map { [URLQueryItem(name: "locale", value: $0)] } ?? [])
+        var fragment = URLComponents()
+        fragment.queryItems = [
+            URLQueryItem(name: "screen", value: screen), URLQueryItem(name: "code", value: code),
+            URLQueryItem(name: "email", value: email),
+        ]
+        let encodedFragment = (fragment.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        return "\(settings.resolvedPublicOrigin)/flows/\(context.flow.name)?\(query.percentEncodedQuery ?? "")#\(encodedFragment)"
+    }
+
+    static func describe(_ seconds: TimeInterval) -> String {
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 {
+            let hours = Int(seconds / 3600)
+            return hours == 1 ? "1 hour" : "\(hours) hours"
+        }
+        let minutes = Int((seconds / 60).rounded())
+        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+    }
+}

@@ -1,0 +1,36 @@
+extension CaptureService {
+    /// `/oauth/forgot_password_native`: sends a reset code to the address of `forgotPasswordForm`. The reply is the
+    /// same, and takes the same time, whether or not the address has an account; requests are rate limited per
+    /// address and per network address.
+    public func requestPasswordReset(_ request: FlowRequest) async throws {
+        let context = try await context(of: request)
+        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        guard let raw = value(for: "email", form: context.form, in: values) else {
+            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
+        }
+        let email = User.normalize(email: raw)
+        try await throttle.admitCodeRequest(email: email, address: request.remoteAddress, now: time.now())
+        let user = try await store.users.find(email: email)
+        try await sendCode(.passwordReset, to: email, user: user, context: context, locale: request.locale)
+    }
+
+    /// `/oauth/reset_password_native`: a reset code and a new password (`resetPasswordForm`). The code proves the
+    /// mailbox: the password changes, every session of the user ends, the address counts as verified, and the
+    /// sign-in lockout of the account is lifted.
+    public func resetPassword(_ request: FlowRequest, code: String?, email: String?) async throws -> User {
+        let context = try await context(of: request)
+        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        guard let password = value(for: "password", form: context.form, in: values) else {
+            throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")
+        }
+        var user = try await redeemCode(code, email: email, purpose: .passwordReset)
+        let now = time.now()
+        user.passwordHash = await hasher.hash(password)
+        user.emailVerifiedAt = user.emailVerifiedAt ?? now
+        user.updatedAt = now
+        try await store.users.update(user)
+        try await store.tokens.revokeAll(userID: user.id, at: now)
+        try await throttle.ownerProved(email: user.email, address: request.remoteAddress, now: now)
+        return user
+    }
+}

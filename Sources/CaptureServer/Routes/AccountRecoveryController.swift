@@ -1,0 +1,51 @@
+import CaptureCore
+import Hummingbird
+
+/// Janrain's recovery and verification calls (`forgot_password_native`, `verify_email_native`) and the two steps
+/// that spend their codes: decode, call one use case, encode.
+struct AccountRecoveryController {
+    let service: CaptureService
+
+    /// The code-spending steps name the code and the address outside the form.
+    static let codeParameters: Set<String> = ["verification_code", "email"]
+
+    func addRoutes(to router: Router<CaptureRequestContext>) {
+        router.post("/oauth/forgot_password_native", use: Handle.capture(forgotPassword))
+        router.post("/oauth/verify_email_native", use: Handle.capture(requestVerification))
+        router.post("/oauth/reset_password_native", use: Handle.capture(resetPassword))
+        router.post("/access/useVerificationCode", use: Handle.capture(useVerificationCode))
+    }
+
+    private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest {
+        FlowRequest(
+            parameters: parameters.filter { !Self.codeParameters.contains($0.key) },
+            remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address,
+            crossOrigin: APIRequest.crossOrigin(request))
+    }
+
+    @Sendable func forgotPassword(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        try await service.requestPasswordReset(flowRequest(parameters, request, context))
+        return Reply.ok()
+    }
+
+    @Sendable func requestVerification(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        try await service.requestVerification(flowRequest(parameters, request, context))
+        return Reply.ok()
+    }
+
+    @Sendable func resetPassword(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        _ = try await service.resetPassword(
+            flowRequest(parameters, request, context), code: parameters["verification_code"], email: parameters["email"])
+        return Reply.ok()
+    }
+
+    @Sendable func useVerificationCode(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        try CaptureAPIController.refuseUnknown(parameters, allowed: ["verification_code", "email", "client_id", "locale", "flow"])
+        let user = try await service.verifyEmail(code: parameters["verification_code"], email: parameters["email"])
+        return Reply.ok(["uuid": .string(user.id)])
+    }
+}

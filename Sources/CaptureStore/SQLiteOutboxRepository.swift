@@ -1,0 +1,44 @@
+import CaptureCore
+import Foundation
+import GRDB
+
+/// The outbox in SQLite.
+struct SQLiteOutboxRepository: OutboxRepository {
+    let writer: any DatabaseWriter
+
+    func record(_ entry: OutboxEntry, issuing code: OneTimeCode?) async throws -> OutboxEntry {
+        try await writer.write { db in
+            if let code { try SQLiteCodeRepository.issue(code, in: db) }
+            var entry = entry
+            try entry.insert(db)
+            return entry
+        }
+    }
+
+    func due(at now: Date, limit: Int) async throws -> [OutboxEntry] {
+        try await writer.read { db in
+            try OutboxEntry.filter(Column("status") == OutboxEntry.Status.pending.rawValue && Column("nextAttemptAt") <= now)
+                .order(Column("nextAttemptAt"), Column("id")).limit(limit).fetchAll(db)
+        }
+    }
+
+    func update(_ entry: OutboxEntry) async throws {
+        try await writer.write { db in try entry.update(db) }
+    }
+
+    func find(id: Int64) async throws -> OutboxEntry? {
+        try await writer.read { db in try OutboxEntry.fetchOne(db, key: id) }
+    }
+
+    func list(limit: Int) async throws -> [OutboxEntry] {
+        try await writer.read { db in try OutboxEntry.order(Column("id").desc).limit(limit).fetchAll(db) }
+    }
+
+    func forgetBodies(at now: Date) async throws -> Int {
+        try await writer.write { db in
+            try OutboxEntry.filter(Column("text") != nil || Column("html") != nil)
+                .filter(Column("status") != OutboxEntry.Status.pending.rawValue || Column("bodyExpiresAt") <= now)
+                .updateAll(db, Column("text").set(to: nil), Column("html").set(to: nil))
+        }
+    }
+}
