@@ -1,0 +1,196 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// Forgot/reset password, email verification and change password through the Capture API, with the codes read
+/// from the outbox the messages were recorded in (the SMTP path has its own tests).
+@Suite struct AccountRecoveryTests {
+    static let password = "the first passphrase"
+    static let newPassword = "a brand new passphrase"
+
+    static func flow(_ form: String, _ fields: [String: String], flow: String = "webViewSignIn") -> [String: String] {
+        TestWorld.flowParameters(form: form, flow: flow).merging(fields) { _, new in new }
+    }
+
+    /// The newest outbox entry for `email`, and the code its text carries.
+    static func mailed(_ world: TestWorld, to email: String) async throws -> (OutboxEntry, String?) {
+        let entry = try #require(try await world.service.listMail().first { $0.recipient == email })
+        let code = entry.text.flatMap { text in
+            text.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/).map { String($0.output) }
+        }
+        return (entry, code)
+    }
+
+    static func resetFields(_ email: String, code: String, password: String = newPassword) -> [String: String] {
+        flow("resetPasswordForm", [
+            "verification_code": code, "email": email, "newPassword": password, "newPasswordConfirm": password,
+        ])
+    }
+
+    @Test func forgotPasswordAnswersAlikeForKnownAndUnknownAddresses() async throws {
+        try await withAPI { api, world in
+            try await world.register("known@example.com", password: Self.password)
+            let known = try await api.post(
+                "/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "known@example.com"]))
+            let unknown = try await api.post(
+                "/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "nobody@example.com"]))
+            #expect(known.status == .ok && known.text == #"{"stat":"ok"}"#)
+            #expect(unknown.status == known.status && unknown.text == known.text)
+
+            let (sent, code) = try await Self.mailed(world, to: "known@example.com")
+            #expect(sent.status == .pending && sent.kind == .passwordReset)
+            let link = try #require(sent.text?.split(separator: "\n").first { $0.contains("/flows/webViewSignIn?") })
+            #expect(link.contains("#screen=resetPassword&code=\(code!)&email=known@example.com"), "code and address only in the fragment")
+            #expect(sent.html?.contains(code!) == true)
+            let (suppressed, none) = try await Self.mailed(world, to: "nobody@example.com")
+            #expect(suppressed.status == .suppressed && suppressed.text == nil && none == nil)
+            // The database holds the code's hash, never the code.
+            let stored = try await world.pool.read { db in try String.fetchAll(db, sql: "SELECT hash FROM codes") }
+            #expect(stored.count == 2, "the registration's verification code and the reset code")
+            #expect(!stored.contains { $0.contains(code!) })
+        }
+    }
+
+    @Test func theMailedCodeResetsThePasswordEndsEverySessionAndVerifiesTheAddress() async throws {
+        try await withAPI { api, world in
+            let grant = try #require(try await world.register("reset@example.com", password: Self.password).grant)
+            _ = try await api.post("/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "reset@example.com"]))
+            let (_, code) = try await Self.mailed(world, to: "reset@example.com")
+            let reset = try await api.post(
+                "/oauth/reset_password_native", Self.resetFields("Reset@Example.com", code: code!.lowercased()))
+            #expect(reset.stat == "ok", "\(reset.json)")
+            #expect(try await api.post("/entity", ["access_token": grant.accessToken]).json["error"] as? String == "invalid_access_token")
+            let old = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "reset@example.com", password: Self.password))
+            #expect(old.code == 210)
+            let new = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "reset@example.com", password: Self.newPassword))
+            #expect(new.stat == "ok")
+            let user = try #require(new.json["capture_user"] as? [String: Any])
+            #expect(user["emailVerified"] is String, "the code proved the mailbox")
+        }
+    }
+
+    @Test func aCodeWorksOnceForItsPurposeUntilItExpiresAndDiesAfterFiveWrongEntries() async throws {
+        try await withAPI { api, world in
+            try await world.register("once@example.com", password: Self.password)
+            let ask = Self.flow("forgotPasswordForm", ["signInEmailAddress": "once@example.com"])
+            _ = try await api.post("/oauth/forgot_password_native", ask)
+            var (_, code) = try await Self.mailed(world, to: "once@example.com")
+            // The verification code from registration is not a reset code, and vice versa.
+            let verification = try #require(try await world.service.listMail().last { $0.kind == .emailVerification })
+            let verificationCode = String(verification.text!.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)!.output)
+            let crossed = try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: verificationCode))
+            #expect(crossed.code == 390 && (crossed.json["invalid_fields"] as? [String: Any])?["verification_code"] != nil)
+            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).stat == "ok")
+            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
+
+            _ = try await api.post("/oauth/forgot_password_native", ask)
+            (_, code) = try await Self.mailed(world, to: "once@example.com")
+            world.time.advance(by: 31 * 60)
+            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
+
+            _ = try await api.post("/oauth/forgot_password_native", ask)
+            (_, code) = try await Self.mailed(world, to: "once@example.com")
+            for _ in 0..<5 {
+                #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: "AAAA-AAAA")).code == 390)
+            }
+            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
+            // The new password's own rules still apply.
+            _ = try await api.post("/oauth/forgot_password_native", ask)
+            (_, code) = try await Self.mailed(world, to: "once@example.com")
+            let short = try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!, password: "short"))
+            #expect(short.code == 390 && (short.json["invalid_fields"] as? [String: Any])?["newPassword"] != nil)
+        }
+    }
+
+    @Test func codeRequestsAreLimitedPerAddressAliveOrNot() async throws {
+        try await withAPI(configure: { $0.codeRequestsPerEmail = 2 }) { api, world in
+            try await world.register("limit@example.com", password: Self.password)
+            for email in ["limit@example.com", "ghost@example.com"] {
+                let ask = Self.flow("forgotPasswordForm", ["signInEmailAddress": email])
+                for _ in 0..<2 { #expect(try await api.post("/oauth/forgot_password_native", ask).stat == "ok") }
+                #expect(try await api.post("/oauth/forgot_password_native", ask).code == 510)
+            }
+        }
+    }
+
+    @Test func registrationSendsAVerificationCodeThatVerifiesTheAddress() async throws {
+        try await withAPI { api, world in
+            let grant = try #require(try await world.register("verify@example.com", password: Self.password).grant)
+            let (entry, code) = try await Self.mailed(world, to: "verify@example.com")
+            #expect(entry.kind == .emailVerification && entry.status == .pending)
+            #expect(try await api.post("/entity", ["access_token": grant.accessToken]).json["result"].flatMap { ($0 as? [String: Any])?["emailVerified"] } is NSNull)
+            let wrong = try await api.post("/access/useVerificationCode", ["verification_code": "ZZZZ-ZZZZ", "email": "verify@example.com"])
+            #expect(wrong.code == 390)
+            let used = try await api.post("/access/useVerificationCode", ["verification_code": code!, "email": "verify@example.com"])
+            #expect(used.stat == "ok")
+            let record = try #require(try await api.post("/entity", ["access_token": grant.accessToken]).json["result"] as? [String: Any])
+            #expect(record["emailVerified"] is String)
+            // Asking again for a verified address sends nothing, and says so to nobody.
+            let again = try await api.post(
+                "/oauth/verify_email_native", Self.flow("resendVerificationForm", ["emailAddress": "verify@example.com"]))
+            #expect(again.text == #"{"stat":"ok"}"#)
+            #expect(try await Self.mailed(world, to: "verify@example.com").0.status == .suppressed)
+        }
+    }
+
+    @Test func aPasswordResetLiftsTheLockoutOfTheAccount() async throws {
+        try await withAPI(configure: { $0.signInMaxFailures = 3 }) { api, world in
+            try await world.register("locked@example.com", password: Self.password)
+            for _ in 0..<3 {
+                _ = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: "guess"))
+            }
+            let locked = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: Self.password))
+            #expect(locked.code == 510)
+            _ = try await api.post("/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "locked@example.com"]))
+            let (_, code) = try await Self.mailed(world, to: "locked@example.com")
+            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("locked@example.com", code: code!)).stat == "ok")
+            let after = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: Self.newPassword))
+            #expect(after.stat == "ok")
+        }
+    }
+
+    @Test func changingThePasswordNeedsTheCurrentOneAndEndsTheOtherSessions() async throws {
+        try await withAPI { api, world in
+            let first = try #require(try await world.register("change@example.com", password: Self.password).grant)
+            let signIn = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "change@example.com", password: Self.password))
+            let current = try #require(signIn.json["access_token"] as? String)
+            var change = Self.flow("changePasswordForm", [
+                "currentPassword": "not it", "newPassword": Self.newPassword, "newPasswordConfirm": Self.newPassword,
+            ], flow: "webViewProfile")
+            change["access_token"] = current
+            let wrong = try await api.post("/oauth/update_profile_native", change)
+            #expect(wrong.code == 390 && (wrong.json["invalid_fields"] as? [String: Any])?["currentPassword"] != nil)
+            change["currentPassword"] = Self.password
+            #expect(try await api.post("/oauth/update_profile_native", change).stat == "ok")
+            #expect(try await api.post("/entity", ["access_token": current]).stat == "ok", "this session goes on")
+            #expect(try await api.post("/entity", ["access_token": first.accessToken]).code == 200, "the other one ended")
+            #expect(try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "change@example.com", password: Self.newPassword)).stat == "ok")
+        }
+    }
+
+    @Test func aClientThatRequiresVerifiedAddressesAnswers112AndSendsACode() async throws {
+        try await withAPI(configure: { settings in
+            settings.clients = settings.clients.map { var client = $0; client.requireVerifiedEmail = true; return client }
+        }) { api, world in
+            try await world.register("unverified@example.com", password: Self.password)
+            let reply = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password))
+            #expect(reply.code == 112 && reply.json["error"] as? String == "email_not_verified")
+            let (entry, code) = try await Self.mailed(world, to: "unverified@example.com")
+            #expect(entry.kind == .emailVerification && code != nil)
+            _ = try await api.post("/access/useVerificationCode", ["verification_code": code!, "email": "unverified@example.com"])
+            #expect(try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password)).stat == "ok")
+        }
+    }
+
+    @Test func bodiesAreForgottenOnceTheirCodeExpires() async throws {
+        let world = try await TestWorld.make()
+        try await world.register("expiring@example.com", password: Self.password)
+        #expect(try await world.service.listMail().first?.text != nil)
+        world.time.advance(by: 24 * 3600 + 1)
+        #expect(try await world.service.store.outbox.forgetBodies(at: world.time.now()) == 1)
+        let entry = try #require(try await world.service.listMail().first)
+        #expect(entry.text == nil && entry.html == nil && entry.subject == "Confirm your email address")
+        await #expect(throws: CaptureError.self) { try await world.service.retryMail(entry.id!) }
+    }
+}
