@@ -10,7 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("hello from a file\n".utf8).write(to: directory.appendingPathComponent("hello.txt"))
         try Data(repeating: UInt8(ascii: "a"), count: 200_000).write(to: directory.appendingPathComponent("big.bin"))
-        let server = try PythonServer("http", directory.path)
+        let server = try await PythonServer.start("http", directory.path)
         defer { server.stop() }
         return try await body("http://127.0.0.1:\(server.port)", directory)
     }

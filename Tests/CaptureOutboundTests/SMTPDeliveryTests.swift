@@ -33,7 +33,7 @@ import Testing
     @Test func deliversNonASCIIMessageWithHTMLPartThatDecodesIntact() async throws {
         let maildir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: maildir) }
-        let server = try PythonServer("smtp", maildir.path)
+        let server = try await PythonServer.start("smtp", maildir.path)
         defer { server.stop() }
 
         // Long enough to need several encoded-words and soft line breaks; a leading dot and trailing spaces are
@@ -51,7 +51,7 @@ import Testing
 
         let files = try Self.deliveredFiles(in: maildir)
         #expect(files.count == 1)
-        let delivered = try PythonServer.readMessage(at: try #require(files.first))
+        let delivered = try #require(try await PythonServer.readMessages(at: files).first)
         #expect(delivered.defects.isEmpty)
         #expect(delivered.subject == subject)
         #expect(delivered.from == "Équipe Capture <no-reply@capture.test>")
@@ -77,17 +77,13 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 
-    @Test func silentServerTimesOutAndNeverBlocksTheCallers() async throws {
+    @Test func silentServerTimesOutAndTheCallReturns() async throws {
         let listener = try SilentListener()
         defer { listener.stop() }
-        let client = CurlClient(threadCount: 4)
         let transport = SMTPMailTransport(
-            relay: Self.relay(port: listener.port, connect: 1, total: 1.5), client: client)
-        let ticker = Ticker()
-        let ticking = ticker.start()
+            relay: Self.relay(port: listener.port, connect: 1, total: 1.5), client: CurlClient(threadCount: 4))
         let started = ContinuousClock.now
 
-        // More calls than the cooperative pool has threads: if a call blocked one, the ticker would stop.
         let errors = await withTaskGroup(of: MailDeliveryError?.self) { group in
             for index in 0..<4 {
                 group.addTask {
@@ -100,8 +96,6 @@ import Testing
             return await group.reduce(into: [MailDeliveryError?]()) { $0.append($1) }
         }
         let elapsed = ContinuousClock.now - started
-        ticker.stop()
-        await ticking.value
 
         #expect(errors.count == 4)
         for error in errors {
@@ -111,13 +105,12 @@ import Testing
         // libcurl counts the server's greeting as part of connecting, so the connect timeout (1 s) is what fires.
         #expect(elapsed >= .seconds(0.9))
         #expect(elapsed < .seconds(5))
-        #expect(ticker.ticks >= 20, "the cooperative pool stalled: \(ticker.ticks) ticks in \(elapsed)")
     }
 
     @Test func recipientRefusedWith550IsPermanentAndTheReasonHoldsNoSecret() async throws {
         let maildir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: maildir) }
-        let server = try PythonServer("smtp", maildir.path)
+        let server = try await PythonServer.start("smtp", maildir.path)
         defer { server.stop() }
 
         let transport = SMTPMailTransport(relay: Self.relay(port: server.port, password: "relay-secret-pw"))
@@ -135,7 +128,7 @@ import Testing
     @Test func recipientDeferredWith451IsTemporary() async throws {
         let maildir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: maildir) }
-        let server = try PythonServer("smtp", maildir.path)
+        let server = try await PythonServer.start("smtp", maildir.path)
         defer { server.stop() }
 
         let error = await #expect(throws: MailDeliveryError.self) {
@@ -166,14 +159,12 @@ import Testing
         #expect(error?.reason.contains("line break") == true)
     }
 
-    @Test func twentyConcurrentDeliveriesAllArriveWithoutBlockingCallers() async throws {
+    @Test func twentyConcurrentDeliveriesThroughFourThreadsAllArrive() async throws {
         let maildir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: maildir) }
-        let server = try PythonServer("smtp", maildir.path)
+        let server = try await PythonServer.start("smtp", maildir.path)
         defer { server.stop() }
         let transport = SMTPMailTransport(relay: Self.relay(port: server.port), client: CurlClient(threadCount: 4))
-        let ticker = Ticker()
-        let ticking = ticker.start()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
@@ -183,12 +174,32 @@ import Testing
             }
             try await group.waitForAll()
         }
-        ticker.stop()
-        await ticking.value
 
-        let recipients = try Self.deliveredFiles(in: maildir).map { try PythonServer.readMessage(at: $0).rcpt_to }
+        let recipients = try await PythonServer.readMessages(at: Self.deliveredFiles(in: maildir)).map(\.rcpt_to)
         #expect(Set(recipients) == Set((0..<20).map { "user\($0)@example.test" }))
-        #expect(ticker.ticks > 0)
+    }
+
+    /// The server answers none of these messages until all of them are in flight at once. Swift's cooperative pool
+    /// has one thread per core, so if a delivery held a pool thread while libcurl waited, no more than that many
+    /// could be in flight, the server would never answer, and every delivery would fail with its 451. (A ticking
+    /// task shows the same thing but not reliably: the other suites running in parallel load the pool too.)
+    @Test func moreDeliveriesThanTheCooperativePoolHasThreadsAreInFlightAtOnce() async throws {
+        let maildir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: maildir) }
+        let server = try await PythonServer.start("smtp", maildir.path)
+        defer { server.stop() }
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let transport = SMTPMailTransport(relay: Self.relay(port: server.port), client: CurlClient(threadCount: count))
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    try await transport.deliver(Self.message(to: "together-\(count)-\(index)@example.test"))
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try Self.deliveredFiles(in: maildir).count == count)
     }
 
     @Test func cancellingTheCallerStopsARunningTransfer() async throws {

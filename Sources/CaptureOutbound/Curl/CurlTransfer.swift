@@ -34,7 +34,7 @@ struct CurlTransfer: Sendable {
     var protocols: String
     var connectTimeoutSeconds: Double
     var totalTimeoutSeconds: Double
-    /// Extra CA bundle; peer and host verification stay on either way.
+    /// CURLOPT_CAINFO: replaces the default bundle, not the CA directory; verification stays on either way.
     var caFile: String?
     var kind: Kind
 }

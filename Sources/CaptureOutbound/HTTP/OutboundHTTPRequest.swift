@@ -34,7 +34,8 @@ public struct OutboundHTTPRequest: Sendable, Equatable {
     public var maxRedirects: Int
     /// Plain `http://` is refused unless set (loopback test servers, a sidecar); providers are always `https://`.
     public var allowsPlainHTTP: Bool
-    /// Extra CA bundle to trust; certificate checks are never turned off.
+    /// A CA bundle (PEM) to verify with in place of the system bundle (libcurl still reads the system's CA
+    /// directory, /etc/ssl/certs on Debian); certificate checks are never turned off.
     public var caFile: String?
 
     public init(

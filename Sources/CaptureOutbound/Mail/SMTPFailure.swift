@@ -23,6 +23,8 @@ enum SMTPFailure {
             let temporary = (400..<500).contains(outcome.responseCode)
             return MailDeliveryError(
                 reason: "the SMTP relay refused the login: \(outcome.responseCode)\(reply)", isPermanent: !temporary)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE:
+            return MailDeliveryError(reason: "TLS with the SMTP relay failed: \(outcome.errorText)", isPermanent: false)
         case CURLE_USE_SSL_FAILED:
             return MailDeliveryError(reason: "the SMTP relay does not offer STARTTLS\(reply)", isPermanent: false)
         default:

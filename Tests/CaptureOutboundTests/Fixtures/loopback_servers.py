@@ -1,9 +1,14 @@
 """Real servers on 127.0.0.1 for CaptureOutboundTests, and a mail reader.
 
-    loopback_servers.py smtp MAILDIR    aiosmtpd delivering into a maildir; RCPT reject@… gets 550, later@… 451
-    loopback_servers.py http DIRECTORY  http.server for DIRECTORY, plus /stream/N (N bytes, no Content-Length)
-                                        and POST /echo (the body and X-Test header back)
-    loopback_servers.py read FILE       prints one delivered message as JSON, decoded by Python's email package
+    loopback_servers.py smtp MAILDIR [starttls|smtps CERT KEY]
+        aiosmtpd delivering into a maildir; RCPT reject@… gets 550, later@… 451. A message to together-N-…@
+        is answered only once N such messages are in flight at the same time (451 after 4 s otherwise). With
+        starttls it offers and requires STARTTLS; with smtps it speaks TLS from the first byte.
+    loopback_servers.py http DIRECTORY [CERT KEY]
+        http.server (https with CERT KEY) for DIRECTORY, plus /stream/N (N bytes, no Content-Length) and
+        POST /echo (the body and X-Test header back)
+    loopback_servers.py read FILE...
+        prints the delivered messages as a JSON array, decoded by Python's email package
 
 The servers listen on a port the kernel picks and print it as their first line. They stop when killed or, so a
 crashed test run leaves nothing behind, as soon as the process that started them is gone.
@@ -27,7 +32,15 @@ def die_with_parent():
     threading.Thread(target=watch, daemon=True).start()
 
 
-def smtp(maildir):
+def tls_context(cert, key):
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def smtp(maildir, mode=None, cert=None, key=None):
     from aiosmtpd.handlers import Mailbox
     from aiosmtpd.smtp import SMTP
 
@@ -40,20 +53,39 @@ def smtp(maildir):
             envelope.rcpt_tos.append(address)
             return "250 OK"
 
+        async def handle_DATA(self, server, session, envelope):
+            together = [address for address in envelope.rcpt_tos if address.startswith("together-")]
+            if together:
+                count = int(together[0].split("-")[1])
+                async with arrived:
+                    arrived.count += 1
+                    arrived.notify_all()
+                    try:
+                        await asyncio.wait_for(arrived.wait_for(lambda: arrived.count >= count), timeout=4)
+                    except asyncio.TimeoutError:
+                        return "451 4.3.0 only %d of %d arrived together" % (arrived.count, count)
+            return await super().handle_DATA(server, session, envelope)
+
     # Maildir(create=True) makes the subfolders only when the folder itself is missing; the test made the folder.
     for folder in ("tmp", "new", "cur"):
         os.makedirs(os.path.join(maildir, folder), exist_ok=True)
     handler = RejectingMailbox(maildir)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
+    arrived = asyncio.Condition()
+    arrived.count = 0
     # An explicit hostname: aiosmtpd's default asks DNS for this machine's name, which can take seconds.
-    server = loop.run_until_complete(
-        loop.create_server(lambda: SMTP(handler, hostname="localhost"), "127.0.0.1", 0))
+    options = {}
+    if mode == "starttls":
+        options = {"tls_context": tls_context(cert, key), "require_starttls": True}
+    server = loop.run_until_complete(loop.create_server(
+        lambda: SMTP(handler, hostname="localhost", **options), "127.0.0.1", 0,
+        ssl=tls_context(cert, key) if mode == "smtps" else None))
     print(server.sockets[0].getsockname()[1], flush=True)
     loop.run_forever()
 
 
-def http(directory):
+def http(directory, cert=None, key=None):
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
     class Handler(SimpleHTTPRequestHandler):
@@ -89,11 +121,17 @@ def http(directory):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if cert:
+        server.socket = tls_context(cert, key).wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 
 
-def read(path):
+def read(*paths):
+    print(json.dumps([decoded(path) for path in paths]))
+
+
+def decoded(path):
     import email
     import email.policy
 
@@ -101,7 +139,7 @@ def read(path):
         message = email.message_from_binary_file(file, policy=email.policy.default)
     plain = message.get_body(("plain",))
     html = message.get_body(("html",))
-    print(json.dumps({
+    return {
         "from": str(message["From"]),
         "to": str(message["To"]),
         "subject": str(message["Subject"]),
@@ -113,13 +151,13 @@ def read(path):
         "text": plain.get_content() if plain is not None else None,
         "html": html.get_content() if html is not None else None,
         "defects": [type(defect).__name__ for part in message.walk() for defect in part.defects],
-    }))
+    }
 
 
 if __name__ == "__main__":
-    command, argument = sys.argv[1], sys.argv[2]
+    command, arguments = sys.argv[1], sys.argv[2:]
     if command == "read":
-        read(argument)
+        read(*arguments)
     else:
         die_with_parent()
-        {"smtp": smtp, "http": http}[command](argument)
+        {"smtp": smtp, "http": http}[command](*arguments)

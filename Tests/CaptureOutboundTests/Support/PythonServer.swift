@@ -6,6 +6,14 @@ import Foundation
     import Darwin
 #endif
 
+/// Runs blocking work (waiting for a child process) on a thread of its own, so the tests that measure whether the
+/// cooperative pool stays free are not starved by the other tests' set-up.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result(catching: body)) }
+    }
+}
+
 /// One of Fixtures/loopback_servers.py's servers, running as a child process for the length of a test.
 /// Call `stop()` in a `defer`; the script also exits by itself when the test process goes away.
 final class PythonServer {
@@ -18,30 +26,38 @@ final class PythonServer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/loopback_servers.py").path
 
-    init(_ command: String, _ argument: String) throws {
+    private init(port: Int, process: Process) {
+        self.port = port
+        self.process = process
+    }
+
+    static func start(_ command: String, _ arguments: String...) async throws -> PythonServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [Self.interpreter, Self.script, command, argument]
+        process.arguments = [interpreter, script, command] + arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         // The first line is the port; an empty read means the script died before listening.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
+        let reader = output.fileHandleForReading
+        let line = try await onOwnThread {
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            return line
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            Self.forceStop(process)
+            forceStop(process)
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw ServerError(description: "\(command) server did not start: \(stderr)")
         }
-        self.port = port
-        self.process = process
+        return PythonServer(port: port, process: process)
     }
 
     func stop() { Self.forceStop(process) }
@@ -53,17 +69,20 @@ final class PythonServer {
         process.waitUntilExit()
     }
 
-    /// Runs the script's `read` command on one delivered message and decodes its JSON.
-    static func readMessage(at path: String) throws -> DeliveredMessage {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [interpreter, script, "read", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode(DeliveredMessage.self, from: data)
+    /// Runs the script's `read` command on delivered messages and decodes its JSON, in the order given.
+    static func readMessages(at paths: [String]) async throws -> [DeliveredMessage] {
+        let data = try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [interpreter, script, "read"] + paths
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        return try JSONDecoder().decode([DeliveredMessage].self, from: data)
     }
 }
 
@@ -84,4 +103,33 @@ struct DeliveredMessage: Decodable {
     var text: String?
     var html: String?
     var defects: [String]
+}
+
+/// A self-signed certificate for 127.0.0.1 (openssl, one day), so TLS tests can check that an unknown certificate
+/// is refused and that the one named as CA file is accepted.
+struct TestCertificate: Sendable {
+    var certificate: String
+    var key: String
+
+    static func make(in directory: URL) async throws -> TestCertificate {
+        let made = TestCertificate(
+            certificate: directory.appendingPathComponent("cert.pem").path,
+            key: directory.appendingPathComponent("key.pem").path)
+        let status = try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", made.key, "-out", made.certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        guard status == 0 else { throw ServerError(description: "openssl could not make a certificate") }
+        return made
+    }
 }
