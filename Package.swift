@@ -38,6 +38,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The one outbound client (SMTP relay, social providers, webhooks): the only place libcurl is used.
+        .target(
+            name: "CaptureOutbound",
+            dependencies: [
+                "CCurl",
+                "CaptureCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Hummingbird application: routes, rendering, middleware.
         .target(
             name: "CaptureServer",
@@ -90,6 +102,12 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // Runs against real servers on loopback (aiosmtpd, Python's http.server); Fixtures holds their scripts.
+        .testTarget(
+            name: "CaptureOutboundTests",
+            dependencies: ["CaptureOutbound", "CaptureCore"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport"]),
     ],
