@@ -19,6 +19,8 @@ let package = Package(
         // handlers can use NIO's HTTP/1 types.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // Already in the graph through Hummingbird; named for the mail delivery service that runs beside the server.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
@@ -56,7 +58,9 @@ let package = Package(
             dependencies: [
                 "CaptureCore",
                 "CaptureStore",
+                "CaptureOutbound",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -106,7 +110,7 @@ let package = Package(
         // Runs against real servers on loopback (aiosmtpd, Python's http.server); Fixtures holds their scripts.
         .testTarget(
             name: "CaptureOutboundTests",
-            dependencies: ["CaptureOutbound", "CaptureCore"],
+            dependencies: ["CaptureOutbound", "CaptureCore", "CaptureTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport"]),
