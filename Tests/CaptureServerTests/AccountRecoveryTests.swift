@@ -193,4 +193,26 @@ import Testing
         #expect(entry.text == nil && entry.html == nil && entry.subject == "Confirm your email address")
         await #expect(throws: CaptureError.self) { try await world.service.retryMail(entry.id!) }
     }
+
+    @Test func theRecoveryCallsJanrainsSDKsMakeAreAcceptedAsSent() async throws {
+        try await withAPI { api, world in
+            try await world.register("sdk@example.com", password: Self.password)
+            // jump.android's performForgotPassword and resend-verification parameters, response_type code included.
+            for responseType in ["token", "code"] {
+                let forgot = try await api.post("/oauth/forgot_password_native", [
+                    "client_id": "demo-mobile-app", "locale": "en-US", "response_type": responseType,
+                    "redirect_uri": "http://android.library", "signInEmailAddress": "sdk@example.com",
+                    "flow_version": "20261122", "flow": "webViewSignIn", "form": "forgotPasswordForm",
+                ])
+                #expect(forgot.text == #"{"stat":"ok"}"#, "\(forgot.json)")
+            }
+            let resend = try await api.post("/oauth/verify_email_native", [
+                "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
+                "redirect_uri": "http://android.library", "form": "resendVerificationForm",
+                "emailAddress": "sdk@example.com", "flow_version": "20261122", "flow": "webViewSignIn",
+            ])
+            #expect(resend.text == #"{"stat":"ok"}"#, "\(resend.json)")
+            #expect(try await world.service.listMail().filter { $0.status == .pending }.count == 4)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 extension CaptureService {
-    /// Checks client, flow, form, response type and redirect URI of a submission, in that order.
-    func context(of request: FlowRequest) async throws -> FlowContext {
+    /// Checks client, flow, form, response type and redirect URI of a submission, in that order. Calls that issue
+    /// no tokens (`issuesTokens: false`: recovery, verification) take the SDKs' `response_type` without PKCE.
+    func context(of request: FlowRequest, issuesTokens: Bool = true) async throws -> FlowContext {
         let client = try await authenticateClient(id: request.clientID, secret: request.clientSecret)
         // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
         if let origin = request.crossOrigin,
@@ -22,7 +23,7 @@ extension CaptureService {
         }
         try checkRedirect(request.redirectURI, for: client)
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
-        if responseType != "token" {
+        if responseType != "token" && issuesTokens {
             context.codeChallenge = try PKCE.checkedChallenge(
                 request.codeChallenge, method: request.codeChallengeMethod, required: !client.isConfidential)
             context.redirectURI = request.redirectURI.flatMap(ClientRules.redirectKey)

@@ -3,7 +3,7 @@ extension CaptureService {
     /// same, and takes the same time, whether or not the address has an account; requests are rate limited per
     /// address and per network address.
     public func requestPasswordReset(_ request: FlowRequest) async throws {
-        let context = try await context(of: request)
+        let context = try await context(of: request, issuesTokens: false)
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
         guard let raw = value(for: "email", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
@@ -18,7 +18,7 @@ extension CaptureService {
     /// mailbox: the password changes, every session of the user ends, the address counts as verified, and the
     /// sign-in lockout of the account is lifted.
     public func resetPassword(_ request: FlowRequest, code: String?, email: String?) async throws -> User {
-        let context = try await context(of: request)
+        let context = try await context(of: request, issuesTokens: false)
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
         guard let password = value(for: "password", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")

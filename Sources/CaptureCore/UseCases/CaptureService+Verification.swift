@@ -2,7 +2,7 @@ extension CaptureService {
     /// `/oauth/verify_email_native`: sends a verification code to the address of `resendVerificationForm` when it
     /// belongs to an account that is not verified yet; the same reply and time otherwise.
     public func requestVerification(_ request: FlowRequest) async throws {
-        let context = try await context(of: request)
+        let context = try await context(of: request, issuesTokens: false)
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
         guard let raw = value(for: "email", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
