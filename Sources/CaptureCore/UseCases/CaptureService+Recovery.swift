@@ -3,13 +3,7 @@ extension CaptureService {
     /// same, and takes the same time, whether or not the address has an account; requests are rate limited per
     /// address and per network address.
     public func requestPasswordReset(_ request: FlowRequest) async throws {
-        let context = try await context(of: request, issuesTokens: false)
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
-        guard let raw = value(for: "email", form: context.form, in: values) else {
-            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
-        }
-        let email = User.normalize(email: raw)
-        try await throttle.admitCodeRequest(email: email, address: request.remoteAddress, now: time.now())
+        let (context, email) = try await codeRequest(request)
         let user = try await store.users.find(email: email)
         try await sendCode(.passwordReset, to: email, user: user, context: context, locale: request.locale)
     }
@@ -32,5 +26,18 @@ extension CaptureService {
         try await store.tokens.revokeAll(userID: user.id, at: now)
         try await throttle.ownerProved(email: user.email, address: request.remoteAddress, now: now)
         return user
+    }
+
+    /// A request for a code (reset or verification): its checked flow context and the address of its form,
+    /// counted against the code-request limits.
+    func codeRequest(_ request: FlowRequest) async throws -> (FlowContext, String) {
+        let context = try await context(of: request, issuesTokens: false)
+        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        guard let raw = value(for: "email", form: context.form, in: values) else {
+            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
+        }
+        let email = User.normalize(email: raw)
+        try await throttle.admitCodeRequest(email: email, address: request.remoteAddress, now: time.now())
+        return (context, email)
     }
 }

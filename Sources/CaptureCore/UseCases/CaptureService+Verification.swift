@@ -2,13 +2,7 @@ extension CaptureService {
     /// `/oauth/verify_email_native`: sends a verification code to the address of `resendVerificationForm` when it
     /// belongs to an account that is not verified yet; the same reply and time otherwise.
     public func requestVerification(_ request: FlowRequest) async throws {
-        let context = try await context(of: request, issuesTokens: false)
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
-        guard let raw = value(for: "email", form: context.form, in: values) else {
-            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
-        }
-        let email = User.normalize(email: raw)
-        try await throttle.admitCodeRequest(email: email, address: request.remoteAddress, now: time.now())
+        let (context, email) = try await codeRequest(request)
         let user = try await store.users.find(email: email).flatMap { $0.emailVerifiedAt == nil ? $0 : nil }
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)
     }
