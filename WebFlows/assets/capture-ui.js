@@ -573,7 +573,8 @@
       var text = Object.prototype.toString.call(messages) === '[object Array]' ? messages.join(' ') : String(messages);
       var input = form.querySelector('[name="' + field.replace(/["\\]/g, '') + '"]');
       var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
-      if (!input || !tip) {
+      if (!input || !tip || closest(input, '[hidden]')) {
+        // No place next to the field (or the field is a hidden copy): the form's own message says it.
         orphaned.push(text);
         continue;
       }
@@ -610,10 +611,25 @@
     if (busy) form.setAttribute('aria-busy', 'true'); else form.removeAttribute('aria-busy');
   }
 
+  /*
+   * <div data-capture-mirror="email" hidden>{* emailAddress *}</div>: a form field that takes its value from the
+   * input named `email` elsewhere on the screen, so one address field serves two forms (verifyEmail).
+   */
+  function copyMirrored(form) {
+    var mirrors = form.querySelectorAll('[data-capture-mirror]');
+    for (var m = 0; m < mirrors.length; m++) {
+      var screen = closest(form, '.capture_screen') || document;
+      var source = screen.querySelector('input[name="' + mirrors[m].getAttribute('data-capture-mirror').replace(/["\\]/g, '') + '"]');
+      var targets = mirrors[m].querySelectorAll('input');
+      for (var t = 0; t < targets.length; t++) if (source) targets[t].value = source.value;
+    }
+  }
+
   function submitForm(form) {
     var formName = form.getAttribute('data-capture-form');
     var spec = FORMS[formName];
     if (!spec || form.getAttribute('aria-busy') === 'true') return null;
+    copyMirrored(form);
     var transactionId = randomId();
     var params = commonParams(formName);
     var fields = formFields(form);
@@ -891,6 +907,11 @@
       event.preventDefault();
       submitForm(form);
     }, true);
+    // A message's link opened while the page is already showing (same page, new fragment: no reload).
+    window.addEventListener('hashchange', function () {
+      var linked = takeLink();
+      if (linked) renderScreen(linked);
+    });
     document.addEventListener('click', function (event) {
       var link = closest(event.target, '[data-capture-screen], [data-capture-action]');
       if (!link) return;
