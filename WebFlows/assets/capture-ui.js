@@ -357,7 +357,7 @@
       email: profile.email, displayName: profile.displayName || profile.email,
       givenName: profile.givenName, familyName: profile.familyName,
       lastEmail: storageGet(STORAGE.lastEmail),
-      address: state.address
+      address: carriedAddress()
     };
     var bound = root.querySelectorAll('[data-capture-bind]');
     for (var i = 0; i < bound.length; i++) {
@@ -402,7 +402,8 @@
     for (var r = 0; r < returning.length; r++) {
       if (!returning[r].value && lastEmail) returning[r].value = lastEmail;
     }
-    if (state.address && root.id !== 'returnTraditional') {
+    var address = carriedAddress();
+    if (address && root.id !== 'returnTraditional') {
       // The address typed on the previous screen (or named by a message's link) goes along.
       var inputs = root.querySelectorAll('form[data-capture-form] input');
       for (var a = 0; a < inputs.length; a++) {
@@ -410,9 +411,16 @@
         var formName = form && form.getAttribute('data-capture-form');
         if (!ADDRESS_INPUTS[inputs[a].name] || formName === 'editProfileForm') continue;
         if (formName === 'registrationForm' && inputs[a].value) continue;
-        inputs[a].value = state.address;
+        inputs[a].value = address;
       }
     }
+  }
+
+  /* The address the code screens are about: the one carried from the last screen, else the signed-in user's. */
+  function carriedAddress() {
+    if (state.address) return state.address;
+    var profile = hasActiveSession() ? storedProfile() : null;
+    return (profile && profile.email) || '';
   }
 
   /* The address in the first filled address input of `root`, if any. */
