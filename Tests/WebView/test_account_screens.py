@@ -228,6 +228,10 @@ def test_screens_at_phone_width(server, host):
     queue_mark, _ = host.mark()
     host.run_js("(janrain.capture.ui.createCaptureSession(%r), true)" % reply["access_token"])
     host.wait_for_event("onCaptureSessionFound", after=queue_mark)
+    host.run_js("janrain.capture.ui.renderScreen('signedIn')")
+    host.wait_for_screen("signedIn")
+    assert visible_text(host, '#signedIn [data-capture-if="emailUnverified"]'), "registered, not yet confirmed"
+    host.snapshot(SHOTS / "signedIn-unconfirmed.png")
     host.run_js("janrain.capture.ui.renderScreen('editProfile')")
     host.wait_for_screen("editProfile")
     host.click('#editProfile [data-capture-screen="changePassword"]')
