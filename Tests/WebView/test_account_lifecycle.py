@@ -79,17 +79,20 @@ def test_forgot_password_by_code_then_only_the_new_password_works(server, host, 
 
 
 def test_forgot_password_through_the_messages_link(server, host, mailbox):
-    email, _ = server.register()
+    # The page still holds a session of the account (say, on a phone the person is signed in on).
+    email, registered = server.register()
     host.load(server.page("webViewDemo"))
     host.wait_for_screen("signIn")
-    host.click('#signIn [data-capture-screen="forgotPassword"]')
+    host.run_js("(janrain.capture.ui.createCaptureSession(%r), true)" % registered["access_token"])
+    host.wait_for_screen("signedIn")
     inbox_mark = mailbox.count()
-    host.fill_and_submit("forgotPassword", {"signInEmailAddress": email})
-    host.wait_for_screen("forgotPasswordSuccess")
+    assert server.post("/oauth/forgot_password_native", {
+        "client_id": CLIENT_ID, "flow": "webViewDemo", "form": "forgotPasswordForm", "locale": "en-US",
+        "signInEmailAddress": email})[1]["stat"] == "ok"
     message = mailbox.wait_for(email, host, after=inbox_mark, subject=RESET_SUBJECT)
     assert message.link.startswith(server.page("webViewDemo").split("?")[0] + "?"), message.link
 
-    # The person taps the link: the app opens it in its web view.
+    # The person taps the link: the app opens it in its web view, which shows the link's screen.
     marks = host.mark()
     host.load(message.link)
     host.wait_for_screen("resetPassword")
@@ -98,6 +101,10 @@ def test_forgot_password_through_the_messages_link(server, host, mailbox):
     assert host.run_js("document.querySelector('#resetPassword [name=email]').value") == email
     host.fill_and_submit("resetPassword", {"newPassword": NEW_PASSWORD, "newPasswordConfirm": NEW_PASSWORD})
     host.wait_for_screen("resetPasswordSuccess")
+    ended = event(host, "onCaptureSessionEnded", marks)
+    assert ended["status"] == "success", "the host learns that its token is dead"
+    assert host.run_js("janrain.capture.ui.hasActiveSession()") is False
+    assert entity(server, registered["access_token"])["stat"] == "error"
     assert screens_shown(host, marks) == ["resetPassword", "resetPasswordSuccess"]
 
     # The same link again (after the app showed another page): the code is spent.
@@ -149,8 +156,11 @@ def test_verify_email_by_code_with_a_resend_and_by_link(server, host, mailbox):
     assert verified["status"] == "success" and verified["statusMessage"] == "emailVerified"
     host.wait_for_screen("verifyEmailSuccess")
     assert entity(server, token)["result"]["emailVerified"], "emailVerified is set"
+    host.wait_for(lambda: host.run_js("JSON.parse(localStorage.getItem('janrainCaptureProfileData')).emailVerified"),
+                  5, "the page's copy of the profile to say verified")
     host.click('#verifyEmailSuccess [data-capture-action="signIn"]')
     host.wait_for_screen("signedIn")
+    assert visible_text(host, reminder) is None, "the reminder is gone"
     assert screens_shown(host, marks) == ["signedIn", "verifyEmail", "resendVerificationSuccess", "verifyEmail",
                                           "verifyEmailSuccess", "signedIn"]
 

@@ -776,12 +776,28 @@
     // Spent codes and passwords leave the form.
     var secrets = form.querySelectorAll('input[type="password"], input[name="verification_code"]');
     for (var i = 0; i < secrets.length; i++) secrets[i].value = '';
-    if (spec.kind === 'resetPassword' && storedToken()) {
+    var own = sessionIsFor(state.address);
+    if (spec.kind === 'resetPassword' && own) {
       // A reset ends every session of the account, this page's included.
       clearSession();
       fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' }, transactionId);
     }
     renderScreen(spec.done);
+    if (spec.kind === 'verifyEmail' && own) refreshProfile();
+  }
+
+  /* True when the page holds a session of the account with this address. */
+  function sessionIsFor(address) {
+    var profile = storedToken() ? storedProfile() : null;
+    return !!(profile && profile.email && address && profile.email.toLowerCase() === address.toLowerCase());
+  }
+
+  /* Re-reads the signed-in user's record (e.g. emailVerified after a code), quietly. */
+  function refreshProfile() {
+    var token = storedToken();
+    return post('/entity', { access_token: token, client_id: captureSettings().clientId }).then(function (reply) {
+      if (reply.ok && storedToken() === token && reply.body.result) saveProfile(reply.body.result);
+    }, function () { /* the next start checks again */ });
   }
 
   function showSignedInWithoutSession(name, user) {
