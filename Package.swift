@@ -19,6 +19,8 @@ let package = Package(
         // handlers can use NIO's HTTP/1 types.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // Already in the graph through Hummingbird; named for the mail delivery service that runs beside the server.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
@@ -38,13 +40,27 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The one outbound client (SMTP relay, social providers, webhooks): the only place libcurl is used.
+        .target(
+            name: "CaptureOutbound",
+            dependencies: [
+                "CCurl",
+                "CaptureCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Hummingbird application: routes, rendering, middleware.
         .target(
             name: "CaptureServer",
             dependencies: [
                 "CaptureCore",
                 "CaptureStore",
+                "CaptureOutbound",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -90,6 +106,12 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // Runs against real servers on loopback (aiosmtpd, Python's http.server); Fixtures holds their scripts.
+        .testTarget(
+            name: "CaptureOutboundTests",
+            dependencies: ["CaptureOutbound", "CaptureCore", "CaptureTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport"]),
     ],

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   libsqlite3-dev          # GRDB links the system SQLite
   libcurl4-openssl-dev    # outbound HTTP (social providers, mail relay) goes through libcurl
+  python3-aiosmtpd        # the real SMTP server CaptureOutboundTests deliver to on loopback (/usr/bin/python3)
   python3-gi python3-gi-cairo gir1.2-webkit2-4.1 xvfb xauth python3-pytest   # the real web-view test suite
 )
 if [[ "${1:-}" == "--bench" ]]; then packages+=(wrk); fi

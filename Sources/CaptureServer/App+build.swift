@@ -1,14 +1,16 @@
 import CaptureCore
+import CaptureOutbound
 import CaptureStore
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the Hummingbird application around a ready `CaptureService`.
 public func buildApplication(
-    service: CaptureService, logger: Logger = Logger(label: "capture-server"),
+    service: CaptureService, logger: Logger = Logger(label: "capture-server"), services: [any Service] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let router = try buildRouter(service: service)
@@ -30,6 +32,7 @@ public func buildApplication(
             address: .hostname(settings.host, port: settings.port), serverName: "capture-bridge",
             // At the limit the server stops accepting; newcomers wait in the kernel's backlog until one closes.
             availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger)
 }
@@ -58,7 +61,14 @@ public enum CaptureServerMain {
         let pool = try CaptureDatabase.open(path: settings.databasePath)
         let service = await CaptureService.make(settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool))
         try await service.syncSettingsClients()
-        let app = try buildApplication(service: service, logger: logger) { port in
+        // With an SMTP relay the outbox is delivered in the background; without one messages wait in it.
+        let mail = settings.smtp.map { relay in
+            MailDeliveryService(
+                delivery: MailDelivery(
+                    service: service, transport: SMTPMailTransport(relay: relay),
+                    logger: Logger(label: "capture.mail")))
+        }
+        let app = try buildApplication(service: service, logger: logger, services: mail.map { [$0] } ?? []) { port in
             let origin = settings.publicOrigin ?? "http://\(settings.host):\(port)"
             logger.info("capture-server listening on \(settings.host):\(port)")
             var lines: [String] = []

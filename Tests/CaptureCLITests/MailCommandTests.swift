@@ -10,7 +10,7 @@ struct MailCommandTests {
     }
 
     @Test("mail list and show never print a code unless --body asks; the body names it")
-    func listAndShow() async throws {
+    func listAndShowHideCodesUnlessAsked() async throws {
         let world = try await TestWorld.current()
         try await world.register("mail@example.com")
         let entry = try #require(try await world.service.listMail().first)

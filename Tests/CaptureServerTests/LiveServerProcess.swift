@@ -23,7 +23,7 @@ final class LiveServerProcess {
         service.merge(overrides) { _, new in new }
         try JSONSerialization.data(withJSONObject: service).write(to: file)
 
-        port = Int.random(in: 20_000..<40_000)
+        port = Int.random(in: 20_000..<32_000)
         logFile = directory.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)

@@ -16,7 +16,7 @@ import Testing
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func freePort() -> Int { Int.random(in: 20_000..<40_000) }
+    static func freePort() -> Int { Int.random(in: 20_000..<32_000) }
 
     func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()

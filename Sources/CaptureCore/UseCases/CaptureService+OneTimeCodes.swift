@@ -21,7 +21,8 @@ extension CaptureService {
             ])
         let live = user.flatMap { $0.isDisabled ? nil : $0 }
         let entry = OutboxEntry(
-            messageID: "\(minter.identifier())@\(settings.issuerHost)", kind: kind, recipient: email, userID: live?.id,
+            messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
+            kind: kind, recipient: email, userID: live?.id,
             subject: rendered.subject, text: live == nil ? nil : rendered.text, html: live == nil ? nil : rendered.html,
             status: live == nil ? .suppressed : .pending, createdAt: now, bodyExpiresAt: now + lifetime)
         let stored = live.map {
