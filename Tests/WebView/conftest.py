@@ -1,5 +1,6 @@
-"""Fixtures: the real capture-server binary on loopback (one per session, its own SQLite file),
-a fresh native host (web view) per test, and small HTTP helpers an app backend would use."""
+"""Fixtures: the real capture-server binary on loopback (one per session, its own SQLite file), a real
+SMTP server (aiosmtpd) it delivers mail to, a fresh native host (web view) per test, and small HTTP helpers
+an app backend would use."""
 
 import ctypes
 import email

@@ -51,8 +51,10 @@ def test_forgot_password_by_code_then_only_the_new_password_works(server, host, 
     assert email in host.run_js("document.getElementById('forgotPasswordSuccess').textContent")
 
     message = mailbox.wait_for(email, host, after=inbox_mark, subject=RESET_SUBJECT)
-    assert message.code and message.code in message.text
+    assert message.code and message.code in message.html, "text and HTML parts, decoded, carry the code"
+    assert email in str(message.message["To"]) and message.message["Message-ID"]
     assert message.code not in message.link.split("#")[0], "the code travels only in the fragment"
+    assert message.link.startswith(server.base + "/flows/webViewSignIn?")
 
     host.click('#forgotPasswordSuccess [data-capture-screen="resetPassword"]')
     host.wait_for_screen("resetPassword")
