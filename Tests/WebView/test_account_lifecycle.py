@@ -32,6 +32,15 @@ def entity(server, token):
     return server.post("/entity", {"access_token": token})[1]
 
 
+def register(server, mailbox, **options):
+    """Registers through the API and waits for the verification message registration sends, so that later
+    waits for a message to the same address cannot pick that one up by arriving late."""
+    mark = mailbox.count()
+    email, reply = server.register(**options)
+    mailbox.wait_for(email, after=mark, subject=VERIFY_SUBJECT)
+    return email, reply
+
+
 def test_forgot_password_by_code_then_only_the_new_password_works(server, host, mailbox):
     email, registered = server.register()
     host.load(server.page("webViewSignIn"))
@@ -167,7 +176,7 @@ def test_verify_email_by_code_with_a_resend_and_by_link(server, host, mailbox):
                                           "verifyEmailSuccess", "signedIn"]
 
     # By link, into another page (webViewProfile, signed out): a code asked for from that flow links to it.
-    other, reply = server.register()
+    other, reply = register(server, mailbox)
     assert entity(server, reply["access_token"])["result"]["emailVerified"] is None
     inbox_mark = mailbox.count()
     assert server.post("/oauth/verify_email_native", {
@@ -189,7 +198,7 @@ def test_verify_email_by_code_with_a_resend_and_by_link(server, host, mailbox):
 
 
 def test_a_client_that_requires_a_confirmed_address_asks_for_the_code_at_sign_in(server, host, mailbox):
-    email, _ = server.register()
+    email, _ = register(server, mailbox)
     host.load(server.page("webViewSignIn", client_id=VERIFY_FIRST_CLIENT_ID))
     host.wait_for_screen("signIn")
     inbox_mark = mailbox.count()
