@@ -1,16 +1,21 @@
-"""Fixtures: the real capture-server binary on loopback (one per session, its own SQLite file),
-a fresh native host (web view) per test, and small HTTP helpers an app backend would use."""
+"""Fixtures: the real capture-server binary on loopback (one per session, its own SQLite file), a real
+SMTP server (aiosmtpd) it delivers mail to, a fresh native host (web view) per test, and small HTTP helpers
+an app backend would use."""
 
 import ctypes
+import email
+import email.policy
 import json
 import os
 import pathlib
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -24,7 +29,12 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
 CLIENT_ID = "demo-mobile-app"
+# A second client that refuses sign-in until the address is confirmed (code 112).
+VERIFY_FIRST_CLIENT_ID = "verify-first-app"
 PASSWORD = "correct horse battery"
+# The codes the service mails: 8 characters of an alphabet without 0/O, 1/I.
+CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
+LINK_PATTERN = re.compile(r"(https?://\S+/flows/\S+#\S+)")
 
 
 def _free_port():
@@ -106,20 +116,100 @@ def new_email():
     return "webview-%s@example.com" % uuid.uuid4().hex[:12]
 
 
-def _test_settings(work):
-    """The shipped Settings with one change: every test registers from 127.0.0.1, so the per-address
-    registration allowance is raised (the sign-in limits stay as shipped; test_lockout.py relies on them)."""
+def _test_settings(work, smtp_port):
+    """The shipped Settings with these changes: every test registers and asks for codes from 127.0.0.1, so the
+    per-address registration and code-request allowances are raised (the sign-in limits and the per-address code
+    limit stay as shipped; test_lockout.py and test_account_lifecycle.py rely on them); mail goes to the
+    session's SMTP server; and a second client requires a confirmed address before sign-in."""
     settings = work / "Settings"
     shutil.copytree(ROOT / "Settings", settings)
     service = json.loads((settings / "service.json").read_text())
     service["registrationsPerAddress"] = 10000
+    service["codeRequestsPerAddress"] = 10000
     service["webFlows"] = str(ROOT / "WebFlows")
+    service["mail"] = dict(service.get("mail") or {}, smtp={"host": "127.0.0.1", "port": smtp_port, "security": "none"})
+    demo = next(client for client in service["clients"] if client["clientId"] == CLIENT_ID)
+    service["clients"].append(dict(demo, clientId=VERIFY_FIRST_CLIENT_ID, name="Requires a confirmed address",
+                                   requireVerifiedEmail=True))
     (settings / "service.json").write_text(json.dumps(service))
     return settings
 
 
+class Message:
+    """One message as the SMTP server received it: recipients, headers, decoded text, and what it carries."""
+
+    def __init__(self, recipients, raw):
+        self.recipients = [address.lower() for address in recipients]
+        self.message = email.message_from_bytes(raw, policy=email.policy.default)
+        self.subject = str(self.message["Subject"] or "")
+        text = self.message.get_body(preferencelist=("plain",))
+        html = self.message.get_body(preferencelist=("html",))
+        self.text = text.get_content() if text is not None else ""  # quoted-printable/base64 decoded
+        self.html = html.get_content() if html is not None else ""
+        codes = CODE_PATTERN.findall(self.text)
+        links = LINK_PATTERN.findall(self.text)
+        self.code = codes[0] if codes else None
+        self.link = links[0] if links else None
+
+    def __repr__(self):
+        return "<Message to %s: %r>" % (", ".join(self.recipients), self.subject)
+
+
+class Mailbox:
+    """What a real SMTP server (aiosmtpd, in this process) received, in order."""
+
+    def __init__(self):
+        self.messages = []
+        self._lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd handler hook
+        message = Message(envelope.rcpt_tos, envelope.original_content or envelope.content)
+        with self._lock:
+            self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+    def count(self):
+        with self._lock:
+            return len(self.messages)
+
+    def find(self, to, after=0, subject=None):
+        with self._lock:
+            for message in self.messages[after:]:
+                if to.lower() in message.recipients and (subject is None or subject.lower() in message.subject.lower()):
+                    return message
+        return None
+
+    def wait_for(self, to, host=None, after=0, subject=None, timeout=20):
+        """The first message to `to` received at index >= after, waiting while the host's main loop runs."""
+        found = lambda: self.find(to, after, subject)  # noqa: E731
+        if host is not None:
+            return host.wait_for(found, timeout, "a message to %s (received: %s)" % (to, self.messages))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            message = found()
+            if message:
+                return message
+            time.sleep(0.02)
+        raise AssertionError("no message to %s after %ss (received: %s)" % (to, timeout, self.messages))
+
+
 @pytest.fixture(scope="session")
-def server():
+def mailbox():
+    """A real SMTP server on a free loopback port; the test server's settings point at it."""
+    from aiosmtpd.controller import Controller
+
+    box = Mailbox()
+    controller = Controller(box, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    box.port = controller.port
+    try:
+        yield box
+    finally:
+        controller.stop()
+
+
+@pytest.fixture(scope="session")
+def server(mailbox):
     binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ".build/debug/capture-server"))
     if not binary.is_absolute():
         binary = ROOT / binary
@@ -130,7 +220,7 @@ def server():
     db_path = work / "capture.sqlite"
     log_path = work / "server.log"
     port = _free_port()
-    settings = _test_settings(work)
+    settings = _test_settings(work, mailbox.port)
     env = dict(os.environ)
     env.setdefault("CAPTURE_BCRYPT_COST", "10")  # the test suite's own users; keeps sign-ins quick
     with open(log_path, "wb") as log:

@@ -23,7 +23,9 @@
     'onCaptureProfileSaveSuccess', 'onCaptureProfileSaveFailed', 'onCaptureSaveFailed',
     'onCaptureScreenShow', 'onCaptureRenderComplete', 'onCaptureEmailSent',
     'onCaptureEmailVerificationSuccess', 'onCaptureForgotPasswordCodeSuccess',
-    'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError'
+    'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError',
+    // Janrain's failure counterparts of the code events (beyond SPEC's minimum list, same names as Janrain's).
+    'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed'
   ];
 
   var STORAGE = {
@@ -35,7 +37,11 @@
     device: 'captureBridgeDeviceToken'
   };
 
-  // Which endpoint a form posts to, and which events describe it.
+  /*
+   * Which endpoint a form posts to, and which events describe it. `token`: the form acts on the signed-in
+   * user (access_token is sent, a dead token ends the session). `only`: the endpoint takes just these
+   * parameters (no flow context). `sent`/`done`: the events and the screen of a success.
+   */
   var FORMS = {
     signInForm: {
       endpoint: '/oauth/auth_native_traditional', kind: 'login',
@@ -46,13 +52,44 @@
       start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
     },
     editProfileForm: {
-      endpoint: '/oauth/update_profile_native', kind: 'profile',
+      endpoint: '/oauth/update_profile_native', kind: 'profile', token: true,
       start: [], failed: ['onCaptureProfileSaveFailed', 'onCaptureSaveFailed']
+    },
+    forgotPasswordForm: {
+      endpoint: '/oauth/forgot_password_native', kind: 'forgotPassword', emailField: 'signInEmailAddress',
+      start: [], failed: ['onCaptureForgotPasswordCodeFailed'],
+      sent: [['onCaptureEmailSent', 'emailSent'], ['onCaptureForgotPasswordCodeSuccess', 'forgotPasswordCodeSent']],
+      done: 'forgotPasswordSuccess'
+    },
+    resetPasswordForm: {
+      endpoint: '/oauth/reset_password_native', kind: 'resetPassword', emailField: 'email',
+      start: [], failed: ['onCaptureForgotPasswordCodeFailed'], sent: [], done: 'resetPasswordSuccess'
+    },
+    resendVerificationForm: {
+      endpoint: '/oauth/verify_email_native', kind: 'resendVerification', emailField: 'emailAddress',
+      start: [], failed: ['onCaptureEmailVerificationFailed'],
+      sent: [['onCaptureEmailSent', 'emailSent']], done: 'resendVerificationSuccess'
+    },
+    // Not a Settings form: the code and the address are all /access/useVerificationCode takes.
+    useVerificationCodeForm: {
+      endpoint: '/access/useVerificationCode', kind: 'verifyEmail', emailField: 'email',
+      only: ['verification_code', 'email', 'client_id', 'locale', 'flow'],
+      start: [], failed: ['onCaptureEmailVerificationFailed'],
+      sent: [['onCaptureEmailVerificationSuccess', 'emailVerified']], done: 'verifyEmailSuccess'
+    },
+    changePasswordForm: {
+      endpoint: '/oauth/update_profile_native', kind: 'changePassword', token: true,
+      start: [], failed: ['onCaptureProfileSaveFailed', 'onCaptureSaveFailed'], done: 'newPasswordSuccess'
     }
   };
 
+  // Screens a message's link may open (#screen=…&code=…&email=…), and the code input they fill.
+  var LINK_SCREENS = { resetPassword: true, verifyEmail: true };
+  // Inputs that hold the address a code goes to; it is carried from screen to screen.
+  var ADDRESS_INPUTS = { signInEmailAddress: true, emailAddress: true, email: true };
+
   // Screens that only make sense with a session; without one the sign-in screen is shown instead.
-  var SESSION_SCREENS = { editProfile: true, changePassword: true, signedIn: true };
+  var SESSION_SCREENS = { editProfile: true, changePassword: true, newPasswordSuccess: true, signedIn: true };
 
   // Entity attribute → editProfileForm field.
   var PROFILE_FIELDS = {
@@ -62,10 +99,14 @@
 
   var REQUEST_TIMEOUT_MS = 20000;
   var RATE_LIMIT_MESSAGE = 'Too many attempts. Wait a few minutes, then try again.';
+  var LOCKED_MESSAGE = 'Too many attempts. Wait a few minutes, or reset your password to sign in now.';
+  var RESET_ACTION = 'Reset your password';
+  var IN_USE_ACTION = 'Sign in or reset your password';
   var NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
   var SESSION_ENDED_MESSAGE = 'Your session has ended. Sign in again to continue.';
 
-  var state = { started: false, wired: false, currentScreen: null };
+  // address: the email address carried between the sign-in and code screens (never stored).
+  var state = { started: false, wired: false, currentScreen: null, address: '' };
 
   // ---------------------------------------------------------------- events
 
@@ -315,12 +356,31 @@
     var values = {
       email: profile.email, displayName: profile.displayName || profile.email,
       givenName: profile.givenName, familyName: profile.familyName,
-      lastEmail: storageGet(STORAGE.lastEmail)
+      lastEmail: storageGet(STORAGE.lastEmail),
+      address: carriedAddress()
     };
     var bound = root.querySelectorAll('[data-capture-bind]');
     for (var i = 0; i < bound.length; i++) {
       var value = values[bound[i].getAttribute('data-capture-bind')];
       bound[i].textContent = value === undefined || value === null ? '' : String(value);
+    }
+    // "Confirm your address" reminders: only when the profile says the address is not verified yet.
+    var unverified = !!(profile.email && Object.prototype.hasOwnProperty.call(profile, 'emailVerified') && !profile.emailVerified);
+    var reminders = root.querySelectorAll('[data-capture-if="emailUnverified"]');
+    for (var r = 0; r < reminders.length; r++) reminders[r].hidden = !unverified;
+  }
+
+  /*
+   * A page may name a field differently in one form (a change-password form has two "Password" fields):
+   * <span hidden data-capture-label="newPassword">New password</span> inside the form relabels that input.
+   */
+  function applyLabels() {
+    var overrides = document.querySelectorAll('form [data-capture-label]');
+    for (var i = 0; i < overrides.length; i++) {
+      var form = closest(overrides[i], 'form');
+      var input = form && form.querySelector('[name="' + overrides[i].getAttribute('data-capture-label').replace(/["\\]/g, '') + '"]');
+      var label = input && input.id ? form.querySelector('label[for="' + input.id + '"]') : null;
+      if (label) label.textContent = overrides[i].textContent;
     }
   }
 
@@ -342,6 +402,64 @@
     for (var r = 0; r < returning.length; r++) {
       if (!returning[r].value && lastEmail) returning[r].value = lastEmail;
     }
+    var address = carriedAddress();
+    if (address && root.id !== 'returnTraditional') {
+      // The address typed on the previous screen (or named by a message's link) goes along.
+      var inputs = root.querySelectorAll('form[data-capture-form] input');
+      for (var a = 0; a < inputs.length; a++) {
+        var form = inputs[a].form;
+        var formName = form && form.getAttribute('data-capture-form');
+        if (!ADDRESS_INPUTS[inputs[a].name] || formName === 'editProfileForm') continue;
+        if (formName === 'registrationForm' && inputs[a].value) continue;
+        inputs[a].value = address;
+      }
+    }
+  }
+
+  /* The address the code screens are about: the one carried from the last screen, else the signed-in user's. */
+  function carriedAddress() {
+    if (state.address) return state.address;
+    var profile = hasActiveSession() ? storedProfile() : null;
+    return (profile && profile.email) || '';
+  }
+
+  /* The address in the first filled address input of `root`, if any. */
+  function addressIn(root) {
+    var inputs = root ? root.querySelectorAll('input') : [];
+    for (var i = 0; i < inputs.length; i++) {
+      if (ADDRESS_INPUTS[inputs[i].name] && inputs[i].value && inputs[i].value.indexOf('@') > 0) {
+        return inputs[i].value.replace(/^\s+|\s+$/g, '');
+      }
+    }
+    return '';
+  }
+
+  /*
+   * A message's link: #screen=resetPassword&code=K7QD-3MXP&email=a%40b.co. Read once, then removed from the
+   * address bar and history so the code does not linger; returns the screen to show, or null.
+   */
+  function takeLink() {
+    var hash = String(window.location.hash || '').replace(/^#/, '');
+    if (!hash) return null;
+    var values = {};
+    var pairs = hash.split('&');
+    for (var i = 0; i < pairs.length; i++) {
+      var cut = pairs[i].indexOf('=');
+      if (cut <= 0) continue;
+      try {
+        values[decodeURIComponent(pairs[i].slice(0, cut))] = decodeURIComponent(pairs[i].slice(cut + 1));
+      } catch (error) { /* a malformed escape: ignore that pair */ }
+    }
+    if (!values.screen || !LINK_SCREENS[values.screen] || !screenExists(values.screen)) return null;
+    if (window.history && window.history.replaceState) {
+      try {
+        window.history.replaceState(window.history.state, '', String(window.location.href).split('#')[0]);
+      } catch (error) { /* keep going: the screen still shows */ }
+    }
+    if (values.email) state.address = values.email;
+    var codes = document.getElementById(values.screen).querySelectorAll('input[name="verification_code"]');
+    for (var c = 0; c < codes.length; c++) codes[c].value = values.code || '';
+    return values.screen;
   }
 
   function renderScreen(name, options) {
@@ -412,14 +530,45 @@
     for (var k = 0; k < items.length; k++) {
       items[k].className = items[k].className.replace(/\s*\bcapture_error\b/g, '');
     }
+    var generated = root.querySelectorAll('[data-capture-generated]');
+    for (var g = 0; g < generated.length; g++) generated[g].parentNode.removeChild(generated[g]);
   }
 
-  function showFormMessage(form, text, className) {
+  /* A way forward offered with a message: a link-styled button to another screen (null if the page lacks it). */
+  function actionLink(label, screen) {
+    if (!screenExists(screen)) return null;
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'capture_link';
+    button.setAttribute('data-capture-screen', screen);
+    button.textContent = label;
+    var line = document.createElement('span');
+    line.className = 'capture_message_action';
+    line.setAttribute('data-capture-generated', '');
+    line.appendChild(button);
+    return line;
+  }
+
+  function showFormMessage(form, text, className, action) {
     var node = form.querySelector('.' + (className || 'capture_form_error'));
     if (!node && form.parentNode) node = form.parentNode.querySelector('.' + (className || 'capture_form_error'));
     if (!node) return;
     node.textContent = text;
+    if (action) node.appendChild(action);
     node.hidden = false;
+  }
+
+  /* Puts a way forward right under a field's message (e.g. "address in use" → sign in or reset). */
+  function addFieldAction(form, field, action) {
+    var input = action && form.querySelector('[name="' + field + '"]');
+    var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
+    if (!tip) return;
+    var holder = document.createElement('p');
+    holder.className = 'capture_field_action';
+    holder.setAttribute('data-capture-generated', '');
+    action.removeAttribute('data-capture-generated');
+    holder.appendChild(action);
+    tip.parentNode.insertBefore(holder, tip.nextSibling);
   }
 
   /* Shows each message next to its field; returns messages whose field is not in this form. */
@@ -432,7 +581,8 @@
       var text = Object.prototype.toString.call(messages) === '[object Array]' ? messages.join(' ') : String(messages);
       var input = form.querySelector('[name="' + field.replace(/["\\]/g, '') + '"]');
       var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
-      if (!input || !tip) {
+      if (!input || !tip || closest(input, '[hidden]')) {
+        // No place next to the field (or the field is a hidden copy): the form's own message says it.
         orphaned.push(text);
         continue;
       }
@@ -469,17 +619,38 @@
     if (busy) form.setAttribute('aria-busy', 'true'); else form.removeAttribute('aria-busy');
   }
 
+  /*
+   * <div data-capture-mirror="email" hidden>{* emailAddress *}</div>: a form field that takes its value from the
+   * input named `email` elsewhere on the screen, so one address field serves two forms (verifyEmail).
+   */
+  function copyMirrored(form) {
+    var mirrors = form.querySelectorAll('[data-capture-mirror]');
+    for (var m = 0; m < mirrors.length; m++) {
+      var screen = closest(form, '.capture_screen') || document;
+      var source = screen.querySelector('input[name="' + mirrors[m].getAttribute('data-capture-mirror').replace(/["\\]/g, '') + '"]');
+      var targets = mirrors[m].querySelectorAll('input');
+      for (var t = 0; t < targets.length; t++) if (source) targets[t].value = source.value;
+    }
+  }
+
   function submitForm(form) {
     var formName = form.getAttribute('data-capture-form');
     var spec = FORMS[formName];
     if (!spec || form.getAttribute('aria-busy') === 'true') return null;
+    copyMirrored(form);
     var transactionId = randomId();
     var params = commonParams(formName);
     var fields = formFields(form);
     for (var key in fields) {
       if (Object.prototype.hasOwnProperty.call(fields, key)) params[key] = fields[key];
     }
-    if (spec.kind === 'profile') params.access_token = storedToken();
+    if (spec.only) {
+      var allowed = {};
+      for (var o = 0; o < spec.only.length; o++) allowed[spec.only[o]] = params[spec.only[o]];
+      params = allowed;
+    }
+    if (spec.emailField && fields[spec.emailField]) state.address = fields[spec.emailField].replace(/^\s+|\s+$/g, '');
+    if (spec.token) params.access_token = storedToken();
     if (spec.kind === 'login' || spec.kind === 'registration') params.device_token = storageGet(STORAGE.device) || '';
 
     var screenElement = form.parentNode;
@@ -495,7 +666,9 @@
 
     return post(spec.endpoint, params).then(function (reply) {
       setBusy(form, false);
-      if (reply.ok) {
+      if (reply.ok && spec.done) {
+        codeStepSucceeded(form, formName, spec, reply.body, transactionId);
+      } else if (reply.ok) {
         succeeded(form, formName, spec, reply.body, transactionId);
       } else {
         failed(form, formName, spec, reply, transactionId);
@@ -513,16 +686,28 @@
     var body = reply.body || {};
     var result = errorFields(reply);
     result.form = formName;
+    if (spec.kind === 'login' && body.code === 112) {
+      // The right password on an address not yet confirmed: the service just mailed a code for it.
+      for (var v = 0; v < spec.failed.length; v++) fire(spec.failed[v], result, transactionId);
+      state.address = addressIn(form) || state.address;
+      renderScreen('verifyEmail');
+      return;
+    }
     if (body.invalid_fields) {
       var orphaned = showFieldErrors(form, body.invalid_fields);
       if (orphaned.length) showFormMessage(form, orphaned.join(' '));
+      if (body.code === 380) addFieldAction(form, 'emailAddress', actionLink(IN_USE_ACTION, 'signIn'));
       fire('onCaptureValidationFailed', result, transactionId);
+    } else if (spec.kind === 'login' && (body.code === 510 || body.code === 210)) {
+      // Locked out or the wrong password: resetting is the way forward, right in the message.
+      showFormMessage(form, body.code === 510 ? LOCKED_MESSAGE : body.error_description || 'Incorrect email address or password.',
+        null, actionLink(RESET_ACTION, 'forgotPassword'));
     } else {
       showFormMessage(form, body.code === 510 ? RATE_LIMIT_MESSAGE : body.error_description || body.error ||
         'Something went wrong (HTTP ' + reply.status + '). Please try again.');
     }
     for (var f = 0; f < spec.failed.length; f++) fire(spec.failed[f], result, transactionId);
-    if (spec.kind === 'profile' && isTokenError(reply)) {
+    if (spec.token && isTokenError(reply)) {
       // The session behind this form is gone: say so and end it rather than leave a dead form.
       fire(body.code === 414 ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
         errorFields(reply, body.code === 414 ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
@@ -576,6 +761,45 @@
     }
   }
 
+  /* A forgot/reset/resend/verify/change-password step went through: its events, then its success screen. */
+  function codeStepSucceeded(form, formName, spec, body, transactionId) {
+    var user = body.capture_user;
+    if (spec.token && user) saveProfile(user);
+    var fields = { form: formName };
+    for (var s = 0; s < (spec.sent || []).length; s++) {
+      fields.statusMessage = spec.sent[s][1];
+      fire(spec.sent[s][0], fields, transactionId);
+    }
+    if (spec.kind === 'changePassword') {
+      fire('onCaptureProfileSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
+    }
+    // Spent codes and passwords leave the form.
+    var secrets = form.querySelectorAll('input[type="password"], input[name="verification_code"]');
+    for (var i = 0; i < secrets.length; i++) secrets[i].value = '';
+    var own = sessionIsFor(state.address);
+    if (spec.kind === 'resetPassword' && own) {
+      // A reset ends every session of the account, this page's included.
+      clearSession();
+      fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' }, transactionId);
+    }
+    renderScreen(spec.done);
+    if (spec.kind === 'verifyEmail' && own) refreshProfile();
+  }
+
+  /* True when the page holds a session of the account with this address. */
+  function sessionIsFor(address) {
+    var profile = storedToken() ? storedProfile() : null;
+    return !!(profile && profile.email && address && profile.email.toLowerCase() === address.toLowerCase());
+  }
+
+  /* Re-reads the signed-in user's record (e.g. emailVerified after a code), quietly. */
+  function refreshProfile() {
+    var token = storedToken();
+    return post('/entity', { access_token: token, client_id: captureSettings().clientId }).then(function (reply) {
+      if (reply.ok && storedToken() === token && reply.body.result) saveProfile(reply.body.result);
+    }, function () { /* the next start checks again */ });
+  }
+
   function showSignedInWithoutSession(name, user) {
     var all = screens();
     var target = document.getElementById(name);
@@ -617,7 +841,7 @@
     });
   }
 
-  function endSession(revoke) {
+  function endSession(revoke, nextScreen) {
     var token = storedToken();
     if (revoke && token) {
       post('/oauth/revoke', {
@@ -626,34 +850,45 @@
     }
     clearSession();
     fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' });
-    renderScreen(initialScreenWithoutSession());
+    renderScreen(nextScreen || initialScreenWithoutSession());
   }
 
   function start() {
     wire();
     if (state.started) return;
     state.started = true;
+    // A message's link names the screen to show first, whatever the session.
+    var linked = takeLink();
     var token = storedToken();
     if (!token) {
       fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
-      renderScreen(initialScreenWithoutSession());
+      renderScreen(linked || initialScreenWithoutSession());
       renderComplete();
       return;
     }
     if (tokenExpired()) {
       fire('onCaptureExpiredToken', { status: 'error', statusMessage: 'accessTokenExpired' });
-      endSession(false);
+      endSession(false, linked);
       renderComplete();
       return;
     }
     verifySession(token).then(function (found) {
-      if (found) {
+      if (linked) {
+        if (state.currentScreen !== linked) renderScreen(linked);
+      } else if (found) {
         renderScreen(sessionScreen());
       } else if (found === null) {
         renderScreen(initialScreenWithoutSession());
       }
       renderComplete();
     });
+  }
+
+  /* Sign-in after a code step: the address it was for, not a different remembered one. */
+  function signInAfterCode() {
+    var last = storageGet(STORAGE.lastEmail);
+    if (state.address && last && state.address.toLowerCase() !== last.toLowerCase()) return 'signIn';
+    return signInScreen();
   }
 
   function createCaptureSession(accessToken) {
@@ -689,22 +924,34 @@
   function wire() {
     if (state.wired) return;
     state.wired = true;
+    applyLabels();
     document.addEventListener('submit', function (event) {
       var form = closest(event.target, 'form[data-capture-form]');
       if (!form) return;
       event.preventDefault();
       submitForm(form);
     }, true);
+    // A message's link opened while the page is already showing (same page, new fragment: no reload).
+    window.addEventListener('hashchange', function () {
+      var linked = takeLink();
+      if (linked) renderScreen(linked);
+    });
     document.addEventListener('click', function (event) {
       var link = closest(event.target, '[data-capture-screen], [data-capture-action]');
       if (!link) return;
       event.preventDefault();
       var action = link.getAttribute('data-capture-action');
+      // The address typed on this screen goes along to the next one (forgot password, sign in, …).
+      var typed = addressIn(closest(link, '.capture_screen'));
+      if (typed) state.address = typed;
       if (action === 'signOut') {
         endSession(true);
       } else if (action === 'forgetEmail') {
         storageRemove(STORAGE.lastEmail);
+        state.address = '';
         renderScreen('signIn');
+      } else if (action === 'signIn') {
+        renderScreen(hasActiveSession() ? sessionScreen() : signInAfterCode());
       } else {
         renderScreen(link.getAttribute('data-capture-screen'));
       }
