@@ -15,6 +15,8 @@ public enum CaptureDatabase {
         configuration.prepareDatabase { db in
             // An acknowledged write survives a crash of the process and of the machine.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Freed content (a message body once delivered, a deleted user) is overwritten, not left in free space.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         try Migrations.migrator.migrate(pool)

@@ -42,7 +42,7 @@ public struct MailDelivery: Sendable {
     @discardableResult
     public func deliverDue(limit: Int = 50) async throws -> Int {
         let store = service.store.outbox
-        _ = try await store.forgetBodies(at: service.time.now())
+        var forgotten = try await store.forgetBodies(at: service.time.now())
         var delivered = 0
         for var entry in try await store.due(at: service.time.now(), limit: limit) {
             let now = service.time.now()
@@ -52,6 +52,7 @@ public struct MailDelivery: Sendable {
                 entry.text = nil
                 entry.html = nil
                 try await store.update(entry)
+                forgotten += 1
                 continue
             }
             let message = MailMessage(
@@ -80,8 +81,10 @@ public struct MailDelivery: Sendable {
                     "mail delivery failed",
                     metadata: ["outbox": "\(entry.id ?? 0)", "attempt": "\(entry.attempts)", "status": "\(entry.status.rawValue)"])
             }
+            if entry.text == nil { forgotten += 1 }
             try await store.update(entry)
         }
+        if forgotten > 0 { try await store.scrub() }
         return delivered
     }
 }

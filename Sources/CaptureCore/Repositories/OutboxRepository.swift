@@ -13,4 +13,6 @@ public protocol OutboxRepository: Sendable {
     func list(limit: Int) async throws -> [OutboxEntry]
     /// Clears the bodies of delivered messages and of messages whose code has expired; returns how many.
     func forgetBodies(at now: Date) async throws -> Int
+    /// Makes cleared bodies unrecoverable from the storage's files too (old page images, the write-ahead log).
+    func scrub() async throws
 }
