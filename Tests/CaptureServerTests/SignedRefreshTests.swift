@@ -76,4 +76,18 @@ import Testing
             #expect(refused.code == 403)
         }
     }
+
+    @Test func jumpIOSRefreshParametersIncludingFlowAreAccepted() async throws {
+        try await withAPI { api, world in
+            let token = try await Self.signIn(api, world)
+            let date = Self.date(world.time.now())
+            // JRCapture.refreshAccessTokenForDelegate sends exactly these.
+            var fields = Self.refresh(token, at: date)
+            fields["flow"] = "webViewSignIn"
+            fields["flow_version"] = "20261122"
+            let reply = try await api.post("/oauth/refresh_access_token", fields)
+            #expect(reply.stat == "ok", "\(reply.json)")
+            #expect(reply["access_token"] as? String != token)
+        }
+    }
 }

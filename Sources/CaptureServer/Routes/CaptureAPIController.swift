@@ -67,7 +67,9 @@ struct CaptureAPIController {
     /// Janrain's signed refresh: a new access token for one whose refresh_secret signature checks out.
     @Sendable func refreshAccessToken(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
-        try Self.refuseUnknown(parameters, allowed: ["access_token", "date", "signature", "client_id", "locale"])
+        // jump.ios always adds flow and flow_version: accepted and not needed (the token names its session).
+        try Self.refuseUnknown(
+            parameters, allowed: ["access_token", "date", "signature", "client_id", "locale", "flow", "flow_version"])
         let refreshed = try await service.refreshSigned(
             accessToken: parameters["access_token"], date: parameters["date"], signature: parameters["signature"],
             clientID: parameters["client_id"])
