@@ -5,6 +5,7 @@ cancelled, the event queue drained with Janrain's exact expression, plus the mod
 """
 
 import json
+import pathlib
 import time
 import urllib.parse
 
@@ -338,6 +339,7 @@ class Host:
         self.wait_for(lambda: box.get("done"), timeout, "snapshot")
         if "error" in box:
             raise AssertionError("snapshot failed: %s" % box["error"])
+        pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)  # screenshots/ is not in a fresh clone
         box["surface"].write_to_png(str(path))
         return path
 
