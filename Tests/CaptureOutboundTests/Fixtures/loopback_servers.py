@@ -29,7 +29,14 @@ def die_with_parent():
             time.sleep(0.2)
         os._exit(0)
 
+    # The test stops a server by closing its standard input: no signal sent by process id, which a busy machine
+    # may already have handed to another process.
+    def stdin_closed():
+        sys.stdin.buffer.read()
+        os._exit(0)
+
     threading.Thread(target=watch, daemon=True).start()
+    threading.Thread(target=stdin_closed, daemon=True).start()
 
 
 def tls_context(cert, key):

@@ -19,6 +19,8 @@ func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async 
 final class PythonServer {
     let port: Int
     private let process: Process
+    /// Closing it stops the server (the script exits at end of input).
+    private let input: FileHandle
 
     /// Debian's python3-aiosmtpd installs for the system interpreter; a python3 earlier on PATH may not have it.
     static let interpreter =
@@ -26,9 +28,10 @@ final class PythonServer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/loopback_servers.py").path
 
-    private init(port: Int, process: Process) {
+    private init(port: Int, process: Process, input: FileHandle) {
         self.port = port
         self.process = process
+        self.input = input
     }
 
     static func start(_ command: String, _ arguments: String...) async throws -> PythonServer {
@@ -37,8 +40,10 @@ final class PythonServer {
         process.arguments = [interpreter, script, command] + arguments
         let output = Pipe()
         let errors = Pipe()
+        let input = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        process.standardInput = input
         try process.run()
         // The first line is the port; an empty read means the script died before listening.
         let reader = output.fileHandleForReading
@@ -57,10 +62,16 @@ final class PythonServer {
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw ServerError(description: "\(command) server did not start: \(stderr)")
         }
-        return PythonServer(port: port, process: process)
+        return PythonServer(port: port, process: process, input: input.fileHandleForWriting)
     }
 
-    func stop() { Self.forceStop(process) }
+    /// Closes the server's input, which ends it; SIGKILL only if it has not gone within 5 s.
+    func stop() {
+        try? input.close()
+        let deadline = Date() + 5
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        Self.forceStop(process)
+    }
 
     /// SIGKILL, not Process.terminate(): a child spawned from a Swift concurrency thread inherits that thread's
     /// blocked signals, SIGTERM among them, and would outlive the test (and hang waitUntilExit).
