@@ -96,4 +96,27 @@ import Testing
             #expect(secrets.allSatisfy { $0 == "0123456789abcdef0123456789abcdef01234567" })
         }
     }
+
+    @Test func signInTakesTheStaticCredentialNamesSDKsSendWithoutADownloadedFlow() async throws {
+        try await withAPI { api, world in
+            try await world.register("static@example.com", password: "static credentials")
+            // JRCaptureApidInterface.tradAuthParamsWithParams falls back to the caller's own keys.
+            for name in ["user", "email", "username"] {
+                var fields = TestWorld.flowParameters(form: "signInForm")
+                fields[name] = "static@example.com"
+                fields["password"] = "static credentials"
+                fields["refresh_secret"] = "0123456789abcdef0123456789abcdef01234567"
+                let reply = try await api.post("/oauth/auth_native_traditional", fields)
+                #expect(reply.stat == "ok", "\(name): \(reply.json)")
+            }
+            var wrong = TestWorld.flowParameters(form: "signInForm")
+            wrong["user"] = "static@example.com"
+            wrong["password"] = "not it"
+            #expect(try await api.post("/oauth/auth_native_traditional", wrong).code == 210)
+            // Mixed with the form's own names, the aliases are not guessed at: the unknown field is refused.
+            var mixed = TestWorld.signIn(email: "static@example.com", password: "static credentials")
+            mixed["user"] = "static@example.com"
+            #expect(try await api.post("/oauth/auth_native_traditional", mixed).code == 200)
+        }
+    }
 }

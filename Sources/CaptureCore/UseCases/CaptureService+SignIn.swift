@@ -4,7 +4,8 @@ extension CaptureService {
     /// throttle before the password is checked (510 when a limit is used up; see `SignInThrottle`).
     public func signIn(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        let values = try catalog.validate(
+            form: context.form, in: context.flow, values: signInFields(request.fields, form: context.form))
         guard let rawEmail = value(for: "email", form: context.form, in: values),
             let password = value(for: "currentPassword", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a sign-in form") }
@@ -28,5 +29,17 @@ extension CaptureService {
         var result = try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)
         result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: device)
         return result
+    }
+
+    /// The names Janrain's SDKs fall back to when they have not downloaded the flow: jump.ios sends its static
+    /// credentials as `user` (or `email`, `username`) and `password`, jump.android `user` and `password`. They
+    /// become the sign-in form's own address and password fields; anything else is left for the validator to refuse.
+    func signInFields(_ fields: [String: String], form: String) -> [String: String] {
+        let aliases = ["user", "email", "username"]
+        guard let password = fields["password"], let nameKey = aliases.first(where: { fields[$0] != nil }),
+            fields.count == 2, let emailField = fieldName(for: "email", form: form),
+            let passwordField = fieldName(for: "currentPassword", form: form)
+        else { return fields }
+        return [emailField: fields[nameKey]!, passwordField: password]
     }
 }
