@@ -47,6 +47,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     router.add(middleware: UnknownRouteMiddleware())
     HealthController(store: service.store).addRoutes(to: router)
     FlowPageController(service: service, pages: pages).addRoutes(to: router)
+    FlowDocumentController(service: service).addRoutes(to: router)
     CaptureAPIController(service: service).addRoutes(to: router)
     AccountRecoveryController(service: service).addRoutes(to: router)
     OAuthController(service: service).addRoutes(to: router)

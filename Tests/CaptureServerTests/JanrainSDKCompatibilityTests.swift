@@ -119,4 +119,38 @@ import Testing
             #expect(try await api.post("/oauth/auth_native_traditional", mixed).code == 200)
         }
     }
+
+    @Test func theFlowDocumentGivesTheSDKsTheirFieldNamesAndVersion() async throws {
+        try await withAPI { api, world in
+            let reply = try await api.get("/widget_data/flows/capture-bridge-demo/webViewSignIn/HEAD/en-US.json")
+            #expect(reply.status == .ok && reply.json["version"] as? String == "20261122")
+            let fields = try #require(reply.json["fields"] as? [String: [String: Any]])
+            // Read it the way CaptureFlowUtils / JRCaptureApidInterface do.
+            func formFields(_ form: String) -> [String] { fields[form]?["fields"] as? [String] ?? [] }
+            #expect(fields["signInForm"]?["type"] as? String == "form")
+            let signIn = formFields("signInForm")
+            let password = try #require(signIn.first { fields[$0]?["type"] as? String == "password" })
+            let user = try #require(signIn.first { $0 != password })
+            let userID = formFields("forgotPasswordForm").first { ["email", "text"].contains(fields[$0]?["type"] as? String) }
+            #expect(userID == "signInEmailAddress")
+            #expect(fields["newPasswordConfirm"]?["schemaId"] as? String == "password")
+            #expect(fields["emailAddress"]?["schemaId"] as? String == "email")
+            #expect(fields["editProfileForm"] == nil, "only the flow's own forms")
+
+            try await world.register("flowdoc@example.com", password: "flow document")
+            var fields2 = TestWorld.flowParameters(form: "signInForm")
+            fields2[user] = "flowdoc@example.com"
+            fields2[password] = "flow document"
+            fields2["flow_version"] = reply.json["version"] as? String
+            #expect(try await api.post("/oauth/auth_native_traditional", fields2).stat == "ok")
+
+            #expect(try await api.get("/widget_data/flows/capture-bridge-demo/webViewSignIn/20261122/de-DE.json").status == .ok)
+            for missing in ["other-app/webViewSignIn/HEAD/en-US.json", "capture-bridge-demo/nope/HEAD/en-US.json",
+                "capture-bridge-demo/webViewSignIn/19990101/en-US.json", "capture-bridge-demo/webViewSignIn/HEAD/en-US"]
+            {
+                let gone = try await api.get("/widget_data/flows/" + missing)
+                #expect(gone.status == .notFound && gone.code == 310, "\(missing)")
+            }
+        }
+    }
 }

@@ -1,0 +1,41 @@
+/// The flow document Janrain's SDKs download at start-up (`/widget_data/flows/{appId}/{flow}/{version}/{locale}.json`)
+/// and read their form field names from: `version`, and `fields`, where each field is keyed by its input name
+/// (`type`, `label`, `schemaId`: the record attribute it writes) and each form is an entry of type `form` listing
+/// its fields in order. Built from the same Settings the pages render and the service validates with.
+extension FlowCatalog {
+    /// The input types the SDKs know; `date` stays `date` (the SDKs split `dateselect` fields into parts).
+    static func sdkType(of field: FieldDefinition) -> String {
+        switch field.type {
+        case "email", "password", "date": field.type
+        default: "text"
+        }
+    }
+
+    /// The record attribute a field writes, as the SDKs look it up in the user record; passwords write `password`.
+    func schemaID(of field: FieldDefinition) -> String? {
+        if field.isPassword { return "password" }
+        if let attribute = field.profileAttribute { return attribute.rawValue }
+        return field.matches.flatMap { fields[$0] }.flatMap(schemaID(of:))
+    }
+
+    public func document(for flow: FlowDefinition, locale: String) -> JSONValue {
+        var entries: [String: JSONValue] = [:]
+        for form in flow.forms {
+            let names = forms[form] ?? []
+            entries[form] = ["type": "form", "name": .string(form), "fields": .array(names.map(JSONValue.string))]
+            for name in names {
+                guard let field = fields[name] else { continue }
+                var entry: [String: JSONValue] = [
+                    "type": .string(Self.sdkType(of: field)), "name": .string(name), "label": .string(field.label),
+                    "required": .bool(field.isRequired),
+                ]
+                if let schemaID = schemaID(of: field) { entry["schemaId"] = .string(schemaID) }
+                entries[name] = .object(entry)
+            }
+        }
+        return [
+            "version": .string(flow.flowVersion), "flow": .string(flow.name), "locale": .string(locale),
+            "fields": .object(entries),
+        ]
+    }
+}
