@@ -153,4 +153,17 @@ import Testing
             }
         }
     }
+
+    @Test func signInTakesJanrainsStandardFlowNames() async throws {
+        try await withAPI { api, world in
+            try await world.register("standard@example.com", password: "standard flow names")
+            // What Janrain-era pages and SDK configurations send for the standard registration flow.
+            var fields = TestWorld.flowParameters(form: "userInformationForm")
+            fields["traditionalSignIn_emailAddress"] = "standard@example.com"
+            fields["traditionalSignIn_password"] = "standard flow names"
+            #expect(try await api.post("/oauth/auth_native_traditional", fields).stat == "ok")
+            fields["traditionalSignIn_password"] = "wrong"
+            #expect(try await api.post("/oauth/auth_native_traditional", fields).code == 210)
+        }
+    }
 }
