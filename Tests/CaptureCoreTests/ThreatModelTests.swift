@@ -57,3 +57,22 @@ import Testing
         }
     }
 }
+
+/// docs/janrain-compatibility.md names, per SDK call, the tests that hold it; they must exist.
+@Suite struct CompatibilityTableTests {
+    @Test func everyTestNamedInTheCompatibilityTableExists() throws {
+        let text = try String(
+            contentsOf: ThreatModelTests.root.appendingPathComponent("docs/janrain-compatibility.md"), encoding: .utf8)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.count >= 8)
+        let defined = try ThreatModelTests.definedTests()
+        for row in rows {
+            let testsColumn = row.split(separator: "|", omittingEmptySubsequences: false).dropLast().last ?? ""
+            let names = testsColumn.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            #expect(!names.isEmpty, "a row without tests: \(row.prefix(60))")
+            for name in names { #expect(defined.contains(name), "docs/janrain-compatibility.md names \(name)") }
+        }
+    }
+}
+
