@@ -4,6 +4,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import CaptureServer
+
 @Suite struct FlowPageTests {
     func settingsJSON(in html: String) throws -> [String: Any] {
         let start = try #require(html.range(of: #"<script type="application/json" id="janrain-settings">"#))
@@ -99,6 +101,21 @@ import Testing
             let ready = try await api.get("/health/ready")
             #expect(ready.status == .ok)
             #expect(ready["status"] as? String == "ready")
+        }
+    }
+
+    @Test func sharedScreensComeFromPartialsAndAMissingOneStopsStartUp() async throws {
+        try await withAPI { api, _ in
+            for flow in ["webViewSignIn", "webViewProfile", "webViewDemo"] {
+                let page = try await api.get("/flows/\(flow)?client_id=demo-mobile-app").text
+                #expect(page.contains(#"<section id="forgotPassword""#) && !page.contains("{* >"), "\(flow)")
+            }
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("partials-\(UUID().uuidString)")
+        #expect {
+            _ = try FlowTemplate.include("<main>\n    {* >nowhere *}\n</main>", file: "page.html", partials: directory)
+        } throws: { error in
+            (error as? SettingsError).map { $0.file == "page.html" && $0.key == "{* >nowhere *}" } ?? false
         }
     }
 }

@@ -14,7 +14,8 @@ struct FlowPages: Sendable {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")
             }
-            templates[flow.name] = try FlowTemplate.expand(text, file: url.path, flow: flow, catalog: catalog)
+            let whole = try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials"))
+            templates[flow.name] = try FlowTemplate.expand(whole, file: url.path, flow: flow, catalog: catalog)
         }
         return FlowPages(templates: templates, assets: try StaticAssets.load(directory: root.appendingPathComponent("assets")))
     }

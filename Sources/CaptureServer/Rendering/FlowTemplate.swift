@@ -12,6 +12,26 @@ struct FlowTemplate: Sendable {
         segments = TemplateSegments(html.replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(flow.title)))
     }
 
+    /// Replaces each `{* >name *}` with `partials/name.html`: screens several pages share are written once.
+    /// One level deep (a partial includes nothing); a missing partial is a settings error naming the page.
+    static func include(_ template: String, file: String, partials: URL) throws -> String {
+        let pattern = try NSRegularExpression(pattern: #"[ \t]*\{\*\s*>([A-Za-z][A-Za-z0-9_]*)\s*\*\}\n?"#)
+        var output = ""
+        var cursor = template.startIndex
+        for match in pattern.matches(in: template, range: NSRange(template.startIndex..., in: template)) {
+            guard let whole = Range(match.range, in: template), let name = Range(match.range(at: 1), in: template) else {
+                continue
+            }
+            let url = partials.appendingPathComponent("\(template[name]).html")
+            guard let partial = try? String(contentsOf: url, encoding: .utf8) else {
+                throw SettingsError(file: file, key: "{* >\(template[name]) *}", problem: "partial \(url.path) cannot be read")
+            }
+            output += template[cursor..<whole.lowerBound] + partial
+            cursor = whole.upperBound
+        }
+        return output + template[cursor...]
+    }
+
     /// Expands `template` (read from `file`) against the catalog; an unknown field or form, or a form the
     /// flow does not allow, is a settings error naming the template.
     static func expand(_ template: String, file: String, flow: FlowDefinition, catalog: FlowCatalog) throws -> FlowTemplate {
