@@ -118,4 +118,16 @@ import Testing
             (error as? SettingsError).map { $0.file == "page.html" && $0.key == "{* >nowhere *}" } ?? false
         }
     }
+
+    @Test func aFormMayNameItsFieldsItsOwnWayInSettings() async throws {
+        try await withAPI { api, _ in
+            let page = try await api.get("/flows/webViewProfile?client_id=demo-mobile-app").text
+            for label in ["Current password", "New password", "Confirm new password"] {
+                #expect(page.contains(">\(label)</label>"), "\(label)")
+            }
+            // The registration form keeps the field's own label.
+            let signIn = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
+            #expect(signIn.contains(#"<label for="capture_registrationForm_newPassword">Password</label>"#))
+        }
+    }
 }

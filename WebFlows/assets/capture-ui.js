@@ -370,20 +370,6 @@
     for (var r = 0; r < reminders.length; r++) reminders[r].hidden = !unverified;
   }
 
-  /*
-   * A page may name a field differently in one form (a change-password form has two "Password" fields):
-   * <span hidden data-capture-label="newPassword">New password</span> inside the form relabels that input.
-   */
-  function applyLabels() {
-    var overrides = document.querySelectorAll('form [data-capture-label]');
-    for (var i = 0; i < overrides.length; i++) {
-      var form = closest(overrides[i], 'form');
-      var input = form && form.querySelector('[name="' + overrides[i].getAttribute('data-capture-label').replace(/["\\]/g, '') + '"]');
-      var label = input && input.id ? form.querySelector('label[for="' + input.id + '"]') : null;
-      if (label) label.textContent = overrides[i].textContent;
-    }
-  }
-
   function fillForms(root) {
     var profile = storedProfile() || {};
     var forms = root.querySelectorAll('form[data-capture-form="editProfileForm"]');
@@ -924,7 +910,6 @@
   function wire() {
     if (state.wired) return;
     state.wired = true;
-    applyLabels();
     document.addEventListener('submit', function (event) {
       var form = closest(event.target, 'form[data-capture-form]');
       if (!form) return;

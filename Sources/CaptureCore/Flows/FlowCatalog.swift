@@ -5,11 +5,22 @@ public struct FlowCatalog: Sendable, Equatable {
     public var fields: [String: FieldDefinition]
     public var forms: [String: [String]]
     public var flows: [String: FlowDefinition]
+    /// Per-form labels that differ from the field's own (a change-password form has two "Password" fields).
+    public var labels: [String: [String: String]]
 
-    public init(fields: [String: FieldDefinition], forms: [String: [String]], flows: [String: FlowDefinition]) {
+    public init(
+        fields: [String: FieldDefinition], forms: [String: [String]], flows: [String: FlowDefinition],
+        labels: [String: [String: String]] = [:]
+    ) {
         self.fields = fields
         self.forms = forms
         self.flows = flows
+        self.labels = labels
+    }
+
+    /// What `field` is called in `form`.
+    public func label(of field: FieldDefinition, inForm form: String) -> String {
+        labels[form]?[field.name] ?? field.label
     }
 
     public func flow(named name: String) -> FlowDefinition? { flows[name] }
@@ -23,6 +34,7 @@ public struct FlowCatalog: Sendable, Equatable {
 struct FormsFile: Decodable {
     var fields: [String: FieldDefinition]
     var forms: [String: [String]]
+    var labels: [String: [String: String]]?
 }
 
 extension FlowCatalog {
@@ -52,6 +64,11 @@ extension FlowCatalog {
                 }
             }
         }
+        for (form, overrides) in formsFile.labels ?? [:] {
+            for name in overrides.keys where formsFile.forms[form]?.contains(name) != true {
+                throw SettingsError(file: formsURL.path, key: "labels.\(form).\(name)", problem: "'\(name)' is not a field of form '\(form)'")
+            }
+        }
         let flowsDirectory = directory.appendingPathComponent("flows")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: flowsDirectory.path)) ?? []
         var flows: [String: FlowDefinition] = [:]
@@ -70,6 +87,6 @@ extension FlowCatalog {
         guard !flows.isEmpty else {
             throw SettingsError(file: flowsDirectory.path, key: "(directory)", problem: "holds no flow definitions (*.json)")
         }
-        return FlowCatalog(fields: fields, forms: formsFile.forms, flows: flows)
+        return FlowCatalog(fields: fields, forms: formsFile.forms, flows: flows, labels: formsFile.labels ?? [:])
     }
 }

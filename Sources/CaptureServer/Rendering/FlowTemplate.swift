@@ -72,7 +72,8 @@ struct FlowTemplate: Sendable {
                 let base = "capture_\(form)_\(name)"
                 let count = usedIDs[base, default: 0] + 1
                 usedIDs[base] = count
-                output += fieldHTML(field, id: count == 1 ? base : "\(base)_\(count)")
+                output += fieldHTML(
+                    field, label: catalog.label(of: field, inForm: form), id: count == 1 ? base : "\(base)_\(count)")
             }
         }
         output += template[cursor...]
@@ -82,7 +83,7 @@ struct FlowTemplate: Sendable {
         return FlowTemplate(flow: flow, html: output)
     }
 
-    static func fieldHTML(_ field: FieldDefinition, id: String) -> String {
+    static func fieldHTML(_ field: FieldDefinition, label: String, id: String) -> String {
         var attributes = [
             "id=\"\(id)\"", "name=\"\(HTML.escape(field.name))\"", "type=\"\(HTML.escape(field.type))\"",
             "aria-describedby=\"\(id)_error\"",
@@ -93,7 +94,7 @@ struct FlowTemplate: Sendable {
         if field.type == "email" { attributes.append("autocapitalize=\"none\" spellcheck=\"false\"") }
         return """
             <div class="capture_form_item" data-capture-field="\(HTML.escape(field.name))">\
-            <label for="\(id)">\(HTML.escape(field.label))</label>\
+            <label for="\(id)">\(HTML.escape(label))</label>\
             <input \(attributes.joined(separator: " "))>\
             <p class="capture_tip_error" id="\(id)_error" hidden></p>\
             </div>
