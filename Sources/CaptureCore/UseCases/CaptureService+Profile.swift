@@ -18,8 +18,8 @@ extension CaptureService {
         return try await write(attributes, to: user)
     }
 
-    private func write(_ attributes: [String: JSONValue], to user: User) async throws -> User {
-        var user = user
+    private func write(_ attributes: [String: JSONValue], to previous: User) async throws -> User {
+        var user = previous
         guard !attributes.isEmpty else { throw CaptureError.missingArgument("attributes") }
         var problems: [String: [String]] = [:]
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
@@ -41,12 +41,13 @@ extension CaptureService {
             }
         }
         guard problems.isEmpty else { throw CaptureError.invalidFormFields(problems) }
-        return try await save(user, emailField: "email")
+        return try await save(user, previous: previous, emailField: "email")
     }
 
     /// `/oauth/update_profile_native`: the `editProfileForm` of a flow, applied to the token's user.
     public func updateProfile(_ request: FlowRequest) async throws -> User {
-        var (user, token) = try await authenticate(accessToken: request.accessToken)
+        let (previous, token) = try await authenticate(accessToken: request.accessToken)
+        var user = previous
         let context = try await context(of: request)
         guard token.clientID == context.client.clientID else {
             throw CaptureError.notPermitted("this access_token was issued to another client")
@@ -63,7 +64,7 @@ extension CaptureService {
             if attribute == .email { emailField = field.name }
             user.set(attribute, to: value)
         }
-        return try await save(user, emailField: emailField)
+        return try await save(user, previous: previous, emailField: emailField)
     }
 
     /// `changePasswordForm` (through `/oauth/update_profile_native`, as the SDK samples do): the current password
@@ -91,13 +92,16 @@ extension CaptureService {
         return user
     }
 
-    private func save(_ user: User, emailField: String) async throws -> User {
+    /// Stores `user` as changed from `previous` (the record its token was checked against). Only a changed address
+    /// needs the uniqueness lookup, and it is no longer verified just because the old one was.
+    private func save(_ user: User, previous: User, emailField: String) async throws -> User {
         var user = user
-        if let other = try await store.users.find(email: user.email), other.id != user.id {
-            throw CaptureError.emailAddressInUse(field: emailField)
+        if user.email != previous.email {
+            if let other = try await store.users.find(email: user.email), other.id != user.id {
+                throw CaptureError.emailAddressInUse(field: emailField)
+            }
+            user.emailVerifiedAt = nil
         }
-        // A new address is not verified just because the old one was.
-        if let stored = try await store.users.find(id: user.id), stored.email != user.email { user.emailVerifiedAt = nil }
         user.updatedAt = time.now()
         do {
             try await store.users.update(user)

@@ -17,10 +17,8 @@ struct AccountRecoveryController {
     }
 
     private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest {
-        FlowRequest(
-            parameters: parameters.filter { !Self.codeParameters.contains($0.key) },
-            remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address,
-            crossOrigin: APIRequest.crossOrigin(request))
+        APIRequest.flowRequest(
+            parameters.filter { !Self.codeParameters.contains($0.key) }, request, context: context, proxies: service.proxies)
     }
 
     @Sendable func forgotPassword(_ request: Request, context: CaptureRequestContext) async throws -> Response {

@@ -17,31 +17,25 @@ struct CaptureAPIController {
 
     private var limit: Int { service.settings.maxBodyBytes }
 
-    private func clientAddress(_ request: Request, _ context: CaptureRequestContext) -> String? {
-        APIRequest.origin(request, context: context, proxies: service.proxies).address
-    }
-
     @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.signIn(
-            FlowRequest(
-                parameters: parameters, remoteAddress: clientAddress(request, context),
-                crossOrigin: APIRequest.crossOrigin(request)))
+            APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
         return Reply.ok(Self.authFields(result))
     }
 
     @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.register(
-            FlowRequest(
-                parameters: parameters, remoteAddress: clientAddress(request, context),
-                crossOrigin: APIRequest.crossOrigin(request)))
+            APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
         return Reply.ok(Self.authFields(result))
     }
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
-        var flowRequest = FlowRequest(parameters: parameters, remoteAddress: clientAddress(request, context))
+        // Token-authenticated: no cross-origin check, only the address for the current-password limit.
+        var flowRequest = FlowRequest(
+            parameters: parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
         let user = try await service.updateProfile(flowRequest)
         return Reply.ok(["capture_user": user.entity])

@@ -51,6 +51,16 @@ enum APIRequest {
         return callerAuthority == authority.lowercased() ? nil : origin
     }
 
+    /// A form submission as the use cases take it: its parameters, the client's address (for the sign-in limits)
+    /// and, from a browser page on another origin, that origin (for the cross-origin check).
+    static func flowRequest(
+        _ parameters: [String: String], _ request: Request, context: CaptureRequestContext, proxies: TrustedProxies
+    ) -> FlowRequest {
+        FlowRequest(
+            parameters: parameters, remoteAddress: origin(request, context: context, proxies: proxies).address,
+            crossOrigin: crossOrigin(request))
+    }
+
     /// The client's address and scheme: the socket peer, or what the trusted proxies in front of it forwarded.
     static func origin(_ request: Request, context: CaptureRequestContext, proxies: TrustedProxies) -> TrustedProxies.Origin {
         proxies.origin(
