@@ -70,11 +70,14 @@ import Testing
         let port = try unusedLoopbackPort()
         let started = ContinuousClock.now
         let error = await #expect(throws: MailDeliveryError.self) {
-            try await SMTPMailTransport(relay: Self.relay(port: port)).deliver(Self.message(to: "a@example.test"))
+            try await SMTPMailTransport(relay: Self.relay(port: port, connect: 60, total: 120))
+                .deliver(Self.message(to: "a@example.test"))
         }
         #expect(error?.isPermanent == false)
         #expect(error?.reason.contains("could not connect") == true)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // A refused connection is reported when it happens, not when the 60 s connect timeout ends. The bound is
+        // loose on purpose: the whole suite shares these cores.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func silentServerTimesOutAndTheCallReturns() async throws {
@@ -104,7 +107,7 @@ import Testing
         }
         // libcurl counts the server's greeting as part of connecting, so the connect timeout (1 s) is what fires.
         #expect(elapsed >= .seconds(0.9))
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(15))
     }
 
     @Test func recipientRefusedWith550IsPermanentAndTheReasonHoldsNoSecret() async throws {
@@ -206,7 +209,7 @@ import Testing
         let listener = try SilentListener()
         defer { listener.stop() }
         let transport = SMTPMailTransport(
-            relay: Self.relay(port: listener.port, connect: 10, total: 20), client: CurlClient(threadCount: 1))
+            relay: Self.relay(port: listener.port, connect: 60, total: 120), client: CurlClient(threadCount: 1))
         let started = ContinuousClock.now
         let delivery = Task { () -> MailDeliveryError? in
             do throws(MailDeliveryError) {
@@ -219,6 +222,7 @@ import Testing
         let error = await delivery.value
         #expect(error?.isPermanent == false)
         #expect(error?.reason.contains("cancelled") == true)
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Without cancellation the call would last until the 60 s connect timeout.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 }
