@@ -45,7 +45,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         }
         var defaults = ServiceSettings()
         defaults.databasePath = db ?? nonEmpty(environment["CAPTURE_DB"]) ?? ServiceSettings.defaultDatabasePath
-        return (defaults, FlowCatalog(fields: [:], forms: [:], flows: [:]))
+        return (defaults, FlowCatalog(schema: .emailOnly, fields: [:], forms: [:], flows: [:]))
     }
 
     /// Opens the database and builds the service (the CLI never hashes passwords, so bcrypt runs at the lowest cost).

@@ -99,6 +99,34 @@ enum Migrations {
             try db.create(index: "outbox_due", on: "outbox", columns: ["status", "nextAttemptAt"])
             try db.create(index: "outbox_bodies", on: "outbox", columns: ["bodyExpiresAt"])
         }
+        migrator.registerMigration("v5-entity-schema") { db in
+            // Schema attributes move into one JSON document per user, so Settings/schema.json can grow without
+            // migrations; `number` is Janrain's numeric id (the old rowids keep their order); `user_unique` holds
+            // the values of the schema's unique attributes.
+            try db.alter(table: "users") { t in
+                t.add(column: "profile", .jsonText).notNull().defaults(to: "{}")
+                t.add(column: "number", .integer)
+                t.add(column: "lastElementID", .integer).notNull().defaults(to: 0)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE users SET number = rowid, profile = (
+                        SELECT json_group_object(key, value) FROM json_each(json_object(
+                            'displayName', displayName, 'givenName', givenName, 'familyName', familyName,
+                            'birthday', birthday, 'phone', phone))
+                        WHERE value IS NOT NULL)
+                    """)
+            try db.create(index: "users_by_number", on: "users", columns: ["number"], unique: true)
+            try db.alter(table: "users") { t in
+                for column in ["displayName", "givenName", "familyName", "birthday", "phone"] { t.drop(column: column) }
+            }
+            try db.create(table: "user_unique", options: [.withoutRowID]) { t in
+                t.column("attribute", .text).notNull()
+                t.column("value", .text).notNull()
+                t.column("userID", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.primaryKey(["attribute", "value"])
+            }
+        }
         return migrator
     }
 }

@@ -1,16 +1,27 @@
 import CaptureCore
 import GRDB
 
-/// Users in SQLite; the unique index on `email` (case-insensitive) settles races between registrations.
+/// Users in SQLite. The unique index on `email` (case-insensitive) settles races between registrations, and
+/// `user_unique` those between records claiming the value of a unique schema attribute.
 struct SQLiteUserRepository: UserRepository {
     let writer: any DatabaseWriter
 
-    func insert(_ user: User) async throws {
-        try await writeMappingDuplicates { db in try user.insert(db) }
+    func insert(_ user: User) async throws -> User {
+        try await writeMappingDuplicates { db in
+            var stored = user
+            // Inside the write transaction, so no two records get the same number.
+            stored.number = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(number), 0) + 1 FROM users")
+            try stored.insert(db)
+            try Self.writeUniqueValues(of: stored, in: db)
+            return stored
+        }
     }
 
     func update(_ user: User) async throws {
-        try await writeMappingDuplicates { db in try user.update(db) }
+        try await writeMappingDuplicates { db in
+            try user.update(db)
+            try Self.writeUniqueValues(of: user, in: db)
+        }
     }
 
     func find(id: String) async throws -> User? {
@@ -28,13 +39,28 @@ struct SQLiteUserRepository: UserRepository {
     }
 
     func delete(id: String) async throws -> Bool {
-        // tokens.userID references users ON DELETE CASCADE (foreign keys are on): one statement removes both.
+        // tokens.userID and user_unique.userID reference users ON DELETE CASCADE (foreign keys are on).
         try await writer.write { db in try User.deleteOne(db, key: id) }
     }
 
-    private func writeMappingDuplicates(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
+    /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
+    private static func writeUniqueValues(of user: User, in db: Database) throws {
+        guard let values = user.uniqueValues else { return }
+        try db.execute(sql: "DELETE FROM user_unique WHERE userID = ?", arguments: [user.id])
+        for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {
+            do {
+                try db.execute(
+                    sql: "INSERT INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)",
+                    arguments: [attribute, value, user.id])
+            } catch let error as DatabaseError where error.isUniqueViolation {
+                throw CaptureError.schemaViolation(SchemaViolation(.unique, attribute, "this \(attribute) is already taken"))
+            }
+        }
+    }
+
+    private func writeMappingDuplicates<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            try await writer.write(body)
+            return try await writer.write(body)
         } catch let error as DatabaseError where error.isUniqueViolation {
             throw CaptureError.emailAddressInUse(field: "email")
         }

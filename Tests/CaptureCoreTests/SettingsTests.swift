@@ -12,6 +12,8 @@ import Testing
         try Data(serviceJSON.utf8).write(to: directory.appendingPathComponent("service.json"))
         let forms = try formsJSON.map { Data($0.utf8) } ?? Data(contentsOf: TestWorld.settingsDirectory.appendingPathComponent("forms.json"))
         try forms.write(to: directory.appendingPathComponent("forms.json"))
+        try FileManager.default.copyItem(
+            at: TestWorld.settingsDirectory.appendingPathComponent("schema.json"), to: directory.appendingPathComponent("schema.json"))
         return directory
     }
 

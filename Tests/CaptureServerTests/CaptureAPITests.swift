@@ -130,8 +130,8 @@ import Testing
             let one = try await api.post("/entity", ["access_token": token, "attribute_name": "/email"])
             #expect(one["result"] as? String == "entity@example.com")
             let missing = try await api.post("/entity", ["access_token": token, "attribute_name": "shoeSize"])
-            #expect(missing.code == 200)
-            #expect(missing["argument"] as? String == "attribute_name")
+            #expect(missing.code == 223 && missing["error"] as? String == "unknown_attribute")
+            #expect(missing["attribute_name"] as? String == "shoeSize")
 
             let update = try await api.post(
                 "/entity.update", ["access_token": token, "attributes": #"{"displayName":"Renamed","phone":"+1 555 0100"}"#])
@@ -139,7 +139,7 @@ import Testing
             let bad = try await api.post("/entity.update", ["access_token": token, "attributes": "[1,2]"])
             #expect(bad.code == 200)
             let invalid = try await api.post("/entity.update", ["access_token": token, "attributes": #"{"birthday":"tomorrow"}"#])
-            #expect(invalid.code == 390)
+            #expect(invalid.code == 342 && invalid["error"] as? String == "invalid_date_time")
         }
     }
 

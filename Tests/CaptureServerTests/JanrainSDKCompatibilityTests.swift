@@ -75,8 +75,8 @@ import Testing
             #expect(both.code == 200)
             let notWritable = try await api.post(
                 "/entity.update", ["access_token": token, "attribute_name": "uuid", "value": #""x""#])
-            #expect(notWritable.code == 200)
-            #expect(notWritable["argument"] as? String == "attribute_name")
+            #expect(notWritable.code == 360 && notWritable["error"] as? String == "constraint_violation")
+            #expect(notWritable["attribute_name"] as? String == "uuid")
         }
     }
 

@@ -67,14 +67,16 @@ import Testing
         let world = try await TestWorld.make()
         try await world.register("taken@example.com")
         let grant = try await world.register("me@example.com").grant!
-        let updated = try await world.service.updateEntity(
-            accessToken: grant.accessToken, attributes: ["givenName": "New", "phone": "+44 20 7946 0000"])
+        func update(_ json: String) async throws -> User {
+            try await world.service.changeEntity(.update, accessToken: grant.accessToken, parameters: ["attributes": json])
+        }
+        let updated = try await update(#"{"givenName":"New","phone":"+44 20 7946 0000"}"#)
         #expect(updated.givenName == "New")
         await #expect(throws: CaptureError.emailAddressInUse(field: "email")) {
-            try await world.service.updateEntity(accessToken: grant.accessToken, attributes: ["email": "TAKEN@example.com"])
+            try await update(#"{"email":"TAKEN@example.com"}"#)
         }
-        await #expect(throws: CaptureError.invalidArgument("attributes", "'uuid' is not a writable attribute")) {
-            try await world.service.updateEntity(accessToken: grant.accessToken, attributes: ["uuid": "x"])
+        await #expect(throws: CaptureError.schemaViolation(SchemaViolation(.constraint, "uuid", "uuid is kept by the service"))) {
+            try await update(#"{"uuid":"x"}"#)
         }
         let unchanged = try await world.service.entity(accessToken: grant.accessToken)
         #expect(unchanged.email == "me@example.com")

@@ -18,8 +18,11 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     public var format: Format?
     /// Name of another field in the same form that this one must equal.
     public var matches: String?
-    /// The profile attribute this field reads and writes.
+    /// The record attribute this field reads and writes, as a schema path (`givenName`, `primaryAddress.city`),
+    /// or `password` / `currentPassword`.
     public var attribute: String?
+    /// `attribute` resolved against the schema at load; nil for passwords and fields that write nothing.
+    public var recordPath: EntityPath?
     /// Overrides for the default messages, keyed by rule: required, minLength, maxLength, format, matches.
     public var messages: [String: String]?
 
@@ -37,7 +40,6 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
 
     public var isRequired: Bool { required ?? false }
     public var isPassword: Bool { type == "password" }
-    public var profileAttribute: ProfileAttribute? { attribute.flatMap(ProfileAttribute.init(rawValue:)) }
 
     func message(_ rule: String, _ fallback: String) -> String {
         messages?[rule] ?? fallback

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Every field, form and flow from Settings, parsed once; the widget renders from it and the server validates with it.
+/// Every field, form and flow from Settings, and the entity schema they write into, parsed once and cross-checked;
+/// the widget renders from it and the server validates with it.
 public struct FlowCatalog: Sendable, Equatable {
+    public var schema: EntitySchema
     public var fields: [String: FieldDefinition]
     public var forms: [String: [String]]
     public var flows: [String: FlowDefinition]
@@ -9,9 +11,10 @@ public struct FlowCatalog: Sendable, Equatable {
     public var labels: [String: [String: String]]
 
     public init(
-        fields: [String: FieldDefinition], forms: [String: [String]], flows: [String: FlowDefinition],
-        labels: [String: [String: String]] = [:]
+        schema: EntitySchema, fields: [String: FieldDefinition], forms: [String: [String]],
+        flows: [String: FlowDefinition], labels: [String: [String: String]] = [:]
     ) {
+        self.schema = schema
         self.fields = fields
         self.forms = forms
         self.flows = flows
@@ -38,19 +41,18 @@ struct FormsFile: Decodable {
 }
 
 extension FlowCatalog {
-    /// Loads `forms.json` and every `flows/*.json` under the settings directory, and cross-checks them.
+    /// Loads `schema.json`, `forms.json` and every `flows/*.json` under the settings directory, and cross-checks them.
     public static func load(directory: URL) throws -> FlowCatalog {
+        let schema = try EntitySchema.load(from: directory.appendingPathComponent("schema.json"))
         let formsURL = directory.appendingPathComponent("forms.json")
         let formsFile = try SettingsDecoding.decode(FormsFile.self, from: formsURL)
         var fields: [String: FieldDefinition] = [:]
         for (name, var field) in formsFile.fields {
             field.name = name
-            fields[name] = field
-            if let attribute = field.attribute, ProfileAttribute(rawValue: attribute) == nil,
-                !["password", "currentPassword"].contains(attribute)
-            {
-                throw SettingsError(file: formsURL.path, key: "fields.\(name).attribute", problem: "unknown attribute '\(attribute)'")
+            if let attribute = field.attribute, !["password", "currentPassword"].contains(attribute) {
+                field.recordPath = try formPath(attribute, in: schema, file: formsURL.path, key: "fields.\(name).attribute")
             }
+            fields[name] = field
         }
         for (form, names) in formsFile.forms {
             for name in names where fields[name] == nil {
@@ -87,6 +89,23 @@ extension FlowCatalog {
         guard !flows.isEmpty else {
             throw SettingsError(file: flowsDirectory.path, key: "(directory)", problem: "holds no flow definitions (*.json)")
         }
-        return FlowCatalog(fields: fields, forms: formsFile.forms, flows: flows, labels: formsFile.labels ?? [:])
+        return FlowCatalog(schema: schema, fields: fields, forms: formsFile.forms, flows: flows, labels: formsFile.labels ?? [:])
+    }
+
+    /// A form field writes one value into the record: a path to a single value of the schema, not inside a plural.
+    static func formPath(_ attribute: String, in schema: EntitySchema, file: String, key: String) throws -> EntityPath {
+        let problem = "'\(attribute)' is not a single-valued attribute of the schema (password, currentPassword, or a path like primaryAddress.city)"
+        guard let path = try? EntityPath(parsing: attribute), !path.isRoot,
+            path.steps.allSatisfy({ $0.element == nil }), let definition = try? schema.definition(at: path),
+            definition.type.isScalar
+        else { throw SettingsError(file: file, key: key, problem: problem) }
+        var scope = schema.attributes
+        for step in path.steps.dropLast() {
+            guard let parent = scope[step.name], parent.type == .object else {
+                throw SettingsError(file: file, key: key, problem: problem)
+            }
+            scope = parent.attributes
+        }
+        return path
     }
 }

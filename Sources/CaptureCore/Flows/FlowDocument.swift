@@ -14,7 +14,7 @@ extension FlowCatalog {
     /// The record attribute a field writes, as the SDKs look it up in the user record; passwords write `password`.
     func schemaID(of field: FieldDefinition) -> String? {
         if field.isPassword { return "password" }
-        if let attribute = field.profileAttribute { return attribute.rawValue }
+        if let path = field.recordPath { return path.description }
         return field.matches.flatMap { fields[$0] }.flatMap(schemaID(of:))
     }
 

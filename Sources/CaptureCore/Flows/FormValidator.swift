@@ -24,17 +24,6 @@ extension FlowCatalog {
         guard problems.isEmpty else { throw .invalidFormFields(problems) }
         return cleaned
     }
-
-    /// Validates attributes written by `entity.update` with the rules of the field that writes them: the
-    /// `editProfileForm` field if there is one (the same rules as `update_profile_native`), else the first by name.
-    /// An attribute no field writes still gets the default byte limit, never none.
-    public func validate(attribute: ProfileAttribute, value: String) -> String? {
-        let editing = fields(ofForm: "editProfileForm").first { $0.profileAttribute == attribute }
-        let field =
-            editing ?? fields.values.sorted(by: { $0.name < $1.name }).first { $0.profileAttribute == attribute }
-            ?? FieldDefinition(label: attribute.rawValue, type: "text")
-        return FieldRules.check(field, value: value, in: [:], catalog: self)
-    }
 }
 
 /// The individual rules; each returns the message to show, or nil.

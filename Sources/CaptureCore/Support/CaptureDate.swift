@@ -35,3 +35,38 @@ public enum CaptureDate {
         return text
     }
 }
+
+extension CaptureDate {
+    /// Janrain's `yyyy-MM-dd HH:mm:ss[.ffffff] ±hhmm` or ISO 8601 `yyyy-MM-ddTHH:mm:ss[.fff](Z|±hh:mm)`.
+    public static func parse(_ text: String) -> Date? {
+        let pattern = #"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})? ?(Z|[+-]\d{2}:?\d{2})$"#
+        guard text.utf8.count <= 40, let match = try? NSRegularExpression(pattern: pattern)
+            .firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+        else { return nil }
+        func group(_ index: Int) -> String? {
+            Range(match.range(at: index), in: text).map { String(text[$0]) }
+        }
+        guard let day = group(1).flatMap({ y in group(2).flatMap { m in group(3).map { "\(y)-\(m)-\($0)" } } }),
+            AttributeDefinition.isCalendarDate(day), let hour = Int(group(4) ?? ""), let minute = Int(group(5) ?? ""),
+            let second = Int(group(6) ?? ""), hour < 24, minute < 60, second < 60,
+            let year = Int(group(1) ?? ""), let month = Int(group(2) ?? ""), let dayOfMonth = Int(group(3) ?? "")
+        else { return nil }
+        var offset = 0
+        if let zone = group(8), zone != "Z" {
+            let digits = zone.dropFirst().filter(\.isNumber)
+            guard let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)), hours < 24, minutes < 60 else {
+                return nil
+            }
+            offset = (hours * 3600 + minutes * 60) * (zone.hasPrefix("-") ? -1 : 1)
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(dayOfMonth)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let fraction = group(7).flatMap { Double("0" + $0) } ?? 0
+        return Date(timeIntervalSince1970: Double(timegm(&parts) - offset) + fraction)
+    }
+}

@@ -8,6 +8,8 @@ public enum CaptureError: Error, Equatable, Sendable {
     case recordNotFound(String)
     case emailAddressInUse(field: String)
     case invalidFormFields([String: [String]])
+    /// A value the entity schema refuses (Janrain's 223 and 340–379).
+    case schemaViolation(SchemaViolation)
     case invalidClient
     case notPermitted(String)
     case accountDeactivated
@@ -36,6 +38,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .recordNotFound: 310
         case .emailAddressInUse: 380
         case .invalidFormFields: 390
+        case .schemaViolation(let violation): violation.code
         case .invalidClient: 402
         case .notPermitted, .accountDeactivated: 403
         case .accessTokenExpired: 414
@@ -57,6 +60,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .recordNotFound: "record_not_found"
         case .emailAddressInUse: "email_address_in_use"
         case .invalidFormFields: "invalid_form_fields"
+        case .schemaViolation(let violation): violation.error
         case .invalidClient: "invalid_client"
         case .notPermitted: "access_denied"
         case .accountDeactivated: "account_deactivated"
@@ -81,6 +85,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .recordNotFound(let what): "\(what) not found"
         case .emailAddressInUse: "This email address is already in use."
         case .invalidFormFields: "some form fields are invalid"
+        case .schemaViolation(let violation): violation.message
         case .invalidClient: "invalid client credentials"
         case .notPermitted(let reason): reason
         case .accountDeactivated: "this account has been deactivated"

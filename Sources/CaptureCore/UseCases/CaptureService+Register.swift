@@ -16,16 +16,15 @@ extension CaptureService {
         }
         let now = time.now()
         var user = User(id: minter.identifier(), email: email, passwordHash: passwordHash, createdAt: now)
-        for field in catalog.fields(ofForm: context.form) {
-            if let attribute = field.profileAttribute, attribute != .email, let value = values[field.name] {
-                user.set(attribute, to: value)
-            }
-        }
+        try write(form: context.form, values: values, into: &user)
+        user.email = email
         user.lastLoginAt = now
         do {
-            try await store.users.insert(user)
+            user = try await store.users.insert(user)
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
+        } catch let error as CaptureError {
+            throw formError(error, form: context.form)
         }
         try await throttle.registered(email: email, address: request.remoteAddress, now: now)
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)

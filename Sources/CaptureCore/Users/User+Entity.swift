@@ -1,58 +1,75 @@
 import Foundation
 
-/// The profile attributes a form field or `entity.update` may write, by Capture attribute name.
-public enum ProfileAttribute: String, CaseIterable, Sendable {
-    case email, displayName, givenName, familyName, birthday, phone
-}
-
 extension User {
-    /// The Capture entity record (Janrain attribute names) returned by `/entity` and in `capture_user`.
-    public var entity: JSONValue {
-        .object([
-            "uuid": .string(id),
-            "email": .string(email),
-            "displayName": .optional(displayName),
-            "givenName": .optional(givenName),
-            "familyName": .optional(familyName),
-            "birthday": .optional(birthday),
-            "phone": .optional(phone),
-            "emailVerified": .optional(emailVerifiedAt.map(CaptureDate.format)),
-            "created": .string(CaptureDate.format(createdAt)),
-            "lastUpdated": .string(CaptureDate.format(updatedAt)),
-            "lastLogin": .optional(lastLoginAt.map(CaptureDate.format)),
-        ])
+    /// The record's schema attributes, ready to be read or changed (`asUser`: through the user's own token).
+    public func document(schema: EntitySchema, asUser: Bool) -> EntityDocument {
+        var values = profile
+        values["email"] = .string(email)
+        return EntityDocument(schema: schema, values: values, lastElementID: lastElementID, asUser: asUser)
     }
 
-    /// `/entity`'s `attribute_name`: one top-level attribute, written `name` or Janrain's `/name`.
-    public func entityAttribute(_ path: String) throws -> JSONValue {
-        let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        guard case .object(let record) = entity, let value = record[name] else {
-            throw CaptureError.invalidArgument("attribute_name", "'\(path)' is not an attribute of the user record")
+    /// Takes the attributes back from a changed document.
+    public mutating func apply(_ document: EntityDocument) {
+        var values = document.values
+        if case .string(let address) = values.removeValue(forKey: "email") { email = User.normalize(email: address) }
+        profile = values
+        lastElementID = document.lastElementID
+        uniqueValues = document.uniqueValues
+    }
+
+    /// The Capture entity record in Janrain's shape (`/entity`, `capture_user`): the service's own attributes,
+    /// then every schema attribute — null when empty, objects always as objects, plurals as lists with ids.
+    public func entity(schema: EntitySchema) -> JSONValue {
+        var record = Self.rendered(profile, scope: schema.attributes)
+        record["email"] = .string(email)
+        record["id"] = number.map(JSONValue.int) ?? .null
+        record["uuid"] = .string(id)
+        record["emailVerified"] = .optional(emailVerifiedAt.map(CaptureDate.format))
+        record["created"] = .string(CaptureDate.format(createdAt))
+        record["lastUpdated"] = .string(CaptureDate.format(updatedAt))
+        record["lastLogin"] = .optional(lastLoginAt.map(CaptureDate.format))
+        return .object(record)
+    }
+
+    /// `/entity`'s `attribute_name`: one attribute (or plural element) by path; a service attribute by name.
+    public func entityAttribute(_ text: String, schema: EntitySchema) throws(CaptureError) -> JSONValue {
+        let path = try EntityPath(parsing: text)
+        if path.isRoot { return entity(schema: schema) }
+        if path.steps.count == 1, let step = path.steps.first, step.element == nil,
+            EntitySchema.systemAttributes.contains(step.name), step.name != "password"
+        {
+            return entity(schema: schema).objectMembers?[step.name] ?? .null
         }
-        return value
-    }
-
-    public func value(of attribute: ProfileAttribute) -> String? {
-        switch attribute {
-        case .email: email
-        case .displayName: displayName
-        case .givenName: givenName
-        case .familyName: familyName
-        case .birthday: birthday
-        case .phone: phone
+        let value = try document(schema: schema, asUser: true).value(at: path)
+        let definition = try definition(at: path, schema)
+        if path.steps.last?.element != nil, let definition {
+            return .object(Self.rendered(value?.objectMembers, scope: definition.attributes, keepingID: value?.elementID))
         }
+        return Self.rendered(value, definition: definition)
     }
 
-    /// Empty strings clear optional attributes.
-    public mutating func set(_ attribute: ProfileAttribute, to value: String) {
-        let optional: String? = value.isEmpty ? nil : value
-        switch attribute {
-        case .email: email = User.normalize(email: value)
-        case .displayName: displayName = optional
-        case .givenName: givenName = optional
-        case .familyName: familyName = optional
-        case .birthday: birthday = optional
-        case .phone: phone = optional
+    private func definition(at path: EntityPath, _ schema: EntitySchema) throws(CaptureError) -> AttributeDefinition? {
+        do { return try schema.definition(at: path) } catch { throw .schemaViolation(error) }
+    }
+
+    static func rendered(_ members: [String: JSONValue]?, scope: [String: AttributeDefinition], keepingID id: Int64? = nil)
+        -> [String: JSONValue]
+    {
+        var object: [String: JSONValue] = [:]
+        for (name, definition) in scope { object[name] = rendered(members?[name], definition: definition) }
+        if let id { object["id"] = .int(id) }
+        return object
+    }
+
+    static func rendered(_ value: JSONValue?, definition: AttributeDefinition?) -> JSONValue {
+        guard let definition else { return value ?? .null }
+        switch definition.type {
+        case .object: return .object(rendered(value?.objectMembers, scope: definition.attributes))
+        case .plural:
+            return .array((value?.arrayElements ?? []).map { element in
+                .object(rendered(element.objectMembers, scope: definition.attributes, keepingID: element.elementID))
+            })
+        default: return value ?? .null
         }
     }
 }

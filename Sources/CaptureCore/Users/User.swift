@@ -1,15 +1,19 @@
 import Foundation
 
 /// A registered person. The password is only ever held as a bcrypt hash.
-public struct User: Sendable, Equatable, Codable {
+public struct User: Sendable, Equatable {
     public var id: String
+    /// Janrain's numeric `id`, given by storage when the record is first saved.
+    public var number: Int64?
     public var email: String
     public var passwordHash: String?
-    public var displayName: String?
-    public var givenName: String?
-    public var familyName: String?
-    public var birthday: String?
-    public var phone: String?
+    /// The schema's attributes other than `email` (Settings/schema.json), as stored.
+    public var profile: [String: JSONValue]
+    /// The last id given to a plural element of this record; ids are never reused.
+    public var lastElementID: Int64
+    /// Set when the profile changed through a document (`apply`): the text of each unique attribute, which
+    /// storage then writes to its uniqueness index with the record. Nil for records read back from storage.
+    public internal(set) var uniqueValues: [String: String]?
     public var emailVerifiedAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
@@ -20,6 +24,8 @@ public struct User: Sendable, Equatable, Codable {
         self.id = id
         self.email = email
         self.passwordHash = passwordHash
+        self.profile = [:]
+        self.lastElementID = 0
         self.createdAt = createdAt
         self.updatedAt = createdAt
     }
@@ -30,4 +36,11 @@ public struct User: Sendable, Equatable, Codable {
     public static func normalize(email: String) -> String {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
+
+    /// Text attributes of the demo schema that operators' tools show.
+    public var displayName: String? { profile["displayName"]?.stringValue }
+    public var givenName: String? { profile["givenName"]?.stringValue }
+    public var familyName: String? { profile["familyName"]?.stringValue }
+    public var birthday: String? { profile["birthday"]?.stringValue }
+    public var phone: String? { profile["phone"]?.stringValue }
 }

@@ -11,7 +11,9 @@ struct CaptureAPIController {
         router.post("/oauth/register_native_traditional", use: Handle.capture(register))
         router.post("/oauth/update_profile_native", use: Handle.capture(updateProfile))
         router.post("/entity", use: Handle.capture(entity))
-        router.post("/entity.update", use: Handle.capture(updateEntity))
+        router.post("/entity.update", use: Handle.capture(changeEntity(.update)))
+        router.post("/entity.replace", use: Handle.capture(changeEntity(.replace)))
+        router.post("/entity.delete", use: Handle.capture(changeEntity(.delete)))
         router.post("/oauth/refresh_access_token", use: Handle.capture(refreshAccessToken))
     }
 
@@ -21,14 +23,14 @@ struct CaptureAPIController {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.signIn(
             APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
-        return Reply.ok(Self.authFields(result))
+        return Reply.ok(authFields(result))
     }
 
     @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         let result = try await service.register(
             APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
-        return Reply.ok(Self.authFields(result))
+        return Reply.ok(authFields(result))
     }
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -38,24 +40,29 @@ struct CaptureAPIController {
             parameters: parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
         let user = try await service.updateProfile(flowRequest)
-        return Reply.ok(["capture_user": user.entity])
+        return Reply.ok(["capture_user": service.record(of: user)])
     }
 
     @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attribute_name"])
         let user = try await service.entity(accessToken: APIRequest.accessToken(request, parameters: parameters))
-        guard let attribute = parameters["attribute_name"], !attribute.isEmpty else { return Reply.ok(["result": user.entity]) }
-        return Reply.ok(["result": try user.entityAttribute(attribute)])
+        guard let attribute = parameters["attribute_name"], !attribute.isEmpty else {
+            return Reply.ok(["result": service.record(of: user)])
+        }
+        return Reply.ok(["result": try user.entityAttribute(attribute, schema: service.catalog.schema)])
     }
 
-    @Sendable func updateEntity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: limit)
-        try Self.refuseUnknown(parameters, allowed: EntityUpdateRequest.parameters)
-        // The service checks the token before it parses the JSON (see updateEntity(accessToken:parameters:)).
-        let user = try await service.updateEntity(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters)
-        return Reply.ok(["result": user.entity])
+    /// `/entity.update` (merge), `/entity.replace`, `/entity.delete`: the record as it now is, in `result`.
+    func changeEntity(_ kind: EntityChangeRequest.Kind) -> @Sendable (Request, CaptureRequestContext) async throws -> Response {
+        { request, context in
+            let parameters = try await APIRequest.parameters(request, limit: limit)
+            try Self.refuseUnknown(parameters, allowed: EntityChangeRequest.parameters)
+            // The service checks the token before it parses the JSON (see changeEntity(_:accessToken:parameters:)).
+            let user = try await service.changeEntity(
+                kind, accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters)
+            return Reply.ok(["result": service.record(of: user)])
+        }
     }
 
     /// Janrain's signed refresh: a new access token for one whose refresh_secret signature checks out.
@@ -77,8 +84,8 @@ struct CaptureAPIController {
     }
 
     /// The success fields of sign-in and registration: tokens, a one-time code, or both.
-    static func authFields(_ result: AuthResult) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": result.user.entity]
+    func authFields(_ result: AuthResult) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": service.record(of: result.user)]
         if let grant = result.grant { fields.merge(OAuthController.grantFields(grant)) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
         if let device = result.deviceToken { fields["device_token"] = .string(device) }

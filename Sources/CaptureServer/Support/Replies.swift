@@ -65,6 +65,8 @@ enum Reply {
         case .redirectURIMismatch(let expected, let supplied):
             body["expected_value"] = .string(expected)
             body["supplied_value"] = .string(supplied)
+        case .schemaViolation(let violation):
+            body["attribute_name"] = .string(violation.path)
         case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name):
             body["argument"] = .string(name)
         default:

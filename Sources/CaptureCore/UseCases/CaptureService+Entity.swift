@@ -1,0 +1,90 @@
+extension CaptureService {
+    /// `/entity`: the record of the user the access token belongs to.
+    public func entity(accessToken: String?) async throws -> User {
+        try await authenticate(accessToken: accessToken).0
+    }
+
+    /// The record in Janrain's shape, with every attribute of the schema.
+    public func record(of user: User) -> JSONValue {
+        user.entity(schema: catalog.schema)
+    }
+
+    /// `/entity.update`, `/entity.replace`, `/entity.delete` from their raw parameters: the access token is checked
+    /// before the JSON is even parsed, so a caller without a valid token cannot make the service do more than a
+    /// hash and one lookup. Every value is checked against the schema; the user cannot write read-only attributes.
+    public func changeEntity(_ kind: EntityChangeRequest.Kind, accessToken: String?, parameters: [String: String])
+        async throws -> User
+    {
+        let (user, _) = try await authenticate(accessToken: accessToken)
+        let change = try EntityChangeRequest(kind, parameters: parameters)
+        var document = user.document(schema: catalog.schema, asUser: true)
+        switch (change.kind, change.value) {
+        case (.update, let value?): try document.update(at: change.path, with: value)
+        case (.replace, let value?): try document.replace(at: change.path, with: value)
+        default: try document.delete(at: change.path)
+        }
+        var changed = user
+        changed.apply(document)
+        return try await save(changed, previous: user, emailField: "email")
+    }
+
+    /// Writes a validated form's values into the user's record through the schema, in one change so that the
+    /// record is checked whole; a value the schema refuses is reported on the field that sent it (390).
+    func write(form: String, values: [String: String], into user: inout User) throws {
+        var changes: [String: JSONValue] = [:]
+        for field in catalog.fields(ofForm: form) {
+            guard let path = field.recordPath, let text = values[field.name],
+                let definition = try? catalog.schema.definition(at: path)
+            else { continue }
+            changes = Self.setting(definition.value(fromForm: text), at: path.steps.map(\.name)[...], in: changes)
+        }
+        var document = user.document(schema: catalog.schema, asUser: true)
+        do {
+            try document.update(at: EntityPath(steps: []), with: .object(changes))
+        } catch {
+            throw formError(error, form: form)
+        }
+        user.apply(document)
+    }
+
+    /// A schema refusal of a form's value (also a unique value another record holds) belongs to the field that
+    /// sent it: `invalid_form_fields` (390), as the form's own rules report.
+    func formError(_ error: CaptureError, form: String) -> CaptureError {
+        guard case .schemaViolation(let violation) = error,
+            let field = catalog.fields(ofForm: form).first(where: { $0.recordPath?.description == violation.path })
+        else { return error }
+        return .invalidFormFields([field.name: [violation.message]])
+    }
+
+    private static func setting(_ value: JSONValue, at names: ArraySlice<String>, in object: [String: JSONValue])
+        -> [String: JSONValue]
+    {
+        guard let name = names.first else { return object }
+        var object = object
+        if names.count == 1 {
+            object[name] = value
+        } else {
+            object[name] = .object(setting(value, at: names.dropFirst(), in: object[name]?.objectMembers ?? [:]))
+        }
+        return object
+    }
+
+    /// Stores `user` as changed from `previous` (the record its token was checked against). Only a changed address
+    /// needs the uniqueness lookup, and it is no longer verified just because the old one was.
+    func save(_ user: User, previous: User, emailField: String) async throws -> User {
+        var user = user
+        if user.email != previous.email {
+            if let other = try await store.users.find(email: user.email), other.id != user.id {
+                throw CaptureError.emailAddressInUse(field: emailField)
+            }
+            user.emailVerifiedAt = nil
+        }
+        user.updatedAt = time.now()
+        do {
+            try await store.users.update(user)
+        } catch CaptureError.emailAddressInUse {
+            throw CaptureError.emailAddressInUse(field: emailField)
+        }
+        return user
+    }
+}
