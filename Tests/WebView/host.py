@@ -185,6 +185,39 @@ class Host:
             raise AssertionError("JavaScript failed: %s\n  in: %s" % (box["error"], expression[:300]))
         return None if box["value"] is None else json.loads(box["value"])
 
+    def command(self, expression, timeout=10):
+        """Evaluates a host command exactly as a native host does (WKWebView `evaluateJavaScript`: the expression
+        itself, no wrapper) and returns (type, value) of its result: type is "boolean", "string", "number", "null",
+        "undefined" or "object" (a Promise, for one). An evaluation error fails the test, as it is an error in
+        WKWebView's completion handler."""
+        box = {}
+
+        def finished(view, result, _data=None):
+            try:
+                if hasattr(view, "evaluate_javascript_finish"):
+                    value = view.evaluate_javascript_finish(result)
+                else:
+                    value = view.run_javascript_finish(result).get_js_value()
+            except GLib.Error as error:
+                box.update(error=error.message, done=True)
+                return
+            for kind in ("undefined", "null", "boolean", "number", "string"):
+                if getattr(value, "is_" + kind)():
+                    plain = {"undefined": None, "null": None, "boolean": value.to_boolean,
+                             "number": value.to_double, "string": value.to_string}[kind]
+                    box.update(kind=kind, value=plain() if callable(plain) else plain, done=True)
+                    return
+            box.update(kind="object", value=value.to_string(), done=True)
+
+        if hasattr(self.view, "evaluate_javascript"):
+            self.view.evaluate_javascript(expression, -1, None, None, None, finished, None)
+        else:
+            self.view.run_javascript(expression, None, finished, None)
+        self.wait_for(lambda: box.get("done"), timeout, "host command to finish: %s" % expression[:120])
+        if "error" in box:
+            raise AssertionError("host command failed: %s\n  in: %s" % (box["error"], expression[:300]))
+        return box["kind"], box["value"]
+
     # ------------------------------------------------------------------ waiting
 
     def pump(self, seconds=0.0):

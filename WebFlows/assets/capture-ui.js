@@ -106,7 +106,11 @@
   var SESSION_ENDED_MESSAGE = 'Your session has ended. Sign in again to continue.';
 
   // address: the email address carried between the sign-in and code screens (never stored).
-  var state = { started: false, wired: false, currentScreen: null, address: '' };
+  // refreshSecret: the host's refresh_secret (setRefreshSecret), sent with sign-in and registration; memory only.
+  // signOutToken: with response_type=code, the sign-in's sign-out token (revokes its chain); memory only.
+  var state = {
+    started: false, wired: false, currentScreen: null, address: '', refreshSecret: null, signOutToken: null
+  };
 
   // ---------------------------------------------------------------- events
 
@@ -637,7 +641,10 @@
     }
     if (spec.emailField && fields[spec.emailField]) state.address = fields[spec.emailField].replace(/^\s+|\s+$/g, '');
     if (spec.token) params.access_token = storedToken();
-    if (spec.kind === 'login' || spec.kind === 'registration') params.device_token = storageGet(STORAGE.device) || '';
+    if (spec.kind === 'login' || spec.kind === 'registration') {
+      params.device_token = storageGet(STORAGE.device) || '';
+      if (state.refreshSecret) params.refresh_secret = state.refreshSecret;
+    }
 
     var screenElement = form.parentNode;
     while (screenElement && screenElement !== document && (' ' + screenElement.className + ' ').indexOf(' capture_screen ') < 0) {
@@ -716,10 +723,13 @@
     if (body.device_token) storageSet(STORAGE.device, body.device_token);
     var code = body.authorization_code;
     var token = code ? undefined : body.access_token;
+    var expiresIn = token ? (Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600) : undefined;
+    // Code mode: the only way this page can end the sign-in on the server (kept in memory, never stored).
+    state.signOutToken = code && body.sign_out_token ? body.sign_out_token : null;
     if (token) {
-      saveSession(token, Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600, user);
+      saveSession(token, expiresIn, user);
       fire('onCaptureSessionCreated', {
-        statusMessage: 'sessionCreated', accessToken: token, userData: user
+        statusMessage: 'sessionCreated', accessToken: token, expiresIn: expiresIn, userData: user
       }, transactionId);
     } else if (user.email) {
       // response_type=code: the page keeps no session, only the address for the next visit.
@@ -728,6 +738,7 @@
     var success = {
       statusMessage: body.is_new ? 'registered' : 'loggedIn',
       accessToken: token,
+      expiresIn: expiresIn,
       authorizationCode: code,
       oneTime: !!code,
       keepMeLoggedIn: false,
@@ -827,16 +838,25 @@
     });
   }
 
+  /*
+   * Ends the page's session and, with `revoke`, the sign-in's whole chain on the service: through the stored access
+   * token (response_type=token) or the sign-out token (response_type=code, where the page holds no access token).
+   * Returns true when there was something to revoke.
+   */
   function endSession(revoke, nextScreen) {
     var token = storedToken();
-    if (revoke && token) {
+    var signOutToken = state.signOutToken;
+    state.signOutToken = null;
+    var handle = token || signOutToken;
+    if (revoke && handle) {
       post('/oauth/revoke', {
-        token: token, token_type_hint: 'access_token', client_id: captureSettings().clientId
+        token: handle, token_type_hint: token ? 'access_token' : undefined, client_id: captureSettings().clientId
       }, { keepalive: true }).then(null, function () { /* best effort */ });
     }
     clearSession();
     fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' });
     renderScreen(nextScreen || initialScreenWithoutSession());
+    return !!(revoke && handle);
   }
 
   function start() {
@@ -877,24 +897,41 @@
     return signInScreen();
   }
 
-  function createCaptureSession(accessToken) {
+  /*
+   * The host hands the page a token it holds (e.g. after a refresh), optionally with its lifetime in seconds.
+   * Returns true when the token was taken and is being checked (the events say how that went), false for an argument
+   * that is not a token. Never a Promise: WKWebView's evaluateJavaScript reports one as an error.
+   */
+  function createCaptureSession(accessToken, expiresInSeconds) {
     wire();
     state.started = true;
-    if (!accessToken || typeof accessToken !== 'string') return null;
+    if (!accessToken || typeof accessToken !== 'string') return false;
+    var expiresIn = Number(expiresInSeconds) > 0 ? Math.floor(Number(expiresInSeconds)) : undefined;
     hideNotice();
     storageRemove(STORAGE.profile);
-    saveSession(accessToken, 3600, null);
-    return verifySession(accessToken).then(function (found) {
+    state.signOutToken = null;
+    saveSession(accessToken, expiresIn || 3600, null);
+    verifySession(accessToken).then(function (found) {
       if (found) {
         // The host handed the page a working token: the page now holds a session (Janrain fires this too).
         fire('onCaptureSessionCreated', {
-          statusMessage: 'sessionCreated', accessToken: accessToken, userData: storedProfile()
+          statusMessage: 'sessionCreated', accessToken: accessToken, expiresIn: expiresIn, userData: storedProfile()
         });
         renderScreen(sessionScreen());
       }
       else if (found === null) renderScreen(initialScreenWithoutSession());
-      return found === true;
     });
+    return true;
+  }
+
+  /*
+   * The host's refresh_secret for Janrain's signed refresh (/oauth/refresh_access_token), sent with the next sign-in
+   * or registration. Kept in this closure only: never stored, never in a URL. A non-empty string is taken (true);
+   * anything else forgets the secret (false).
+   */
+  function setRefreshSecret(secret) {
+    state.refreshSecret = typeof secret === 'string' && secret.length > 0 ? secret : null;
+    return state.refreshSecret !== null;
   }
 
   // ---------------------------------------------------------------- wiring
@@ -946,10 +983,12 @@
   janrain.capture = janrain.capture || {};
   janrain.capture.ui = {
     start: start,
+    // Host commands return plain values (true/false), never a Promise or undefined (docs/bridge-protocol.md).
     createCaptureSession: createCaptureSession,
-    endCaptureSession: function () { endSession(true); },
+    endCaptureSession: function () { return endSession(true); },
     renderScreen: function (name) { return renderScreen(String(name)); },
-    hasActiveSession: hasActiveSession
+    hasActiveSession: hasActiveSession,
+    setRefreshSecret: setRefreshSecret
   };
 
   var loadedOnce = false;

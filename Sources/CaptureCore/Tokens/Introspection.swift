@@ -15,6 +15,7 @@ public struct Introspection: Sendable, Equatable {
         case .refresh: "refresh_token"
         case .code: "authorization_code"
         case .device: "device"
+        case .signOut: "sign_out"
         }
     }
 

@@ -6,6 +6,12 @@ public enum TokenKind: String, Codable, Sendable, CaseIterable {
     /// Marks a device its owner signed in on: attempts from it are throttled apart from everyone else's
     /// (docs/decisions.md, "Sign-in throttling"). It authorizes nothing.
     case device
+    /// Given to a flow page with an authorization code (the page holds no token then): revokes its sign-in's chain
+    /// at `/oauth/revoke` and authorizes nothing else (docs/decisions.md, "Signing out of a code-mode page").
+    case signOut = "sign_out"
+
+    /// False for the kinds that grant no access at all (device and sign-out tokens): introspection calls them inactive.
+    public var authorizes: Bool { self != .device && self != .signOut }
 }
 
 /// A stored token: only its SHA-256 hash is kept, never the token itself.

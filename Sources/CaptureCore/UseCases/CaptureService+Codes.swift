@@ -1,14 +1,21 @@
 import Foundation
 
+/// An authorization code and the sign-out token of the chain it starts; only the caller ever sees them.
+struct IssuedCode: Sendable {
+    var code: String
+    var signOutToken: String
+}
+
 extension CaptureService {
     /// Authorization codes live this long and work once (SPEC §6).
     static let authorizationCodeLifetime: TimeInterval = 60
 
     /// A one-time code for `response_type=code`/`code_and_token`, bound to the client, the redirect URI and the
-    /// PKCE challenge; it starts its own chain, which the tokens it is exchanged for continue.
+    /// PKCE challenge; it starts its own chain, which the tokens it is exchanged for continue. A sign-out token for
+    /// that chain is stored in the same write (see `signOutRecord`).
     func issueCode(
         for user: User, client: Client, redirectURI: String?, codeChallenge: String?, refreshSecret: String?
-    ) async throws -> String {
+    ) async throws -> IssuedCode {
         let code = minter.mint()
         let now = time.now()
         var record = TokenRecord(
@@ -17,8 +24,9 @@ extension CaptureService {
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         record.redirectURI = redirectURI
         record.codeChallenge = codeChallenge
-        try await store.tokens.insert([record])
-        return code
+        let signOut = minter.mint()
+        try await store.tokens.insert([record, signOutRecord(signOut, joining: record)])
+        return IssuedCode(code: code, signOutToken: signOut)
     }
 
     /// `/oauth/token` with `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6): the same client,

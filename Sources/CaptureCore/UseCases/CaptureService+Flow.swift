@@ -38,9 +38,11 @@ extension CaptureService {
             result.grant = try await issueTokens(for: user, client: context.client, refreshSecret: refreshSecret)
         }
         if context.responseType != "token" {
-            result.authorizationCode = try await issueCode(
+            let issued = try await issueCode(
                 for: user, client: context.client, redirectURI: context.redirectURI, codeChallenge: context.codeChallenge,
                 refreshSecret: refreshSecret)
+            result.authorizationCode = issued.code
+            result.signOutToken = issued.signOutToken
         }
         return result
     }

@@ -100,7 +100,7 @@ extension CaptureService {
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
         guard !token.isEmpty, let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(token)),
-            record.kind != .device, record.state(at: time.now()) == .active, let user, !user.isDisabled
+            record.kind.authorizes, record.state(at: time.now()) == .active, let user, !user.isDisabled
         else { return nil }
         return Introspection(record: record, user: user)
     }

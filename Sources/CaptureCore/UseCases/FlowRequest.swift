@@ -64,6 +64,9 @@ public struct AuthResult: Sendable, Equatable {
     public var isNew: Bool
     public var grant: IssuedGrant?
     public var authorizationCode: String?
+    /// Comes with `authorizationCode`: revokes the code's chain (and the tokens it is exchanged for) at
+    /// `/oauth/revoke`, and does nothing else. Lets a page that holds no token sign out.
+    public var signOutToken: String?
     /// A new device token, when the caller asked for one and had none valid for this account.
     public var deviceToken: String?
 }
