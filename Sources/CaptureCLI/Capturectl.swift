@@ -6,13 +6,15 @@ import Foundation
 public struct Capturectl: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "capturectl",
-        abstract: "Administers capture-bridge: tokens, users, clients, flow definitions and the outbox.",
+        abstract: "Administers capture-bridge: tokens, users, clients, flow definitions, the entity schema and the outbox.",
         discussion: """
             Works directly on the service's SQLite database (safe while the service runs).
             Exit codes: 0 ok, 1 not found or refused, 2 usage error.
             Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS) and --json.
             """,
-        subcommands: [TokenCommand.self, UserCommand.self, ClientCommand.self, FlowsCommand.self, MailCommand.self])
+        subcommands: [
+            TokenCommand.self, UserCommand.self, ClientCommand.self, FlowsCommand.self, SchemaCommand.self, MailCommand.self,
+        ])
 
     public init() {}
 

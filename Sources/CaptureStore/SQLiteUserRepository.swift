@@ -52,7 +52,7 @@ struct SQLiteUserRepository: UserRepository {
                 try db.execute(
                     sql: "INSERT INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)",
                     arguments: [attribute, value, user.id])
-            } catch let error as DatabaseError where error.isUniqueViolation {
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                 throw CaptureError.schemaViolation(SchemaViolation(.unique, attribute, "this \(attribute) is already taken"))
             }
         }

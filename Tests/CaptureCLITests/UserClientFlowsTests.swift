@@ -142,6 +142,21 @@ struct FlowsAndHelpTests {
         #expect(rows.contains { $0["name"] as? String == "webViewSignIn" })
     }
 
+    @Test("schema show lists every attribute by path with its type and constraints")
+    func schemaShow() async throws {
+        let result = try await CLI.run(["schema", "show", "--settings", TestWorld.settingsDirectory.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.contains("uuid service read-only"))
+        #expect(lines.contains("email email required, length 0–254, ≤ 254 bytes"))
+        #expect(lines.contains("primaryAddress.city string length 0–64, ≤ 256 bytes"))
+        #expect(lines.contains("photos#id.value string length 0–1000, ≤ 4000 bytes, pattern https://.+"))
+        #expect(lines.contains("loyaltyPoints integer read-only, ≥ 0"))
+        let json = try await CLI.run(["schema", "show", "--json", "--settings", TestWorld.settingsDirectory.path])
+        let rows = try #require(try json.json() as? [[String: Any]])
+        #expect(rows.contains { $0["path"] as? String == "statuses#id.statusCreated" && $0["type"] as? String == "dateTime" })
+    }
+
     @Test("flows check: ok on the repository's Settings, the broken key on a bad copy")
     func check() async throws {
         let good = try await CLI.run(["flows", "check", "--settings", TestWorld.settingsDirectory.path])
@@ -166,7 +181,7 @@ struct FlowsAndHelpTests {
         #expect(!bad.stdout.contains("ok"))
     }
 
-    @Test("--help works on every command group", arguments: [[], ["token"], ["user"], ["client"], ["flows"],
+    @Test("--help works on every command group", arguments: [[], ["token"], ["user"], ["client"], ["flows"], ["schema"],
                                                            ["token", "revoke"], ["client", "add"]])
     func help(_ path: [String]) async throws {
         let result = try await CLI.run(path + ["--help"])

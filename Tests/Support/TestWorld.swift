@@ -30,7 +30,9 @@ public struct TestWorld: Sendable {
     public let databasePath: String
     public let time: TestTime
 
-    public static func make(configure: (inout ServiceSettings) -> Void = { _ in }) async throws -> TestWorld {
+    public static func make(
+        settingsDirectory: URL = settingsDirectory, configure: (inout ServiceSettings) -> Void = { _ in }
+    ) async throws -> TestWorld {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-test-\(UUID().uuidString)")
         var settings = try ServiceSettings.load(file: settingsDirectory.appendingPathComponent("service.json"))
         settings.bcryptCost = 10
