@@ -145,6 +145,18 @@ import Testing
             #expect(try await api.post("/oauth/auth_native_traditional", fields2).stat == "ok")
 
             #expect(try await api.get("/widget_data/flows/capture-bridge-demo/webViewSignIn/20261122/de-DE.json").status == .ok)
+            // jump.ios keeps the ETag and revalidates with If-None-Match.
+            let first = try await api.get("/widget_data/flows/capture-bridge-demo/webViewSignIn/HEAD/en-US.json")
+            let etag = try #require(first.headers[.eTag])
+            #expect(etag.hasPrefix("\"") && etag.count > 10)
+            let again = try await api.get(
+                "/widget_data/flows/capture-bridge-demo/webViewSignIn/HEAD/en-US.json", headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.text.isEmpty && again.headers[.eTag] == etag)
+            let stale = try await api.get(
+                "/widget_data/flows/capture-bridge-demo/webViewSignIn/HEAD/en-US.json", headers: [.ifNoneMatch: "\"old\""])
+            #expect(stale.status == .ok && stale["version"] as? String == "20261122")
+            let otherLocale = try await api.get("/widget_data/flows/capture-bridge-demo/webViewSignIn/HEAD/de-DE.json")
+            #expect(otherLocale.headers[.eTag] != etag, "the locale is part of the document")
             for missing in ["other-app/webViewSignIn/HEAD/en-US.json", "capture-bridge-demo/nope/HEAD/en-US.json",
                 "capture-bridge-demo/webViewSignIn/19990101/en-US.json", "capture-bridge-demo/webViewSignIn/HEAD/en-US"]
             {

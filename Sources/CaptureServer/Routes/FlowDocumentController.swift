@@ -1,4 +1,6 @@
 import CaptureCore
+import Crypto
+import Foundation
 import Hummingbird
 
 /// `GET /widget_data/flows/{appId}/{flow}/{version}/{locale}.json`: the flow document jump.ios and jump.android
@@ -22,10 +24,21 @@ struct FlowDocumentController {
             response.status = .notFound
             return response
         }
-        var response = Reply.json(service.catalog.document(for: flow, locale: String(file.dropLast(5))))
+        let document = service.catalog.document(for: flow, locale: String(file.dropLast(5))).encoded()
+        // jump.ios keeps the ETag and sends it back as If-None-Match: an unchanged flow costs no body.
+        let etag = "\"" + Data(SHA256.hash(data: document).prefix(16)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "") + "\""
+        var headers = HTTPFields()
         // Not a token reply: SDKs and proxies may keep it for a while.
-        response.headers[.cacheControl] = "public, max-age=300"
-        response.headers[.pragma] = nil
-        return response
+        headers[.cacheControl] = "public, max-age=300"
+        headers[.eTag] = etag
+        let presented = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if presented.contains(etag) || presented.contains("*") {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: document)))
     }
 }
