@@ -28,6 +28,7 @@ let package = Package(
             name: "CaptureCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,7 +92,13 @@ let package = Package(
             dependencies: ["CaptureCore", "CaptureStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/Support"
         ),
-        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore", "CaptureTestSupport"]),
+        .testTarget(
+            name: "CaptureCoreTests",
+            dependencies: [
+                "CaptureCore", "CaptureTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "CaptureStoreTests",
             dependencies: ["CaptureStore", "CaptureCore", "CaptureTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

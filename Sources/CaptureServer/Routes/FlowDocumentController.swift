@@ -26,9 +26,7 @@ struct FlowDocumentController {
         }
         let document = service.catalog.document(for: flow, locale: String(file.dropLast(5))).encoded()
         // jump.ios keeps the ETag and sends it back as If-None-Match: an unchanged flow costs no body.
-        let etag = "\"" + Data(SHA256.hash(data: document).prefix(16)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "") + "\""
+        let etag = "\"" + Data(SHA256.hash(data: document).prefix(16)).base64URLEncoded() + "\""
         var headers = HTTPFields()
         // Not a token reply: SDKs and proxies may keep it for a while.
         headers[.cacheControl] = "public, max-age=300"
