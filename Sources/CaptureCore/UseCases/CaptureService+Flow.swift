@@ -24,8 +24,13 @@ extension CaptureService {
         try checkRedirect(request.redirectURI, for: client)
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
         if responseType != "token" && issuesTokens {
+            // A public client's code must be bound to a PKCE challenge, except with `code_and_token`: that reply hands
+            // the caller the access and refresh tokens as well, so a code bound to the client alone exposes nothing
+            // they do not. jump.ios and jump.android ask for `code_and_token` (never with PKCE) when the app wants a
+            // code for its backend.
             context.codeChallenge = try PKCE.checkedChallenge(
-                request.codeChallenge, method: request.codeChallengeMethod, required: !client.isConfidential)
+                request.codeChallenge, method: request.codeChallengeMethod,
+                required: !client.isConfidential && responseType == "code")
             context.redirectURI = request.redirectURI.flatMap(ClientRules.redirectKey)
         }
         return context

@@ -5,6 +5,8 @@ import Foundation
 public struct RefreshedAccess: Sendable, Equatable {
     public var accessToken: String
     public var expiresIn: Int
+    /// The token's user: jump.android's `fetchCaptureUserFromServer` reads `capture_user` from this reply.
+    public var user: User
 }
 
 extension CaptureService {
@@ -59,7 +61,7 @@ extension CaptureService {
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
         ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
         guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
-        return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime))
+        return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in UTC, exactly.

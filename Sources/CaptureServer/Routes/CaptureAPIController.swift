@@ -74,7 +74,10 @@ struct CaptureAPIController {
         let refreshed = try await service.refreshSigned(
             accessToken: parameters["access_token"], date: parameters["date"], signature: parameters["signature"],
             clientID: parameters["client_id"])
-        return Reply.ok(["access_token": .string(refreshed.accessToken), "expires_in": .int(Int64(refreshed.expiresIn))])
+        return Reply.ok([
+            "access_token": .string(refreshed.accessToken), "expires_in": .int(Int64(refreshed.expiresIn)),
+            "capture_user": service.record(of: refreshed.user),
+        ])
     }
 
     static func refuseUnknown(_ parameters: [String: String], allowed: Set<String>) throws {
