@@ -127,11 +127,11 @@ def write(args):
     return bad
 
 
-def timed_import(binary, path):
+def timed_import(binary, path, settings):
     with tempfile.TemporaryDirectory() as scratch:
         db = os.path.join(scratch, "capture.sqlite")
         started = time.monotonic()
-        result = subprocess.run([binary, "user", "import", path, "--db", db, "--json"], capture_output=True, text=True,
+        result = subprocess.run([binary, "user", "import", path, "--db", db, "--settings", settings, "--json"], capture_output=True, text=True,
                                 env={k: v for k, v in os.environ.items() if not k.startswith("CAPTURE_")})
         elapsed = time.monotonic() - started
         if result.returncode not in (0, 1):
@@ -150,12 +150,14 @@ def main():
     parser.add_argument("--bad-every", type=int, default=0, help="every K-th record is one the import must refuse")
     parser.add_argument("--seed", type=int, default=1, help="changes every uuid (for a second file)")
     parser.add_argument("--time", metavar="CAPTURECTL", help="then import the file with this capturectl and time it")
+    parser.add_argument("--settings", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Settings"),
+                        help="settings directory for --time (default: the repository's Settings)")
     args = parser.parse_args()
     args.format = args.format or ("csv" if args.out.endswith(".csv") else "jsonl")
     bad = write(args)
     print(f"wrote {args.count} records ({bad} to be refused) to {args.out}", file=sys.stderr)
     if args.time:
-        timed_import(args.time, args.out)
+        timed_import(args.time, args.out, args.settings)
 
 
 if __name__ == "__main__":

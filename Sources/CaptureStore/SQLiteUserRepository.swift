@@ -44,7 +44,7 @@ struct SQLiteUserRepository: UserRepository {
     }
 
     /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
-    static func writeUniqueValues(of user: User, in db: Database) throws {
+    private static func writeUniqueValues(of user: User, in db: Database) throws {
         guard let values = user.uniqueValues else { return }
         try db.execute(sql: "DELETE FROM user_unique WHERE userID = ?", arguments: [user.id])
         for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {

@@ -242,6 +242,22 @@ struct UserImportTests {
         #expect(badFormat.status == 2)
     }
 
+    @Test("a line over 1 MiB is refused without stopping the lines around it, also when it is the last")
+    func overlongLine() async throws {
+        let world = try await TestWorld.current()
+        let long = Export.record(2, ["aboutMe": "\"" + String(repeating: "x", count: 1_200_000) + "\""])
+        let file = try Export.write([Export.record(1), long, Export.record(3), long].joined(separator: "\n"), name: "long.jsonl")
+        let result = try await CLI.run(["user", "import", file.path], in: world)
+        #expect(result.status == 1)
+        #expect(result.stdout == "read 4, imported 2, refused 2\n")
+        #expect(result.stderr == """
+            line 2: 200 invalid_argument: record: line 2 is longer than 1048576 bytes
+            line 4: 200 invalid_argument: record: line 4 is longer than 1048576 bytes
+
+            """)
+        _ = try await world.service.findUser("user3@example.com")
+    }
+
     @Test("a numeric id another record holds is replaced by the next free one; the uuid is kept")
     func numericIDTaken() async throws {
         let world = try await TestWorld.current()

@@ -49,7 +49,7 @@ struct LineReader {
                 return .text(number: lineNumber, Self.text(buffer[position..<end], first: lineNumber == 1))
             }
             if atEnd {
-                guard position < buffer.count else { return nil }
+                guard skipping || position < buffer.count else { return nil }
                 lineNumber += 1
                 defer { position = buffer.count }
                 if skipping || buffer.count - position > maxLineBytes { return .tooLong(number: lineNumber) }
