@@ -6,8 +6,8 @@ import Foundation
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "List and show users; disable (signing them out everywhere), re-enable or delete them.",
-        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self])
+        abstract: "List and show users; disable (signing them out everywhere), re-enable, delete or import them.",
+        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, Import.self])
 }
 
 extension UserCommand {

@@ -2,6 +2,10 @@
 public protocol UserRepository: Sendable {
     /// Stores a new record and returns it as stored (with its `number`).
     @discardableResult func insert(_ user: User) async throws -> User
+    /// Stores imported records in one transaction, each on its own: a record that collides with a stored one (or
+    /// an earlier one of the batch) is left out whole and the others are stored. A record keeps its `number` when
+    /// no other holds it, else gets the next free one. One outcome per record, in order.
+    func importBatch(_ users: [User]) async throws -> [Result<User, ImportConflict>]
     /// Stores a changed record; a record whose profile changed (`uniqueValues` set) also claims its unique values.
     func update(_ user: User) async throws
     func find(id: String) async throws -> User?
@@ -9,4 +13,13 @@ public protocol UserRepository: Sendable {
     func list(limit: Int, offset: Int) async throws -> [User]
     /// Deletes the user and, in the same transaction, every token of theirs.
     @discardableResult func delete(id: String) async throws -> Bool
+}
+
+/// Why storage left an imported record out: something another record already holds.
+public enum ImportConflict: Error, Sendable, Equatable {
+    /// The `uuid`.
+    case id
+    case email
+    /// The value of a unique schema attribute (its dot path).
+    case unique(String)
 }

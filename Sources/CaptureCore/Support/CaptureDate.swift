@@ -37,11 +37,14 @@ public enum CaptureDate {
 }
 
 extension CaptureDate {
+    /// Compiled once: compiling it took most of the time of an import (three dates a record). An
+    /// `NSRegularExpression` is immutable and safe to use from several threads.
+    private static let pattern = try! NSRegularExpression(
+        pattern: #"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})? ?(Z|[+-]\d{2}:?\d{2})$"#)
+
     /// Janrain's `yyyy-MM-dd HH:mm:ss[.ffffff] ±hhmm` or ISO 8601 `yyyy-MM-ddTHH:mm:ss[.fff](Z|±hh:mm)`.
     public static func parse(_ text: String) -> Date? {
-        let pattern = #"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})? ?(Z|[+-]\d{2}:?\d{2})$"#
-        guard text.utf8.count <= 40, let match = try? NSRegularExpression(pattern: pattern)
-            .firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+        guard text.utf8.count <= 40, let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
         else { return nil }
         func group(_ index: Int) -> String? {
             Range(match.range(at: index), in: text).map { String(text[$0]) }

@@ -1,0 +1,111 @@
+import ArgumentParser
+import CaptureCore
+import Foundation
+
+extension UserCommand {
+    /// `capturectl user import FILE`: the rules are `CaptureService.importUsers`; this reads options and reports.
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import users from a Janrain export (JSON lines or CSV), keeping their bcrypt password hashes.",
+            discussion: """
+                Each record is imported whole or refused whole, with its line and Janrain's error (on stderr, or as \
+                JSON lines in --rejects). Records are checked against Settings/schema.json; uuid, id, created, \
+                lastUpdated, lastLogin and emailVerified are kept; password must be a bcrypt hash ($2a$, $2b$, $2y$) \
+                or {"type":"password-bcrypt","value":…}, or absent. In CSV, the header names attributes \
+                (primaryAddress.city for an object member) and a plural is one cell of JSON.
+                Exit codes: 0 every record imported, 1 some refused (or the file cannot be read), 2 usage.
+                """)
+
+        @Argument(help: ArgumentHelp("The export file.", valueName: "file"))
+        var file: String
+        @Option(help: ArgumentHelp("jsonl or csv (default: from the file's extension).", valueName: "format"))
+        var format: String?
+        @Flag(help: "Skip attributes (and CSV columns) the schema does not define instead of refusing the record.")
+        var ignoreUnknown = false
+        @Option(help: ArgumentHelp("Write refused records as JSON lines to this file instead of stderr.", valueName: "path"))
+        var rejects: String?
+        @Option(help: "Records per write transaction.")
+        var batchSize = 1000
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            guard batchSize > 0 else { throw ValidationError("--batch-size must be above 0") }
+            _ = try importFormat()
+        }
+
+        func importFormat() throws -> ImportFormat {
+            if let format {
+                guard let known = ImportFormat(rawValue: format.lowercased()) else {
+                    throw ValidationError("--format must be jsonl or csv")
+                }
+                return known
+            }
+            guard let implied = ImportFormat(fileName: file) else {
+                throw ValidationError("cannot tell the format of '\(file)' from its extension: give --format jsonl or csv")
+            }
+            return implied
+        }
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file)
+            let importOptions = ImportOptions(format: try importFormat(), ignoreUnknown: ignoreUnknown, batchSize: batchSize)
+            // A file that cannot be read must not leave a new, empty database behind.
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                Output.printError("cannot read '\(file)': no such file, or not readable")
+                throw ExitCode(1)
+            }
+            try await options.withService(creatingDatabase: true) { service, output in
+                let sink = try RejectSink(path: rejects)
+                let summary = try await service.importUsers(from: url, options: importOptions) { sink.write($0) }
+                sink.close()
+                var text = "read \(summary.read), imported \(summary.imported), refused \(summary.refused)"
+                if summary.renumbered > 0 { text += " (\(summary.renumbered) kept their uuid but got a new numeric id)" }
+                output.message(
+                    text,
+                    object: [
+                        "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
+                        "refused": .int(Int64(summary.refused)), "renumbered": .int(Int64(summary.renumbered)),
+                    ])
+                if summary.refused > 0 { throw ExitCode(1) }
+            }
+        }
+    }
+}
+
+/// Where refusals go: a line each on stderr, or a JSON object per line in the `--rejects` file.
+private struct RejectSink {
+    let handle: FileHandle
+    let asJSON: Bool
+
+    init(path: String?) throws {
+        guard let path else {
+            handle = .standardError
+            asJSON = false
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path)
+        else { throw ImportFileError("cannot write the rejects file '\(path)'") }
+        self.handle = handle
+        asJSON = true
+    }
+
+    func write(_ refusal: ImportRefusal) {
+        let text: String
+        if asJSON {
+            let object: JSONValue = [
+                "line": .int(Int64(refusal.line)), "code": .int(Int64(refusal.code)), "error": .string(refusal.error),
+                "attribute": .optional(refusal.attribute), "message": .string(refusal.message),
+            ]
+            text = String(decoding: object.encoded(), as: UTF8.self) + "\n"
+        } else {
+            let attribute = refusal.attribute.map { " (\($0))" } ?? ""
+            text = "line \(refusal.line): \(refusal.code) \(refusal.error)\(attribute): \(refusal.message)\n"
+        }
+        handle.write(Data(text.utf8))
+    }
+
+    func close() {
+        if asJSON { try? handle.close() }
+    }
+}
