@@ -110,9 +110,12 @@ let package = Package(
                 "CaptureStore",
                 "CaptureCore",
                 "CaptureTestSupport",
+                "CaptureOutbound",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // Fixtures holds the script that runs a real OpenID Connect provider on loopback.
+            exclude: ["Fixtures"]
         ),
         // Runs against real servers on loopback (aiosmtpd, Python's http.server); Fixtures holds their scripts.
         .testTarget(

@@ -7,6 +7,7 @@ packages=(
   libcurl4-openssl-dev    # outbound HTTP (social providers, mail relay) goes through libcurl
   python3-aiosmtpd        # the real SMTP server CaptureOutboundTests deliver to on loopback (/usr/bin/python3)
   python3-gi python3-gi-cairo gir1.2-webkit2-4.1 xvfb xauth python3-pytest   # the real web-view test suite
+  python3-pip             # installs the PyPI test servers below
 )
 if [[ "${1:-}" == "--bench" ]]; then packages+=(wrk); fi
 
@@ -21,6 +22,15 @@ if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+# PyPI packages for the system interpreter the tests use: a real OpenID Connect provider (Authlib-based) that the
+# social sign-in tests run on loopback.
+if ! /usr/bin/python3 -c "import oidc_provider_mock" 2>/dev/null; then
+  echo "Installing oidc-provider-mock from PyPI"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo /usr/bin/python3 -m pip install -q --break-system-packages "oidc-provider-mock==0.3.4"
 fi
 
 if ! command -v swift >/dev/null; then

@@ -51,6 +51,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     CaptureAPIController(service: service).addRoutes(to: router)
     AccountRecoveryController(service: service).addRoutes(to: router)
     OAuthController(service: service).addRoutes(to: router)
+    SocialSignInController(service: service).addRoutes(to: router)
     VerifyController(service: service).addRoutes(to: router)
     return router
 }
@@ -60,8 +61,13 @@ public enum CaptureServerMain {
     public static func run(settings: ServiceSettings, settingsDirectory: URL, logger: Logger) async throws {
         let catalog = try FlowCatalog.load(directory: settingsDirectory)
         let pool = try CaptureDatabase.open(path: settings.databasePath)
-        let service = await CaptureService.make(settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool))
+        var service = await CaptureService.make(settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool))
         try await service.syncSettingsClients()
+        // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
+        let (providers, problems) = await SocialProviders.discover(
+            settings.socialProviders, secrets: settings.providerSecrets, transport: CurlProviderTransport())
+        for problem in problems { logger.warning("\(problem)") }
+        service.social = providers
         // With an SMTP relay the outbox is delivered in the background; without one messages wait in it.
         let mail = settings.smtp.map { relay in
             MailDeliveryService(

@@ -32,6 +32,8 @@ public enum CaptureDatabase {
             throttle: SQLiteThrottleRepository(writer: writer),
             codes: SQLiteCodeRepository(writer: writer),
             outbox: SQLiteOutboxRepository(writer: writer),
+            socialLogins: SQLiteSocialLoginRepository(writer: writer),
+            identities: SQLiteIdentityRepository(writer: writer),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

@@ -127,6 +127,37 @@ enum Migrations {
                 t.primaryKey(["attribute", "value"])
             }
         }
+        migrator.registerMigration("v6-social") { db in
+            // Social sign-ins under way (state and one-time token looked up by hash) and linked provider accounts.
+            try db.create(table: "social_logins") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("stateHash", .text).notNull().unique()
+                t.column("provider", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("flow", .text).notNull()
+                t.column("locale", .text).notNull()
+                t.column("responseType", .text).notNull()
+                t.column("returnURL", .text).notNull()
+                t.column("nonce", .text).notNull()
+                t.column("codeVerifier", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull().indexed()
+                t.column("subject", .text)
+                t.column("claims", .jsonText)
+                t.column("tokenHash", .text).unique()
+                t.column("tokenExpiresAt", .datetime)
+                t.column("usedAt", .datetime)
+            }
+            try db.create(table: "identities", options: [.withoutRowID]) { t in
+                t.column("provider", .text).notNull()
+                t.column("subject", .text).notNull()
+                t.column("userID", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("email", .text)
+                t.column("linkedAt", .datetime).notNull()
+                t.column("lastUsedAt", .datetime)
+                t.primaryKey(["provider", "subject"])
+            }
+        }
         return migrator
     }
 }

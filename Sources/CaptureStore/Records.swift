@@ -66,6 +66,66 @@ extension OutboxEntry: FetchableRecord, MutablePersistableRecord {
     }
 }
 
+extension SocialLogin: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "social_logins"
+
+    public init(row: Row) throws {
+        self.init(
+            stateHash: row["stateHash"], provider: row["provider"], clientID: row["clientID"], flow: row["flow"],
+            locale: row["locale"], responseType: row["responseType"], returnURL: row["returnURL"], nonce: row["nonce"],
+            codeVerifier: row["codeVerifier"], createdAt: row["createdAt"])
+        id = row["id"]
+        expiresAt = row["expiresAt"]
+        subject = row["subject"]
+        if let text: String = row["claims"], case .object(let members) = try? JSONParser.parse(text) { claims = members }
+        tokenHash = row["tokenHash"]
+        tokenExpiresAt = row["tokenExpiresAt"]
+        usedAt = row["usedAt"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["stateHash"] = stateHash
+        container["provider"] = provider
+        container["clientID"] = clientID
+        container["flow"] = flow
+        container["locale"] = locale
+        container["responseType"] = responseType
+        container["returnURL"] = returnURL
+        container["nonce"] = nonce
+        container["codeVerifier"] = codeVerifier
+        container["createdAt"] = createdAt
+        container["expiresAt"] = expiresAt
+        container["subject"] = subject
+        container["claims"] = claims.map { String(decoding: JSONValue.object($0).encodedBytes(), as: UTF8.self) }
+        container["tokenHash"] = tokenHash
+        container["tokenExpiresAt"] = tokenExpiresAt
+        container["usedAt"] = usedAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension LinkedIdentity: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "identities"
+
+    public init(row: Row) throws {
+        self.init(provider: row["provider"], subject: row["subject"], userID: row["userID"], email: row["email"], linkedAt: row["linkedAt"])
+        lastUsedAt = row["lastUsedAt"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["provider"] = provider
+        container["subject"] = subject
+        container["userID"] = userID
+        container["email"] = email
+        container["linkedAt"] = linkedAt
+        container["lastUsedAt"] = lastUsedAt
+    }
+}
+
 extension DatabaseError {
     var isUniqueViolation: Bool { extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE }
 }

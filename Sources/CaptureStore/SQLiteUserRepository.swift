@@ -6,13 +6,14 @@ import GRDB
 struct SQLiteUserRepository: UserRepository {
     let writer: any DatabaseWriter
 
-    func insert(_ user: User) async throws -> User {
+    func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User {
         try await writeMappingDuplicates { db in
             var stored = user
             // Inside the write transaction, so no two records get the same number.
             stored.number = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(number), 0) + 1 FROM users")
             try stored.insert(db)
             try Self.writeUniqueValues(of: stored, in: db)
+            if let identity { try SQLiteIdentityRepository.link(identity, in: db) }
             return stored
         }
     }

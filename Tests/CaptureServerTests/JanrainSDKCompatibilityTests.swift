@@ -12,7 +12,6 @@ import Testing
             var fields = TestWorld.signIn(email: "sdk@example.com", password: "correct horse battery")
             fields["flow_name"] = fields.removeValue(forKey: "flow")  // older jump.ios
             fields["bp_channel"] = "https://bp.example/v1/bus/x/channel/1"
-            fields["merge_token"] = "engage-token"
             fields["flow_version"] = "20260101"
             fields["refresh_secret"] = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
             fields["redirect_uri"] = "http://android.library"

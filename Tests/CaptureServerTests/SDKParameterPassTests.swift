@@ -83,11 +83,11 @@ import Testing
     @Test func jumpIOSTraditionalSignInAsSent() async throws {
         try await withAPI { api, world in
             try await world.register("ios-signin@example.com", password: Self.password)
-            // Flow credentials (the downloaded flow's two sign-in fields), with the Backplane channel and a merge token.
+            // Flow credentials (the downloaded flow's two sign-in fields), with the Backplane channel. (`merge_token`
+            // comes only in a merge, with a social sign-in's token: SocialSignInTests.)
             let withFlow = Self.merged(Self.ios(world, form: "signInForm"), [
                 "signInEmailAddress": "ios-signin@example.com", "currentPassword": Self.password,
                 "refresh_secret": Self.iosSecret, "bp_channel": "https://bp.example/v1.1/bus/app/channel/42",
-                "merge_token": "engage-merge-token",
             ])
             Self.expectSignedIn(
                 try await api.post("/oauth/auth_native_traditional", withFlow), email: "ios-signin@example.com", isNew: false)
@@ -119,7 +119,6 @@ import Testing
             // No flow downloaded yet: `user` + `password` (flow_version is then null, and the SDK leaves it out).
             var staticCredentials = Self.merged(Self.android(form: "signInForm"), [
                 "user": "droid-signin@example.com", "password": Self.password, "refresh_secret": Self.androidSecret,
-                "merge_token": "engage-merge-token",
             ])
             staticCredentials.removeValue(forKey: "flow_version")
             Self.expectSignedIn(

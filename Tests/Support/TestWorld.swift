@@ -31,7 +31,8 @@ public struct TestWorld: Sendable {
     public let time: TestTime
 
     public static func make(
-        settingsDirectory: URL = settingsDirectory, configure: (inout ServiceSettings) -> Void = { _ in }
+        settingsDirectory: URL = settingsDirectory, time: TestTime = TestTime(),
+        configure: (inout ServiceSettings) -> Void = { _ in }
     ) async throws -> TestWorld {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-test-\(UUID().uuidString)")
         var settings = try ServiceSettings.load(file: settingsDirectory.appendingPathComponent("service.json"))
@@ -40,7 +41,6 @@ public struct TestWorld: Sendable {
         settings.databasePath = directory.appendingPathComponent("capture.sqlite").path
         configure(&settings)
         let pool = try CaptureDatabase.open(path: settings.databasePath)
-        let time = TestTime()
         let service = await CaptureService.make(
             settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory),
             store: CaptureDatabase.repositories(pool), time: time)

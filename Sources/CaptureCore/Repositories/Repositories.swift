@@ -6,12 +6,15 @@ public struct Repositories: Sendable {
     public let throttle: any ThrottleRepository
     public let codes: any CodeRepository
     public let outbox: any OutboxRepository
+    public let socialLogins: any SocialLoginRepository
+    public let identities: any IdentityRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
     public init(
         users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
         throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
+        socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
         isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
@@ -20,6 +23,8 @@ public struct Repositories: Sendable {
         self.throttle = throttle
         self.codes = codes
         self.outbox = outbox
+        self.socialLogins = socialLogins
+        self.identities = identities
         self.isReady = isReady
     }
 }

@@ -1,7 +1,8 @@
 /// Storage of users. Implementations throw `CaptureError.emailAddressInUse` on a duplicate address.
 public protocol UserRepository: Sendable {
-    /// Stores a new record and returns it as stored (with its `number`).
-    @discardableResult func insert(_ user: User) async throws -> User
+    /// Stores a new record and returns it as stored (with its `number`); with `identity`, links that provider
+    /// account in the same transaction, so a social registration never leaves a user without its link.
+    @discardableResult func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User
     /// Stores imported records in one transaction, each on its own: a record that collides with a stored one (or
     /// an earlier one of the batch) is left out whole and the others are stored. A record keeps its `number` when
     /// no other holds it, else gets the next free one. One outcome per record, in order.
@@ -22,4 +23,10 @@ public enum ImportConflict: Error, Sendable, Equatable {
     case email
     /// The value of a unique schema attribute (its dot path).
     case unique(String)
+}
+
+extension UserRepository {
+    @discardableResult public func insert(_ user: User) async throws -> User {
+        try await insert(user, linking: nil)
+    }
 }

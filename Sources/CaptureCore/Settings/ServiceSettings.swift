@@ -40,6 +40,10 @@ public struct ServiceSettings: Sendable, Equatable {
     /// Directory holding `pages/` and `assets/`.
     public var webFlowsDirectory = "WebFlows"
     public var clients: [ClientSettings] = []
+    /// Social sign-in providers, in the order the sign-in screens list them.
+    public var socialProviders: [SocialProviderSettings] = []
+    /// Each provider's client secret by provider name, from the environment (never from the file).
+    public var providerSecrets: [String: String] = [:]
     /// From connection open (or the first byte of a later request) until the request head is complete.
     public var requestHeaderTimeoutSeconds = 10.0
     /// From a request head until the end of its body.

@@ -41,6 +41,7 @@ struct ServiceSettingsFile: Decodable {
     }
     var webFlows: String?
     var clients: [ClientSettings]?
+    var socialProviders: [SocialProviderSettings]?
     var requestHeaderTimeoutSeconds: Double?
     var requestBodyTimeoutSeconds: Double?
     var idleTimeoutSeconds: Double?
@@ -86,6 +87,7 @@ extension ServiceSettings {
         settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
             .standardizedFileURL.path
         settings.clients = raw.clients ?? []
+        settings.socialProviders = raw.socialProviders ?? []
         if let seconds = raw.requestHeaderTimeoutSeconds { settings.requestHeaderTimeoutSeconds = seconds }
         if let seconds = raw.requestBodyTimeoutSeconds { settings.requestBodyTimeoutSeconds = seconds }
         if let seconds = raw.idleTimeoutSeconds { settings.idleTimeoutSeconds = seconds }
@@ -167,6 +169,13 @@ extension ServiceSettings {
             ("idleTimeoutSeconds", idleTimeoutSeconds),
         ] where !(seconds >= 0.1 && seconds <= 3600) {
             throw fail(key, "must be between 0.1 and 3600 seconds, got \(seconds)")
+        }
+        var providerNames = Set<String>()
+        for (index, provider) in socialProviders.enumerated() {
+            if let (key, problem) = provider.problem() { throw fail("socialProviders[\(index)].\(key)", problem) }
+            guard providerNames.insert(provider.name).inserted else {
+                throw fail("socialProviders[\(index)].name", "duplicate provider name '\(provider.name)'")
+            }
         }
         guard (1...100_000).contains(maxConnections) else {
             throw fail("maxConnections", "must be between 1 and 100000, got \(maxConnections)")

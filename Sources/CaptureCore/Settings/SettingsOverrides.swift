@@ -70,6 +70,11 @@ extension ServiceSettings {
         var settings = try overrides.apply(to: file, source: "flags/environment over \(directory.path)/service.json")
         // A secret never lives in the settings file.
         settings.smtp?.password = environment["CAPTURE_SMTP_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        for provider in settings.socialProviders {
+            if let secret = environment[provider.secretEnvironmentName], !secret.isEmpty {
+                settings.providerSecrets[provider.name] = secret
+            }
+        }
         return settings
     }
 }

@@ -10,6 +10,10 @@ public enum CaptureError: Error, Equatable, Sendable {
     case invalidFormFields([String: [String]])
     /// A value the entity schema refuses (Janrain's 223 and 340–379).
     case schemaViolation(SchemaViolation)
+    /// A social sign-in for a provider account with no user yet: the registration form, prefilled (Janrain 310).
+    case registrationRequired(prefill: [String: String])
+    /// A social sign-in whose address belongs to an account of ours: sign in to it to link the two (Janrain 380).
+    case mergeRequired(existingProvider: String)
     case invalidClient
     case notPermitted(String)
     case accountDeactivated
@@ -39,6 +43,8 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .emailAddressInUse: 380
         case .invalidFormFields: 390
         case .schemaViolation(let violation): violation.code
+        case .registrationRequired: 310
+        case .mergeRequired: 380
         case .invalidClient: 402
         case .notPermitted, .accountDeactivated: 403
         case .accessTokenExpired: 414
@@ -61,6 +67,8 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .emailAddressInUse: "email_address_in_use"
         case .invalidFormFields: "invalid_form_fields"
         case .schemaViolation(let violation): violation.error
+        case .registrationRequired: "record_not_found"
+        case .mergeRequired: "email_address_in_use"
         case .invalidClient: "invalid_client"
         case .notPermitted: "access_denied"
         case .accountDeactivated: "account_deactivated"
@@ -86,6 +94,8 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .emailAddressInUse: "This email address is already in use."
         case .invalidFormFields: "some form fields are invalid"
         case .schemaViolation(let violation): violation.message
+        case .registrationRequired: "no account is linked to this provider account yet: complete the registration form"
+        case .mergeRequired: "an account with this email address exists: sign in to it to link this provider account"
         case .invalidClient: "invalid client credentials"
         case .notPermitted(let reason): reason
         case .accountDeactivated: "this account has been deactivated"

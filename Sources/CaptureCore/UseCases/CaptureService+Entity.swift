@@ -31,19 +31,25 @@ extension CaptureService {
     /// Writes a validated form's values into the user's record through the schema, in one change so that the
     /// record is checked whole; a value the schema refuses is reported on the field that sent it (390).
     func write(form: String, values: [String: String], into user: inout User) throws {
-        var changes: [String: JSONValue] = [:]
-        for field in catalog.fields(ofForm: form) {
-            guard let path = field.recordPath, let text = values[field.name],
-                let definition = try? catalog.schema.definition(at: path)
-            else { continue }
-            changes = Self.setting(definition.value(fromForm: text), at: path.steps.map(\.name)[...], in: changes)
+        let texts = catalog.fields(ofForm: form).compactMap { field in
+            field.recordPath.flatMap { path in values[field.name].map { (path, $0) } }
         }
-        var document = user.document(schema: catalog.schema, asUser: true)
         do {
-            try document.update(at: EntityPath(steps: []), with: .object(changes))
+            try write(texts: texts, into: &user)
         } catch {
             throw formError(error, form: form)
         }
+    }
+
+    /// Writes text values (from a form, or a provider's claims) at their schema paths, as one change.
+    func write(texts: [(EntityPath, String)], into user: inout User) throws(CaptureError) {
+        var changes: [String: JSONValue] = [:]
+        for (path, text) in texts {
+            guard let definition = try? catalog.schema.definition(at: path) else { continue }
+            changes = Self.setting(definition.value(fromForm: text), at: path.steps.map(\.name)[...], in: changes)
+        }
+        var document = user.document(schema: catalog.schema, asUser: true)
+        try document.update(at: EntityPath(steps: []), with: .object(changes))
         user.apply(document)
     }
 

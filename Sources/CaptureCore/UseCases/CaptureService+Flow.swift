@@ -1,7 +1,7 @@
 extension CaptureService {
     /// Checks client, flow, form, response type and redirect URI of a submission, in that order. Calls that issue
     /// no tokens (`issuesTokens: false`: recovery, verification) take the SDKs' `response_type` without PKCE.
-    func context(of request: FlowRequest, issuesTokens: Bool = true) async throws -> FlowContext {
+    func context(of request: FlowRequest, issuesTokens: Bool = true, takesForm: Bool = true) async throws -> FlowContext {
         let client = try await authenticateClient(id: request.clientID, secret: request.clientSecret)
         // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
         if let origin = request.crossOrigin,
@@ -13,7 +13,8 @@ extension CaptureService {
         guard let flow = catalog.flow(named: flowName) else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(flowName)'")
         }
-        guard let form = request.form, !form.isEmpty else { throw CaptureError.missingArgument("form") }
+        let form = takesForm ? (request.form ?? "") : ""
+        if takesForm && form.isEmpty { throw CaptureError.missingArgument("form") }
         let responseType = request.responseType.flatMap { $0.isEmpty ? nil : $0 } ?? "token"
         guard ClientRules.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
@@ -37,10 +38,13 @@ extension CaptureService {
     }
 
     /// What a sign-in or registration hands back, by response type.
-    func complete(_ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?) async throws -> AuthResult {
+    func complete(
+        _ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?, provider: String = "capture"
+    ) async throws -> AuthResult {
         var result = AuthResult(user: user, isNew: isNew)
         if context.responseType != "code" {
-            result.grant = try await issueTokens(for: user, client: context.client, refreshSecret: refreshSecret)
+            result.grant = try await issueTokens(
+                for: user, client: context.client, refreshSecret: refreshSecret, provider: provider)
         }
         if context.responseType != "token" {
             let issued = try await issueCode(

@@ -24,6 +24,9 @@ extension CaptureService {
             try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: request.locale)
             throw CaptureError.emailNotVerified
         }
+        if let mergeToken = request.mergeToken {
+            try await mergeSocialLogin(mergeToken, into: user, client: context.client)
+        }
         user.lastLoginAt = time.now()
         try await store.users.update(user)
         var result = try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)

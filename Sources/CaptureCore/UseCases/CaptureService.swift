@@ -15,6 +15,8 @@ public struct CaptureService: Sendable {
     public let templates: MailTemplates
     /// Wakes the mail delivery loop (see `MailDelivery`).
     public let mailSignal = MailSignal()
+    /// The social sign-in providers that resolved at start-up (none until the server discovers them).
+    public var social: SocialProviders = .none
     /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.
     let decoyHash: String
 

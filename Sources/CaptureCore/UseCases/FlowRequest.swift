@@ -4,9 +4,10 @@ public struct FlowRequest: Sendable, Equatable {
     public static let commonParameters: Set<String> = [
         "client_id", "client_secret", "locale", "flow", "flow_version", "redirect_uri", "response_type", "form",
         "refresh_secret", "access_token", "code_challenge", "code_challenge_method",
-        // Sent by Janrain's SDKs: `flow_name` (older jump.ios, same as `flow`), `bp_channel` (Backplane),
-        // `merge_token` (social account merge, not offered yet). Accepted, never stored.
-        "flow_name", "bp_channel", "merge_token",
+        // Sent by Janrain's SDKs: `flow_name` (older jump.ios, same as `flow`), `bp_channel` (Backplane, ignored),
+        // `merge_token` (a social sign-in's token: the traditional sign-in that follows links the provider account),
+        // `token` and `thin_registration` (`auth_native` / `register_native`).
+        "flow_name", "bp_channel", "merge_token", "token", "thin_registration",
         // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling").
         "device_token",
     ]
@@ -24,6 +25,12 @@ public struct FlowRequest: Sendable, Equatable {
     public var codeChallengeMethod: String?
     /// A device token from an earlier sign-in; present but empty asks for one.
     public var deviceToken: String?
+    /// `auth_native` / `register_native`: the one-time token of a social sign-in.
+    public var socialToken: String?
+    /// A traditional sign-in that completes a merge: the social sign-in's token whose account to link.
+    public var mergeToken: String?
+    /// `auth_native`: create the account from the provider's profile when nothing the schema requires is missing.
+    public var thinRegistration: Bool
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
@@ -43,6 +50,9 @@ public struct FlowRequest: Sendable, Equatable {
         codeChallenge = parameters["code_challenge"]
         codeChallengeMethod = parameters["code_challenge_method"]
         deviceToken = parameters["device_token"]
+        socialToken = parameters["token"]
+        mergeToken = parameters["merge_token"].flatMap { $0.isEmpty ? nil : $0 }
+        thinRegistration = ["true", "1"].contains(parameters["thin_registration"]?.lowercased() ?? "")
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
         self.crossOrigin = crossOrigin

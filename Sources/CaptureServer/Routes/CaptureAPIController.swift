@@ -7,9 +7,12 @@ struct CaptureAPIController {
     let service: CaptureService
 
     func addRoutes(to router: Router<CaptureRequestContext>) {
-        router.post("/oauth/auth_native_traditional", use: Handle.capture(signIn))
-        router.post("/oauth/register_native_traditional", use: Handle.capture(register))
+        router.post("/oauth/auth_native_traditional", use: Handle.capture(authenticating(service.signIn)))
+        router.post("/oauth/register_native_traditional", use: Handle.capture(authenticating(service.register)))
         router.post("/oauth/update_profile_native", use: Handle.capture(updateProfile))
+        // Social: `token` is the one-time token a social sign-in handed the page.
+        router.post("/oauth/auth_native", use: Handle.capture(authenticating(service.signInWithProvider)))
+        router.post("/oauth/register_native", use: Handle.capture(authenticating(service.registerWithProvider)))
         router.post("/entity", use: Handle.capture(entity))
         router.post("/entity.update", use: Handle.capture(changeEntity(.update)))
         router.post("/entity.replace", use: Handle.capture(changeEntity(.replace)))
@@ -19,18 +22,13 @@ struct CaptureAPIController {
 
     private var limit: Int { service.settings.maxBodyBytes }
 
-    @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: limit)
-        let result = try await service.signIn(
-            APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
-        return Reply.ok(authFields(result))
-    }
-
-    @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: limit)
-        let result = try await service.register(
-            APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
-        return Reply.ok(authFields(result))
+    /// Sign-in and registration, traditional or social: a form submission in, tokens or a code out.
+    func authenticating(_ useCase: @escaping @Sendable (FlowRequest) async throws -> AuthResult) -> Handle.Body {
+        { request, context in
+            let parameters = try await APIRequest.parameters(request, limit: limit)
+            let result = try await useCase(APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
+            return Reply.ok(authFields(result))
+        }
     }
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {

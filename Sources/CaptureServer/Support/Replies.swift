@@ -67,6 +67,10 @@ enum Reply {
             body["supplied_value"] = .string(supplied)
         case .schemaViolation(let violation):
             body["attribute_name"] = .string(violation.path)
+        case .registrationRequired(let prefill):
+            body["prereg_fields"] = .object(prefill.mapValues(JSONValue.string))
+        case .mergeRequired(let provider):
+            body["existing_provider"] = .string(provider)
         case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name):
             body["argument"] = .string(name)
         default:

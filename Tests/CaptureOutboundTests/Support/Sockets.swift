@@ -1,3 +1,4 @@
+import CaptureTestSupport
 import Foundation
 
 #if canImport(Glibc)

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A social sign-in under way: created when the page sends the user to the provider (`state`), completed when
+/// the provider sends them back (who they are there), spent when the page (or a host) redeems the one-time token
+/// the service handed over. Secrets are stored hashed where they are only compared (state, token); the nonce and
+/// PKCE verifier are needed in clear for the exchange and live at most `lifetime`.
+public struct SocialLogin: Sendable, Equatable {
+    public var id: Int64?
+    public var stateHash: String
+    public var provider: String
+    public var clientID: String
+    public var flow: String
+    public var locale: String
+    public var responseType: String
+    /// The page to come back to (allow-listed for the client, fragment removed).
+    public var returnURL: String
+    public var nonce: String
+    public var codeVerifier: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    /// Set once the provider answered.
+    public var subject: String?
+    public var claims: [String: JSONValue]?
+    /// The one-time token given to the page for `/oauth/auth_native` (hash), and when it stops working.
+    public var tokenHash: String?
+    public var tokenExpiresAt: Date?
+    public var usedAt: Date?
+
+    /// From the provider's sign-in page back to ours.
+    public static let lifetime: TimeInterval = 600
+    /// From the callback to `auth_native` / `register_native` / a merge (the user may type a form first).
+    public static let tokenLifetime: TimeInterval = 900
+
+    public init(
+        stateHash: String, provider: String, clientID: String, flow: String, locale: String, responseType: String,
+        returnURL: String, nonce: String, codeVerifier: String, createdAt: Date
+    ) {
+        self.stateHash = stateHash
+        self.provider = provider
+        self.clientID = clientID
+        self.flow = flow
+        self.locale = locale
+        self.responseType = responseType
+        self.returnURL = returnURL
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.createdAt = createdAt
+        self.expiresAt = createdAt.addingTimeInterval(Self.lifetime)
+    }
+}
+
+/// A provider account linked to a user (Janrain's `profiles`).
+public struct LinkedIdentity: Sendable, Equatable {
+    public var provider: String
+    public var subject: String
+    public var userID: String
+    /// The address the provider gave when the link was made (shown to the user, never used to sign in).
+    public var email: String?
+    public var linkedAt: Date
+    public var lastUsedAt: Date?
+
+    public init(provider: String, subject: String, userID: String, email: String?, linkedAt: Date) {
+        self.provider = provider
+        self.subject = subject
+        self.userID = userID
+        self.email = email
+        self.linkedAt = linkedAt
+    }
+}

@@ -1,0 +1,212 @@
+import Crypto
+import Foundation
+
+/// Where a page asks to start a social sign-in, and where the provider sends the user back.
+public struct SocialStart: Sendable, Equatable {
+    public var provider: String
+    public var clientID: String?
+    public var flow: String?
+    public var locale: String?
+    public var responseType: String?
+    /// The page to come back to; must be on the client's allow-list.
+    public var redirectURI: String?
+
+    public init(parameters: [String: String], provider: String) {
+        self.provider = provider
+        clientID = parameters["client_id"]
+        flow = parameters["flow"]
+        locale = parameters["locale"]
+        responseType = parameters["response_type"]
+        redirectURI = parameters["redirect_uri"]
+    }
+}
+
+/// How the provider's answer ends: back on the page with a fragment (a one-time token, or an error code the
+/// page explains), or — when no page can be trusted with it (unknown or replayed state) — a page of our own.
+public enum SocialReturn: Sendable, Equatable {
+    /// Back to the page; `problem` (for the log) when the fragment carries an error.
+    case page(String, problem: String?)
+    case dead(String)
+}
+
+extension CaptureService {
+    /// The path the provider sends users back to (registered with the provider as the redirect URI).
+    public static let socialCallbackPath = "/social/callback"
+
+    public var socialCallbackURL: String { settings.resolvedPublicOrigin + Self.socialCallbackPath }
+
+    /// Checks client, flow, response type and the page's address, remembers the sign-in under a fresh `state`,
+    /// and returns the provider's authorization URL (code flow with PKCE S256 and, for OpenID Connect, a nonce).
+    /// Returns the provider's URL and the state, which the caller also leaves in the browser (a cookie) so the
+    /// answer can be matched to the browser that asked.
+    public func startSocialLogin(_ start: SocialStart) async throws -> (url: String, state: String) {
+        guard let provider = social.provider(named: start.provider) else {
+            throw CaptureError.recordNotFound("social provider '\(start.provider)'")
+        }
+        let client = try await authenticateClient(id: start.clientID, secret: nil)
+        guard let flowName = start.flow, let flow = catalog.flow(named: flowName) else {
+            throw CaptureError.invalidArgument("flow", "unknown flow '\(start.flow ?? "")'")
+        }
+        let responseType = start.responseType.flatMap { $0.isEmpty ? nil : $0 } ?? flow.responseType
+        guard client.responseTypes.contains(responseType) else {
+            throw CaptureError.invalidArgument("response_type", "'\(responseType)' is not allowed for this client")
+        }
+        guard let page = start.redirectURI, !page.isEmpty else { throw CaptureError.missingArgument("redirect_uri") }
+        try checkRedirect(page, for: client)
+        let state = minter.mint()
+        let nonce = minter.mint()
+        let verifier = minter.mint()
+        let returnURL = String(page.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        try await store.socialLogins.insert(
+            SocialLogin(
+                stateHash: TokenMinter.hash(state), provider: provider.name, clientID: client.clientID, flow: flow.name,
+                locale: start.locale ?? flow.locale, responseType: responseType, returnURL: returnURL, nonce: nonce,
+                codeVerifier: verifier, createdAt: time.now()))
+        var query: [(String, String)] = [
+            ("response_type", "code"), ("client_id", provider.settings.clientId), ("redirect_uri", socialCallbackURL),
+            ("scope", provider.scopes.joined(separator: " ")), ("state", state),
+            ("code_challenge", Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()),
+            ("code_challenge_method", "S256"),
+        ]
+        if provider.isOpenIDConnect { query.append(("nonce", nonce)) }
+        let separator = provider.authorizationEndpoint.contains("?") ? "&" : "?"
+        let url = provider.authorizationEndpoint + separator
+            + query.map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&")
+        return (url, state)
+    }
+
+    /// The provider's answer (`code` and `state`, or `error`): spends the state, exchanges the code server to
+    /// server, checks who the user is there, and sends the browser back to the page with a one-time token.
+    /// `browserState` is the state the start left in this browser's cookie: when the provider's answer carries
+    /// one too, they must agree (a sign-in started in another browser is not finished in this one); an answer
+    /// without one (some providers drop it from error replies) is matched by the cookie alone.
+    public func finishSocialLogin(state: String?, browserState: String?, code: String?, error: String?) async throws
+        -> SocialReturn
+    {
+        let dead = SocialReturn.dead(
+            error == nil
+                ? "This sign-in has expired or was already finished. Go back to the app and try again."
+                : "The sign-in was cancelled or refused at the provider. Go back to the app and try again.")
+        let given = state.flatMap { $0.isEmpty ? nil : $0 }
+        let kept = browserState.flatMap { $0.isEmpty ? nil : $0 }
+        if let given, let kept, given != kept { return dead }
+        guard let state = given ?? kept else { return dead }
+        let now = time.now()
+        // Spent at once, whatever happens next: a state works once.
+        let login = try await store.socialLogins.use(stateHash: TokenMinter.hash(state)) { found -> (SocialLogin?, SocialLogin?) in
+            guard var found, found.expiresAt > now, found.subject == nil, found.usedAt == nil else { return (nil, nil) }
+            found.expiresAt = now
+            return (found, found)
+        }
+        guard var login, let provider = social.provider(named: login.provider) else { return dead }
+        func back(_ values: [(String, String)], problem: String? = nil) -> SocialReturn {
+            .page(
+                login.returnURL + "#" + (values + [("provider", provider.name)])
+                    .map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&"),
+                problem: problem)
+        }
+        if let error, !error.isEmpty {
+            let code = error == "access_denied" ? "cancelled" : "provider_error"
+            return back([("capture_social_error", code)], problem: "the provider answered \(error)")
+        }
+        guard let code, !code.isEmpty else {
+            return back([("capture_social_error", "provider_error")], problem: "the provider sent no code")
+        }
+        let identity: ProviderIdentity
+        do {
+            identity = try await identify(code: code, login: login, provider: provider)
+        } catch let failure as SocialFailure {
+            return back([("capture_social_error", failure.code)], problem: failure.reason)
+        }
+        let token = minter.mint()
+        login.subject = identity.subject
+        login.claims = identity.claims
+        login.tokenHash = TokenMinter.hash(token)
+        login.tokenExpiresAt = now.addingTimeInterval(SocialLogin.tokenLifetime)
+        let completed = login
+        try await store.socialLogins.use(stateHash: login.stateHash) { _ in (completed, ()) }
+        return back([("capture_social_token", token)])
+    }
+}
+
+/// Who the user is at the provider, once the provider's answer checked out.
+struct ProviderIdentity: Sendable {
+    var subject: String
+    var claims: [String: JSONValue]
+}
+
+/// A provider answer that did not check out: `code` goes to the page (which explains it), `reason` to the log.
+struct SocialFailure: Error {
+    var code: String
+    var reason: String
+}
+
+extension CaptureService {
+    /// Code → tokens at the token endpoint (client_secret_basic, PKCE verifier), then the ID token (OpenID Connect)
+    /// checked against the provider's keys and this sign-in's nonce, and userinfo where the provider has one.
+    func identify(code: String, login: SocialLogin, provider: SocialProvider) async throws -> ProviderIdentity {
+        guard let transport = social.transport else { throw SocialFailure(code: "provider_unreachable", reason: "no transport") }
+        var form = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", socialCallbackURL),
+            ("code_verifier", login.codeVerifier),
+        ]
+        if provider.clientAuthorization == nil { form.append(("client_id", provider.settings.clientId)) }
+        let reply: ProviderReply
+        do {
+            reply = try await transport.send(
+                ProviderCall(
+                    method: .post, url: provider.tokenEndpoint, form: form, authorization: provider.clientAuthorization,
+                    allowsPlainHTTP: provider.allowsPlainHTTP))
+        } catch {
+            throw SocialFailure(code: "provider_unreachable", reason: error.reason)
+        }
+        guard reply.status == 200, let tokens = reply.json, let accessToken = tokens["access_token"]?.stringValue else {
+            throw SocialFailure(code: "provider_error", reason: "the token endpoint answered HTTP \(reply.status)")
+        }
+        var claims: [String: JSONValue] = [:]
+        if provider.isOpenIDConnect {
+            guard let idToken = tokens["id_token"]?.stringValue else {
+                throw SocialFailure(code: "invalid_id_token", reason: "no id_token in the token reply")
+            }
+            claims = try await verifiedClaims(idToken, login: login, provider: provider, transport: transport)
+        }
+        if let userinfo = provider.userinfoEndpoint {
+            let info: ProviderReply
+            do {
+                info = try await transport.send(
+                    ProviderCall(url: userinfo, authorization: "Bearer \(accessToken)", allowsPlainHTTP: provider.allowsPlainHTTP))
+            } catch {
+                throw SocialFailure(code: "provider_unreachable", reason: error.reason)
+            }
+            guard info.status == 200, var fields = info.json else {
+                throw SocialFailure(code: "provider_error", reason: "userinfo answered HTTP \(info.status)")
+            }
+            // OIDC Core §5.3.2: userinfo must be about the ID token's subject.
+            if fields["sub"] == nil, let id = fields["id"] { fields["sub"] = .string(id.stringValue ?? id.compactText) }
+            if let subject = claims["sub"], fields["sub"] != subject {
+                throw SocialFailure(code: "invalid_id_token", reason: "userinfo is about another subject")
+            }
+            claims = fields.merging(claims) { _, fromToken in fromToken }
+        }
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty, subject.utf8.count <= 255 else {
+            throw SocialFailure(code: "provider_error", reason: "the provider named no subject")
+        }
+        return ProviderIdentity(subject: subject, claims: claims)
+    }
+
+    private func verifiedClaims(
+        _ idToken: String, login: SocialLogin, provider: SocialProvider, transport: any ProviderTransport
+    ) async throws -> [String: JSONValue] {
+        do {
+            let token = try IDToken(compact: idToken)
+            let keys = try await social.keys.keys(for: provider, transport: transport, now: time.now(), wanting: token.keyID)
+            return try token.verifiedClaims(
+                keys: keys, issuer: provider.issuer ?? "", clientID: provider.settings.clientId, nonce: login.nonce,
+                now: time.now())
+        } catch let problem as IDTokenProblem {
+            throw SocialFailure(code: "invalid_id_token", reason: problem.reason)
+        } catch let unreachable as ProviderUnreachable {
+            throw SocialFailure(code: "provider_unreachable", reason: unreachable.reason)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+extension CaptureService {
+    /// `/oauth/auth_native` with the one-time `token` of a social sign-in: a linked provider account signs in;
+    /// an address that belongs to an account of ours asks for a merge (380: sign in with the password and
+    /// `merge_token`); otherwise, with `thin_registration`, the account is made from the provider's profile, and
+    /// without it (or when the profile lacks what the schema requires) the registration form comes back
+    /// prefilled (310, `prereg_fields`). The token is spent only by a sign-in or a registration.
+    public func signInWithProvider(_ request: FlowRequest) async throws -> AuthResult {
+        let context = try await context(of: request, takesForm: false)
+        let login = try await pendingSocialLogin(request.socialToken, client: context.client)
+        guard let subject = login.subject else { throw Self.unusableSocialToken }
+        if let identity = try await store.identities.find(provider: login.provider, subject: subject) {
+            guard var user = try await store.users.find(id: identity.userID) else { throw Self.unusableSocialToken }
+            guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+            try await spend(login)
+            try await store.identities.touch(provider: login.provider, subject: subject, at: time.now())
+            user.lastLoginAt = time.now()
+            try await store.users.update(user)
+            return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: login.provider)
+        }
+        let email = login.claims?["email"]?.stringValue.map(User.normalize(email:))
+        if let email, try await store.users.find(email: email) != nil {
+            throw CaptureError.mergeRequired(existingProvider: "capture")
+        }
+        let prefill = registrationPrefill(login)
+        guard request.thinRegistration, let email, !email.isEmpty else {
+            throw CaptureError.registrationRequired(prefill: prefill)
+        }
+        try await throttle.admitRegistration(address: request.remoteAddress, now: time.now())
+        var user = newSocialUser(email: email, login: login)
+        do {
+            try write(texts: claimTexts(login), into: &user)
+        } catch {
+            // The provider's profile does not make a record this schema accepts: the form lets the user fix it.
+            throw CaptureError.registrationRequired(prefill: prefill)
+        }
+        return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
+    }
+
+    /// `/oauth/register_native`: the social registration form (`socialRegistrationForm`) with the one-time
+    /// `token`: the account is made from the form (and the provider's profile for what the form does not ask),
+    /// linked to the provider account, and signed in. An address in use answers 380 on its field, as registration does.
+    public func registerWithProvider(_ request: FlowRequest) async throws -> AuthResult {
+        let context = try await context(of: request)
+        let login = try await pendingSocialLogin(request.socialToken, client: context.client)
+        guard let subject = login.subject else { throw Self.unusableSocialToken }
+        if try await store.identities.find(provider: login.provider, subject: subject) != nil {
+            throw CaptureError.notPermitted("this provider account already has an account: sign in with it")
+        }
+        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        guard let emailField = fieldName(for: "email", form: context.form), let typed = values[emailField] else {
+            throw CaptureError.invalidArgument("form", "'\(context.form)' is not a registration form")
+        }
+        try await throttle.admitRegistration(address: request.remoteAddress, now: time.now())
+        let email = User.normalize(email: typed)
+        if try await store.users.find(email: email) != nil { throw CaptureError.emailAddressInUse(field: emailField) }
+        var user = newSocialUser(email: email, login: login)
+        // The provider's profile first, then what the person typed (which wins).
+        try? write(texts: claimTexts(login), into: &user)
+        user.email = email
+        try write(form: context.form, values: values, into: &user)
+        if email != login.claims?["email"]?.stringValue.map(User.normalize(email:)) { user.emailVerifiedAt = nil }
+        do {
+            return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
+        } catch CaptureError.emailAddressInUse {
+            throw CaptureError.emailAddressInUse(field: emailField)
+        } catch let error as CaptureError {
+            throw formError(error, form: context.form)
+        }
+    }
+
+    /// A traditional sign-in that carried `merge_token`: once the password checked out, the social sign-in's
+    /// provider account is linked to this user (the merge Janrain's SDKs finish this way).
+    func mergeSocialLogin(_ token: String, into user: User, client: Client) async throws {
+        let login = try await pendingSocialLogin(token, client: client, argument: "merge_token")
+        guard let subject = login.subject else { throw Self.unusableSocialToken }
+        try await spend(login)
+        if let linked = try await store.identities.find(provider: login.provider, subject: subject) {
+            guard linked.userID == user.id else {
+                throw CaptureError.notPermitted("this \(login.provider) account is linked to another user")
+            }
+            return
+        }
+        try await store.identities.link(
+            LinkedIdentity(
+                provider: login.provider, subject: subject, userID: user.id,
+                email: login.claims?["email"]?.stringValue, linkedAt: time.now()))
+    }
+
+    // MARK: parts
+
+    static let unusableSocialToken = CaptureError.invalidArgument("token", "is unknown, expired or already used")
+
+    /// The completed social sign-in a token names, for this client, not yet spent (read only).
+    func pendingSocialLogin(_ token: String?, client: Client, argument: String = "token") async throws -> SocialLogin {
+        guard let token, !token.isEmpty else { throw CaptureError.missingArgument(argument) }
+        let now = time.now()
+        let found = try await store.socialLogins.use(tokenHash: TokenMinter.hash(token)) { login in (nil, login) }
+        guard let found, found.usedAt == nil, let expires = found.tokenExpiresAt, expires > now,
+            found.clientID == client.clientID, found.subject != nil
+        else { throw CaptureError.invalidArgument(argument, "is unknown, expired or already used") }
+        return found
+    }
+
+    /// Spends the token in one transaction: of two requests racing with it, one wins.
+    func spend(_ login: SocialLogin) async throws {
+        let now = time.now()
+        let spent = try await store.socialLogins.use(stateHash: login.stateHash) { found -> (SocialLogin?, Bool) in
+            guard var found, found.usedAt == nil else { return (nil, false) }
+            found.usedAt = now
+            return (found, true)
+        }
+        guard spent else { throw Self.unusableSocialToken }
+    }
+
+    private func newSocialUser(email: String, login: SocialLogin) -> User {
+        var user = User(id: minter.identifier(), email: email, passwordHash: nil, createdAt: time.now())
+        user.lastLoginAt = user.createdAt
+        // The provider vouches for the address only when it says so.
+        if login.claims?["email_verified"] == .bool(true),
+            login.claims?["email"]?.stringValue.map(User.normalize(email:)) == email
+        {
+            user.emailVerifiedAt = user.createdAt
+        }
+        return user
+    }
+
+    private func createSocialUser(
+        _ user: User, login: SocialLogin, subject: String, context: FlowContext, request: FlowRequest
+    ) async throws -> AuthResult {
+        try await spend(login)
+        let identity = LinkedIdentity(
+            provider: login.provider, subject: subject, userID: user.id, email: login.claims?["email"]?.stringValue,
+            linkedAt: time.now())
+        let stored = try await store.users.insert(user, linking: identity)
+        if stored.emailVerifiedAt == nil {
+            try await sendCode(.emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
+        }
+        return try await complete(context, user: stored, isNew: true, refreshSecret: request.refreshSecret, provider: login.provider)
+    }
+
+    /// The provider's claims as text at schema paths, by the provider's claim mapping.
+    func claimTexts(_ login: SocialLogin) -> [(EntityPath, String)] {
+        let mapping = social.provider(named: login.provider)?.settings.claims ?? SocialProviderSettings.defaultClaims
+        return mapping.sorted { $0.key < $1.key }.compactMap { attribute, claim in
+            guard let path = try? EntityPath(parsing: attribute), let value = login.claims?[claim] else { return nil }
+            switch value {
+            case .string(let text): return (path, text)
+            case .bool, .int, .double: return (path, value.compactText)
+            default: return nil
+            }
+        }
+    }
+
+    /// `prereg_fields`: the social registration form's fields, filled from the provider's profile.
+    func registrationPrefill(_ login: SocialLogin) -> [String: String] {
+        let texts = Dictionary(claimTexts(login).map { ($0.0.description, $0.1) }) { first, _ in first }
+        var prefill: [String: String] = [:]
+        for field in catalog.fields(ofForm: "socialRegistrationForm") {
+            if let path = field.recordPath, let text = texts[path.description] { prefill[field.name] = text }
+        }
+        return prefill
+    }
+}

@@ -1,0 +1,72 @@
+import CaptureCore
+import Foundation
+import Hummingbird
+
+/// Social sign-in in redirect mode: `GET /social/{provider}/start` sends the page to the provider, and
+/// `GET /social/callback` takes the provider's answer and sends the browser back to the page with a one-time
+/// token in the fragment. `POST /oauth/auth_native` and `/oauth/register_native` redeem that token
+/// (CaptureAPIController).
+struct SocialSignInController {
+    let service: CaptureService
+
+    func addRoutes(to router: Router<CaptureRequestContext>) {
+        router.get("/social/:provider/start", use: start)
+        router.get(RouterPath(CaptureService.socialCallbackPath), use: callback)
+    }
+
+    @Sendable func start(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        var parameters: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
+        do {
+            let (url, state) = try await service.startSocialLogin(
+                SocialStart(parameters: parameters, provider: context.parameters.get("provider") ?? ""))
+            var response = Self.redirect(to: url, status: .found)
+            // Binds the sign-in to this browser (RFC 6749 §10.12); sent back only to the callback.
+            let secure = service.settings.resolvedPublicOrigin.hasPrefix("https://") ? "; Secure" : ""
+            response.headers[.setCookie] =
+                "\(Self.cookie)=\(state); Path=\(CaptureService.socialCallbackPath); Max-Age=600; HttpOnly; SameSite=Lax\(secure)"
+            return response
+        } catch let error as CaptureError {
+            // Nothing is redirected on a refusal: the page's address was not (yet) checked, or was refused.
+            return ErrorPage.response(status: .badRequest, title: "Sign-in could not start", message: error.errorDescription)
+        }
+    }
+
+    @Sendable func callback(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let outcome = try await service.finishSocialLogin(
+            state: query["state"].map(String.init), browserState: Self.cookieValue(request.headers[values: .cookie]),
+            code: query["code"].map(String.init), error: query["error"].map(String.init))
+        var response: Response
+        switch outcome {
+        case .page(let url, let problem):
+            if let problem { context.logger.info("social sign-in failed", metadata: ["reason": "\(problem)"]) }
+            response = Self.redirect(to: url, status: .seeOther)
+        case .dead(let message):
+            response = ErrorPage.response(status: .badRequest, title: "Sign-in not finished", message: message)
+        }
+        response.headers[.setCookie] = "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
+        return response
+    }
+
+    static let cookie = "capture_social_state"
+
+    static func cookieValue(_ headers: [String]) -> String? {
+        for header in headers {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, parts[0] == cookie { return parts[1] }
+            }
+        }
+        return nil
+    }
+
+    static func redirect(to url: String, status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = url
+        headers[.cacheControl] = "no-store"
+        // The provider's page must not learn the one-time token from a Referer.
+        headers[.referrerPolicy] = "no-referrer"
+        return Response(status: status, headers: headers)
+    }
+}

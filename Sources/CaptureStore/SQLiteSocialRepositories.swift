@@ -1,0 +1,82 @@
+import CaptureCore
+import Foundation
+import GRDB
+
+/// Social sign-ins under way, in SQLite; expired ones are purged a few at a time as new ones arrive.
+struct SQLiteSocialLoginRepository: SocialLoginRepository {
+    let writer: any DatabaseWriter
+
+    func insert(_ login: SocialLogin) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM social_logins WHERE id IN (SELECT id FROM social_logins WHERE expiresAt < ? LIMIT 16)",
+                arguments: [login.createdAt.addingTimeInterval(-SocialLogin.tokenLifetime)])
+            var login = login
+            try login.insert(db)
+        }
+    }
+
+    func use<Verdict: Sendable>(
+        stateHash: String, _ decide: @Sendable (SocialLogin?) -> (SocialLogin?, Verdict)
+    ) async throws -> Verdict {
+        try await use(Column("stateHash") == stateHash, decide)
+    }
+
+    func use<Verdict: Sendable>(
+        tokenHash: String, _ decide: @Sendable (SocialLogin?) -> (SocialLogin?, Verdict)
+    ) async throws -> Verdict {
+        try await use(Column("tokenHash") == tokenHash, decide)
+    }
+
+    private func use<Verdict: Sendable>(
+        _ filter: SQLExpression, _ decide: @Sendable (SocialLogin?) -> (SocialLogin?, Verdict)
+    ) async throws -> Verdict {
+        try await writer.write { db in
+            let found = try SocialLogin.filter(filter).fetchOne(db)
+            let (changed, verdict) = decide(found)
+            if var changed { try changed.save(db) }
+            return verdict
+        }
+    }
+}
+
+/// Linked provider accounts, in SQLite; the primary key (provider, subject) keeps one owner per account.
+struct SQLiteIdentityRepository: IdentityRepository {
+    let writer: any DatabaseWriter
+
+    func find(provider: String, subject: String) async throws -> LinkedIdentity? {
+        try await writer.read { db in try LinkedIdentity.fetchOne(db, key: ["provider": provider, "subject": subject]) }
+    }
+
+    func list(userID: String) async throws -> [LinkedIdentity] {
+        try await writer.read { db in
+            try LinkedIdentity.filter(Column("userID") == userID).order(Column("linkedAt"), Column("provider")).fetchAll(db)
+        }
+    }
+
+    func link(_ identity: LinkedIdentity) async throws {
+        try await writer.write { db in try Self.link(identity, in: db) }
+    }
+
+    static func link(_ identity: LinkedIdentity, in db: Database) throws {
+        do {
+            try identity.insert(db)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw CaptureError.notPermitted("this \(identity.provider) account is linked to another user")
+        }
+    }
+
+    func touch(provider: String, subject: String, at date: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE identities SET lastUsedAt = ? WHERE provider = ? AND subject = ?",
+                arguments: [date, provider, subject])
+        }
+    }
+
+    func unlink(provider: String, userID: String) async throws -> Bool {
+        try await writer.write { db in
+            try LinkedIdentity.filter(Column("provider") == provider && Column("userID") == userID).deleteAll(db) > 0
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import CaptureCore
+import CaptureOutbound
+import CaptureServer
+import CaptureTestSupport
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import Testing
+
+/// Social sign-in in redirect mode against a real OpenID Connect provider (PyPI's oidc-provider-mock, Authlib) on
+/// loopback: the page is sent to the provider with state, nonce and PKCE; the provider's code is exchanged over
+/// libcurl and its ID token checked against its published keys; the page gets a one-time token that
+/// `/oauth/auth_native`, `/oauth/register_native` and a merge redeem.
+@Suite(.serialized) struct SocialSignInTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/oidc_provider.py").path
+    static let page = "http://127.0.0.1:8080/flows/webViewSignIn"
+    static let http = OutboundHTTPClient()
+
+    /// A provider, a service that discovered it (and one that cannot be reached), and the router.
+    static func withProvider(
+        _ body: @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureService) async throws -> Void
+    ) async throws {
+        let provider = try await FixtureServer.start(script: script, arguments: [])
+        defer { provider.stop() }
+        let issuer = "http://localhost:\(provider.port)"
+        // The provider's ID tokens carry real times: the service's clock must be real too.
+        let world = try await TestWorld.make(time: TestTime(Date()))
+        var service = world.service
+        let (providers, problems) = await SocialProviders.discover(
+            [
+                SocialProviderSettings(
+                    name: "mock", displayName: "Mock ID", issuer: issuer, clientId: "capture-bridge-test",
+                    allowPlainHTTP: true),
+                SocialProviderSettings(
+                    name: "gone", displayName: "Gone", issuer: "http://127.0.0.1:1", clientId: "x", allowPlainHTTP: true),
+            ],
+            secrets: ["mock": "s3cret"], transport: CurlProviderTransport())
+        #expect(providers.ordered.map(\.name) == ["mock"])
+        #expect(problems.count == 1 && problems[0].hasPrefix("social provider 'gone' left out"), "\(problems)")
+        service.social = providers
+        let ready = service
+        let app = Application(router: try buildRouter(service: ready))
+        try await app.test(.router) { client in try await body(issuer, API(client: client), world, ready) }
+    }
+
+    /// The provider's user: claims set through its API, as its documentation shows.
+    static func provide(_ issuer: String, subject: String, claims: JSONValue) async throws {
+        let reply = try await http.send(
+            OutboundHTTPRequest(
+                method: .put, url: "\(issuer)/users/\(subject)",
+                headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/json")], body: claims.encoded(),
+                allowsPlainHTTP: true))
+        #expect(reply.status == 204)
+    }
+
+    static func startParameters(responseType: String = "token") -> String {
+        "client_id=demo-mobile-app&flow=webViewSignIn&locale=en-US&response_type=\(responseType)&redirect_uri="
+            + page.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+
+    /// The page's button → the provider (the user picks `subject` there) → our callback; returns where the
+    /// callback sends the browser (the page with its fragment).
+    static func roundTrip(_ api: API, subject: String, deny: Bool = false) async throws -> (location: String, fragment: [String: String]) {
+        let start = try await api.get("/social/mock/start?" + startParameters())
+        #expect(start.status == .found)
+        // The browser keeps the state cookie for the callback path only.
+        let setCookie = try #require(start.headers[.setCookie])
+        #expect(setCookie.contains("Path=/social/callback") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+        let cookie = String(setCookie.split(separator: ";")[0])
+        let authorize = try #require(start.headers[.location])
+        #expect(authorize.contains("code_challenge_method=S256") && authorize.contains("nonce=") && authorize.contains("state="))
+        // The user answers the provider's sign-in form.
+        let form = deny ? "sub=\(subject)&action=deny" : "sub=\(subject)"
+        let answer = try await http.send(
+            OutboundHTTPRequest(
+                method: .post, url: authorize,
+                headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                body: Data(form.utf8), allowsPlainHTTP: true))
+        #expect(answer.status == 302)
+        let callback = try #require(answer.header("Location"))
+        #expect(callback.hasPrefix("http://127.0.0.1:8080/social/callback?"))
+        let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)), headers: [.cookie: cookie])
+        #expect(back.status == .seeOther)
+        let location = try #require(back.headers[.location])
+        #expect(back.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+        return (location, fragment(of: location))
+    }
+
+    static func fragment(of url: String) -> [String: String] {
+        guard let hash = url.firstIndex(of: "#") else { return [:] }
+        var values: [String: String] = [:]
+        for pair in url[url.index(after: hash)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        return values
+    }
+
+    static func authNative(_ api: API, token: String, thin: Bool = true) async throws -> Reply {
+        var fields = TestWorld.flowParameters(form: "")
+        fields["form"] = nil
+        fields["token"] = token
+        if thin { fields["thin_registration"] = "true" }
+        fields["redirect_uri"] = page
+        return try await api.post("/oauth/auth_native", fields)
+    }
+
+    @Test func aNewUserIsRegisteredFromTheProviderAndSignsInAgainAsThemselves() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            try await Self.provide(issuer, subject: "zoe", claims: [
+                "email": "Zoe@Example.com", "email_verified": true, "given_name": "Zoë", "family_name": "Ångström",
+                "name": "Zoë Å",
+            ])
+            let first = try await Self.roundTrip(api, subject: "zoe")
+            #expect(first.location.hasPrefix(Self.page + "#"))
+            #expect(first.fragment["provider"] == "mock")
+            let token = try #require(first.fragment["capture_social_token"])
+            let signedUp = try await Self.authNative(api, token: token)
+            #expect(signedUp.stat == "ok" && signedUp["is_new"] as? Bool == true)
+            #expect(signedUp["access_token"] is String)
+            let user = try #require(signedUp["capture_user"] as? [String: Any])
+            #expect(user["email"] as? String == "zoe@example.com" && user["givenName"] as? String == "Zoë")
+            #expect(user["familyName"] as? String == "Ångström" && user["displayName"] as? String == "Zoë Å")
+            #expect(user["emailVerified"] is String, "the provider vouched for the address")
+            let stored = try #require(try await service.store.users.find(email: "zoe@example.com"))
+            #expect(stored.passwordHash == nil)
+            let links = try await service.store.identities.list(userID: stored.id)
+            #expect(links.map(\.provider) == ["mock"] && links.map(\.subject) == ["zoe"])
+
+            // The token worked once.
+            let again = try await Self.authNative(api, token: token)
+            #expect(again.code == 200 && again["argument"] as? String == "token")
+
+            // The next visit signs the same person in.
+            let second = try await Self.roundTrip(api, subject: "zoe")
+            let back = try await Self.authNative(api, token: try #require(second.fragment["capture_social_token"]))
+            #expect(back.stat == "ok" && back["is_new"] as? Bool == false)
+            #expect((back["capture_user"] as? [String: Any])?["uuid"] as? String == stored.id)
+            let access = try #require(back["access_token"] as? String)
+            let introspected = try await service.introspect(token: access)
+            #expect(introspected?.record.authProvider == "mock" && introspected?.user.id == stored.id)
+        }
+    }
+
+    @Test func withoutThinRegistrationTheFormComesBackPrefilledAndRegisterNativeFinishes() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            try await Self.provide(issuer, subject: "sam", claims: ["email": "sam@example.com", "given_name": "Sam"])
+            let token = try #require(try await Self.roundTrip(api, subject: "sam").fragment["capture_social_token"])
+            let asked = try await Self.authNative(api, token: token, thin: false)
+            #expect(asked.code == 310 && asked["error"] as? String == "record_not_found")
+            let prefill = try #require(asked["prereg_fields"] as? [String: String])
+            #expect(prefill == ["emailAddress": "sam@example.com", "firstName": "Sam"])
+
+            var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
+            fields.merge([
+                "token": token, "emailAddress": "sam@example.com", "displayName": "Sammy", "firstName": "Sam",
+                "lastName": "Sample", "redirect_uri": Self.page,
+            ]) { $1 }
+            let registered = try await api.post("/oauth/register_native", fields)
+            #expect(registered.stat == "ok" && registered["is_new"] as? Bool == true)
+            let user = try #require(registered["capture_user"] as? [String: Any])
+            #expect(user["displayName"] as? String == "Sammy" && user["familyName"] as? String == "Sample")
+            #expect(user["emailVerified"] is NSNull, "the provider did not vouch for this address: a code was mailed")
+            #expect(try await api.post("/oauth/register_native", fields).code == 200, "the token is spent")
+        }
+    }
+
+    @Test func anAddressOfAnExistingAccountAsksForThePasswordThenLinks() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            try await world.register("ada@example.com", password: "correct horse battery")
+            try await Self.provide(issuer, subject: "ada-at-mock", claims: ["email": "ada@example.com", "email_verified": true])
+            let token = try #require(try await Self.roundTrip(api, subject: "ada-at-mock").fragment["capture_social_token"])
+            let merge = try await Self.authNative(api, token: token)
+            #expect(merge.code == 380 && merge["existing_provider"] as? String == "capture")
+            #expect(try await service.store.users.find(email: "ada@example.com")?.passwordHash != nil, "nothing signed in")
+
+            var wrong = TestWorld.signIn(email: "ada@example.com", password: "not the password")
+            wrong["merge_token"] = token
+            #expect(try await api.post("/oauth/auth_native_traditional", wrong).code == 210)
+            var right = TestWorld.signIn(email: "ada@example.com", password: "correct horse battery")
+            right["merge_token"] = token
+            let merged = try await api.post("/oauth/auth_native_traditional", right)
+            #expect(merged.stat == "ok")
+
+            // From now on the provider account signs in to Ada's account.
+            let next = try #require(try await Self.roundTrip(api, subject: "ada-at-mock").fragment["capture_social_token"])
+            let signedIn = try await Self.authNative(api, token: next)
+            #expect(signedIn.stat == "ok" && signedIn["is_new"] as? Bool == false)
+            #expect((signedIn["capture_user"] as? [String: Any])?["email"] as? String == "ada@example.com")
+        }
+    }
+
+    @Test func failuresEndOnThePageWithAReasonOrOnOurOwnPageNeverElsewhere() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            // The user cancels at the provider.
+            let cancelled = try await Self.roundTrip(api, subject: "quitter", deny: true)
+            #expect(cancelled.location.hasPrefix(Self.page + "#"))
+            #expect(cancelled.fragment["capture_social_error"] == "cancelled" && cancelled.fragment["capture_social_token"] == nil)
+
+            // A state nobody issued ends on our own page: no redirect anywhere.
+            let unknown = try await api.get("/social/callback?state=forged&code=x")
+            #expect(unknown.status == .badRequest && unknown.headers[.location] == nil)
+            #expect(unknown.text.contains("Sign-in not finished"))
+            // A provider's answer for a sign-in this browser did not start (login CSRF) is refused, and the real
+            // one is not spent by it.
+            let start = try await api.get("/social/mock/start?" + Self.startParameters())
+            let mine = String(try #require(start.headers[.setCookie]).split(separator: ";")[0])
+            let foreign = try await api.get("/social/callback?state=someone-elses&code=x", headers: [.cookie: mine])
+            #expect(foreign.status == .badRequest && foreign.headers[.location] == nil)
+
+            // A page that is not the client's, a provider we do not have, a client we do not know: refused at start.
+            let elsewhere = try await api.get(
+                "/social/mock/start?client_id=demo-mobile-app&flow=webViewSignIn&redirect_uri=https%3A%2F%2Fevil.example%2F")
+            #expect(elsewhere.status == .badRequest && elsewhere.headers[.location] == nil)
+            #expect(try await api.get("/social/nope/start?" + Self.startParameters()).status == .badRequest)
+            #expect(try await api.get("/social/gone/start?" + Self.startParameters()).status == .badRequest)
+            let stranger = try await api.get("/social/mock/start?client_id=ghost&flow=webViewSignIn&redirect_uri=" + Self.page)
+            #expect(stranger.status == .badRequest)
+
+            // The one-time token belongs to the client it was issued for, and nothing else takes it.
+            try await Self.provide(issuer, subject: "eve", claims: ["email": "eve@example.com"])
+            let token = try #require(try await Self.roundTrip(api, subject: "eve").fragment["capture_social_token"])
+            #expect(try await Self.authNative(api, token: token + "x").code == 200)
+            let badLogins = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
+            #expect(badLogins == 0, "no half-created user")
+            #expect(try await service.store.socialLogins.use(tokenHash: token) { ($0, $0) } == nil, "stored hashed")
+        }
+    }
+
+    @Test func theProviderGoneAtTheCallbackEndsOnThePageWithAReason() async throws {
+        let provider = try await FixtureServer.start(script: Self.script, arguments: [])
+        let issuer = "http://localhost:\(provider.port)"
+        let world = try await TestWorld.make(time: TestTime(Date()))
+        var service = world.service
+        service.social = await SocialProviders.discover(
+            [SocialProviderSettings(name: "mock", displayName: "Mock", issuer: issuer, clientId: "c", allowPlainHTTP: true)],
+            secrets: [:], transport: CurlProviderTransport(connectTimeoutSeconds: 1, totalTimeoutSeconds: 2)
+        ).providers
+        let app = Application(router: try buildRouter(service: service))
+        try await app.test(.router) { client in
+            let api = API(client: client)
+            let start = try await api.get("/social/mock/start?" + Self.startParameters())
+            let authorize = try #require(start.headers[.location])
+            let answer = try await Self.http.send(
+                OutboundHTTPRequest(
+                    method: .post, url: authorize,
+                    headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                    body: Data("sub=late".utf8), allowsPlainHTTP: true))
+            let callback = try #require(answer.header("Location"))
+            provider.stop()
+            let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)))
+            #expect(back.status == .seeOther)
+            let fragment = Self.fragment(of: try #require(back.headers[.location]))
+            #expect(fragment["capture_social_error"] == "provider_unreachable")
+        }
+    }
+}

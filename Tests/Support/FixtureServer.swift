@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs blocking work (waiting for a child process) on a thread of its own, so the tests that measure whether the
+/// cooperative pool stays free are not starved by the other tests' set-up.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result(catching: body)) }
+    }
+}
+
+public struct FixtureError: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
+}
+
+/// A real server (aiosmtpd, an OpenID Connect provider, …) run by a Python script as a child process for the length
+/// of a test. The script prints its port on the first line and exits when its input closes, so `stop()` (in a
+/// `defer`) ends it, and so does the test process going away.
+public final class FixtureServer: @unchecked Sendable {
+    public let port: Int
+    private let process: Process
+    private let input: FileHandle
+
+    /// Debian's python3 packages install for the system interpreter; a python3 earlier on PATH may not have them.
+    public static let interpreter =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+
+    private init(port: Int, process: Process, input: FileHandle) {
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    public static func start(script: String, arguments: [String]) async throws -> FixtureServer {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [interpreter, script] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        // The first line is the port; an empty read means the script died before listening.
+        let reader = output.fileHandleForReading
+        let line = try await onOwnThread {
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            return line
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            forceStop(process)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw FixtureError(description: "\(arguments.first ?? script) did not start: \(stderr)")
+        }
+        return FixtureServer(port: port, process: process, input: input.fileHandleForWriting)
+    }
+
+    /// Closes the server's input, which ends it; SIGKILL only if it has not gone within 5 s.
+    public func stop() {
+        try? input.close()
+        let deadline = Date() + 5
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        Self.forceStop(process)
+    }
+
+    /// SIGKILL, not Process.terminate(): a child spawned from a Swift concurrency thread inherits that thread's
+    /// blocked signals, SIGTERM among them, and would outlive the test (and hang waitUntilExit).
+    private static func forceStop(_ process: Process) {
+        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
