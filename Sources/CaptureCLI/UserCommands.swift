@@ -47,7 +47,17 @@ extension UserCommand {
         func run() async throws {
             try await options.withService { service, output in
                 let user = try await service.findUser(reference)
-                output.record(userPairs(user), object: userJSON(user))
+                let links = try await service.linkedAccounts(of: user)
+                var object = userJSON(user)
+                if case .object(var fields) = object {
+                    fields["linked_accounts"] = .array(links.map { link in
+                        ["provider": .string(link.provider), "identifier": .string(link.identifier),
+                         "email": .optional(link.email), "linked_at": isoJSON(link.linkedAt), "last_used_at": isoJSON(link.lastUsedAt)]
+                    })
+                    object = .object(fields)
+                }
+                let linked = links.map { "\($0.identifier) (\($0.email ?? "no email"), linked \(iso($0.linkedAt)))" }
+                output.record(userPairs(user) + [("linked_accounts", linked.isEmpty ? "-" : linked.joined(separator: "; "))], object: object)
             }
         }
     }

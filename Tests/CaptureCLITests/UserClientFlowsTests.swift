@@ -26,6 +26,17 @@ struct UserCommandTests {
         let object = try byID.object()
         #expect(object["email"] as? String == "a@example.com")
         #expect(object["state"] as? String == "active")
+        #expect((object["linked_accounts"] as? [Any])?.isEmpty == true)
+        #expect(byEmail.stdout.contains("linked_accounts") && byEmail.stdout.contains(" -"))
+
+        // A linked provider account (social sign-in) is listed, never anything secret about it.
+        try await world.service.store.identities.link(
+            LinkedIdentity(provider: "example", subject: "1234", userID: auth.user.id, email: "a@id.example", linkedAt: Date()))
+        let linked = try await CLI.run(["user", "show", "a@example.com"], in: world)
+        #expect(linked.stdout.contains("example:1234 (a@id.example, linked "))
+        let linkedJSON = try await CLI.run(["user", "show", "a@example.com", "--json"], in: world).object()
+        let accounts = try #require(linkedJSON["linked_accounts"] as? [[String: Any]])
+        #expect(accounts.count == 1 && accounts[0]["provider"] as? String == "example" && accounts[0]["identifier"] as? String == "example:1234")
     }
 
     @Test("user disable revokes access at once; enable lets the user back in")

@@ -159,7 +159,7 @@ struct UserImportTests {
         let result = try await CLI.run(["user", "import", file.path], in: world)
         #expect(result.status == 0, "\(result.stderr)")
         let user = try await world.service.findUser("user7@example.com")
-        let record = world.service.record(of: user)
+        let record = try await world.service.record(of: user)
         guard case .object(let members) = record else {
             Issue.record("not an object: \(record)")
             return

@@ -193,6 +193,61 @@ import Testing
         }
     }
 
+    @Test func aSignedInUserLinksAndUnlinksProviderAccountsAndTheRecordListsThem() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            let access = try #require(try await world.register("lin@example.com").grant?.accessToken)
+            try await Self.provide(issuer, subject: "lin-elsewhere", claims: ["email": "lin@elsewhere.example"])
+            let token = try #require(try await Self.roundTrip(api, subject: "lin-elsewhere").fragment["capture_social_token"])
+            // As jump.android sends it (Capture.performLinkAccount).
+            var link = TestWorld.flowParameters(form: "")
+            link["form"] = nil
+            link.merge(["access_token": access, "token": token, "redirect_uri": Self.page, "flow_version": "20261122"]) { $1 }
+            let linked = try await api.post("/oauth/link_account_native", link)
+            #expect(linked.stat == "ok")
+            let record = try await api.post("/entity", ["access_token": access])
+            let profiles = try #require((record["result"] as? [String: Any])?["profiles"] as? [[String: Any]])
+            #expect(profiles.count == 1 && profiles[0]["domain"] as? String == "mock")
+            #expect(profiles[0]["identifier"] as? String == "mock:lin-elsewhere" && profiles[0]["email"] as? String == "lin@elsewhere.example")
+
+            // The provider account now signs in to Lin's account.
+            let next = try #require(try await Self.roundTrip(api, subject: "lin-elsewhere").fragment["capture_social_token"])
+            let signedIn = try await Self.authNative(api, token: next)
+            #expect((signedIn["capture_user"] as? [String: Any])?["email"] as? String == "lin@example.com")
+
+            // Someone else cannot take it over.
+            let other = try #require(try await world.register("other@example.com").grant?.accessToken)
+            let again = try #require(try await Self.roundTrip(api, subject: "lin-elsewhere").fragment["capture_social_token"])
+            link["access_token"] = other
+            link["token"] = again
+            let stolen = try await api.post("/oauth/link_account_native", link)
+            #expect(stolen.code == 403)
+
+            // Unlink as jump.android sends it (Capture.performUnlinkAccount).
+            let unlink: [String: String] = [
+                "client_id": "demo-mobile-app", "locale": "en-US", "identifier_to_remove": "mock:lin-elsewhere",
+                "access_token": access, "flow": "webViewSignIn", "flow_version": "20261122",
+            ]
+            let unlinked = try await api.post("/oauth/unlink_account_native", unlink)
+            #expect(unlinked.stat == "ok")
+            #expect(((unlinked["capture_user"] as? [String: Any])?["profiles"] as? [Any])?.isEmpty == true)
+            #expect(try await api.post("/oauth/unlink_account_native", unlink).code == 310)
+        }
+    }
+
+    @Test func anAccountMadeByAProviderKeepsItsOnlyWayIn() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            try await Self.provide(issuer, subject: "solo", claims: ["email": "solo@example.com", "email_verified": true])
+            let token = try #require(try await Self.roundTrip(api, subject: "solo").fragment["capture_social_token"])
+            let access = try #require(try await Self.authNative(api, token: token)["access_token"] as? String)
+            let refused = try await api.post(
+                "/oauth/unlink_account_native",
+                ["client_id": "demo-mobile-app", "identifier_to_remove": "mock:solo", "access_token": access])
+            #expect(refused.code == 403 && (refused["error_description"] as? String)?.contains("set a password") == true)
+            let user = try #require(try await service.store.users.find(email: "solo@example.com"))
+            #expect(try await service.linkedAccounts(of: user).map(\.identifier) == ["mock:solo"])
+        }
+    }
+
     @Test func failuresEndOnThePageWithAReasonOrOnOurOwnPageNeverElsewhere() async throws {
         try await Self.withProvider { issuer, api, world, service in
             // The user cancels at the provider.

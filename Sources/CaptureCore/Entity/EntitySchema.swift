@@ -8,7 +8,7 @@ public struct EntitySchema: Sendable, Equatable {
 
     /// Kept by the service, shown in every record, written by nobody through the API.
     public static let systemAttributes: Set<String> = [
-        "id", "uuid", "created", "lastUpdated", "emailVerified", "lastLogin", "password",
+        "id", "uuid", "created", "lastUpdated", "emailVerified", "lastLogin", "password", "profiles",
     ]
     /// Objects and plurals nest at most this deep.
     public static let maxDepth = 4

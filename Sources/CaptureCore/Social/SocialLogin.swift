@@ -59,6 +59,9 @@ public struct LinkedIdentity: Sendable, Equatable {
     public var linkedAt: Date
     public var lastUsedAt: Date?
 
+    /// How the record's `profiles` name it, and what `/oauth/unlink_account_native` takes back.
+    public var identifier: String { "\(provider):\(subject)" }
+
     public init(provider: String, subject: String, userID: String, email: String?, linkedAt: Date) {
         self.provider = provider
         self.subject = subject

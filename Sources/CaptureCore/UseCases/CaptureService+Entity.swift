@@ -4,9 +4,9 @@ extension CaptureService {
         try await authenticate(accessToken: accessToken).0
     }
 
-    /// The record in Janrain's shape, with every attribute of the schema.
-    public func record(of user: User) -> JSONValue {
-        user.entity(schema: catalog.schema)
+    /// The record in Janrain's shape, with every attribute of the schema and the linked provider accounts.
+    public func record(of user: User) async throws -> JSONValue {
+        user.entity(schema: catalog.schema, profiles: try await store.identities.list(userID: user.id))
     }
 
     /// `/entity.update`, `/entity.replace`, `/entity.delete` from their raw parameters: the access token is checked

@@ -18,8 +18,10 @@ extension User {
     }
 
     /// The Capture entity record in Janrain's shape (`/entity`, `capture_user`): the service's own attributes,
-    /// then every schema attribute — null when empty, objects always as objects, plurals as lists with ids.
-    public func entity(schema: EntitySchema) -> JSONValue {
+    /// then every schema attribute — null when empty, objects always as objects, plurals as lists with ids —
+    /// and `profiles`, the linked provider accounts (Janrain's name), each with the `identifier` that
+    /// `/oauth/unlink_account_native` takes.
+    public func entity(schema: EntitySchema, profiles: [LinkedIdentity] = []) -> JSONValue {
         var record = Self.rendered(profile, scope: schema.attributes)
         record["email"] = .string(email)
         record["id"] = number.map(JSONValue.int) ?? .null
@@ -28,6 +30,13 @@ extension User {
         record["created"] = .string(CaptureDate.format(createdAt))
         record["lastUpdated"] = .string(CaptureDate.format(updatedAt))
         record["lastLogin"] = .optional(lastLoginAt.map(CaptureDate.format))
+        record["profiles"] = .array(profiles.map { identity in
+            [
+                "domain": .string(identity.provider), "identifier": .string(identity.identifier),
+                "email": .optional(identity.email), "created": .string(CaptureDate.format(identity.linkedAt)),
+                "lastUsed": .optional(identity.lastUsedAt.map(CaptureDate.format)),
+            ]
+        })
         return .object(record)
     }
 

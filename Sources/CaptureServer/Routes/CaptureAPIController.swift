@@ -13,6 +13,8 @@ struct CaptureAPIController {
         // Social: `token` is the one-time token a social sign-in handed the page.
         router.post("/oauth/auth_native", use: Handle.capture(authenticating(service.signInWithProvider)))
         router.post("/oauth/register_native", use: Handle.capture(authenticating(service.registerWithProvider)))
+        router.post("/oauth/link_account_native", use: Handle.capture(linkAccount))
+        router.post("/oauth/unlink_account_native", use: Handle.capture(unlinkAccount))
         router.post("/entity", use: Handle.capture(entity))
         router.post("/entity.update", use: Handle.capture(changeEntity(.update)))
         router.post("/entity.replace", use: Handle.capture(changeEntity(.replace)))
@@ -27,8 +29,27 @@ struct CaptureAPIController {
         { request, context in
             let parameters = try await APIRequest.parameters(request, limit: limit)
             let result = try await useCase(APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
-            return Reply.ok(authFields(result))
+            return Reply.ok(try await authFields(result))
         }
+    }
+
+    /// Janrain's account linking: the reply carries the record, whose `profiles` list the linked accounts.
+    @Sendable func linkAccount(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
+        flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
+        let user = try await service.linkAccount(flowRequest)
+        return Reply.ok(["capture_user": try await service.record(of: user)])
+    }
+
+    @Sendable func unlinkAccount(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
+        try Self.refuseUnknown(
+            parameters,
+            allowed: ["client_id", "locale", "identifier_to_remove", "access_token", "flow", "flow_version", "redirect_uri"])
+        let user = try await service.unlinkAccount(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), identifier: parameters["identifier_to_remove"])
+        return Reply.ok(["capture_user": try await service.record(of: user)])
     }
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -38,7 +59,7 @@ struct CaptureAPIController {
             parameters: parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
         let user = try await service.updateProfile(flowRequest)
-        return Reply.ok(["capture_user": service.record(of: user)])
+        return Reply.ok(["capture_user": try await service.record(of: user)])
     }
 
     @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -46,7 +67,7 @@ struct CaptureAPIController {
         try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attribute_name"])
         let user = try await service.entity(accessToken: APIRequest.accessToken(request, parameters: parameters))
         guard let attribute = parameters["attribute_name"], !attribute.isEmpty else {
-            return Reply.ok(["result": service.record(of: user)])
+            return Reply.ok(["result": try await service.record(of: user)])
         }
         return Reply.ok(["result": try user.entityAttribute(attribute, schema: service.catalog.schema)])
     }
@@ -59,7 +80,7 @@ struct CaptureAPIController {
             // The service checks the token before it parses the JSON (see changeEntity(_:accessToken:parameters:)).
             let user = try await service.changeEntity(
                 kind, accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters)
-            return Reply.ok(["result": service.record(of: user)])
+            return Reply.ok(["result": try await service.record(of: user)])
         }
     }
 
@@ -74,7 +95,7 @@ struct CaptureAPIController {
             clientID: parameters["client_id"])
         return Reply.ok([
             "access_token": .string(refreshed.accessToken), "expires_in": .int(Int64(refreshed.expiresIn)),
-            "capture_user": service.record(of: refreshed.user),
+            "capture_user": try await service.record(of: refreshed.user),
         ])
     }
 
@@ -85,8 +106,8 @@ struct CaptureAPIController {
     }
 
     /// The success fields of sign-in and registration: tokens, a one-time code, or both.
-    func authFields(_ result: AuthResult) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": service.record(of: result.user)]
+    func authFields(_ result: AuthResult) async throws -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": try await service.record(of: result.user)]
         if let grant = result.grant { fields.merge(OAuthController.grantFields(grant)) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
         if let signOut = result.signOutToken { fields["sign_out_token"] = .string(signOut) }

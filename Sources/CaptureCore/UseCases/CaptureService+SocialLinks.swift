@@ -1,0 +1,49 @@
+extension CaptureService {
+    /// `/oauth/link_account_native`: a signed-in user adds a provider account (the `token` of a social sign-in
+    /// they just made) to their own record. A provider account another user holds is refused; one already theirs
+    /// is fine.
+    public func linkAccount(_ request: FlowRequest) async throws -> User {
+        let (user, access) = try await authenticate(accessToken: request.accessToken)
+        let context = try await context(of: request, takesForm: false)
+        guard access.clientID == context.client.clientID else {
+            throw CaptureError.notPermitted("this access_token was issued to another client")
+        }
+        let login = try await pendingSocialLogin(request.socialToken, client: context.client)
+        guard let subject = login.subject else { throw Self.unusableSocialToken }
+        if let linked = try await store.identities.find(provider: login.provider, subject: subject) {
+            guard linked.userID == user.id else {
+                throw CaptureError.notPermitted("this \(login.provider) account is linked to another user")
+            }
+            try await spend(login)
+            return user
+        }
+        try await spend(login)
+        try await store.identities.link(
+            LinkedIdentity(
+                provider: login.provider, subject: subject, userID: user.id, email: login.claims?["email"]?.stringValue,
+                linkedAt: time.now()))
+        return user
+    }
+
+    /// `/oauth/unlink_account_native` (`identifier_to_remove`, as the record's `profiles` name it). An account
+    /// keeps a way in: its last provider account goes only when it has a password.
+    public func unlinkAccount(accessToken: String?, identifier: String?) async throws -> User {
+        let (user, _) = try await authenticate(accessToken: accessToken)
+        guard let identifier, !identifier.isEmpty else { throw CaptureError.missingArgument("identifier_to_remove") }
+        let linked = try await store.identities.list(userID: user.id)
+        guard let identity = linked.first(where: { $0.identifier == identifier }) else {
+            throw CaptureError.recordNotFound("linked account '\(identifier)'")
+        }
+        if linked.count == 1 && user.passwordHash == nil {
+            throw CaptureError.notPermitted(
+                "this is the only way to sign in to this account: set a password (forgot password) before unlinking it")
+        }
+        try await store.identities.unlink(provider: identity.provider, userID: user.id)
+        return user
+    }
+
+    /// The provider accounts linked to a user, for operators.
+    public func linkedAccounts(of user: User) async throws -> [LinkedIdentity] {
+        try await store.identities.list(userID: user.id)
+    }
+}
