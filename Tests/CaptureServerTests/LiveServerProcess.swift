@@ -58,11 +58,15 @@ final class LiveServerProcess {
         (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
     }
 
+    /// SIGTERM (the server finishes in-flight requests), then SIGKILL if it is still there after 10 s: a child
+    /// started from a concurrency thread can inherit a blocked SIGTERM, and a test must not hang on it.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date() + 10
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     deinit {
