@@ -88,12 +88,8 @@ public struct EntityDocument: Sendable, Equatable {
             let root = try modified(.object(values), target: .record, steps: path.steps[...], walked: EntityPath(steps: []), change)
             values = root?.objectMembers ?? [:]
             try checkComplete()
-        } catch let error as SchemaViolation {
-            throw .schemaViolation(error)
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw .unexpected("\(error)")
+            throw CaptureError(error)
         }
     }
 

@@ -33,12 +33,8 @@ public enum ImportRecord {
             user.lastLoginAt = lastLogin
             user.emailVerifiedAt = verified
             return user
-        } catch let error as SchemaViolation {
-            throw .schemaViolation(error)
-        } catch let error as CaptureError {
-            throw error
         } catch {
-            throw .unexpected("\(error)")
+            throw CaptureError(error)
         }
     }
 

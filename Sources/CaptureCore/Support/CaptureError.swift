@@ -114,3 +114,15 @@ public enum CaptureError: Error, Equatable, Sendable {
         }
     }
 }
+
+extension CaptureError {
+    /// Any thrown error as a use case reports it: a schema refusal becomes `.schemaViolation`, a `CaptureError`
+    /// stays itself, anything else is unexpected.
+    public init(_ error: any Error) {
+        switch error {
+        case let violation as SchemaViolation: self = .schemaViolation(violation)
+        case let error as CaptureError: self = error
+        default: self = .unexpected("\(error)")
+        }
+    }
+}
