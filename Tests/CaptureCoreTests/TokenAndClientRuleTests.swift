@@ -38,6 +38,19 @@ import Testing
         }
     }
 
+    @Test func appReturnAddressesArePrivateUseSchemesMatchedExactly() {
+        let allowed = ["/flows/webViewSignIn", "com.example.app:/social"]
+        #expect(ClientRules.isValidRedirectPattern("com.example.app:/social"))
+        #expect(ClientRules.matchRedirect("com.example.app:/social#x", allowed: allowed, publicOrigin: "http://h") != nil)
+        for refused in [
+            "com.example.app:/social/extra", "com.example.apps:/social", "com.example.app:social", "exampleapp:/social",
+            "javascript:/alert(1)", "data:/x", "Com.Example.App:/social", ".com.example:/social", "com.example.app:/so cial",
+        ] {
+            #expect(ClientRules.matchRedirect(refused, allowed: allowed, publicOrigin: "http://h") == nil, "\(refused)")
+        }
+        #expect(!ClientRules.isValidRedirectPattern("javascript:alert(1)") && !ClientRules.isValidRedirectPattern("exampleapp:/x"))
+    }
+
     @Test func aLeakyBucketRefusesPastItsCapacityAndDrainsEvenly() {
         let rule = ThrottleRule(capacity: 3, drainSeconds: 60)
         let start = Date(timeIntervalSince1970: 0)

@@ -234,6 +234,36 @@ import Testing
         }
     }
 
+    @Test func theSystemBrowserHandOffReturnsToTheAppWithAOneTimeTokenNeverATokenOfOurs() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            try await Self.provide(issuer, subject: "kai", claims: ["email": "kai@example.com", "email_verified": true])
+            // The page hands this URL to the host, which opens it in ASWebAuthenticationSession / Custom Tabs.
+            let app = "com.example.capturebridge:/social"
+            let start = try await api.get(
+                "/social/mock/start?" + Self.startParameters() + "&app_return_uri=" + app.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            #expect(start.status == .found)
+            let cookie = String(try #require(start.headers[.setCookie]).split(separator: ";")[0])
+            let answer = try await Self.http.send(
+                OutboundHTTPRequest(
+                    method: .post, url: try #require(start.headers[.location]),
+                    headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                    body: Data("sub=kai".utf8), allowsPlainHTTP: true))
+            let callback = try #require(answer.header("Location"))
+            let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)), headers: [.cookie: cookie])
+            let location = try #require(back.headers[.location])
+            #expect(location.hasPrefix(app + "#capture_social_token="))
+            #expect(!location.contains("access_token"))
+            // The host hands the token to the page, which redeems it as after a redirect.
+            let token = try #require(Self.fragment(of: location)["capture_social_token"])
+            let signedIn = try await Self.authNative(api, token: token)
+            #expect(signedIn.stat == "ok" && signedIn["is_new"] as? Bool == true)
+
+            // An app address the client does not list is refused before anything is sent anywhere.
+            let evil = try await api.get("/social/mock/start?" + Self.startParameters() + "&app_return_uri=com.evil.app%3A%2Fsocial")
+            #expect(evil.status == .badRequest && evil.headers[.location] == nil)
+        }
+    }
+
     @Test func anAccountMadeByAProviderKeepsItsOnlyWayIn() async throws {
         try await Self.withProvider { issuer, api, world, service in
             try await Self.provide(issuer, subject: "solo", claims: ["email": "solo@example.com", "email_verified": true])

@@ -54,13 +54,30 @@ public enum ClientRules {
 
     public static func isValidRedirectPattern(_ uri: String) -> Bool {
         if uri.hasPrefix("/") { return !uri.hasPrefix("//") }
-        return URLOrigin(uri) != nil
+        return URLOrigin(uri) != nil || appReturnKey(uri) != nil
+    }
+
+    /// A native app's return address with a private-use scheme in reverse-DNS form (RFC 8252 §7.1), such as
+    /// `com.example.app:/social`: scheme and path, query and fragment dropped. Nil for anything else.
+    public static func appReturnKey(_ uri: String) -> String? {
+        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        let scheme = uri[..<colon]
+        guard scheme.contains("."), !scheme.hasPrefix("."), !scheme.hasSuffix("."), scheme.count <= 100,
+            scheme.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 45 || $0 == 43 }),
+            let first = scheme.utf8.first, first >= 97 && first <= 122
+        else { return nil }
+        let rest = uri[uri.index(after: colon)...]
+        let path = rest.prefix { $0 != "?" && $0 != "#" }
+        guard path.hasPrefix("/"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else {
+            return nil
+        }
+        return "\(scheme):\(path)"
     }
 
     /// The part of a redirect URI that identifies it: origin + path (query and fragment dropped), the form in
     /// which an authorization code remembers where it was issued.
     public static func redirectKey(_ uri: String) -> String? {
-        guard let components = URLComponents(string: uri), let origin = URLOrigin(uri) else { return nil }
+        guard let components = URLComponents(string: uri), let origin = URLOrigin(uri) else { return appReturnKey(uri) }
         return origin.description + (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
     }
 
@@ -75,6 +92,9 @@ public enum ClientRules {
     /// Exact origin + path match against the allow-list; query and fragment of the candidate are ignored.
     /// Returns the matching registered value, or nil.
     public static func matchRedirect(_ candidate: String, allowed: [String], publicOrigin: String) -> String? {
+        if let key = appReturnKey(candidate) {
+            return allowed.first { appReturnKey($0) == key }
+        }
         guard let components = URLComponents(string: candidate), let origin = URLOrigin(candidate) else { return nil }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         for entry in allowed {

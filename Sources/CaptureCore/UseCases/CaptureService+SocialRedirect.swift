@@ -10,6 +10,9 @@ public struct SocialStart: Sendable, Equatable {
     public var responseType: String?
     /// The page to come back to; must be on the client's allow-list.
     public var redirectURI: String?
+    /// System-browser hand-off: the app's return address (a private-use scheme such as `com.example.app:/social`,
+    /// or an https app link) the provider's answer goes to instead of the page; on the client's allow-list.
+    public var appReturnURI: String?
 
     public init(parameters: [String: String], provider: String) {
         self.provider = provider
@@ -18,6 +21,7 @@ public struct SocialStart: Sendable, Equatable {
         locale = parameters["locale"]
         responseType = parameters["response_type"]
         redirectURI = parameters["redirect_uri"]
+        appReturnURI = parameters["app_return_uri"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
@@ -51,7 +55,10 @@ extension CaptureService {
         guard client.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "'\(responseType)' is not allowed for this client")
         }
-        guard let page = start.redirectURI, !page.isEmpty else { throw CaptureError.missingArgument("redirect_uri") }
+        // The hand-off sends the answer to the app (which gives the token to its page); otherwise to the page.
+        guard let page = start.appReturnURI ?? start.redirectURI, !page.isEmpty else {
+            throw CaptureError.missingArgument("redirect_uri")
+        }
         try checkRedirect(page, for: client)
         let state = minter.mint()
         let nonce = minter.mint()
