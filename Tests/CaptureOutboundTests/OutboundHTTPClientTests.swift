@@ -76,7 +76,7 @@ import Testing
         }
         #expect(error?.kind == .timedOut)
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .seconds(1.4) && elapsed < .seconds(15))
+        #expect(elapsed >= .seconds(1.4) && elapsed < .seconds(60))
     }
 
     @Test func nothingListeningIsAConnectionFailure() async throws {

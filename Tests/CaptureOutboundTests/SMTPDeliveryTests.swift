@@ -107,7 +107,8 @@ import Testing
         }
         // libcurl counts the server's greeting as part of connecting, so the connect timeout (1 s) is what fires.
         #expect(elapsed >= .seconds(0.9))
-        #expect(elapsed < .seconds(15))
+        // Without the timeouts the calls would never return; the bound is loose because the suite shares the cores.
+        #expect(elapsed < .seconds(60))
     }
 
     @Test func recipientRefusedWith550IsPermanentAndTheReasonHoldsNoSecret() async throws {

@@ -147,12 +147,12 @@ import Testing
                     return latencies
                 }
                 for try await latencies in group where !latencies.isEmpty {
-                    // Starved workers (the bug) delay every check by seconds or minutes. The whole test suite runs
-                    // in parallel on the same cores, so one check may wait on another test's bcrypt: the typical
-                    // check must answer within a second, and none may take five.
+                    // Starved workers (the bug) kept every check waiting for as long as the hostile requests ran
+                    // (80 s seen). The whole test suite runs in parallel on the same two cores, so one check may
+                    // wait on another test's bcrypt: the typical check must answer within two seconds, none in ten.
                     let sorted = latencies.sorted()
-                    #expect(sorted[sorted.count / 2] < .seconds(1), "/health/live latencies: \(sorted)")
-                    #expect(sorted.last! < .seconds(5), "/health/live latencies: \(sorted)")
+                    #expect(sorted[sorted.count / 2] < .seconds(2), "/health/live latencies: \(sorted)")
+                    #expect(sorted.last! < .seconds(10), "/health/live latencies: \(sorted)")
                 }
             }
         }
