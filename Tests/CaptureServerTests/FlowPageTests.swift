@@ -180,7 +180,7 @@ import Testing
     @Test func noProviderNoSocialSection() async throws {
         try await withAPI { api, _ in
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
-            #expect(!page.contains("capture_social") && !page.contains("data-capture-provider") && !page.contains("{|"))
+            #expect(!page.contains(#"class="capture_social""#) && !page.contains("data-capture-provider") && !page.contains("{|"))
             #expect(try FlowPageTests().settingsJSON(in: page)["providers"] as? [String] == [])
         }
     }
