@@ -39,7 +39,8 @@ public func buildApplication(
 
 /// The router alone, for tests that drive it without sockets.
 public func buildRouter(service: CaptureService) throws -> Router<CaptureRequestContext> {
-    let pages = try FlowPages.load(webFlows: service.settings.webFlowsDirectory, catalog: service.catalog)
+    let pages = try FlowPages.load(
+        webFlows: service.settings.webFlowsDirectory, catalog: service.catalog, providers: service.social.ordered)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))

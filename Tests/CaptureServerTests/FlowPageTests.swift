@@ -1,7 +1,9 @@
 import CaptureCore
+import CaptureOutbound
 import CaptureTestSupport
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Testing
 
 @testable import CaptureServer
@@ -128,6 +130,72 @@ import Testing
             // The registration form keeps the field's own label.
             let signIn = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
             #expect(signIn.contains(#"<label for="capture_registrationForm_newPassword">Password</label>"#))
+        }
+    }
+}
+
+/// The social sign-in buttons (issue 8): rendered from the providers the service discovered, where a page writes
+/// Janrain's `{| loginWidget |}`; none configured, no section at all.
+@Suite struct SocialButtonTests {
+    static func providers(icon: String? = "provider-generic.svg") async -> SocialProviders {
+        let (providers, problems) = await SocialProviders.discover(
+            [
+                SocialProviderSettings(
+                    name: "acme", displayName: "Acme <ID>", authorizationEndpoint: "https://id.example/authorize",
+                    tokenEndpoint: "https://id.example/token", userinfoEndpoint: "https://id.example/userinfo",
+                    clientId: "capture", icon: icon)
+            ], secrets: [:], transport: CurlProviderTransport())
+        #expect(problems.isEmpty, "\(problems)")
+        return providers
+    }
+
+    @Test func everySignInScreenListsTheProvidersAsButtonsWithAccessibleNames() async throws {
+        let world = try await TestWorld.make()
+        var service = world.service
+        service.social = await Self.providers()
+        let app = Application(router: try buildRouter(service: service))
+        try await app.test(.router) { client in
+            let api = API(client: client)
+            for flow in ["webViewSignIn", "webViewProfile", "webViewDemo"] {
+                let page = try await api.get("/flows/\(flow)?client_id=demo-mobile-app").text
+                #expect(!page.contains("{|"), "\(flow)")
+                let button = #"<button type="button" class="capture_btn capture_provider" data-capture-provider="acme">"#
+                    + #"<img class="capture_provider_icon" src="/flows/assets/provider-generic.svg" alt="" width="24" height="24">"#
+                    + "<span>Continue with Acme &lt;ID&gt;</span></button>"
+                #expect(page.contains(button), "\(flow)")
+                #expect(page.components(separatedBy: "data-capture-provider=").count - 1 == (flow == "webViewProfile" ? 1 : 3))
+                for screen in ["socialRegistration", "mergeAccounts", "traditionalAuthenticateMerge"] {
+                    #expect(page.contains(#"<section id="\#(screen)""#), "\(flow) \(screen)")
+                }
+                #expect(page.contains(#"<form name="socialRegistrationForm""#))
+                let settings = try FlowPageTests().settingsJSON(in: page)
+                #expect(settings["providers"] as? [String] == ["acme"])
+                #expect(settings["providerNames"] as? [String: String] == ["acme": "Acme <ID>"])
+                #expect((settings["capture"] as? [String: Any])?["thinRegistration"] as? Bool == true)
+                #expect(!page.contains("id.example"), "no provider endpoint or client id in the page")
+            }
+        }
+    }
+
+    @Test func noProviderNoSocialSection() async throws {
+        try await withAPI { api, _ in
+            let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
+            #expect(!page.contains(#"class="capture_social""#) && !page.contains("data-capture-provider") && !page.contains("{|"))
+            #expect(try FlowPageTests().settingsJSON(in: page)["providers"] as? [String] == [])
+        }
+    }
+
+    @Test func anIconThatIsNotAnAssetStopsStartUpNamingTheProvider() async throws {
+        let world = try await TestWorld.make()
+        for icon in ["missing.svg", "../Settings/service.json", "/etc/passwd", "capture-ui.js"] {
+            let providers = await Self.providers(icon: icon).ordered
+            #expect {
+                _ = try FlowPages.load(
+                    webFlows: world.service.settings.webFlowsDirectory, catalog: world.service.catalog,
+                    providers: providers)
+            } throws: { error in
+                (error as? SettingsError).map { $0.key == "socialProviders.acme.icon" } ?? false
+            }
         }
     }
 }

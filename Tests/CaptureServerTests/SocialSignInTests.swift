@@ -175,6 +175,8 @@ import Testing
             let token = try #require(try await Self.roundTrip(api, subject: "ada-at-mock").fragment["capture_social_token"])
             let merge = try await Self.authNative(api, token: token)
             #expect(merge.code == 380 && merge["existing_provider"] as? String == "capture")
+            // The address (the provider's own claim) comes back so the merge screen can fill it in.
+            #expect(merge["existing_email"] as? String == "ada@example.com")
             #expect(try await service.store.users.find(email: "ada@example.com")?.passwordHash != nil, "nothing signed in")
 
             var wrong = TestWorld.signIn(email: "ada@example.com", password: "not the password")

@@ -116,11 +116,58 @@ def new_email():
     return "webview-%s@example.com" % uuid.uuid4().hex[:12]
 
 
-def _test_settings(work, smtp_port):
+class OIDCProvider:
+    """A real OpenID Connect provider (PyPI's oidc-provider-mock, Authlib) on loopback: its issuer, and its API for
+    setting a user's claims before they sign in there."""
+
+    name = "mock"
+    display_name = "Mock ID"
+    client_id = "capture-bridge-webview"
+    secret = "webview-s3cret"
+
+    def __init__(self, port):
+        self.port = port
+        self.issuer = "http://localhost:%d" % port
+
+    def set_user(self, subject, claims):
+        """PUT /users/<sub> with the claims the provider will put in that user's ID token and userinfo."""
+        request = urllib.request.Request(
+            "%s/users/%s" % (self.issuer, urllib.parse.quote(subject, safe="")),
+            data=json.dumps(claims).encode(), headers={"Content-Type": "application/json"}, method="PUT")
+        status, body, _ = _send(request)
+        assert status == 204, "the provider refused the user %s: %s %s" % (subject, status, body)
+
+
+@pytest.fixture(scope="session")
+def oidc_provider():
+    """Tests/CaptureServerTests/Fixtures/oidc_provider.py (the Swift suite's provider), started as it starts it: the
+    port on its first line of output, running until its standard input closes."""
+    script = ROOT / "Tests" / "CaptureServerTests" / "Fixtures" / "oidc_provider.py"
+    process = subprocess.Popen(
+        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        preexec_fn=_die_with_parent)
+    line = process.stdout.readline().decode().strip()
+    if not line.isdigit():
+        process.kill()
+        pytest.fail("the OpenID Connect provider did not start (scripts/install-deps.sh installs oidc-provider-mock): "
+                    "%r" % line, pytrace=False)
+    try:
+        yield OIDCProvider(int(line))
+    finally:
+        process.stdin.close()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def _test_settings(work, smtp_port, provider=None):
     """The shipped Settings with these changes: every test registers and asks for codes from 127.0.0.1, so the
     per-address registration and code-request allowances are raised (the sign-in limits and the per-address code
     limit stay as shipped; test_lockout.py and test_account_lifecycle.py rely on them); mail goes to the
-    session's SMTP server; and a second client requires a confirmed address before sign-in."""
+    session's SMTP server; a second client requires a confirmed address before sign-in; and the OpenID Connect
+    provider, if given, is the one social provider."""
     settings = work / "Settings"
     shutil.copytree(ROOT / "Settings", settings)
     service = json.loads((settings / "service.json").read_text())
@@ -131,6 +178,12 @@ def _test_settings(work, smtp_port):
     demo = next(client for client in service["clients"] if client["clientId"] == CLIENT_ID)
     service["clients"].append(dict(demo, clientId=VERIFY_FIRST_CLIENT_ID, name="Requires a confirmed address",
                                    requireVerifiedEmail=True))
+    if provider is not None:
+        # The provider runs on loopback over plain http, which only allowPlainHTTP permits.
+        service["socialProviders"] = [{
+            "name": provider.name, "displayName": provider.display_name, "issuer": provider.issuer,
+            "clientId": provider.client_id, "allowPlainHTTP": True,
+        }]
     (settings / "service.json").write_text(json.dumps(service))
     return settings
 
@@ -209,7 +262,7 @@ def mailbox():
 
 
 @pytest.fixture(scope="session")
-def server(mailbox):
+def server(mailbox, oidc_provider):
     binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ".build/debug/capture-server"))
     if not binary.is_absolute():
         binary = ROOT / binary
@@ -220,8 +273,9 @@ def server(mailbox):
     db_path = work / "capture.sqlite"
     log_path = work / "server.log"
     port = _free_port()
-    settings = _test_settings(work, mailbox.port)
+    settings = _test_settings(work, mailbox.port, oidc_provider)
     env = dict(os.environ)
+    env["CAPTURE_PROVIDER_%s_SECRET" % oidc_provider.name.upper()] = oidc_provider.secret
     env.setdefault("CAPTURE_BCRYPT_COST", "10")  # the test suite's own users; keeps sign-ins quick
     with open(log_path, "wb") as log:
         process = subprocess.Popen(

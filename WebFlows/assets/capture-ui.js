@@ -80,8 +80,31 @@
     changePasswordForm: {
       endpoint: '/oauth/update_profile_native', kind: 'changePassword', token: true,
       start: [], failed: ['onCaptureProfileSaveFailed', 'onCaptureSaveFailed'], done: 'newPasswordSuccess'
+    },
+    // A first social sign-in the provider's profile was not enough for (310): the form, with the one-time token.
+    socialRegistrationForm: {
+      endpoint: '/oauth/register_native', kind: 'registration',
+      start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
     }
   };
+
+  // Screens of a social sign-in in progress (state.social): without one they fall back to sign-in.
+  var SOCIAL_SCREENS = { socialRegistration: true, mergeAccounts: true, traditionalAuthenticateMerge: true };
+
+  // What the page says when the provider step comes back with #capture_social_error=<code> (the service's codes).
+  var SOCIAL_ERRORS = {
+    cancelled: 'You cancelled signing in with %s. You can try again, or use your email address and password.',
+    provider_error: '%s could not sign you in. Try again, or use your email address and password.',
+    provider_unreachable: 'We could not reach %s. Check your connection and try again in a moment.',
+    invalid_id_token: 'We could not confirm your sign-in with %s. Please try again.'
+  };
+  var SOCIAL_ERROR_OTHER = 'Signing in with %s did not work. Please try again.';
+  var SOCIAL_EXPIRED_MESSAGE = 'Signing in with %s took too long or was already finished. Please try again.';
+  var SOCIAL_WAIT_MESSAGE = 'Signing you in with %s…';
+  // The host's refresh_secret crosses the provider round trip here (the page reloads), taken back at once.
+  var SOCIAL_SECRET_KEY = 'captureBridgeSocialRefreshSecret';
+  // How long a tap on a provider waits for the host to drain the bridge's queue before the page leaves.
+  var BRIDGE_DRAIN_WAIT_MS = 1500;
 
   // Screens a message's link may open (#screen=…&code=…&email=…), and the code input they fill.
   var LINK_SCREENS = { resetPassword: true, verifyEmail: true };
@@ -108,8 +131,10 @@
   // address: the email address carried between the sign-in and code screens (never stored).
   // refreshSecret: the host's refresh_secret (setRefreshSecret), sent with sign-in and registration; memory only.
   // signOutToken: with response_type=code, the sign-in's sign-out token (revokes its chain); memory only.
+  // social: a social sign-in waiting for a form ({token, provider}: socialRegistration or the merge); memory only.
   var state = {
-    started: false, wired: false, currentScreen: null, address: '', refreshSecret: null, signOutToken: null
+    started: false, wired: false, currentScreen: null, address: '', refreshSecret: null, signOutToken: null,
+    social: null, mergeEmail: '', socialNotice: null, leaving: false
   };
 
   // ---------------------------------------------------------------- events
@@ -361,7 +386,9 @@
       email: profile.email, displayName: profile.displayName || profile.email,
       givenName: profile.givenName, familyName: profile.familyName,
       lastEmail: storageGet(STORAGE.lastEmail),
-      address: carriedAddress()
+      address: carriedAddress(),
+      providerName: state.social ? providerName(state.social.provider) : '',
+      mergeEmail: state.mergeEmail
     };
     var bound = root.querySelectorAll('[data-capture-bind]');
     for (var i = 0; i < bound.length; i++) {
@@ -400,7 +427,7 @@
         var form = inputs[a].form;
         var formName = form && form.getAttribute('data-capture-form');
         if (!ADDRESS_INPUTS[inputs[a].name] || formName === 'editProfileForm') continue;
-        if (formName === 'registrationForm' && inputs[a].value) continue;
+        if ((formName === 'registrationForm' || formName === 'socialRegistrationForm') && inputs[a].value) continue;
         inputs[a].value = address;
       }
     }
@@ -454,6 +481,7 @@
 
   function renderScreen(name, options) {
     if (SESSION_SCREENS[name] && !hasActiveSession()) name = signInScreen();
+    if (SOCIAL_SCREENS[name] && !state.social) name = signInScreen();
     if (!screenExists(name)) {
       if (!screenExists('signIn')) return false;
       name = 'signIn';
@@ -482,20 +510,25 @@
 
   /* Fired once the widget has put its first screen up (start, or a host-injected session). */
   function renderComplete() {
+    if (state.socialNotice) {
+      showNotice(state.socialNotice.text, state.socialNotice.gentle);
+      state.socialNotice = null;
+    }
     fire('onCaptureRenderComplete', { statusMessage: 'renderComplete', screen: state.currentScreen });
   }
 
   /* A page-level notice (network trouble) that does not belong to one form. */
-  function showNotice(text) {
+  function showNotice(text, gentle) {
     var notice = document.getElementById('capture_notice');
     if (!notice) {
       notice = document.createElement('p');
       notice.id = 'capture_notice';
-      notice.className = 'capture_notice';
-      notice.setAttribute('role', 'alert');
       var container = document.querySelector('.capture_container') || document.body;
       container.insertBefore(notice, container.firstChild);
     }
+    // A gentle notice (a cancelled sign-in, "signing you in…") is news, not an error.
+    notice.className = gentle ? 'capture_notice capture_notice_info' : 'capture_notice';
+    notice.setAttribute('role', gentle ? 'status' : 'alert');
     notice.textContent = text;
     notice.hidden = false;
   }
@@ -645,6 +678,10 @@
       params.device_token = storageGet(STORAGE.device) || '';
       if (state.refreshSecret) params.refresh_secret = state.refreshSecret;
     }
+    // The social sign-in this form finishes: its token registers (socialRegistrationForm) or, after the password, merges.
+    var social = socialFor(form);
+    if (social && formName === 'signInForm') params.merge_token = social.token;
+    else if (social) params.token = social.token;
 
     var screenElement = form.parentNode;
     while (screenElement && screenElement !== document && (' ' + screenElement.className + ' ').indexOf(' capture_screen ') < 0) {
@@ -662,7 +699,8 @@
       if (reply.ok && spec.done) {
         codeStepSucceeded(form, formName, spec, reply.body, transactionId);
       } else if (reply.ok) {
-        succeeded(form, formName, spec, reply.body, transactionId);
+        if (social) state.social = null;
+        succeeded(form, formName, spec, reply.body, transactionId, social);
       } else {
         failed(form, formName, spec, reply, transactionId);
       }
@@ -709,7 +747,8 @@
     }
   }
 
-  function succeeded(form, formName, spec, body, transactionId) {
+  /* `social` ({provider}) when the sign-in came through a provider: authProvider names it. */
+  function succeeded(form, formName, spec, body, transactionId, social) {
     var user = body.capture_user || {};
     if (spec.kind === 'profile') {
       saveProfile(user);
@@ -742,13 +781,13 @@
       authorizationCode: code,
       oneTime: !!code,
       keepMeLoggedIn: false,
-      authProvider: 'capture',
+      authProvider: social ? social.provider : 'capture',
       userData: {
         uuid: user.uuid, email: user.email, displayName: user.displayName,
         givenName: user.givenName, familyName: user.familyName
       }
     };
-    if (spec.kind === 'registration') fire('onCaptureRegistrationSuccess', success, transactionId);
+    if (spec.kind === 'registration' || (social && body.is_new)) fire('onCaptureRegistrationSuccess', success, transactionId);
     fire('onCaptureLoginSuccess', success, transactionId);
     if (token) {
       renderScreen(sessionScreen());
@@ -859,10 +898,161 @@
     return !!(revoke && handle);
   }
 
+  // ---------------------------------------------------------------- social sign-in (redirect mode)
+
+  function providerName(name) {
+    var names = janrain.settings.providerNames || {};
+    return Object.prototype.hasOwnProperty.call(names, name) ? String(names[name]) : String(name || '');
+  }
+
+  /* The social sign-in a form on a social screen finishes, else null. */
+  function socialFor(form) {
+    var screen = closest(form, '.capture_screen');
+    return state.social && screen && SOCIAL_SCREENS[screen.id] ? state.social : null;
+  }
+
+  /* Calls `then` once the host drained the bridge's queue (or after BRIDGE_DRAIN_WAIT_MS): the page is about to go. */
+  function afterBridgeDrained(then) {
+    var deadline = Date.now() + BRIDGE_DRAIN_WAIT_MS;
+    (function check() {
+      var queue = window.createJanrainBridge && window.createJanrainBridge.eventQueue;
+      if (!queue || !queue.length || Date.now() >= deadline) then();
+      else window.setTimeout(check, 20);
+    })();
+  }
+
+  /*
+   * A tap on a provider's button: onProviderLoginStart, then the whole web view goes to the service's
+   * /social/{provider}/start (no popup), which sends it to the provider and, after the provider, back to this page.
+   */
+  function startProvider(name, button) {
+    if (!name || state.leaving) return;
+    var capture = captureSettings();
+    fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name });
+    var url = '/social/' + encodeURIComponent(name) + '/start?' + encodeForm({
+      client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
+      response_type: capture.responseType, redirect_uri: capture.redirectUri
+    });
+    // The host's refresh_secret must survive the reload the round trip ends with (removed again on return).
+    if (state.refreshSecret) {
+      try { window.sessionStorage.setItem(SOCIAL_SECRET_KEY, state.refreshSecret); } catch (error) { /* sign-in works without */ }
+    }
+    state.leaving = true;
+    var buttons = document.querySelectorAll('[data-capture-provider]');
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    if (button) button.setAttribute('aria-busy', 'true');
+    afterBridgeDrained(function () { window.location.assign(url); });
+  }
+
+  /*
+   * #capture_social_token=…&provider=… or #capture_social_error=…&provider=…: read once and removed from the address
+   * bar and history at once (the token is a one-time secret). Returns {token|error, provider} or null.
+   */
+  function takeSocialReturn() {
+    var hash = String(window.location.hash || '').replace(/^#/, '');
+    if (hash.indexOf('capture_social_') < 0) return null;
+    var values = {};
+    var pairs = hash.split('&');
+    for (var i = 0; i < pairs.length; i++) {
+      var cut = pairs[i].indexOf('=');
+      if (cut <= 0) continue;
+      try {
+        values[decodeURIComponent(pairs[i].slice(0, cut))] = decodeURIComponent(pairs[i].slice(cut + 1).replace(/\+/g, ' '));
+      } catch (error) { /* a malformed escape: ignore that pair */ }
+    }
+    if (!values.capture_social_token && !values.capture_social_error) return null;
+    if (window.history && window.history.replaceState) {
+      try {
+        window.history.replaceState(window.history.state, '', String(window.location.href).split('#')[0]);
+      } catch (error) { /* keep going */ }
+    }
+    var secret = null;
+    try {
+      secret = window.sessionStorage.getItem(SOCIAL_SECRET_KEY);
+      window.sessionStorage.removeItem(SOCIAL_SECRET_KEY);
+    } catch (error) { /* none kept */ }
+    if (secret && !state.refreshSecret) state.refreshSecret = secret;
+    var provider = values.provider || '';
+    if (values.capture_social_error) {
+      var code = values.capture_social_error;
+      var text = (SOCIAL_ERRORS[code] || SOCIAL_ERROR_OTHER).replace('%s', providerName(provider) || 'the provider');
+      // Shown on the sign-in screen once it is up (start renders it next).
+      state.socialNotice = { text: text, gentle: code === 'cancelled' };
+      fire('onProviderLoginError', {
+        status: 'error', statusMessage: code, provider: provider, error: code, errorDescription: text
+      });
+      return { error: code, provider: provider };
+    }
+    fire('onProviderLoginSuccess', { statusMessage: 'providerLoginSuccess', provider: provider });
+    return { token: values.capture_social_token, provider: provider };
+  }
+
+  /*
+   * Redeems the provider step's one-time token at /oauth/auth_native: signed in (onCaptureLoginSuccess with
+   * authProvider), or the socialRegistration form (310, prefilled from prereg_fields), or the merge (380).
+   */
+  function redeemSocial(social) {
+    var capture = captureSettings();
+    var transactionId = randomId();
+    var name = providerName(social.provider);
+    var params = commonParams(undefined);
+    params.token = social.token;
+    params.thin_registration = capture.thinRegistration === false ? 'false' : 'true';
+    params.device_token = storageGet(STORAGE.device) || '';
+    if (state.refreshSecret) params.refresh_secret = state.refreshSecret;
+    showNotice(SOCIAL_WAIT_MESSAGE.replace('%s', name), true);
+    fire('onCaptureLoginStart', { statusMessage: 'loginStart', authProvider: social.provider }, transactionId);
+    return post('/oauth/auth_native', params).then(function (reply) {
+      hideNotice();
+      var body = reply.body || {};
+      if (reply.ok) {
+        state.social = null;
+        succeeded(null, 'socialSignIn', FORMS.signInForm, body, transactionId, social);
+        return;
+      }
+      if (body.code === 310) {
+        state.social = social;
+        renderScreen('socialRegistration');
+        var form = document.querySelector('#socialRegistration form[data-capture-form="socialRegistrationForm"]');
+        var prefill = body.prereg_fields || {};
+        for (var field in prefill) {
+          if (!Object.prototype.hasOwnProperty.call(prefill, field)) continue;
+          var input = form && form.elements[field];
+          if (input && 'value' in input && prefill[field] !== null) input.value = String(prefill[field]);
+        }
+        return;
+      }
+      if (body.code === 380) {
+        state.social = social;
+        state.mergeEmail = body.existing_email || '';
+        if (state.mergeEmail) state.address = state.mergeEmail;
+        renderScreen('mergeAccounts');
+        return;
+      }
+      var result = errorFields(reply);
+      result.authProvider = social.provider;
+      fire('onCaptureLoginFailed', result, transactionId);
+      showNotice(body.code === 510 ? RATE_LIMIT_MESSAGE
+        : body.argument === 'token' ? SOCIAL_EXPIRED_MESSAGE.replace('%s', name)
+        : body.error_description || SOCIAL_ERROR_OTHER.replace('%s', name));
+    }, function () {
+      showNotice(NETWORK_MESSAGE);
+      fire('onCaptureLoginFailed', { status: 'error', statusMessage: 'networkError', authProvider: social.provider }, transactionId);
+    });
+  }
+
   function start() {
     wire();
     if (state.started) return;
     state.started = true;
+    // Back from a provider (#capture_social_token=… or #capture_social_error=…): finish that first.
+    var social = takeSocialReturn();
+    if (social && social.token) {
+      renderScreen(initialScreenWithoutSession());
+      renderComplete();
+      redeemSocial(social);
+      return;
+    }
     // A message's link names the screen to show first, whatever the session.
     var linked = takeLink();
     var token = storedToken();
@@ -953,12 +1143,38 @@
       event.preventDefault();
       submitForm(form);
     }, true);
+    // Back (from the provider) to a page the browser kept: its provider buttons work again.
+    window.addEventListener('pageshow', function (event) {
+      if (!event.persisted || !state.leaving) return;
+      state.leaving = false;
+      var buttons = document.querySelectorAll('[data-capture-provider]');
+      for (var i = 0; i < buttons.length; i++) {
+        buttons[i].disabled = false;
+        buttons[i].removeAttribute('aria-busy');
+      }
+    });
     // A message's link opened while the page is already showing (same page, new fragment: no reload).
     window.addEventListener('hashchange', function () {
+      var social = takeSocialReturn();
+      if (social && social.token) {
+        redeemSocial(social);
+        return;
+      }
+      if (social) {
+        renderScreen(hasActiveSession() ? sessionScreen() : initialScreenWithoutSession());
+        renderComplete();
+        return;
+      }
       var linked = takeLink();
       if (linked) renderScreen(linked);
     });
     document.addEventListener('click', function (event) {
+      var provider = closest(event.target, '[data-capture-provider]');
+      if (provider) {
+        event.preventDefault();
+        startProvider(provider.getAttribute('data-capture-provider'), provider);
+        return;
+      }
       var link = closest(event.target, '[data-capture-screen], [data-capture-action]');
       if (!link) return;
       event.preventDefault();
@@ -968,6 +1184,11 @@
       if (typed) state.address = typed;
       if (action === 'signOut') {
         endSession(true);
+      } else if (action === 'cancelSocial') {
+        // The provider account stays unlinked; its token simply expires.
+        state.social = null;
+        state.mergeEmail = '';
+        renderScreen(signInScreen());
       } else if (action === 'forgetEmail') {
         storageRemove(STORAGE.lastEmail);
         state.address = '';

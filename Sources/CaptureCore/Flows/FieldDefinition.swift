@@ -62,8 +62,12 @@ public struct FlowDefinition: Sendable, Equatable, Codable {
     public var responseType: String
     public var screenToRender: String?
     public var forms: [String]
+    /// The page's `capture.thinRegistration` (default true): a first social sign-in whose profile is enough makes
+    /// the account at once; false always shows `socialRegistration` first.
+    public var thinRegistration: Bool?
 
     enum CodingKeys: String, CodingKey {
         case page, title, flowVersion, registerFlow, locale, defaultClient, tokenUrl, responseType, screenToRender, forms
+        case thinRegistration
     }
 }

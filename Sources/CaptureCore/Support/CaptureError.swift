@@ -13,7 +13,9 @@ public enum CaptureError: Error, Equatable, Sendable {
     /// A social sign-in for a provider account with no user yet: the registration form, prefilled (Janrain 310).
     case registrationRequired(prefill: [String: String])
     /// A social sign-in whose address belongs to an account of ours: sign in to it to link the two (Janrain 380).
-    case mergeRequired(existingProvider: String)
+    /// `email` is that address (the provider's own claim, told back to whoever holds the provider's token), so the
+    /// merge screen can fill it in.
+    case mergeRequired(existingProvider: String, email: String? = nil)
     case invalidClient
     case notPermitted(String)
     case accountDeactivated

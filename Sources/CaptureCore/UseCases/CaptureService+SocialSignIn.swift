@@ -21,7 +21,7 @@ extension CaptureService {
         }
         let email = login.claims?["email"]?.stringValue.map(User.normalize(email:))
         if let email, try await store.users.find(email: email) != nil {
-            throw CaptureError.mergeRequired(existingProvider: "capture")
+            throw CaptureError.mergeRequired(existingProvider: "capture", email: email)
         }
         let prefill = registrationPrefill(login)
         guard request.thinRegistration, let email, !email.isEmpty else {

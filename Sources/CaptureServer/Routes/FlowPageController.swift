@@ -64,7 +64,7 @@ struct FlowPageController {
             }
             let json = JanrainSettings.json(
                 flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
-                tokenURL: tokenURL, settings: service.settings)
+                tokenURL: tokenURL, settings: service.settings, providers: service.social.ordered)
             return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)

@@ -69,8 +69,9 @@ enum Reply {
             body["attribute_name"] = .string(violation.path)
         case .registrationRequired(let prefill):
             body["prereg_fields"] = .object(prefill.mapValues(JSONValue.string))
-        case .mergeRequired(let provider):
+        case .mergeRequired(let provider, let email):
             body["existing_provider"] = .string(provider)
+            if let email { body["existing_email"] = .string(email) }
         case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name):
             body["argument"] = .string(name)
         default:
