@@ -65,6 +65,17 @@ def entity(server, token):
     return reply["result"]
 
 
+
+def sign_out_and_back_in_with_the_provider(host, server, oidc_provider, subject):
+    """Ends the page's session, then signs in again with the provider alone; returns onCaptureLoginSuccess's result."""
+    host.run_js("janrain.capture.ui.endCaptureSession()")
+    host.wait_for_screen("returnTraditional")
+    queue_mark, _ = host.mark()
+    tap_provider(host, "returnTraditional")
+    answer_at_provider(host, oidc_provider, subject)
+    back_on_page(host, server)
+    return host.wait_for_event("onCaptureLoginSuccess", after=queue_mark).result
+
 def test_sign_in_screens_list_the_provider_as_a_real_button(server, host):
     host.load(server.page("webViewSignIn"))
     host.wait_for_screen("signIn")
@@ -180,13 +191,7 @@ def test_a_profile_without_an_address_gets_the_social_registration_form(server, 
     assert entity(server, queued["accessToken"])["email"] == email
 
     # The provider account is now linked: the next sign-in needs no form.
-    host.run_js("janrain.capture.ui.endCaptureSession()")
-    host.wait_for_screen("returnTraditional")
-    queue_mark, _ = host.mark()
-    tap_provider(host, "returnTraditional")
-    answer_at_provider(host, oidc_provider, subject)
-    back_on_page(host, server)
-    again = host.wait_for_event("onCaptureLoginSuccess", after=queue_mark).result
+    again = sign_out_and_back_in_with_the_provider(host, server, oidc_provider, subject)
     assert again["userData"]["email"] == email and again["statusMessage"] == "loggedIn"
 
 
@@ -229,13 +234,7 @@ def test_an_address_with_an_account_is_merged_after_its_password(server, host, o
     assert entity(server, queued["accessToken"])["email"] == email
 
     # Linked: the provider alone now signs in to Ada's account.
-    host.run_js("janrain.capture.ui.endCaptureSession()")
-    host.wait_for_screen("returnTraditional")
-    queue_mark, _ = host.mark()
-    tap_provider(host, "returnTraditional")
-    answer_at_provider(host, oidc_provider, subject)
-    back_on_page(host, server)
-    again = host.wait_for_event("onCaptureLoginSuccess", after=queue_mark).result
+    again = sign_out_and_back_in_with_the_provider(host, server, oidc_provider, subject)
     assert again["userData"]["email"] == email and again["authProvider"] == "mock"
 
 
