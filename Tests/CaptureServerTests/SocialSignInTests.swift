@@ -168,6 +168,28 @@ import Testing
         }
     }
 
+    /// SPEC §11: a hand-off token lives at most 60 s until it is first presented; a first presentation that ends
+    /// on a form (310, 380) keeps it for the form.
+    @Test func theOneTimeTokenLivesAMinuteUnlessAFormWaitsForIt() async throws {
+        try await Self.withProvider { issuer, api, world, service in
+            try await Self.provide(issuer, subject: "slow", claims: ["email": "slow@example.com"])
+            let late = try #require(try await Self.roundTrip(api, subject: "slow").fragment["capture_social_token"])
+            world.time.advance(by: SocialLogin.handOffLifetime + 1)
+            let refused = try await Self.authNative(api, token: late)
+            #expect(refused.code == 200 && refused["argument"] as? String == "token")
+
+            let token = try #require(try await Self.roundTrip(api, subject: "slow").fragment["capture_social_token"])
+            #expect(try await Self.authNative(api, token: token, thin: false).code == 310)
+            world.time.advance(by: SocialLogin.formLifetime - 60)
+            var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
+            fields.merge([
+                "token": token, "emailAddress": "slow@example.com", "displayName": "Slow Typist", "redirect_uri": Self.page,
+            ]) { $1 }
+            let registered = try await api.post("/oauth/register_native", fields)
+            #expect(registered.stat == "ok" && registered["is_new"] as? Bool == true)
+        }
+    }
+
     @Test func anAddressOfAnExistingAccountAsksForThePasswordThenLinks() async throws {
         try await Self.withProvider { issuer, api, world, service in
             try await world.register("ada@example.com", password: "correct horse battery")

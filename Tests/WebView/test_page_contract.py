@@ -17,6 +17,8 @@ SPEC_EVENTS = [
 ]
 # Janrain's failure counterparts of the code events, beyond SPEC's minimum list (docs/bridge-protocol.md).
 JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVerificationFailed"]
+# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md).
+OUR_EVENTS = ["onProviderLoginHandoff"]
 
 
 def test_janrain_settings_hold_the_redirect_mode_values(server, host):
@@ -105,11 +107,11 @@ def test_unknown_flow_and_unknown_client_get_pages_that_say_why(server, host):
     assert "noSuchFlow" in host.run_js("document.body.innerText")
 
 
-def test_janrain_events_enumerate_every_spec_event_and_only_janrain_names(server, host):
+def test_janrain_events_enumerate_every_spec_event_and_only_the_documented_extras(server, host):
     host.load(server.page("webViewDemo"))
     host.wait_for_event("onCaptureRenderComplete")
     names = host.run_js("(function(){var n=[];for(var e in janrain.events){n.push(e);}return n;})()")
-    assert sorted(names) == sorted(SPEC_EVENTS + JANRAIN_EXTRA_EVENTS)
+    assert sorted(names) == sorted(SPEC_EVENTS + JANRAIN_EXTRA_EVENTS + OUR_EVENTS)
     assert len(names) == len(set(names))
     assert host.run_js(
         "(function(){for(var e in janrain.events){var c=janrain.events[e];"

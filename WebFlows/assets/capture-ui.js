@@ -24,6 +24,7 @@
     'onCaptureScreenShow', 'onCaptureRenderComplete', 'onCaptureEmailSent',
     'onCaptureEmailVerificationSuccess', 'onCaptureForgotPasswordCodeSuccess',
     'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError',
+    'onProviderLoginHandoff',
     // Janrain's failure counterparts of the code events (beyond SPEC's minimum list, same names as Janrain's).
     'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed'
   ];
@@ -101,6 +102,7 @@
   var SOCIAL_ERROR_OTHER = 'Signing in with %s did not work. Please try again.';
   var SOCIAL_EXPIRED_MESSAGE = 'Signing in with %s took too long or was already finished. Please try again.';
   var SOCIAL_WAIT_MESSAGE = 'Signing you in with %s…';
+  var HANDOFF_WAIT_MESSAGE = 'Continue signing in with %s in the window that opened.';
   // The host's refresh_secret crosses the provider round trip here (the page reloads), taken back at once.
   var SOCIAL_SECRET_KEY = 'captureBridgeSocialRefreshSecret';
   // How long a tap on a provider waits for the host to drain the bridge's queue before the page leaves.
@@ -132,9 +134,11 @@
   // refreshSecret: the host's refresh_secret (setRefreshSecret), sent with sign-in and registration; memory only.
   // signOutToken: with response_type=code, the sign-in's sign-out token (revokes its chain); memory only.
   // social: a social sign-in waiting for a form ({token, provider}: socialRegistration or the merge); memory only.
+  // handOffTo: the host's choice by setProviderHandoff (an app return URI, or '' for none); undefined: the page's.
+  // handedOff: the provider whose sign-in the host is running in the system browser.
   var state = {
     started: false, wired: false, currentScreen: null, address: '', refreshSecret: null, signOutToken: null,
-    social: null, mergeEmail: '', socialNotice: null, leaving: false
+    social: null, mergeEmail: '', socialNotice: null, leaving: false, handOffTo: undefined, handedOff: null
   };
 
   // ---------------------------------------------------------------- events
@@ -510,11 +514,15 @@
 
   /* Fired once the widget has put its first screen up (start, or a host-injected session). */
   function renderComplete() {
-    if (state.socialNotice) {
-      showNotice(state.socialNotice.text, state.socialNotice.gentle);
-      state.socialNotice = null;
-    }
+    showSocialNotice();
     fire('onCaptureRenderComplete', { statusMessage: 'renderComplete', screen: state.currentScreen });
+  }
+
+  /* The provider step's outcome (state.socialNotice), once its screen is up. */
+  function showSocialNotice() {
+    if (!state.socialNotice) return;
+    showNotice(state.socialNotice.text, state.socialNotice.gentle);
+    state.socialNotice = null;
   }
 
   /* A page-level notice (network trouble) that does not belong to one form. */
@@ -929,6 +937,11 @@
     if (!name || state.leaving) return;
     var capture = captureSettings();
     fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name });
+    var appReturnUri = handOffTarget();
+    if (appReturnUri) {
+      handOff(name, appReturnUri);
+      return;
+    }
     var url = '/social/' + encodeURIComponent(name) + '/start?' + encodeForm({
       client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
       response_type: capture.responseType, redirect_uri: capture.redirectUri
@@ -944,12 +957,37 @@
     afterBridgeDrained(function () { window.location.assign(url); });
   }
 
+  /* Where the provider's answer goes instead of this page (system-browser hand-off), or '' for a redirect. */
+  function handOffTarget() {
+    var chosen = state.handOffTo !== undefined ? state.handOffTo : captureSettings().appReturnUri;
+    return typeof chosen === 'string' ? chosen : '';
+  }
+
   /*
-   * #capture_social_token=…&provider=… or #capture_social_error=…&provider=…: read once and removed from the address
-   * bar and history at once (the token is a one-time secret). Returns {token|error, provider} or null.
+   * System-browser hand-off (docs/social-handoff.md): the page stays; the host opens `url` in
+   * ASWebAuthenticationSession / Custom Tabs, the service finally sends that browser to `appReturnUri` with the
+   * provider step's answer in the fragment, and the host hands that address back with completeProviderLogin.
    */
-  function takeSocialReturn() {
-    var hash = String(window.location.hash || '').replace(/^#/, '');
+  function handOff(name, appReturnUri) {
+    var capture = captureSettings();
+    var url = window.location.protocol + '//' + window.location.host + '/social/' + encodeURIComponent(name) + '/start?'
+      + encodeForm({
+        client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
+        response_type: capture.responseType, app_return_uri: appReturnUri
+      });
+    state.handedOff = name;
+    showNotice(HANDOFF_WAIT_MESSAGE.replace('%s', providerName(name)), true);
+    fire('onProviderLoginHandoff', {
+      statusMessage: 'providerLoginHandoff', provider: name, url: url, appReturnUri: appReturnUri
+    });
+  }
+
+  /*
+   * The fields of a provider step's answer in a fragment (capture_social_token=…&provider=… or
+   * capture_social_error=…&provider=…), or null when it is not one.
+   */
+  function socialAnswer(fragment) {
+    var hash = String(fragment || '').replace(/^#/, '');
     if (hash.indexOf('capture_social_') < 0) return null;
     var values = {};
     var pairs = hash.split('&');
@@ -960,7 +998,16 @@
         values[decodeURIComponent(pairs[i].slice(0, cut))] = decodeURIComponent(pairs[i].slice(cut + 1).replace(/\+/g, ' '));
       } catch (error) { /* a malformed escape: ignore that pair */ }
     }
-    if (!values.capture_social_token && !values.capture_social_error) return null;
+    return values.capture_social_token || values.capture_social_error ? values : null;
+  }
+
+  /*
+   * Back from a provider in this web view (#capture_social_…): read once and removed from the address bar and
+   * history at once (the token is a one-time secret). Returns {token|error, provider} or null.
+   */
+  function takeSocialReturn() {
+    var values = socialAnswer(window.location.hash);
+    if (!values) return null;
     if (window.history && window.history.replaceState) {
       try {
         window.history.replaceState(window.history.state, '', String(window.location.href).split('#')[0]);
@@ -972,6 +1019,11 @@
       window.sessionStorage.removeItem(SOCIAL_SECRET_KEY);
     } catch (error) { /* none kept */ }
     if (secret && !state.refreshSecret) state.refreshSecret = secret;
+    return providerStepEnded(values);
+  }
+
+  /* The provider step's answer: onProviderLoginError and a notice for the next screen, or onProviderLoginSuccess. */
+  function providerStepEnded(values) {
     var provider = values.provider || '';
     if (values.capture_social_error) {
       var code = values.capture_social_error;
@@ -1124,6 +1176,43 @@
     return state.refreshSecret !== null;
   }
 
+  /*
+   * The host turns the system-browser hand-off on (an app return URI on the client's redirect URIs) or off (anything
+   * else), whatever the page's app_return_uri said. Returns whether it is on.
+   */
+  function setProviderHandoff(appReturnUri) {
+    state.handOffTo = typeof appReturnUri === 'string' ? appReturnUri : '';
+    return state.handOffTo.length > 0;
+  }
+
+  /*
+   * The host hands back the address the system browser ended on (the app return URI with the provider step's answer
+   * in its fragment), and the sign-in finishes in this page; null or '' when the person closed the browser first.
+   * Returns true when taken, false when there is nothing to finish (not an answer, or no hand-off under way).
+   */
+  function completeProviderLogin(returnUrl) {
+    wire();
+    var values;
+    if (returnUrl === null || returnUrl === undefined || returnUrl === '') {
+      if (!state.handedOff) return false;
+      values = { capture_social_error: 'cancelled', provider: state.handedOff };
+    } else {
+      var text = String(returnUrl);
+      values = text.indexOf('#') >= 0 ? socialAnswer(text.slice(text.indexOf('#') + 1)) : null;
+      if (!values) return false;
+    }
+    state.handedOff = null;
+    hideNotice();
+    var social = providerStepEnded(values);
+    if (social.token) {
+      redeemSocial(social);
+    } else {
+      renderScreen(hasActiveSession() ? sessionScreen() : initialScreenWithoutSession());
+      showSocialNotice();
+    }
+    return true;
+  }
+
   // ---------------------------------------------------------------- wiring
 
   function closest(element, selector) {
@@ -1209,7 +1298,9 @@
     endCaptureSession: function () { return endSession(true); },
     renderScreen: function (name) { return renderScreen(String(name)); },
     hasActiveSession: hasActiveSession,
-    setRefreshSecret: setRefreshSecret
+    setRefreshSecret: setRefreshSecret,
+    setProviderHandoff: setProviderHandoff,
+    completeProviderLogin: completeProviderLogin
   };
 
   var loadedOnce = false;

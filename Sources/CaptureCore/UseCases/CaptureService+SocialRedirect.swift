@@ -129,7 +129,7 @@ extension CaptureService {
         login.subject = identity.subject
         login.claims = identity.claims
         login.tokenHash = TokenMinter.hash(token)
-        login.tokenExpiresAt = now.addingTimeInterval(SocialLogin.tokenLifetime)
+        login.tokenExpiresAt = now.addingTimeInterval(SocialLogin.handOffLifetime)
         let completed = login
         try await store.socialLogins.use(stateHash: login.stateHash) { _ in (completed, ()) }
         return back([("capture_social_token", token)])

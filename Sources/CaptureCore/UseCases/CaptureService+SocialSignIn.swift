@@ -21,10 +21,12 @@ extension CaptureService {
         }
         let email = login.claims?["email"]?.stringValue.map(User.normalize(email:))
         if let email, try await store.users.find(email: email) != nil {
+            try await keepForForm(login)
             throw CaptureError.mergeRequired(existingProvider: "capture", email: email)
         }
         let prefill = registrationPrefill(login)
         guard request.thinRegistration, let email, !email.isEmpty else {
+            try await keepForForm(login)
             throw CaptureError.registrationRequired(prefill: prefill)
         }
         try await throttle.admitRegistration(address: request.remoteAddress, now: time.now())
@@ -33,6 +35,7 @@ extension CaptureService {
             try write(texts: claimTexts(login), into: &user)
         } catch {
             // The provider's profile does not make a record this schema accepts: the form lets the user fix it.
+            try await keepForForm(login)
             throw CaptureError.registrationRequired(prefill: prefill)
         }
         return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
@@ -101,6 +104,16 @@ extension CaptureService {
             found.clientID == client.clientID, found.subject != nil
         else { throw CaptureError.invalidArgument(argument, "is unknown, expired or already used") }
         return found
+    }
+
+    /// A first redemption that ends on a form (310, 380): the token outlives its hand-off minute, for the form.
+    func keepForForm(_ login: SocialLogin) async throws {
+        let until = time.now().addingTimeInterval(SocialLogin.formLifetime)
+        try await store.socialLogins.use(stateHash: login.stateHash) { found -> (SocialLogin?, Void) in
+            guard var found, found.usedAt == nil, (found.tokenExpiresAt ?? until) < until else { return (nil, ()) }
+            found.tokenExpiresAt = until
+            return (found, ())
+        }
     }
 
     /// Spends the token in one transaction: of two requests racing with it, one wins.

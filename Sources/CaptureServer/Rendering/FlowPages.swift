@@ -73,7 +73,7 @@ enum SocialButtons {
 enum JanrainSettings {
     static func json(
         flow: FlowDefinition, client: Client, locale: String, responseType: String, codeChallenge: String?,
-        tokenURL: String, settings: ServiceSettings, providers: [SocialProvider] = []
+        tokenURL: String, settings: ServiceSettings, providers: [SocialProvider] = [], appReturnURI: String? = nil
     ) -> String {
         var capture: [String: JSONValue] = [
             "redirectFlow": true,
@@ -89,6 +89,8 @@ enum JanrainSettings {
         if let screen = flow.screenToRender { capture["screenToRender"] = .string(screen) }
         // Janrain's flag: a first social sign-in whose profile is enough makes the account without a form.
         capture["thinRegistration"] = .bool(flow.thinRegistration ?? true)
+        // Set: provider buttons hand the provider's URL to the host instead of leaving the page.
+        if let appReturnURI { capture["appReturnUri"] = .string(appReturnURI) }
         if let codeChallenge {
             capture["codeChallenge"] = .string(codeChallenge)
             capture["codeChallengeMethod"] = "S256"

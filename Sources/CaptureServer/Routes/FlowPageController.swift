@@ -56,6 +56,11 @@ struct FlowPageController {
             guard ClientRules.matchRedirect(origin + "/flows/" + name, allowed: client.redirectURIs, publicOrigin: origin) != nil else {
                 throw PageProblem("The app “\(clientID)” does not list this page (/flows/\(name)) among its redirect URIs.")
             }
+            // System-browser hand-off (docs/social-handoff.md): where the provider's answer goes to the app.
+            let appReturnURI = query["app_return_uri"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            if let appReturnURI, ClientRules.matchRedirect(appReturnURI, allowed: client.redirectURIs, publicOrigin: origin) == nil {
+                throw PageProblem("The app “\(clientID)” does not list app_return_uri among its redirect URIs.")
+            }
             let tokenURL = flow.tokenUrl.hasPrefix("/") ? origin + flow.tokenUrl : flow.tokenUrl
             guard let tokenOrigin = URLOrigin(tokenURL),
                 tokenOrigin == URLOrigin(origin) || client.allowedOrigins.compactMap(URLOrigin.init).contains(tokenOrigin)
@@ -64,7 +69,8 @@ struct FlowPageController {
             }
             let json = JanrainSettings.json(
                 flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
-                tokenURL: tokenURL, settings: service.settings, providers: service.social.ordered)
+                tokenURL: tokenURL, settings: service.settings, providers: service.social.ordered,
+                appReturnURI: appReturnURI)
             return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)
