@@ -16,9 +16,11 @@ SPEC_EVENTS = [
     "onCaptureValidationFailed", "onProviderLoginStart", "onProviderLoginSuccess", "onProviderLoginError",
 ]
 # Janrain's failure counterparts of the code events, beyond SPEC's minimum list (docs/bridge-protocol.md).
-JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVerificationFailed"]
-# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md).
-OUR_EVENTS = ["onProviderLoginHandoff"]
+JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVerificationFailed",
+                        "onCaptureLinkAccountError"]
+# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md) and the linked-accounts section.
+OUR_EVENTS = ["onProviderLoginHandoff", "onCaptureLinkAccountSuccess", "onCaptureUnlinkAccountSuccess",
+              "onCaptureUnlinkAccountError"]
 
 
 def test_janrain_settings_hold_the_redirect_mode_values(server, host):

@@ -24,7 +24,8 @@
     'onCaptureScreenShow', 'onCaptureRenderComplete', 'onCaptureEmailSent',
     'onCaptureEmailVerificationSuccess', 'onCaptureForgotPasswordCodeSuccess',
     'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError',
-    'onProviderLoginHandoff',
+    'onProviderLoginHandoff', 'onCaptureLinkAccountSuccess', 'onCaptureLinkAccountError',
+    'onCaptureUnlinkAccountSuccess', 'onCaptureUnlinkAccountError',
     // Janrain's failure counterparts of the code events (beyond SPEC's minimum list, same names as Janrain's).
     'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed'
   ];
@@ -103,8 +104,19 @@
   var SOCIAL_EXPIRED_MESSAGE = 'Signing in with %s took too long or was already finished. Please try again.';
   var SOCIAL_WAIT_MESSAGE = 'Signing you in with %s…';
   var HANDOFF_WAIT_MESSAGE = 'Continue signing in with %s in the window that opened.';
+  // Linking a provider account from editProfile, and unlinking one.
+  var LINK_WAIT_MESSAGE = 'Linking %s…';
+  var LINKED_MESSAGE = '%s is linked. You can sign in with it from now on.';
+  var LINK_CANCELLED_MESSAGE = 'You cancelled linking %s.';
+  var LINK_FAILED_MESSAGE = '%s was not linked. Please try again.';
+  var LINK_TAKEN_MESSAGE = 'This %s account is already linked to another account, so it was not linked to yours.';
+  var UNLINKED_MESSAGE = '%s is no longer linked.';
+  var UNLINK_LAST_MESSAGE = 'This is your only way to sign in, so it stays linked. Set a password first (sign out, then “Forgot your password?”).';
+  var UNLINK_FAILED_MESSAGE = '%s could not be unlinked. Please try again.';
   // The host's refresh_secret crosses the provider round trip here (the page reloads), taken back at once.
   var SOCIAL_SECRET_KEY = 'captureBridgeSocialRefreshSecret';
+  // Why the page went to the provider ('link' from editProfile; sign-in otherwise), across the same reload.
+  var SOCIAL_PURPOSE_KEY = 'captureBridgeSocialPurpose';
   // How long a tap on a provider waits for the host to drain the bridge's queue before the page leaves.
   var BRIDGE_DRAIN_WAIT_MS = 1500;
 
@@ -497,6 +509,7 @@
     }
     clearMessages(target);
     bindProfile(target);
+    renderLinkedAccounts(target);
     fillForms(target);
     target.hidden = false;
     var loading = document.getElementById('capture_loading');
@@ -936,10 +949,12 @@
   function startProvider(name, button) {
     if (!name || state.leaving) return;
     var capture = captureSettings();
-    fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name });
+    // A button of the linked-accounts section links the provider account to the signed-in user instead.
+    var purpose = button && button.hasAttribute('data-capture-link') ? 'link' : 'signIn';
+    fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name, purpose: purpose });
     var appReturnUri = handOffTarget();
     if (appReturnUri) {
-      handOff(name, appReturnUri);
+      handOff(name, appReturnUri, purpose);
       return;
     }
     var url = '/social/' + encodeURIComponent(name) + '/start?' + encodeForm({
@@ -947,9 +962,10 @@
       response_type: capture.responseType, redirect_uri: capture.redirectUri
     });
     // The host's refresh_secret must survive the reload the round trip ends with (removed again on return).
-    if (state.refreshSecret) {
-      try { window.sessionStorage.setItem(SOCIAL_SECRET_KEY, state.refreshSecret); } catch (error) { /* sign-in works without */ }
-    }
+    try {
+      if (state.refreshSecret) window.sessionStorage.setItem(SOCIAL_SECRET_KEY, state.refreshSecret);
+      if (purpose === 'link') window.sessionStorage.setItem(SOCIAL_PURPOSE_KEY, purpose);
+    } catch (error) { /* sign-in works without the secret; a link comes back as a sign-in of the same person */ }
     state.leaving = true;
     var buttons = document.querySelectorAll('[data-capture-provider]');
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
@@ -968,17 +984,17 @@
    * ASWebAuthenticationSession / Custom Tabs, the service finally sends that browser to `appReturnUri` with the
    * provider step's answer in the fragment, and the host hands that address back with completeProviderLogin.
    */
-  function handOff(name, appReturnUri) {
+  function handOff(name, appReturnUri, purpose) {
     var capture = captureSettings();
     var url = window.location.protocol + '//' + window.location.host + '/social/' + encodeURIComponent(name) + '/start?'
       + encodeForm({
         client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
         response_type: capture.responseType, app_return_uri: appReturnUri
       });
-    state.handedOff = name;
+    state.handedOff = { provider: name, purpose: purpose };
     showNotice(HANDOFF_WAIT_MESSAGE.replace('%s', providerName(name)), true);
     fire('onProviderLoginHandoff', {
-      statusMessage: 'providerLoginHandoff', provider: name, url: url, appReturnUri: appReturnUri
+      statusMessage: 'providerLoginHandoff', provider: name, purpose: purpose, url: url, appReturnUri: appReturnUri
     });
   }
 
@@ -1014,29 +1030,157 @@
       } catch (error) { /* keep going */ }
     }
     var secret = null;
+    var purpose = null;
     try {
       secret = window.sessionStorage.getItem(SOCIAL_SECRET_KEY);
+      purpose = window.sessionStorage.getItem(SOCIAL_PURPOSE_KEY);
       window.sessionStorage.removeItem(SOCIAL_SECRET_KEY);
+      window.sessionStorage.removeItem(SOCIAL_PURPOSE_KEY);
     } catch (error) { /* none kept */ }
     if (secret && !state.refreshSecret) state.refreshSecret = secret;
-    return providerStepEnded(values);
+    return providerStepEnded(values, purpose === 'link' ? 'link' : 'signIn');
   }
 
-  /* The provider step's answer: onProviderLoginError and a notice for the next screen, or onProviderLoginSuccess. */
-  function providerStepEnded(values) {
+  /*
+   * The provider step's answer: onProviderLoginError and a notice for the next screen, or onProviderLoginSuccess.
+   * `purpose` is 'link' when it was started from the linked-accounts section. Returns {token|error, provider, purpose}.
+   */
+  function providerStepEnded(values, purpose) {
     var provider = values.provider || '';
+    var name = providerName(provider) || 'the provider';
     if (values.capture_social_error) {
       var code = values.capture_social_error;
-      var text = (SOCIAL_ERRORS[code] || SOCIAL_ERROR_OTHER).replace('%s', providerName(provider) || 'the provider');
-      // Shown on the sign-in screen once it is up (start renders it next).
+      var text = purpose === 'link'
+        ? (code === 'cancelled' ? LINK_CANCELLED_MESSAGE : LINK_FAILED_MESSAGE).replace('%s', name)
+        : (SOCIAL_ERRORS[code] || SOCIAL_ERROR_OTHER).replace('%s', name);
+      // Shown on the next screen once it is up (sign-in, or editProfile for a link).
       state.socialNotice = { text: text, gentle: code === 'cancelled' };
       fire('onProviderLoginError', {
-        status: 'error', statusMessage: code, provider: provider, error: code, errorDescription: text
+        status: 'error', statusMessage: code, provider: provider, purpose: purpose, error: code, errorDescription: text
       });
-      return { error: code, provider: provider };
+      return { error: code, provider: provider, purpose: purpose };
     }
-    fire('onProviderLoginSuccess', { statusMessage: 'providerLoginSuccess', provider: provider });
-    return { token: values.capture_social_token, provider: provider };
+    fire('onProviderLoginSuccess', { statusMessage: 'providerLoginSuccess', provider: provider, purpose: purpose });
+    return { token: values.capture_social_token, provider: provider, purpose: purpose };
+  }
+
+  /* A provider step that brought a token: a link to the signed-in user, or a sign-in. */
+  function finishSocial(social) {
+    if (social.purpose === 'link' && hasActiveSession()) return linkSocial(social);
+    return redeemSocial(social);
+  }
+
+  // ---------------------------------------------------------------- linked accounts (editProfile)
+
+  /*
+   * The linked-accounts section of `root`: the record's `profiles` (from /entity) with an Unlink button each, and
+   * the Link buttons. Shown when the service has providers or the record has links.
+   */
+  function renderLinkedAccounts(root) {
+    var sections = root.querySelectorAll('[data-capture-linked]');
+    if (!sections.length) return;
+    var profile = storedProfile() || {};
+    var linked = Object.prototype.toString.call(profile.profiles) === '[object Array]' ? profile.profiles : [];
+    var providers = janrain.settings.providers || [];
+    for (var i = 0; i < sections.length; i++) {
+      var list = sections[i].querySelector('[data-capture-linked-list]');
+      if (list) {
+        while (list.firstChild) list.removeChild(list.firstChild);
+        for (var k = 0; k < linked.length; k++) list.appendChild(linkedAccountItem(linked[k]));
+        list.hidden = linked.length === 0;
+      }
+      sections[i].hidden = providers.length === 0 && linked.length === 0;
+    }
+  }
+
+  function linkedAccountItem(account) {
+    var name = providerName(account.domain);
+    var item = document.createElement('li');
+    item.className = 'capture_linked_item';
+    var text = document.createElement('span');
+    text.className = 'capture_linked_text';
+    text.appendChild(document.createTextNode(name));
+    if (account.email) {
+      var email = document.createElement('span');
+      email.className = 'capture_linked_email';
+      email.textContent = String(account.email);
+      text.appendChild(email);
+    }
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'capture_btn capture_secondary';
+    button.setAttribute('data-capture-unlink', String(account.identifier || ''));
+    button.setAttribute('data-capture-provider-name', name);
+    button.setAttribute('aria-label', 'Unlink ' + name + (account.email ? ' (' + account.email + ')' : ''));
+    button.textContent = 'Unlink';
+    item.appendChild(text);
+    item.appendChild(button);
+    return item;
+  }
+
+  /* After a link or an unlink: the record as the service now has it, the list redrawn, and a note. */
+  function linkedAccountsChanged(user, text, gentle) {
+    if (user) saveProfile(user);
+    renderLinkedAccounts(document);
+    showNotice(text, gentle);
+  }
+
+  /* The provider account of a provider step, added to the signed-in user (/oauth/link_account_native). */
+  function linkSocial(social) {
+    var name = providerName(social.provider);
+    var transactionId = randomId();
+    var params = commonParams(undefined);
+    params.token = social.token;
+    params.access_token = storedToken();
+    showNotice(LINK_WAIT_MESSAGE.replace('%s', name), true);
+    return post('/oauth/link_account_native', params).then(function (reply) {
+      var body = reply.body || {};
+      if (reply.ok) {
+        linkedAccountsChanged(body.capture_user, LINKED_MESSAGE.replace('%s', name), true);
+        fire('onCaptureLinkAccountSuccess', {
+          statusMessage: 'accountLinked', provider: social.provider, userData: body.capture_user
+        }, transactionId);
+        return;
+      }
+      var result = errorFields(reply);
+      result.provider = social.provider;
+      fire('onCaptureLinkAccountError', result, transactionId);
+      linkedAccountsChanged(null, (body.code === 403 ? LINK_TAKEN_MESSAGE : LINK_FAILED_MESSAGE).replace('%s', name), false);
+    }, function () {
+      showNotice(NETWORK_MESSAGE);
+      fire('onCaptureLinkAccountError', { status: 'error', statusMessage: 'networkError', provider: social.provider }, transactionId);
+    });
+  }
+
+  /* An Unlink button: /oauth/unlink_account_native with the account's identifier. */
+  function unlinkAccount(button) {
+    var identifier = button.getAttribute('data-capture-unlink');
+    var name = button.getAttribute('data-capture-provider-name') || '';
+    var capture = captureSettings();
+    var transactionId = randomId();
+    button.disabled = true;
+    return post('/oauth/unlink_account_native', {
+      client_id: capture.clientId, flow: capture.flowName, flow_version: capture.flowVersion, locale: capture.locale,
+      redirect_uri: capture.redirectUri, identifier_to_remove: identifier, access_token: storedToken()
+    }).then(function (reply) {
+      var body = reply.body || {};
+      button.disabled = false;
+      if (reply.ok) {
+        linkedAccountsChanged(body.capture_user, UNLINKED_MESSAGE.replace('%s', name), true);
+        fire('onCaptureUnlinkAccountSuccess', {
+          statusMessage: 'accountUnlinked', identifier: identifier, userData: body.capture_user
+        }, transactionId);
+        return;
+      }
+      var result = errorFields(reply);
+      result.identifier = identifier;
+      fire('onCaptureUnlinkAccountError', result, transactionId);
+      showNotice(body.code === 403 ? UNLINK_LAST_MESSAGE : UNLINK_FAILED_MESSAGE.replace('%s', name));
+    }, function () {
+      button.disabled = false;
+      showNotice(NETWORK_MESSAGE);
+      fire('onCaptureUnlinkAccountError', { status: 'error', statusMessage: 'networkError', identifier: identifier }, transactionId);
+    });
   }
 
   /*
@@ -1099,6 +1243,15 @@
     state.started = true;
     // Back from a provider (#capture_social_token=… or #capture_social_error=…): finish that first.
     var social = takeSocialReturn();
+    if (social && social.token && social.purpose === 'link' && hasActiveSession()) {
+      // Back from linking a provider: the session is checked as on any load, then the account linked.
+      verifySession(storedToken()).then(function (found) {
+        renderScreen(found ? sessionScreen() : initialScreenWithoutSession());
+        renderComplete();
+        if (found) linkSocial(social);
+      });
+      return;
+    }
     if (social && social.token) {
       renderScreen(initialScreenWithoutSession());
       renderComplete();
@@ -1193,9 +1346,10 @@
   function completeProviderLogin(returnUrl) {
     wire();
     var values;
+    var handedOff = state.handedOff || { purpose: 'signIn' };
     if (returnUrl === null || returnUrl === undefined || returnUrl === '') {
       if (!state.handedOff) return false;
-      values = { capture_social_error: 'cancelled', provider: state.handedOff };
+      values = { capture_social_error: 'cancelled', provider: handedOff.provider };
     } else {
       var text = String(returnUrl);
       values = text.indexOf('#') >= 0 ? socialAnswer(text.slice(text.indexOf('#') + 1)) : null;
@@ -1203,9 +1357,9 @@
     }
     state.handedOff = null;
     hideNotice();
-    var social = providerStepEnded(values);
+    var social = providerStepEnded(values, handedOff.purpose);
     if (social.token) {
-      redeemSocial(social);
+      finishSocial(social);
     } else {
       renderScreen(hasActiveSession() ? sessionScreen() : initialScreenWithoutSession());
       showSocialNotice();
@@ -1246,7 +1400,7 @@
     window.addEventListener('hashchange', function () {
       var social = takeSocialReturn();
       if (social && social.token) {
-        redeemSocial(social);
+        finishSocial(social);
         return;
       }
       if (social) {
@@ -1262,6 +1416,12 @@
       if (provider) {
         event.preventDefault();
         startProvider(provider.getAttribute('data-capture-provider'), provider);
+        return;
+      }
+      var unlink = closest(event.target, '[data-capture-unlink]');
+      if (unlink) {
+        event.preventDefault();
+        if (!unlink.disabled) unlinkAccount(unlink);
         return;
       }
       var link = closest(event.target, '[data-capture-screen], [data-capture-action]');

@@ -9,7 +9,8 @@ struct FlowPages: Sendable {
     static func load(webFlows directory: String, catalog: FlowCatalog, providers: [SocialProvider] = []) throws -> FlowPages {
         let root = URL(fileURLWithPath: directory)
         let assets = try StaticAssets.load(directory: root.appendingPathComponent("assets"))
-        let buttons = try SocialButtons.html(providers, assets: assets)
+        let signIn = try SocialButtons.html(providers, assets: assets, for: .signIn)
+        let link = try SocialButtons.html(providers, assets: assets, for: .link)
         var templates: [String: FlowTemplate] = [:]
         for flow in catalog.flows.values {
             let url = root.appendingPathComponent("pages").appendingPathComponent(flow.page)
@@ -17,19 +18,27 @@ struct FlowPages: Sendable {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")
             }
             let included = try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials"))
-            let whole = SocialButtons.place(buttons, in: included)
+            let whole = SocialButtons.place(link, for: .link, in: SocialButtons.place(signIn, for: .signIn, in: included))
             templates[flow.name] = try FlowTemplate.expand(whole, file: url.path, flow: flow, catalog: catalog)
         }
         return FlowPages(templates: templates, assets: assets)
     }
 }
 
-/// The social sign-in buttons, rendered once at start-up from the providers the service discovered, where a page
-/// writes Janrain's `{| loginWidget |}`. No provider, no section: the tag (and its line) goes away.
+/// The provider buttons, rendered once at start-up from the providers the service discovered: sign-in buttons where
+/// a page writes Janrain's `{| loginWidget |}`, buttons that link a provider account to the signed-in user where it
+/// writes `{| linkAccountWidget |}` (ours). No provider, no section: the tag (and its line) goes away.
 enum SocialButtons {
-    /// One `<button>` per provider (its name in `data-capture-provider`; the widget turns a tap into the redirect),
-    /// the configured icon (an asset of WebFlows/assets) decorative beside the accessible name "Continue with …".
-    static func html(_ providers: [SocialProvider], assets: StaticAssets) throws -> String {
+    enum Purpose {
+        case signIn, link
+
+        var tag: NSRegularExpression { self == .signIn ? SocialButtons.loginTag : SocialButtons.linkTag }
+    }
+
+    /// One `<button>` per provider (its name in `data-capture-provider`, and `data-capture-link` on link buttons; the
+    /// widget turns a tap into the redirect), the configured icon (an asset of WebFlows/assets) decorative beside the
+    /// accessible name "Continue with …" / "Link …".
+    static func html(_ providers: [SocialProvider], assets: StaticAssets, for purpose: Purpose) throws -> String {
         guard !providers.isEmpty else { return "" }
         var items: [String] = []
         for provider in providers {
@@ -44,26 +53,37 @@ enum SocialButtons {
                 }
                 icon = "<img class=\"capture_provider_icon\" src=\"/flows/assets/\(HTML.escape(name))\" alt=\"\" width=\"24\" height=\"24\">"
             }
+            let name = HTML.escape(settings.name)
+            let label = HTML.escape(settings.displayName)
             items.append(
-                "<li><button type=\"button\" class=\"capture_btn capture_provider\" data-capture-provider=\"\(HTML.escape(settings.name))\">"
-                    + icon + "<span>Continue with \(HTML.escape(settings.displayName))</span></button></li>")
+                purpose == .signIn
+                    ? "<li><button type=\"button\" class=\"capture_btn capture_provider\" data-capture-provider=\"\(name)\">"
+                        + icon + "<span>Continue with \(label)</span></button></li>"
+                    : "<li><button type=\"button\" class=\"capture_btn capture_provider\" data-capture-provider=\"\(name)\" "
+                        + "data-capture-link>" + icon + "<span>Link \(label)</span></button></li>")
         }
         // A display name is text: nothing in it may read as a template tag when the page is expanded next.
-        let html = """
+        let html =
+            purpose == .signIn
+            ? """
             <div class="capture_social" data-capture-social>\
             <p class="capture_divider"><span>or</span></p>\
             <ul class="capture_providers" aria-label="Sign in with another account">\(items.joined())</ul>\
             </div>
             """
+            : """
+            <ul class="capture_providers" aria-label="Link another account">\(items.joined())</ul>
+            """
         return html.replacingOccurrences(of: "{", with: "&#123;")
     }
 
-    static let tag = try! NSRegularExpression(pattern: #"[ \t]*\{\|\s*loginWidget\s*\|\}[ \t]*\n?"#)
+    static let loginTag = try! NSRegularExpression(pattern: #"[ \t]*\{\|\s*loginWidget\s*\|\}[ \t]*\n?"#)
+    static let linkTag = try! NSRegularExpression(pattern: #"[ \t]*\{\|\s*linkAccountWidget\s*\|\}[ \t]*\n?"#)
 
-    /// Replaces every `{| loginWidget |}` with the buttons (or nothing).
-    static func place(_ buttons: String, in template: String) -> String {
+    /// Replaces every tag of `purpose` with the buttons (or nothing).
+    static func place(_ buttons: String, for purpose: Purpose, in template: String) -> String {
         let replacement = buttons.isEmpty ? "" : buttons + "\n"
-        return tag.stringByReplacingMatches(
+        return purpose.tag.stringByReplacingMatches(
             in: template, range: NSRange(template.startIndex..., in: template),
             withTemplate: NSRegularExpression.escapedTemplate(for: replacement))
     }
