@@ -56,6 +56,29 @@ import Testing
         #expect(reply.status == 204)
     }
 
+    /// `withProvider` with the same provider configured as plain OAuth 2.0: endpoints given, no discovery, no ID token.
+    static func withPlainOAuthProvider(
+        _ body: @escaping @Sendable (_ base: String, _ api: API) async throws -> Void
+    ) async throws {
+        let provider = try await FixtureServer.start(script: script, arguments: [])
+        defer { provider.stop() }
+        let base = "http://localhost:\(provider.port)"
+        let world = try await TestWorld.make(time: TestTime(Date()))
+        var service = world.service
+        let (providers, problems) = await SocialProviders.discover(
+            [
+                SocialProviderSettings(
+                    name: "mock", displayName: "Plain", authorizationEndpoint: base + "/oauth2/authorize",
+                    tokenEndpoint: base + "/oauth2/token", userinfoEndpoint: base + "/userinfo", clientId: "capture-plain",
+                    scopes: ["profile", "email"], allowPlainHTTP: true)
+            ],
+            secrets: ["mock": "s3cret"], transport: CurlProviderTransport())
+        #expect(problems.isEmpty && providers.ordered.map(\.isOpenIDConnect) == [false])
+        service.social = providers
+        let app = Application(router: try buildRouter(service: service))
+        try await app.test(.router) { client in try await body(base, API(client: client)) }
+    }
+
     static func startParameters(responseType: String = "token") -> String {
         "client_id=demo-mobile-app&flow=webViewSignIn&locale=en-US&response_type=\(responseType)&redirect_uri="
             + page.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -63,7 +86,9 @@ import Testing
 
     /// The page's button → the provider (the user picks `subject` there) → our callback; returns where the
     /// callback sends the browser (the page with its fragment).
-    static func roundTrip(_ api: API, subject: String, deny: Bool = false) async throws -> (location: String, fragment: [String: String]) {
+    static func roundTrip(_ api: API, subject: String, deny: Bool = false, openID: Bool = true) async throws
+        -> (location: String, fragment: [String: String])
+    {
         let start = try await api.get("/social/mock/start?" + startParameters())
         #expect(start.status == .found)
         // The browser keeps the state cookie for the callback path only.
@@ -71,7 +96,8 @@ import Testing
         #expect(setCookie.contains("Path=/social/callback") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         let cookie = String(setCookie.split(separator: ";")[0])
         let authorize = try #require(start.headers[.location])
-        #expect(authorize.contains("code_challenge_method=S256") && authorize.contains("nonce=") && authorize.contains("state="))
+        #expect(authorize.contains("code_challenge_method=S256") && authorize.contains("state="))
+        #expect(authorize.contains("nonce=") == openID, "a nonce exactly for OpenID Connect")
         // The user answers the provider's sign-in form.
         let form = deny ? "sub=\(subject)&action=deny" : "sub=\(subject)"
         let answer = try await http.send(
@@ -165,6 +191,20 @@ import Testing
             #expect(user["displayName"] as? String == "Sammy" && user["familyName"] as? String == "Sample")
             #expect(user["emailVerified"] is NSNull, "the provider did not vouch for this address: a code was mailed")
             #expect(try await api.post("/oauth/register_native", fields).code == 200, "the token is spent")
+        }
+    }
+
+    @Test func aPlainOAuth2ProviderNamesItsUserThroughUserinfo() async throws {
+        try await Self.withPlainOAuthProvider { base, api in
+            try await Self.provide(base, subject: "olga", claims: ["email": "olga@example.com", "name": "Olga"])
+            let back = try await Self.roundTrip(api, subject: "olga", openID: false)
+            let token = try #require(back.fragment["capture_social_token"], "\(back.fragment)")
+            let signedUp = try await Self.authNative(api, token: token)
+            #expect(signedUp.stat == "ok" && signedUp["is_new"] as? Bool == true)
+            let user = try #require(signedUp["capture_user"] as? [String: Any])
+            #expect(user["email"] as? String == "olga@example.com" && user["displayName"] as? String == "Olga")
+            let profiles = try #require(user["profiles"] as? [[String: Any]])
+            #expect(profiles.map { $0["identifier"] as? String } == ["mock:olga"])
         }
     }
 
