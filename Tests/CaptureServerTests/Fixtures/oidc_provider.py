@@ -80,9 +80,9 @@ class Faults:
         return [body]
 
     def alter(self, fault, body):
-        reply = json.loads(body)
         if fault == "oversized":
             return body + b" " * OVERSIZED_BYTES
+        reply = json.loads(body)
         header, payload, signature = reply["id_token"].split(".")
         if fault == "bad_signature":
             altered = bytearray(_b64decode(signature))
