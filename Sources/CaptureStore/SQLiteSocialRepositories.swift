@@ -10,7 +10,7 @@ struct SQLiteSocialLoginRepository: SocialLoginRepository {
         try await writer.write { db in
             try db.execute(
                 sql: "DELETE FROM social_logins WHERE id IN (SELECT id FROM social_logins WHERE expiresAt < ? LIMIT 16)",
-                arguments: [login.createdAt.addingTimeInterval(-(SocialLogin.handOffLifetime + SocialLogin.formLifetime))])
+                arguments: [login.createdAt.addingTimeInterval(-SocialLogin.retention)])
             var login = login
             try login.insert(db)
         }

@@ -135,7 +135,8 @@ import Testing
 }
 
 /// The social sign-in buttons (issue 8): rendered from the providers the service discovered, where a page writes
-/// Janrain's `{| loginWidget |}`; none configured, no section at all.
+/// Janrain's `{| loginWidget |}` (and link buttons where it writes `{| linkAccountWidget |}`); none configured, no
+/// section at all.
 @Suite struct SocialButtonTests {
     static func providers(icon: String? = "provider-generic.svg") async -> SocialProviders {
         let (providers, problems) = await SocialProviders.discover(
@@ -163,7 +164,12 @@ import Testing
                     + #"<img class="capture_provider_icon" src="/flows/assets/provider-generic.svg" alt="" width="24" height="24">"#
                     + "<span>Continue with Acme &lt;ID&gt;</span></button>"
                 #expect(page.contains(button), "\(flow)")
-                #expect(page.components(separatedBy: "data-capture-provider=").count - 1 == (flow == "webViewProfile" ? 1 : 3))
+                #expect(page.components(separatedBy: "<span>Continue with ").count - 1 == (flow == "webViewSignIn" || flow == "webViewDemo" ? 3 : 1))
+                // editProfile's linked-accounts section ({| linkAccountWidget |}) on the pages that have it.
+                let link = #"<button type="button" class="capture_btn capture_provider" data-capture-provider="acme" data-capture-link>"#
+                    + #"<img class="capture_provider_icon" src="/flows/assets/provider-generic.svg" alt="" width="24" height="24">"#
+                    + "<span>Link Acme &lt;ID&gt;</span></button>"
+                #expect(page.components(separatedBy: link).count - 1 == (flow == "webViewSignIn" ? 0 : 1), "\(flow)")
                 for screen in ["socialRegistration", "mergeAccounts", "traditionalAuthenticateMerge"] {
                     #expect(page.contains(#"<section id="\#(screen)""#), "\(flow) \(screen)")
                 }
@@ -182,6 +188,8 @@ import Testing
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
             #expect(!page.contains(#"class="capture_social""#) && !page.contains("data-capture-provider") && !page.contains("{|"))
             #expect(try FlowPageTests().settingsJSON(in: page)["providers"] as? [String] == [])
+            let profile = try await api.get("/flows/webViewProfile?client_id=demo-mobile-app").text
+            #expect(!profile.contains("data-capture-provider") && !profile.contains("{|"))
         }
     }
 

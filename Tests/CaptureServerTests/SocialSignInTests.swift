@@ -353,12 +353,24 @@ import Testing
             let unknown = try await api.get("/social/callback?state=forged&code=x")
             #expect(unknown.status == .badRequest && unknown.headers[.location] == nil)
             #expect(unknown.text.contains("Sign-in not finished"))
-            // A provider's answer for a sign-in this browser did not start (login CSRF) is refused, and the real
-            // one is not spent by it.
+            // A provider's answer for a sign-in this browser did not start (login CSRF): its code is never
+            // exchanged; the sign-in this browser did start is spent and ends on its own page with a reason.
             let start = try await api.get("/social/mock/start?" + Self.startParameters())
             let mine = String(try #require(start.headers[.setCookie]).split(separator: ";")[0])
             let foreign = try await api.get("/social/callback?state=someone-elses&code=x", headers: [.cookie: mine])
-            #expect(foreign.status == .badRequest && foreign.headers[.location] == nil)
+            #expect(foreign.status == .seeOther)
+            let mixedUp = try #require(foreign.headers[.location])
+            #expect(mixedUp.hasPrefix(Self.page + "#"))
+            #expect(Self.fragment(of: mixedUp) == ["capture_social_error": "state_mismatch", "provider": "mock"])
+            // (A moment later: the test's clock stands still, and a spent state's expiry is that same instant,
+            // stored to the millisecond.)
+            world.time.advance(by: 1)
+            let again = try await api.get(
+                "/social/callback?state=\(mine.dropFirst("capture_social_state=".count))&code=x", headers: [.cookie: mine])
+            #expect(again.status == .badRequest && again.headers[.location] == nil, "the browser's sign-in was spent")
+            // A mismatch with a cookie that names no live sign-in has no page to go back to.
+            let stale = try await api.get("/social/callback?state=someone-elses&code=x", headers: [.cookie: mine])
+            #expect(stale.status == .badRequest && stale.headers[.location] == nil)
 
             // A page that is not the client's, a provider we do not have, a client we do not know: refused at start.
             let elsewhere = try await api.get(

@@ -2,6 +2,7 @@
 SMTP server (aiosmtpd) it delivers mail to, a fresh native host (web view) per test, and small HTTP helpers
 an app backend would use."""
 
+import contextlib
 import ctypes
 import email
 import email.policy
@@ -136,6 +137,20 @@ class OIDCProvider:
             data=json.dumps(claims).encode(), headers={"Content-Type": "application/json"}, method="PUT")
         status, body, _ = _send(request)
         assert status == 204, "the provider refused the user %s: %s %s" % (subject, status, body)
+
+    @contextlib.contextmanager
+    def fault(self, name):
+        """Within the block, the provider's token endpoint answers with the named fault (oidc_provider.py lists
+        them: bad_signature, wrong_audience, expired, wrong_nonce, slow, oversized, no_reply); cleared after."""
+        request = urllib.request.Request(self.issuer + "/_faults", data=json.dumps({"token": name}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="PUT")
+        status, body, _ = _send(request)
+        assert status == 204, "the provider's fault layer refused %r: %s %s" % (name, status, body)
+        try:
+            yield
+        finally:
+            status, body, _ = _send(urllib.request.Request(self.issuer + "/_faults", method="DELETE"))
+            assert status == 204, "the fault %r was not cleared: %s %s" % (name, status, body)
 
 
 @pytest.fixture(scope="session")

@@ -98,7 +98,8 @@
     cancelled: 'You cancelled signing in with %s. You can try again, or use your email address and password.',
     provider_error: '%s could not sign you in. Try again, or use your email address and password.',
     provider_unreachable: 'We could not reach %s. Check your connection and try again in a moment.',
-    invalid_id_token: 'We could not confirm your sign-in with %s. Please try again.'
+    invalid_id_token: 'We could not confirm your sign-in with %s. Please try again.',
+    state_mismatch: 'The answer from %s was not for the sign-in you started, so we stopped it. Please try again.'
   };
   var SOCIAL_ERROR_OTHER = 'Signing in with %s did not work. Please try again.';
   var SOCIAL_EXPIRED_MESSAGE = 'Signing in with %s took too long or was already finished. Please try again.';

@@ -34,6 +34,8 @@ public struct SocialLogin: Sendable, Equatable {
     /// After a first redemption that needs a form (310 `socialRegistration`, 380 merge): the token stays usable
     /// for `register_native` or the merge for this long, while the person types.
     public static let formLifetime: TimeInterval = 900
+    /// How long a sign-in is kept once its state ended: longer than its token can live, so purging never cuts one short.
+    public static let retention: TimeInterval = handOffLifetime + formLifetime + 60
 
     public init(
         stateHash: String, provider: String, clientID: String, flow: String, locale: String, responseType: String,

@@ -86,7 +86,10 @@ extension CaptureService {
     /// server, checks who the user is there, and sends the browser back to the page with a one-time token.
     /// `browserState` is the state the start left in this browser's cookie: when the provider's answer carries
     /// one too, they must agree (a sign-in started in another browser is not finished in this one); an answer
-    /// without one (some providers drop it from error replies) is matched by the cookie alone.
+    /// without one (some providers drop it from error replies) is matched by the cookie alone. An answer whose
+    /// state differs (login CSRF, RFC 6749 §10.12, or a mixed-up answer) is never exchanged: the sign-in the
+    /// cookie names is spent and ends on its own page (checked against the allow-list at its start, so no open
+    /// redirect) with `state_mismatch`, so a web view's host hears about it instead of being left on our page.
     public func finishSocialLogin(state: String?, browserState: String?, code: String?, error: String?) async throws
         -> SocialReturn
     {
@@ -96,13 +99,15 @@ extension CaptureService {
                 : "The sign-in was cancelled or refused at the provider. Go back to the app and try again.")
         let given = state.flatMap { $0.isEmpty ? nil : $0 }
         let kept = browserState.flatMap { $0.isEmpty ? nil : $0 }
-        if let given, let kept, given != kept { return dead }
-        guard let state = given ?? kept else { return dead }
+        let mismatch = given != nil && kept != nil && given != kept
+        guard let state = mismatch ? kept : given ?? kept else { return dead }
         let now = time.now()
         // Spent at once, whatever happens next: a state works once.
         let login = try await store.socialLogins.use(stateHash: TokenMinter.hash(state)) { found -> (SocialLogin?, SocialLogin?) in
             guard var found, found.expiresAt > now, found.subject == nil, found.usedAt == nil else { return (nil, nil) }
-            found.expiresAt = now
+            // Strictly in the past: a stored time keeps only milliseconds, and "now" must not round up into a
+            // second use within the same instant.
+            found.expiresAt = now.addingTimeInterval(-1)
             return (found, found)
         }
         guard var login, let provider = social.provider(named: login.provider) else { return dead }
@@ -111,6 +116,9 @@ extension CaptureService {
                 login.returnURL + "#" + (values + [("provider", provider.name)])
                     .map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&"),
                 problem: problem)
+        }
+        if mismatch {
+            return back([("capture_social_error", "state_mismatch")], problem: "the answer's state is not this browser's")
         }
         if let error, !error.isEmpty {
             let code = error == "access_denied" ? "cancelled" : "provider_error"
