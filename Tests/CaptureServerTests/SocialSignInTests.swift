@@ -56,8 +56,9 @@ import Testing
         #expect(reply.status == 204)
     }
 
-    /// `withProvider` with the same provider configured as plain OAuth 2.0: endpoints given, no discovery, no ID token.
-    static func withPlainOAuthProvider(
+    /// The fixture provider as `configure` (given its base URL) sets it up in the service, named "mock".
+    static func withConfiguredProvider(
+        _ configure: @escaping @Sendable (_ base: String) async throws -> (settings: SocialProviderSettings, secret: String),
         _ body: @escaping @Sendable (_ base: String, _ api: API) async throws -> Void
     ) async throws {
         let provider = try await FixtureServer.start(script: script, arguments: [])
@@ -65,18 +66,29 @@ import Testing
         let base = "http://localhost:\(provider.port)"
         let world = try await TestWorld.make(time: TestTime(Date()))
         var service = world.service
+        let (settings, secret) = try await configure(base)
         let (providers, problems) = await SocialProviders.discover(
-            [
-                SocialProviderSettings(
-                    name: "mock", displayName: "Plain", authorizationEndpoint: base + "/oauth2/authorize",
-                    tokenEndpoint: base + "/oauth2/token", userinfoEndpoint: base + "/userinfo", clientId: "capture-plain",
-                    scopes: ["profile", "email"], allowPlainHTTP: true)
-            ],
-            secrets: ["mock": "s3cret"], transport: CurlProviderTransport())
-        #expect(problems.isEmpty && providers.ordered.map(\.isOpenIDConnect) == [false])
+            [settings], secrets: [settings.name: secret], transport: CurlProviderTransport())
+        #expect(problems.isEmpty, "\(problems)")
         service.social = providers
         let app = Application(router: try buildRouter(service: service))
         try await app.test(.router) { client in try await body(base, API(client: client)) }
+    }
+
+    /// A client registered at the provider (RFC 7591, as the fixture provider implements it) that may only
+    /// authenticate with `method`; returns its id and secret.
+    static func registerClient(at base: String, method: String) async throws -> (id: String, secret: String) {
+        let body: JSONValue = [
+            "redirect_uris": [.string("http://127.0.0.1:8080" + CaptureService.socialCallbackPath)],
+            "token_endpoint_auth_method": .string(method),
+        ]
+        let reply = try await http.send(
+            OutboundHTTPRequest(
+                method: .post, url: base + "/oauth2/clients",
+                headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/json")], body: body.encoded(),
+                allowsPlainHTTP: true))
+        let client = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+        return (try #require(client["client_id"] as? String), try #require(client["client_secret"] as? String))
     }
 
     static func startParameters(responseType: String = "token") -> String {
@@ -195,7 +207,15 @@ import Testing
     }
 
     @Test func aPlainOAuth2ProviderNamesItsUserThroughUserinfo() async throws {
-        try await Self.withPlainOAuthProvider { base, api in
+        let plain: @Sendable (String) async throws -> (settings: SocialProviderSettings, secret: String) = { base in
+            (
+                SocialProviderSettings(
+                    name: "mock", displayName: "Plain", authorizationEndpoint: base + "/oauth2/authorize",
+                    tokenEndpoint: base + "/oauth2/token", userinfoEndpoint: base + "/userinfo", clientId: "capture-plain",
+                    scopes: ["profile", "email"], allowPlainHTTP: true), "s3cret"
+            )
+        }
+        try await Self.withConfiguredProvider(plain) { base, api in
             try await Self.provide(base, subject: "olga", claims: ["email": "olga@example.com", "name": "Olga"])
             let back = try await Self.roundTrip(api, subject: "olga", openID: false)
             let token = try #require(back.fragment["capture_social_token"], "\(back.fragment)")
@@ -205,6 +225,29 @@ import Testing
             #expect(user["email"] as? String == "olga@example.com" && user["displayName"] as? String == "Olga")
             let profiles = try #require(user["profiles"] as? [[String: Any]])
             #expect(profiles.map { $0["identifier"] as? String } == ["mock:olga"])
+        }
+    }
+
+    /// A provider that takes the client secret only in the token request's body (`client_secret_post`).
+    @Test func aClientThatMustPostItsSecretSignsInWithTokenEndpointAuthMethod() async throws {
+        for method in ["client_secret_post", "client_secret_basic"] {
+            try await Self.withConfiguredProvider({ base in
+                let client = try await Self.registerClient(at: base, method: "client_secret_post")
+                return (
+                    SocialProviderSettings(
+                        name: "mock", displayName: "Posting", issuer: base, clientId: client.id, allowPlainHTTP: true,
+                        tokenEndpointAuthMethod: method), client.secret
+                )
+            }) { base, api in
+                try await Self.provide(base, subject: "poppy", claims: ["email": "poppy@example.com"])
+                let back = try await Self.roundTrip(api, subject: "poppy")
+                if method == "client_secret_post" {
+                    #expect(back.fragment["capture_social_token"] != nil, "\(back.fragment)")
+                } else {
+                    // The provider refuses the other method: an error on the page, nothing more.
+                    #expect(back.fragment["capture_social_error"] == "provider_error", "\(back.fragment)")
+                }
+            }
         }
     }
 

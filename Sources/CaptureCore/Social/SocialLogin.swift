@@ -55,6 +55,21 @@ public struct SocialLogin: Sendable, Equatable {
     }
 }
 
+extension SocialLogin {
+    /// The address the provider gave in `claim`, as given.
+    func providerEmail(claim: String) -> String? {
+        claims?[claim]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The provider vouches for `email` only when it says `email_verified` (a boolean, or the string "true" some
+    /// providers send) about that same address.
+    func vouches(for email: String, claim: String) -> Bool {
+        let verified = claims?["email_verified"]
+        guard verified == .bool(true) || verified?.stringValue?.lowercased() == "true" else { return false }
+        return providerEmail(claim: claim).map(User.normalize(email:)) == email
+    }
+}
+
 /// A provider account linked to a user (Janrain's `profiles`).
 public struct LinkedIdentity: Sendable, Equatable {
     public var provider: String

@@ -10,6 +10,8 @@ public struct SocialProvider: Sendable {
     /// OpenID Connect only: who signs the ID tokens, and where the keys are.
     public let issuer: String?
     public let jwksURI: String?
+    /// `client_secret_post` puts the secret in the token request's body; otherwise `client_secret_basic`.
+    let postsSecret: Bool
 
     public var name: String { settings.name }
     public var isOpenIDConnect: Bool { issuer != nil }
@@ -21,9 +23,16 @@ public struct SocialProvider: Sendable {
 
     /// `client_secret_basic` (RFC 6749 §2.3.1: each part form-encoded first).
     var clientAuthorization: String? {
-        guard let clientSecret else { return nil }
+        guard let clientSecret, !postsSecret else { return nil }
         let pair = "\(Self.formEncode(settings.clientId)):\(Self.formEncode(clientSecret))"
         return "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+
+    /// The client's identity in the token request's body: the id and, with `client_secret_post`, the secret; nothing
+    /// when the secret goes in the Authorization header.
+    var clientCredentialsInBody: [(String, String)] {
+        guard let clientSecret else { return [("client_id", settings.clientId)] }
+        return postsSecret ? [("client_id", settings.clientId), ("client_secret", clientSecret)] : []
     }
 
     static func formEncode(_ text: String) -> String {
@@ -41,7 +50,7 @@ public struct SocialProvider: Sendable {
             return SocialProvider(
                 settings: settings, clientSecret: secret, authorizationEndpoint: settings.authorizationEndpoint ?? "",
                 tokenEndpoint: settings.tokenEndpoint ?? "", userinfoEndpoint: settings.userinfoEndpoint, issuer: nil,
-                jwksURI: nil)
+                jwksURI: nil, postsSecret: settings.tokenEndpointAuthMethod == "client_secret_post")
         }
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         let reply = try await transport.send(
@@ -58,11 +67,17 @@ public struct SocialProvider: Sendable {
             else { throw ProviderUnreachable("discovery has no usable \(key)") }
             return url
         }
+        // OIDC Discovery §3: without the list, client_secret_basic is what the provider takes.
+        let supported = document["token_endpoint_auth_methods_supported"]?.arrayElements?.compactMap { $0.stringValue }
+            ?? ["client_secret_basic"]
+        let method = settings.tokenEndpointAuthMethod
+            ?? (supported.contains("client_secret_basic") || !supported.contains("client_secret_post")
+                ? "client_secret_basic" : "client_secret_post")
         return SocialProvider(
             settings: settings, clientSecret: secret, authorizationEndpoint: try endpoint("authorization_endpoint"),
             tokenEndpoint: try endpoint("token_endpoint"),
             userinfoEndpoint: settings.userinfoEndpoint ?? (try? endpoint("userinfo_endpoint")), issuer: issuer,
-            jwksURI: try endpoint("jwks_uri"))
+            jwksURI: try endpoint("jwks_uri"), postsSecret: method == "client_secret_post")
     }
 }
 

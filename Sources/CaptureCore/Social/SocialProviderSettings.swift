@@ -21,12 +21,17 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
     public var claims: [String: String]?
     /// Plain `http://` endpoints, allowed only on loopback (a provider on the same machine, tests).
     public var allowPlainHTTP: Bool?
+    /// How the client authenticates at the token endpoint: `client_secret_basic` or `client_secret_post`. Unset: what
+    /// discovery's `token_endpoint_auth_methods_supported` allows (basic first, its default), else basic.
+    public var tokenEndpointAuthMethod: String?
+
+    public static let clientAuthenticationMethods = ["client_secret_basic", "client_secret_post"]
 
     public init(
         name: String, displayName: String, issuer: String? = nil, authorizationEndpoint: String? = nil,
         tokenEndpoint: String? = nil, userinfoEndpoint: String? = nil, clientId: String,
         clientSecretEnvironment: String? = nil, scopes: [String]? = nil, icon: String? = nil,
-        claims: [String: String]? = nil, allowPlainHTTP: Bool? = nil
+        claims: [String: String]? = nil, allowPlainHTTP: Bool? = nil, tokenEndpointAuthMethod: String? = nil
     ) {
         self.name = name
         self.displayName = displayName
@@ -40,6 +45,7 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
         self.icon = icon
         self.claims = claims
         self.allowPlainHTTP = allowPlainHTTP
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
     }
 
     /// Standard claims onto the demo schema's attributes.
@@ -54,6 +60,9 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
 
     public var isOpenIDConnect: Bool { issuer != nil }
 
+    /// The claim that holds the user's address: what `claims` maps onto `email`.
+    var emailClaim: String { (claims ?? Self.defaultClaims)["email"] ?? "email" }
+
     func problem() -> (key: String, problem: String)? {
         if name.isEmpty || name.count > 32 || !name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }) {
             return ("name", "must be 1-32 characters of a-z, 0-9 and '-'")
@@ -66,6 +75,9 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
         }
         for url in ([issuer] + endpoints).compactMap({ $0 }) where !Self.isAllowedURL(url, plainHTTP: allowPlainHTTP == true) {
             return ("issuer", "'\(url)' must be an https URL (http only on loopback with allowPlainHTTP)")
+        }
+        if let method = tokenEndpointAuthMethod, !Self.clientAuthenticationMethods.contains(method) {
+            return ("tokenEndpointAuthMethod", "must be one of \(Self.clientAuthenticationMethods.joined(separator: ", "))")
         }
         if let scopes, scopes.contains(where: { $0.isEmpty || $0.contains(" ") }) {
             return ("scopes", "each scope is one word")

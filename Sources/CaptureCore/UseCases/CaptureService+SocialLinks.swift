@@ -20,7 +20,7 @@ extension CaptureService {
         try await spend(login)
         try await store.identities.link(
             LinkedIdentity(
-                provider: login.provider, subject: subject, userID: user.id, email: login.claims?["email"]?.stringValue,
+                provider: login.provider, subject: subject, userID: user.id, email: providerEmail(login),
                 linkedAt: time.now()))
         return user
     }

@@ -165,7 +165,7 @@ extension CaptureService {
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", socialCallbackURL),
             ("code_verifier", login.codeVerifier),
         ]
-        if provider.clientAuthorization == nil { form.append(("client_id", provider.settings.clientId)) }
+        form += provider.clientCredentialsInBody
         let reply: ProviderReply
         do {
             reply = try await transport.send(

@@ -19,7 +19,7 @@ extension CaptureService {
             try await store.users.update(user)
             return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: login.provider)
         }
-        let email = login.claims?["email"]?.stringValue.map(User.normalize(email:))
+        let email = providerEmail(login).map(User.normalize(email:))
         if let email, try await store.users.find(email: email) != nil {
             try await keepForForm(login)
             throw CaptureError.mergeRequired(existingProvider: "capture", email: email)
@@ -63,7 +63,7 @@ extension CaptureService {
         try? write(texts: claimTexts(login), into: &user)
         user.email = email
         try write(form: context.form, values: values, into: &user)
-        if email != login.claims?["email"]?.stringValue.map(User.normalize(email:)) { user.emailVerifiedAt = nil }
+        if !login.vouches(for: email, claim: emailClaim(login)) { user.emailVerifiedAt = nil }
         do {
             return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
         } catch CaptureError.emailAddressInUse {
@@ -88,10 +88,18 @@ extension CaptureService {
         try await store.identities.link(
             LinkedIdentity(
                 provider: login.provider, subject: subject, userID: user.id,
-                email: login.claims?["email"]?.stringValue, linkedAt: time.now()))
+                email: providerEmail(login), linkedAt: time.now()))
     }
 
     // MARK: parts
+
+    /// The claim that holds the address for this sign-in's provider (its claim mapping's `email`).
+    func emailClaim(_ login: SocialLogin) -> String {
+        social.provider(named: login.provider)?.settings.emailClaim ?? "email"
+    }
+
+    /// The address the provider gave, through its claim mapping.
+    func providerEmail(_ login: SocialLogin) -> String? { login.providerEmail(claim: emailClaim(login)) }
 
     static let unusableSocialToken = CaptureError.invalidArgument("token", "is unknown, expired or already used")
 
@@ -130,12 +138,7 @@ extension CaptureService {
     private func newSocialUser(email: String, login: SocialLogin) -> User {
         var user = User(id: minter.identifier(), email: email, passwordHash: nil, createdAt: time.now())
         user.lastLoginAt = user.createdAt
-        // The provider vouches for the address only when it says so.
-        if login.claims?["email_verified"] == .bool(true),
-            login.claims?["email"]?.stringValue.map(User.normalize(email:)) == email
-        {
-            user.emailVerifiedAt = user.createdAt
-        }
+        if login.vouches(for: email, claim: emailClaim(login)) { user.emailVerifiedAt = user.createdAt }
         return user
     }
 
@@ -144,7 +147,7 @@ extension CaptureService {
     ) async throws -> AuthResult {
         try await spend(login)
         let identity = LinkedIdentity(
-            provider: login.provider, subject: subject, userID: user.id, email: login.claims?["email"]?.stringValue,
+            provider: login.provider, subject: subject, userID: user.id, email: providerEmail(login),
             linkedAt: time.now())
         let stored = try await store.users.insert(user, linking: identity)
         if stored.emailVerifiedAt == nil {
