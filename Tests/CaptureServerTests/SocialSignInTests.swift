@@ -251,6 +251,24 @@ import Testing
         }
     }
 
+    /// The provider rotates its signing key. Its ID tokens name no `kid` (a key-id lookup cannot tell), so a token the
+    /// cached set does not verify makes the service fetch the set again — at most once a minute, so a stream of
+    /// forged tokens cannot make it hammer the provider. (Tokens naming an unknown `kid`: IDTokenTests.)
+    @Test func aProviderThatRotatesItsSigningKeyIsFollowedOnceAMinuteAtMost() async throws {
+        try await Self.withProvider { issuer, api, world, _ in
+            try await Self.provide(issuer, subject: "rota", claims: ["email": "rota@example.com"])
+            #expect(try await Self.roundTrip(api, subject: "rota").fragment["capture_social_token"] != nil)
+            let rotated = try await Self.http.send(
+                OutboundHTTPRequest(method: .post, url: issuer + "/_rotate_key", allowsPlainHTTP: true))
+            #expect(rotated.status == 204)
+            let tooSoon = try await Self.roundTrip(api, subject: "rota")
+            #expect(tooSoon.fragment["capture_social_error"] == "invalid_id_token", "the set was fetched under a minute ago")
+            world.time.advance(by: 61)
+            let later = try await Self.roundTrip(api, subject: "rota")
+            #expect(later.fragment["capture_social_token"] != nil, "\(later.fragment)")
+        }
+    }
+
     /// SPEC §11: a hand-off token lives at most 60 s until it is first presented; a first presentation that ends
     /// on a form (310, 380) keeps it for the form.
     @Test func theOneTimeTokenLivesAMinuteUnlessAFormWaitsForIt() async throws {

@@ -115,20 +115,24 @@ public struct SocialProviders: Sendable {
     }
 }
 
-/// Each provider's key set, fetched when first needed and again when a token names a key the cached set lacks
-/// (key rotation), at most once a minute per provider so a stream of forged `kid`s cannot make us hammer it.
+/// Each provider's key set, fetched when first needed and again when a token names a key the cached set lacks, or
+/// (for providers that name no key) when the cached set did not verify a token — key rotation — at most once a minute
+/// per provider, so a stream of forged tokens cannot make us hammer it.
 public actor ProviderKeyCache {
     private var sets: [String: (keys: JSONWebKeySet, fetchedAt: Date)] = [:]
     static let refetchAfter: TimeInterval = 60
 
     public init() {}
 
-    func keys(for provider: SocialProvider, transport: any ProviderTransport, now: Date, wanting keyID: String?)
-        async throws(ProviderUnreachable) -> JSONWebKeySet
-    {
+    func keys(
+        for provider: SocialProvider, transport: any ProviderTransport, now: Date, wanting keyID: String?,
+        distrustingCached: Bool = false
+    ) async throws(ProviderUnreachable) -> JSONWebKeySet {
         if let cached = sets[provider.name] {
             let lacksKey = keyID.map { !cached.keys.containsKey(id: $0) } ?? false
-            if !lacksKey || now.timeIntervalSince(cached.fetchedAt) < Self.refetchAfter { return cached.keys }
+            if !(lacksKey || distrustingCached) || now.timeIntervalSince(cached.fetchedAt) < Self.refetchAfter {
+                return cached.keys
+            }
         }
         guard let uri = provider.jwksURI else { throw ProviderUnreachable("the provider publishes no keys") }
         let reply = try await transport.send(ProviderCall(url: uri, allowsPlainHTTP: provider.allowsPlainHTTP))

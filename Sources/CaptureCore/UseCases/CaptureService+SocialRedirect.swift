@@ -214,10 +214,20 @@ extension CaptureService {
     ) async throws -> [String: JSONValue] {
         do {
             let token = try IDToken(compact: idToken)
-            let keys = try await social.keys.keys(for: provider, transport: transport, now: time.now(), wanting: token.keyID)
-            return try token.verifiedClaims(
-                keys: keys, issuer: provider.issuer ?? "", clientID: provider.settings.clientId, nonce: login.nonce,
-                now: time.now())
+            func verify(distrustingCachedKeys: Bool) async throws -> [String: JSONValue] {
+                let keys = try await social.keys.keys(
+                    for: provider, transport: transport, now: time.now(), wanting: token.keyID,
+                    distrustingCached: distrustingCachedKeys)
+                return try token.verifiedClaims(
+                    keys: keys, issuer: provider.issuer ?? "", clientID: provider.settings.clientId, nonce: login.nonce,
+                    now: time.now())
+            }
+            do {
+                return try await verify(distrustingCachedKeys: false)
+            } catch IDTokenProblem.badSignature where token.keyID == nil {
+                // A provider that names no key (`kid`) may have rotated it: the set once more, then a last try.
+                return try await verify(distrustingCachedKeys: true)
+            }
         } catch let problem as IDTokenProblem {
             throw SocialFailure(code: "invalid_id_token", reason: problem.reason)
         } catch let unreachable as ProviderUnreachable {

@@ -15,6 +15,9 @@ alters what it answered, or how:
   slow            the reply after SLOW_SECONDS (longer than the service's 10 s for a provider call)
   oversized       the reply padded past the service's 256 KiB cap (still valid JSON)
   no_reply        the connection closed with no reply (a provider that went down mid-request)
+
+`POST /_rotate_key` makes the provider rotate its signing key, as providers do: it signs with a new key (a new
+`kid`) and publishes only that one from then on.
 """
 import base64
 import json
@@ -51,12 +54,17 @@ class Faults:
         # request context is enough to reach it (the key is made once, with the app).
         with app.test_request_context():
             app.preprocess_request()
-            self.key = oidc_provider_mock._storage.storage.jwk
+            self.storage = oidc_provider_mock._storage.storage._get_current_object()
+        self.key = self.storage.jwk
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         if path == "/_faults":
             return self.control(environ, start_response)
+        if path == "/_rotate_key" and environ["REQUEST_METHOD"] == "POST":
+            self.key = self.storage.jwk = jose.RSAKey.generate_key(is_private=True)
+            start_response("204 No Content", [])
+            return [b""]
         fault = self.token_fault if path == "/oauth2/token" else None
         if fault is None:
             return self.app(environ, start_response)
