@@ -51,7 +51,7 @@ import Testing
 
     func check(_ compact: String, nonce: String = "n-0S6_WzA2Mj", at now: Date = Self.now) throws(IDTokenProblem) -> [String: JSONValue] {
         try IDToken(compact: compact).verifiedClaims(
-            keys: Self.keySet, issuer: "https://id.example", clientID: "capture-app", nonce: nonce, now: now)
+            keys: Self.keySet, issuer: "https://id.example", audiences: ["capture-app"], nonce: nonce, now: now)
     }
 
     @Test func unusableKeysAreSkippedNotFatal() {

@@ -81,9 +81,12 @@ public struct IDToken: Sendable {
         throw .badSignature
     }
 
-    /// The claims, once every check passes.
+    /// The claims, once every check passes. `audiences`: the client ids the token may be for (ours at the provider,
+    /// and those of apps that sign in with the provider's own SDK); `nonce`: the sign-in's, or nil for a token a
+    /// native SDK obtained with a nonce of its own.
     public func verifiedClaims(
-        keys: JSONWebKeySet, issuer: String, clientID: String, nonce: String, now: Date, leeway: TimeInterval = 60
+        keys: JSONWebKeySet, issuer: String, audiences accepted: [String], nonce: String?, now: Date,
+        leeway: TimeInterval = 60
     ) throws(IDTokenProblem) -> [String: JSONValue] {
         try verifySignature(with: keys)
         guard claims["iss"]?.stringValue == issuer else { throw .wrongIssuer }
@@ -93,13 +96,13 @@ public struct IDToken: Sendable {
         case .array(let many): audiences = many.compactMap(\.stringValue)
         default: throw .wrongAudience
         }
-        guard audiences.contains(clientID) else { throw .wrongAudience }
-        if audiences.count > 1, claims["azp"]?.stringValue != clientID { throw .wrongAudience }
+        guard audiences.contains(where: accepted.contains) else { throw .wrongAudience }
+        if audiences.count > 1, !accepted.contains(claims["azp"]?.stringValue ?? "") { throw .wrongAudience }
         guard let expires = number("exp"), now.timeIntervalSince1970 < expires + leeway else { throw .expired }
         guard let issued = number("iat"), issued <= now.timeIntervalSince1970 + leeway else { throw .issuedInTheFuture }
-        guard let presented = claims["nonce"]?.stringValue,
-            ConstantTime.equals(presented, nonce)
-        else { throw .wrongNonce }
+        if let nonce {
+            guard let presented = claims["nonce"]?.stringValue, ConstantTime.equals(presented, nonce) else { throw .wrongNonce }
+        }
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingSubject }
         return claims
     }

@@ -24,6 +24,12 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
     /// How the client authenticates at the token endpoint: `client_secret_basic` or `client_secret_post`. Unset: what
     /// discovery's `token_endpoint_auth_methods_supported` allows (basic first, its default), else basic.
     public var tokenEndpointAuthMethod: String?
+    /// Native sign-in (`/signin/oauth_token`): the provider client ids of apps that sign in with the provider's own
+    /// SDK, whose ID tokens are accepted besides those issued to `clientId`.
+    public var nativeClientIds: [String]?
+    /// Native sign-in with an access token (checked at userinfo) instead of an ID token. Off by default: an access
+    /// token does not say which app it was issued to, so any app the user signed in to could present it.
+    public var acceptAccessTokens: Bool?
 
     public static let clientAuthenticationMethods = ["client_secret_basic", "client_secret_post"]
 

@@ -108,8 +108,9 @@ extension CaptureService {
         guard let token, !token.isEmpty else { throw CaptureError.missingArgument(argument) }
         let now = time.now()
         let found = try await store.socialLogins.use(tokenHash: TokenMinter.hash(token)) { login in (nil, login) }
+        // A native sign-in's token names no client unless its caller asked (`/signin/oauth_token`): any may redeem it.
         guard let found, found.usedAt == nil, let expires = found.tokenExpiresAt, expires > now,
-            found.clientID == client.clientID, found.subject != nil
+            found.clientID == client.clientID || found.clientID.isEmpty, found.subject != nil
         else { throw CaptureError.invalidArgument(argument, "is unknown, expired or already used") }
         return found
     }

@@ -12,6 +12,19 @@ struct SocialSignInController {
     func addRoutes(to router: Router<CaptureRequestContext>) {
         router.get("/social/:provider/start", use: start)
         router.get(RouterPath(CaptureService.socialCallbackPath), use: callback)
+        router.post("/signin/oauth_token", use: Handle.engage(nativeSignIn))
+    }
+
+    /// Janrain Engage's `/signin/oauth_token` (jump.ios, jump.android after a native provider sign-in): `token` and
+    /// `provider` (jump.android may name it in the URL as `providername`) in, `{"stat":"ok","token":…}` out.
+    @Sendable func nativeSignIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(
+            request, limit: service.settings.maxBodyBytes, queryAllows: ["providername"])
+        let token = try await service.signInNatively(
+            NativeProviderSignIn(
+                provider: parameters["provider"] ?? parameters["providername"], token: parameters["token"],
+                tokenSecret: parameters["token_secret"], clientID: parameters["client_id"]))
+        return Reply.ok(["token": .string(token)])
     }
 
     @Sendable func start(_ request: Request, context: CaptureRequestContext) async throws -> Response {

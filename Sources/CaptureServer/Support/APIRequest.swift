@@ -5,10 +5,16 @@ import NIOHTTP1
 
 /// Reads an API request's parameters: form body only, size-limited, no secrets in the URL.
 enum APIRequest {
-    static func parameters(_ request: Request, limit: Int) async throws -> [String: String] {
+    /// The form body; `queryAllows` names the few non-secret parameters an SDK puts in the URL (they are returned
+    /// with the body's, which win).
+    static func parameters(_ request: Request, limit: Int, queryAllows: Set<String> = []) async throws -> [String: String] {
         // Tokens and passwords must never travel in a URL, where logs and Referer headers keep them.
-        if !(request.uri.query ?? "").isEmpty {
-            throw CaptureError.malformedRequest("query", "send parameters in the request body, not the URL")
+        var fromQuery: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters {
+            guard queryAllows.contains(String(key)) else {
+                throw CaptureError.malformedRequest("query", "send parameters in the request body, not the URL")
+            }
+            fromQuery[String(key)] = String(value)
         }
         let buffer: ByteBuffer
         do {
@@ -28,7 +34,7 @@ enum APIRequest {
         guard mediaType == "application/x-www-form-urlencoded" || (contentType == nil && buffer.readableBytes == 0) else {
             throw CaptureError.unsupportedContentType(contentType ?? "(none)")
         }
-        return try FormBody.parse(buffer.readableBytesView)
+        return fromQuery.merging(try FormBody.parse(buffer.readableBytesView)) { _, fromBody in fromBody }
     }
 
     /// `Authorization: Bearer <token>` (or Janrain's `OAuth <token>`), else the form's `access_token`.

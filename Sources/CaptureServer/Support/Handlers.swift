@@ -15,6 +15,10 @@ enum Handle {
         wrap(body, render: Reply.oauthError)
     }
 
+    static func engage(_ body: @escaping Body) -> Body {
+        wrap(body, render: Reply.engageError)
+    }
+
     private static func wrap(_ body: @escaping Body, render: @escaping @Sendable (CaptureError) -> Response) -> Body {
         { request, context in
             do {

@@ -80,6 +80,21 @@ enum Reply {
         return .object(body)
     }
 
+    /// Janrain Engage's error shape (`/signin/oauth_token`): `{"stat":"fail","err":{"code","msg"}}` with Engage's
+    /// codes — 0 missing parameter, 1 invalid parameter, 3 authentication error, -1 the service failed.
+    static func engageError(_ error: CaptureError) -> Response {
+        let code: Int64
+        switch error {
+        case .missingArgument: code = 0
+        case .notPermitted, .accountDeactivated: code = 3
+        case .unexpected: code = -1
+        default: code = 1
+        }
+        return json(
+            ["stat": "fail", "err": ["code": .int(code), "msg": .string(error.errorDescription)]],
+            status: captureStatus(of: error))
+    }
+
     /// RFC 6749 §5.2 shape (`error` is the OAuth code), with Janrain's `stat`/`code` alongside.
     static func oauthError(_ error: CaptureError) -> Response {
         let oauthCode: String
