@@ -194,6 +194,14 @@ import Testing
                 "signInEmailAddress": "ios-merge@example.com", "currentPassword": SDK.password,
                 "refresh_secret": SDK.iosSecret, "merge_token": token,
             ])
+            // Into another account of the same person: refused, the token is for the address the 380 named.
+            try await world.register("ios-other@example.com", password: SDK.password)
+            var elsewhere = merge
+            elsewhere["signInEmailAddress"] = "ios-other@example.com"
+            let refused = try await api.post("/oauth/auth_native_traditional", elsewhere)
+            SDK.expectJanrainError(refused, code: 200)
+            #expect(refused["argument"] as? String == "merge_token")
+
             let merged = try await api.post("/oauth/auth_native_traditional", merge)
             Self.expectSocialSignIn(merged, email: "ios-merge@example.com", isNew: false, profiles: ["mock:ios-merge"])
 

@@ -82,11 +82,16 @@ extension CaptureService {
         }
     }
 
-    /// A traditional sign-in that carried `merge_token`: once the password checked out, the social sign-in's
-    /// provider account is linked to this user (the merge Janrain's SDKs finish this way).
+    /// A sign-in that carried `merge_token` (traditional, or social with the provider a 380 named): once it reached
+    /// the account, the earlier social sign-in's provider account is linked to it (the merge Janrain's SDKs finish
+    /// this way). A merge only follows a 380 for the account's own address, so a token whose provider gave another
+    /// address is refused: a merge token leaked from a URL cannot link someone's provider account to another account.
     func mergeSocialLogin(_ token: String, into user: User, client: Client) async throws {
         let login = try await pendingSocialLogin(token, client: client, argument: "merge_token")
         guard let subject = login.subject else { throw Self.unusableSocialToken }
+        guard login.claims?["email"]?.stringValue.map(User.normalize(email:)) == user.email else {
+            throw CaptureError.invalidArgument("merge_token", "is for another address than this account's")
+        }
         try await spend(login)
         if let linked = try await store.identities.find(provider: login.provider, subject: subject) {
             guard linked.userID == user.id else {
