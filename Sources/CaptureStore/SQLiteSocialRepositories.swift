@@ -74,9 +74,11 @@ struct SQLiteIdentityRepository: IdentityRepository {
         }
     }
 
-    func unlink(provider: String, userID: String) async throws -> Bool {
+    func unlink(provider: String, subject: String, userID: String) async throws -> Bool {
         try await writer.write { db in
-            try LinkedIdentity.filter(Column("provider") == provider && Column("userID") == userID).deleteAll(db) > 0
+            try LinkedIdentity.filter(
+                Column("provider") == provider && Column("subject") == subject && Column("userID") == userID
+            ).deleteAll(db) > 0
         }
     }
 }

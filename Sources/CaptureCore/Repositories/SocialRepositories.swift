@@ -19,5 +19,6 @@ public protocol IdentityRepository: Sendable {
     /// Throws `CaptureError.notPermitted` when the provider account is linked to someone already.
     func link(_ identity: LinkedIdentity) async throws
     func touch(provider: String, subject: String, at date: Date) async throws
-    @discardableResult func unlink(provider: String, userID: String) async throws -> Bool
+    /// Removes one provider account (a user may hold several of one provider) from the user's links.
+    @discardableResult func unlink(provider: String, subject: String, userID: String) async throws -> Bool
 }

@@ -38,7 +38,8 @@ extension CaptureService {
             throw CaptureError.notPermitted(
                 "this is the only way to sign in to this account: set a password (forgot password) before unlinking it")
         }
-        try await store.identities.unlink(provider: identity.provider, userID: user.id)
+        // Only the account named: another account of the same provider linked to this user stays.
+        try await store.identities.unlink(provider: identity.provider, subject: identity.subject, userID: user.id)
         return user
     }
 

@@ -1,18 +1,27 @@
 import Foundation
 
 extension CaptureService {
-    /// `/oauth/auth_native` with the one-time `token` of a social sign-in: a linked provider account signs in;
-    /// an address that belongs to an account of ours asks for a merge (380: sign in with the password and
-    /// `merge_token`); otherwise, with `thin_registration`, the account is made from the provider's profile, and
-    /// without it (or when the profile lacks what the schema requires) the registration form comes back
-    /// prefilled (310, `prereg_fields`). The token is spent only by a sign-in or a registration.
+    /// `/oauth/auth_native` with the one-time `token` of a social sign-in: a linked provider account signs in
+    /// (and, with `merge_token`, links the provider account of an earlier sign-in that was answered 380);
+    /// an address that belongs to an account of ours asks for a merge (380, naming how that account signs in);
+    /// otherwise, with `thin_registration`, the account is made from the provider's profile, and without it (or
+    /// when the profile lacks what the schema requires) the registration form comes back prefilled (310,
+    /// `prereg_fields`). The token is spent only by a sign-in or a registration.
     public func signInWithProvider(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request, takesForm: false)
+        let registrationForm = try socialRegistrationForm(request.registrationForm, flow: context.flow)
         let login = try await pendingSocialLogin(request.socialToken, client: context.client)
         guard let subject = login.subject else { throw Self.unusableSocialToken }
         if let identity = try await store.identities.find(provider: login.provider, subject: subject) {
             guard var user = try await store.users.find(id: identity.userID) else { throw Self.unusableSocialToken }
             guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+            // The SDKs finish a merge whose 380 named a provider by signing in with that provider and the first
+            // sign-in's token as `merge_token` (jump.ios `captureTokenUrlWithMergeToken`, jump.android
+            // `performSocialSignIn(…, mergeToken)`). Merged before this token is spent, so a refused merge leaves
+            // the sign-in to be tried again.
+            if let mergeToken = request.mergeToken {
+                try await mergeSocialLogin(mergeToken, into: user, client: context.client)
+            }
             try await spend(login)
             try await store.identities.touch(provider: login.provider, subject: subject, at: time.now())
             user.lastLoginAt = time.now()
@@ -20,11 +29,11 @@ extension CaptureService {
             return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: login.provider)
         }
         let email = providerEmail(login).map(User.normalize(email:))
-        if let email, try await store.users.find(email: email) != nil {
+        if let email, let existing = try await store.users.find(email: email) {
             try await keepForForm(login)
-            throw CaptureError.mergeRequired(existingProvider: "capture", email: email)
+            throw CaptureError.mergeRequired(existingProvider: try await existingProvider(of: existing), email: email)
         }
-        let prefill = registrationPrefill(login)
+        let prefill = registrationPrefill(login, form: registrationForm)
         guard request.thinRegistration, let email, !email.isEmpty else {
             try await keepForForm(login)
             throw CaptureError.registrationRequired(prefill: prefill)
@@ -73,11 +82,16 @@ extension CaptureService {
         }
     }
 
-    /// A traditional sign-in that carried `merge_token`: once the password checked out, the social sign-in's
-    /// provider account is linked to this user (the merge Janrain's SDKs finish this way).
+    /// A sign-in that carried `merge_token` (traditional, or social with the provider a 380 named): once it reached
+    /// the account, the earlier social sign-in's provider account is linked to it (the merge Janrain's SDKs finish
+    /// this way). A merge only follows a 380 for the account's own address, so a token whose provider gave another
+    /// address is refused: a merge token leaked from a URL cannot link someone's provider account to another account.
     func mergeSocialLogin(_ token: String, into user: User, client: Client) async throws {
         let login = try await pendingSocialLogin(token, client: client, argument: "merge_token")
         guard let subject = login.subject else { throw Self.unusableSocialToken }
+        guard providerEmail(login).map(User.normalize(email:)) == user.email else {
+            throw CaptureError.invalidArgument("merge_token", "is for another address than this account's")
+        }
         try await spend(login)
         if let linked = try await store.identities.find(provider: login.provider, subject: subject) {
             guard linked.userID == user.id else {
@@ -171,12 +185,32 @@ extension CaptureService {
     }
 
     /// `prereg_fields`: the social registration form's fields, filled from the provider's profile.
-    func registrationPrefill(_ login: SocialLogin) -> [String: String] {
+    func registrationPrefill(_ login: SocialLogin, form: String) -> [String: String] {
         let texts = Dictionary(claimTexts(login).map { ($0.0.description, $0.1) }) { first, _ in first }
         var prefill: [String: String] = [:]
-        for field in catalog.fields(ofForm: "socialRegistrationForm") {
+        for field in catalog.fields(ofForm: form) {
             if let path = field.recordPath, let text = texts[path.description] { prefill[field.name] = text }
         }
         return prefill
+    }
+
+    /// The form a 310's `prereg_fields` are for: the SDK's `registration_form` when it names one of the flow's
+    /// forms, else ours.
+    func socialRegistrationForm(_ requested: String?, flow: FlowDefinition) throws -> String {
+        guard let requested else { return "socialRegistrationForm" }
+        guard flow.forms.contains(requested), catalog.forms[requested] != nil else {
+            throw CaptureError.invalidArgument("registration_form", "'\(requested)' is not a form of flow '\(flow.name)'")
+        }
+        return requested
+    }
+
+    /// What a 380's `existing_provider` tells the SDKs to sign in with: `capture` (the password, then `merge_token`
+    /// on `auth_native_traditional`) when the account has a password, else a configured provider it is linked to
+    /// (a social sign-in with it, then `merge_token` on `auth_native`). An account with neither (an import
+    /// without a password) gets `capture`: "forgot password" gives it one.
+    func existingProvider(of user: User) async throws -> String {
+        if user.passwordHash != nil { return "capture" }
+        let linked = try await store.identities.list(userID: user.id)
+        return linked.first { social.provider(named: $0.provider) != nil }?.provider ?? "capture"
     }
 }

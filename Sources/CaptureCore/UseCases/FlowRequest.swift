@@ -6,8 +6,9 @@ public struct FlowRequest: Sendable, Equatable {
         "refresh_secret", "access_token", "code_challenge", "code_challenge_method",
         // Sent by Janrain's SDKs: `flow_name` (older jump.ios, same as `flow`), `bp_channel` (Backplane, ignored),
         // `merge_token` (a social sign-in's token: the traditional sign-in that follows links the provider account),
-        // `token` and `thin_registration` (`auth_native` / `register_native`).
-        "flow_name", "bp_channel", "merge_token", "token", "thin_registration",
+        // `token` and `thin_registration` (`auth_native` / `register_native`), `registration_form` (`auth_native`:
+        // the form a 310's `prereg_fields` are for).
+        "flow_name", "bp_channel", "merge_token", "token", "thin_registration", "registration_form",
         // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling").
         "device_token",
     ]
@@ -31,6 +32,9 @@ public struct FlowRequest: Sendable, Equatable {
     public var mergeToken: String?
     /// `auth_native`: create the account from the provider's profile when nothing the schema requires is missing.
     public var thinRegistration: Bool
+    /// `auth_native`: the social registration form the app will submit after a 310 (jump.ios and jump.android send
+    /// their configured `captureSocialRegistrationFormName`).
+    public var registrationForm: String?
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
@@ -53,6 +57,7 @@ public struct FlowRequest: Sendable, Equatable {
         socialToken = parameters["token"]
         mergeToken = parameters["merge_token"].flatMap { $0.isEmpty ? nil : $0 }
         thinRegistration = ["true", "1"].contains(parameters["thin_registration"]?.lowercased() ?? "")
+        registrationForm = parameters["registration_form"].flatMap { $0.isEmpty ? nil : $0 }
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
         self.crossOrigin = crossOrigin

@@ -11,7 +11,9 @@ struct CaptureAPIController {
         router.post("/oauth/register_native_traditional", use: Handle.capture(authenticating(service.register)))
         router.post("/oauth/update_profile_native", use: Handle.capture(updateProfile))
         // Social: `token` is the one-time token a social sign-in handed the page.
-        router.post("/oauth/auth_native", use: Handle.capture(authenticating(service.signInWithProvider)))
+        router.post(
+            "/oauth/auth_native",
+            use: Handle.capture(authenticating(service.signInWithProvider, allowedInQuery: APIRequest.authNativeQueryParameters)))
         router.post("/oauth/register_native", use: Handle.capture(authenticating(service.registerWithProvider)))
         router.post("/oauth/link_account_native", use: Handle.capture(linkAccount))
         router.post("/oauth/unlink_account_native", use: Handle.capture(unlinkAccount))
@@ -25,9 +27,11 @@ struct CaptureAPIController {
     private var limit: Int { service.settings.maxBodyBytes }
 
     /// Sign-in and registration, traditional or social: a form submission in, tokens or a code out.
-    func authenticating(_ useCase: @escaping @Sendable (FlowRequest) async throws -> AuthResult) -> Handle.Body {
+    func authenticating(
+        _ useCase: @escaping @Sendable (FlowRequest) async throws -> AuthResult, allowedInQuery: Set<String> = []
+    ) -> Handle.Body {
         { request, context in
-            let parameters = try await APIRequest.parameters(request, limit: limit)
+            let parameters = try await APIRequest.parameters(request, limit: limit, allowedInQuery: allowedInQuery)
             let result = try await useCase(APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
             return Reply.ok(try await authFields(result))
         }

@@ -19,7 +19,7 @@ struct SocialSignInController {
     /// `provider` (jump.android may name it in the URL as `providername`) in, `{"stat":"ok","token":…}` out.
     @Sendable func nativeSignIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(
-            request, limit: service.settings.maxBodyBytes, queryAllows: ["providername"])
+            request, limit: service.settings.maxBodyBytes, allowedInQuery: ["providername"])
         let token = try await service.signInNatively(
             NativeProviderSignIn(
                 provider: parameters["provider"] ?? parameters["providername"], token: parameters["token"],

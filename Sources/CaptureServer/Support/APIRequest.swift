@@ -5,16 +5,28 @@ import NIOHTTP1
 
 /// Reads an API request's parameters: form body only, size-limited, no secrets in the URL.
 enum APIRequest {
-    /// The form body; `queryAllows` names the few non-secret parameters an SDK puts in the URL (they are returned
-    /// with the body's, which win).
-    static func parameters(_ request: Request, limit: Int, queryAllows: Set<String> = []) async throws -> [String: String] {
+    /// jump.ios redeems a social sign-in by POSTing `token=…` to Engage's "token URL", which it builds as
+    /// `/oauth/auth_native?<its other parameters>` (`JRCaptureData captureTokenUrlWithMergeToken:delegate:`). Those
+    /// names, and no others, may come in that endpoint's URL; the one-time `token` itself must be in the body.
+    static let authNativeQueryParameters: Set<String> = [
+        "client_id", "locale", "response_type", "redirect_uri", "thin_registration", "refresh_secret", "flow",
+        "flow_name", "flow_version", "bp_channel", "merge_token", "registration_form",
+    ]
+
+    /// The form body's parameters, plus those of the query string that `allowedInQuery` names (a name may not come
+    /// twice). Any other query parameter refuses the request.
+    static func parameters(_ request: Request, limit: Int, allowedInQuery: Set<String> = []) async throws -> [String: String] {
         // Tokens and passwords must never travel in a URL, where logs and Referer headers keep them.
+        let query = request.uri.query ?? ""
         var fromQuery: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters {
-            guard queryAllows.contains(String(key)) else {
+        if !query.isEmpty {
+            guard !allowedInQuery.isEmpty else {
                 throw CaptureError.malformedRequest("query", "send parameters in the request body, not the URL")
             }
-            fromQuery[String(key)] = String(value)
+            fromQuery = try FormBody.parse(Array(query.utf8))
+            if let refused = fromQuery.keys.sorted().first(where: { !allowedInQuery.contains($0) }) {
+                throw CaptureError.malformedRequest("query", "send '\(refused)' in the request body, not the URL")
+            }
         }
         let buffer: ByteBuffer
         do {
@@ -34,7 +46,11 @@ enum APIRequest {
         guard mediaType == "application/x-www-form-urlencoded" || (contentType == nil && buffer.readableBytes == 0) else {
             throw CaptureError.unsupportedContentType(contentType ?? "(none)")
         }
-        return fromQuery.merging(try FormBody.parse(buffer.readableBytesView)) { _, fromBody in fromBody }
+        let fromBody = try FormBody.parse(buffer.readableBytesView)
+        if let twice = fromQuery.keys.sorted().first(where: { fromBody[$0] != nil }) {
+            throw CaptureError.malformedRequest(twice, "is both in the URL and in the body")
+        }
+        return fromBody.merging(fromQuery) { body, _ in body }
     }
 
     /// `Authorization: Bearer <token>` (or Janrain's `OAuth <token>`), else the form's `access_token`.
