@@ -6,6 +6,7 @@ import Testing
 @Suite struct FormValidationTests {
     let catalog: FlowCatalog
     let flow: FlowDefinition
+    var english: Messages { catalog.localization.messages(for: "en") }
 
     init() throws {
         catalog = try FlowCatalog.load(directory: TestWorld.settingsDirectory)
@@ -14,7 +15,7 @@ import Testing
 
     func problems(_ form: String, _ values: [String: String]) -> [String: [String]] {
         do {
-            _ = try catalog.validate(form: form, in: flow, values: values)
+            _ = try catalog.validate(form: form, in: flow, values: values, messages: english)
             return [:]
         } catch let error {
             if case .invalidFormFields(let fields) = error { return fields }
@@ -29,7 +30,7 @@ import Testing
             values: [
                 "emailAddress": "  a@example.com ", "displayName": "A", "newPassword": " spaced pass ",
                 "newPasswordConfirm": " spaced pass ",
-            ])
+            ], messages: english)
         #expect(values["emailAddress"] == "a@example.com")
         #expect(values["newPassword"] == " spaced pass ", "passwords are never trimmed")
         #expect(values["firstName"] == "")
@@ -56,13 +57,14 @@ import Testing
     @Test func unknownFieldsAreRefusedNotIgnored() {
         #expect(throws: CaptureError.invalidArgument("isAdmin", "is not a field of form 'signInForm'")) {
             try catalog.validate(
-                form: "signInForm", in: flow, values: ["signInEmailAddress": "a@b.co", "currentPassword": "x", "isAdmin": "1"])
+                form: "signInForm", in: flow, values: ["signInEmailAddress": "a@b.co", "currentPassword": "x", "isAdmin": "1"],
+                messages: english)
         }
     }
 
     @Test func aFormOutsideTheFlowIsRefused() {
         #expect(throws: CaptureError.invalidArgument("form", "'editProfileForm' is not a form of flow 'webViewSignIn'")) {
-            try catalog.validate(form: "editProfileForm", in: flow, values: [:])
+            try catalog.validate(form: "editProfileForm", in: flow, values: [:], messages: english)
         }
     }
 
@@ -89,9 +91,9 @@ import Testing
         let bomb = "a" + String(repeating: "\u{301}", count: 20) + String(repeating: "b", count: 9)
         #expect(bomb.count == 10 && bomb.utf8.count == 50)
         #expect(throws: CaptureError.invalidFormFields(["nickname": ["Nickname is too long."]])) {
-            try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": bomb])
+            try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": bomb], messages: english)
         }
-        #expect(try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": "ten chars!"])["nickname"] == "ten chars!")
+        #expect(try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": "ten chars!"], messages: english)["nickname"] == "ten chars!")
     }
 
     @Test func graphemeBombsAreRefusedByteLimitFirstOnEveryTextField() {

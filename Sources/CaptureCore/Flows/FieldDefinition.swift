@@ -40,10 +40,6 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
 
     public var isRequired: Bool { required ?? false }
     public var isPassword: Bool { type == "password" }
-
-    func message(_ rule: String, _ fallback: String) -> String {
-        messages?[rule] ?? fallback
-    }
 }
 
 /// A page in Settings/flows: the `janrain.settings` values for one flow and the forms it may submit.

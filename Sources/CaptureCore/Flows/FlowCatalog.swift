@@ -9,21 +9,42 @@ public struct FlowCatalog: Sendable, Equatable {
     public var flows: [String: FlowDefinition]
     /// Per-form labels that differ from the field's own (a change-password form has two "Password" fields).
     public var labels: [String: [String: String]]
+    /// The texts of every locale (`Settings/locales`). The English texts of fields stay in `forms.json`, with the field.
+    public var localization: Localization
 
     public init(
         schema: EntitySchema, fields: [String: FieldDefinition], forms: [String: [String]],
-        flows: [String: FlowDefinition], labels: [String: [String: String]] = [:]
+        flows: [String: FlowDefinition], labels: [String: [String: String]] = [:],
+        localization: Localization = Localization(catalogs: [])
     ) {
         self.schema = schema
         self.fields = fields
         self.forms = forms
         self.flows = flows
         self.labels = labels
+        self.localization = localization
     }
 
-    /// What `field` is called in `form`.
-    public func label(of field: FieldDefinition, inForm form: String) -> String {
-        labels[form]?[field.name] ?? field.label
+    /// What `field` is called in `form`, in the language of `messages`: the catalogs' `form.<form>.<field>.label`,
+    /// then `field.<field>.label`, then forms.json's English.
+    public func label(of field: FieldDefinition, inForm form: String, messages: Messages? = nil) -> String {
+        messages?.optionalText("form.\(form).\(field.name).label") ?? labels[form]?[field.name]
+            ?? messages?.optionalText("field.\(field.name).label") ?? field.label
+    }
+
+    static let ruleFamilies = ["tooLong": "maxLength", "characters": "format"]
+
+    /// The message for a field's failed `rule` in the language of `messages`: the catalogs' `field.<field>.<rule>`,
+    /// then forms.json's English, then the catalogs' general `rule.<rule>` (with `{label}`, `{count}`, `{other}`).
+    func message(
+        _ rule: String, for field: FieldDefinition, inForm form: String, messages: Messages, values: [String: String] = [:]
+    ) -> String {
+        // A field's own message for `maxLength` / `format` also covers `tooLong` (bytes) / `characters`.
+        let own = Self.ruleFamilies[rule] ?? rule
+        if let text = messages.optionalText("field.\(field.name).\(own)") ?? field.messages?[own] { return text }
+        var filled = values
+        filled["label"] = label(of: field, inForm: form, messages: messages)
+        return messages.optionalText("rule.\(rule)", filled) ?? "\(filled["label"] ?? field.name): \(rule)"
     }
 
     public func flow(named name: String) -> FlowDefinition? { flows[name] }
@@ -89,7 +110,9 @@ extension FlowCatalog {
         guard !flows.isEmpty else {
             throw SettingsError(file: flowsDirectory.path, key: "(directory)", problem: "holds no flow definitions (*.json)")
         }
-        return FlowCatalog(schema: schema, fields: fields, forms: formsFile.forms, flows: flows, labels: formsFile.labels ?? [:])
+        return FlowCatalog(
+            schema: schema, fields: fields, forms: formsFile.forms, flows: flows, labels: formsFile.labels ?? [:],
+            localization: try Localization.load(directory: directory.appendingPathComponent("locales")))
     }
 
     /// A form field writes one value into the record: a path to a single value of the schema, not inside a plural.

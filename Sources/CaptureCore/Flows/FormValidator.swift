@@ -2,8 +2,10 @@ import Foundation
 
 extension FlowCatalog {
     /// Validates a submission of `form` against the flow definition: unknown fields are refused,
-    /// every rule failure is reported per field (code 390). Returns the cleaned values.
-    public func validate(form: String, in flow: FlowDefinition, values: [String: String]) throws(CaptureError) -> [String: String] {
+    /// every rule failure is reported per field (code 390) in the language of `messages`. Returns the cleaned values.
+    public func validate(
+        form: String, in flow: FlowDefinition, values: [String: String], messages: Messages
+    ) throws(CaptureError) -> [String: String] {
         guard flow.forms.contains(form), let names = forms[form] else {
             throw .invalidArgument("form", "'\(form)' is not a form of flow '\(flow.name)'")
         }
@@ -17,8 +19,12 @@ extension FlowCatalog {
         }
         var problems: [String: [String]] = [:]
         for field in fields(ofForm: form) {
-            if let message = FieldRules.check(field, value: cleaned[field.name] ?? "", in: cleaned, catalog: self) {
-                problems[field.name] = [message]
+            if let (rule, values) = FieldRules.failedRule(field, value: cleaned[field.name] ?? "", in: cleaned) {
+                var filled = values
+                if let other = field.matches, let otherField = fields[other] {
+                    filled["other"] = label(of: otherField, inForm: form, messages: messages)
+                }
+                problems[field.name] = [message(rule, for: field, inForm: form, messages: messages, values: filled)]
             }
         }
         guard problems.isEmpty else { throw .invalidFormFields(problems) }
@@ -26,31 +32,31 @@ extension FlowCatalog {
     }
 }
 
-/// The individual rules; each returns the message to show, or nil.
+/// The individual rules; each returns the rule a value fails (`required`, `minLength`, `maxLength`, `format`,
+/// `characters`, `matches`) and the numbers its message may name, or nil.
 enum FieldRules {
-    static func check(_ field: FieldDefinition, value: String, in values: [String: String], catalog: FlowCatalog) -> String? {
+    static func failedRule(_ field: FieldDefinition, value: String, in values: [String: String]) -> (String, [String: String])? {
         if value.isEmpty {
-            return field.isRequired ? field.message("required", "\(field.label) is required.") : nil
+            return field.isRequired ? ("required", [:]) : nil
         }
         // Bytes first: counting them is O(1), and it bounds the work of every check below.
         if value.utf8.count > field.byteLimit {
-            return field.message("maxLength", "\(field.label) is too long.")
+            return ("tooLong", [:])
         }
         if let min = field.minLength, value.count < min {
-            return field.message("minLength", "\(field.label) must be at least \(min) characters.")
+            return ("minLength", ["count": "\(min)"])
         }
         if let max = field.maxLength, value.count > max {
-            return field.message("maxLength", "\(field.label) must be at most \(max) characters.")
+            return ("maxLength", ["count": "\(max)"])
         }
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return field.message("format", "\(field.label) contains characters that are not allowed.")
+            return ("characters", [:])
         }
         if let format = field.format, !matches(format, value) {
-            return field.message("format", "Enter a valid \(field.label.lowercased()).")
+            return ("format", [:])
         }
         if let other = field.matches, values[other] != value {
-            let otherLabel = catalog.fields[other]?.label ?? other
-            return field.message("matches", "\(field.label) must match \(otherLabel.lowercased()).")
+            return ("matches", [:])
         }
         return nil
     }

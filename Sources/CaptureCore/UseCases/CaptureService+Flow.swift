@@ -1,6 +1,13 @@
 extension CaptureService {
     /// Checks client, flow, form, response type and redirect URI of a submission, in that order. Calls that issue
     /// no tokens (`issuesTokens: false`: recovery, verification) take the SDKs' `response_type` without PKCE.
+    /// The texts a request is answered in: its `locale`, else its `Accept-Language`, else the default.
+    public func messages(for request: FlowRequest) -> Messages {
+        let localization = catalog.localization
+        return localization.messages(
+            for: localization.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, fallback: nil))
+    }
+
     func context(of request: FlowRequest, issuesTokens: Bool = true, takesForm: Bool = true) async throws -> FlowContext {
         let client = try await authenticateClient(id: request.clientID, secret: request.clientSecret)
         // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).

@@ -7,7 +7,7 @@ extension CaptureService {
         guard token.clientID == context.client.clientID else {
             throw CaptureError.notPermitted("this access_token was issued to another client")
         }
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields)
+        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         if let newPassword = value(for: "password", form: context.form, in: values) {
             return try await changePassword(
                 of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,

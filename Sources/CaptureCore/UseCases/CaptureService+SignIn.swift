@@ -5,7 +5,8 @@ extension CaptureService {
     public func signIn(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
         let values = try catalog.validate(
-            form: context.form, in: context.flow, values: signInFields(request.fields, form: context.form))
+            form: context.form, in: context.flow, values: signInFields(request.fields, form: context.form),
+            messages: messages(for: request))
         guard let rawEmail = value(for: "email", form: context.form, in: values),
             let password = value(for: "currentPassword", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a sign-in form") }

@@ -38,6 +38,8 @@ public struct FlowRequest: Sendable, Equatable {
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
+    /// The `Accept-Language` header: the language of messages when `locale` names none we have.
+    public var acceptLanguage: String?
     /// The `Origin` of a browser page on another origin than the service's that sent this request (CSRF check).
     public var crossOrigin: String?
 

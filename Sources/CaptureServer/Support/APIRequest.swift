@@ -78,9 +78,11 @@ enum APIRequest {
     static func flowRequest(
         _ parameters: [String: String], _ request: Request, context: CaptureRequestContext, proxies: TrustedProxies
     ) -> FlowRequest {
-        FlowRequest(
+        var flowRequest = FlowRequest(
             parameters: parameters, remoteAddress: origin(request, context: context, proxies: proxies).address,
             crossOrigin: crossOrigin(request))
+        flowRequest.acceptLanguage = request.headers[.acceptLanguage]
+        return flowRequest
     }
 
     /// The client's address and scheme: the socket peer, or what the trusted proxies in front of it forwarded.

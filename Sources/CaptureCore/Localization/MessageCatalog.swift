@@ -1,0 +1,52 @@
+import Foundation
+
+/// One locale's texts, `Settings/locales/<tag>.json`: `{"direction": "ltr" | "rtl", "messages": {key: text}}`. The
+/// file name is the BCP 47 tag (`de`, `de-AT`, `ar`). Texts may hold `{name}` placeholders, filled when used.
+public struct MessageCatalog: Sendable, Equatable, Decodable {
+    public var tag: String = ""
+    public var direction: String?
+    public var messages: [String: String]
+
+    enum CodingKeys: String, CodingKey { case direction, messages }
+
+    public var isRightToLeft: Bool { direction == "rtl" }
+}
+
+/// A locale's texts with their fallbacks, most specific first (`de-AT` → `de` → the default, English), so a catalog
+/// may hold only what differs from the one it falls back to.
+public struct Messages: Sendable {
+    let chain: [MessageCatalog]
+
+    /// The most specific catalog in the chain: the language the texts are in.
+    public var tag: String { chain.first?.tag ?? Localization.defaultTag }
+    public var isRightToLeft: Bool { chain.first(where: { $0.direction != nil })?.isRightToLeft ?? false }
+
+    /// The text for `key` with `{name}` placeholders filled, or nil when no catalog in the chain has it.
+    public func optionalText(_ key: String, _ values: [String: String] = [:]) -> String? {
+        for catalog in chain {
+            if let text = catalog.messages[key] { return Self.fill(text, values) }
+        }
+        return nil
+    }
+
+    /// The text for `key`; the key itself when no catalog has it (visible, and caught by the catalog tests).
+    public func text(_ key: String, _ values: [String: String] = [:]) -> String {
+        optionalText(key, values) ?? key
+    }
+
+    /// Every key under `prefix` (e.g. `widget.`), resolved through the chain, with placeholders left in.
+    public func texts(withPrefix prefix: String) -> [String: String] {
+        var texts: [String: String] = [:]
+        for catalog in chain.reversed() {
+            for (key, text) in catalog.messages where key.hasPrefix(prefix) { texts[key] = text }
+        }
+        return texts
+    }
+
+    static func fill(_ text: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty, text.contains("{") else { return text }
+        var output = text
+        for (name, value) in values { output = output.replacingOccurrences(of: "{\(name)}", with: value) }
+        return output
+    }
+}
