@@ -72,7 +72,7 @@ def test_pages_are_sent_with_a_strict_policy_and_load_only_external_scripts(serv
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
         assert headers["Referrer-Policy"] == "no-referrer"
         assert headers["X-Content-Type-Options"] == "nosniff"
-        assert re.search(r'<html lang="en-US">', body)
+        assert re.search(r'<html lang="en-US" dir="ltr">', body)
         assert 'name="viewport" content="width=device-width, initial-scale=1"' in body
         # Every script is external or a JSON data block; no inline handlers or style attributes.
         for tag in re.findall(r"<script\b[^>]*>", body):

@@ -1,25 +1,35 @@
 import CaptureCore
 import Foundation
 
-/// Every flow's expanded template plus the static assets, loaded from WebFlows/ once at start-up.
+/// Every flow's template expanded once per locale, plus the static assets, loaded from WebFlows/ once at start-up.
 struct FlowPages: Sendable {
-    let templates: [String: FlowTemplate]
+    /// Flow name → catalog tag (`Settings/locales`) → the page in that language.
+    let templates: [String: [String: FlowTemplate]]
     let assets: StaticAssets
+
+    /// The page of `flow` in the language of `messages` (its most specific catalog).
+    func template(_ flow: String, in messages: Messages) -> FlowTemplate? {
+        templates[flow]?[messages.tag] ?? templates[flow]?[Localization.defaultTag]
+    }
 
     static func load(webFlows directory: String, catalog: FlowCatalog, providers: [SocialProvider] = []) throws -> FlowPages {
         let root = URL(fileURLWithPath: directory)
         let assets = try StaticAssets.load(directory: root.appendingPathComponent("assets"))
-        let signIn = try SocialButtons.html(providers, assets: assets, for: .signIn)
-        let link = try SocialButtons.html(providers, assets: assets, for: .link)
-        var templates: [String: FlowTemplate] = [:]
+        var templates: [String: [String: FlowTemplate]] = [:]
         for flow in catalog.flows.values {
             let url = root.appendingPathComponent("pages").appendingPathComponent(flow.page)
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")
             }
             let included = try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials"))
-            let whole = SocialButtons.place(link, for: .link, in: SocialButtons.place(signIn, for: .signIn, in: included))
-            templates[flow.name] = try FlowTemplate.expand(whole, file: url.path, flow: flow, catalog: catalog)
+            for tag in catalog.localization.tags {
+                let messages = catalog.localization.messages(for: tag)
+                let signIn = try SocialButtons.html(providers, assets: assets, for: .signIn, messages: messages)
+                let link = try SocialButtons.html(providers, assets: assets, for: .link, messages: messages)
+                let whole = SocialButtons.place(link, for: .link, in: SocialButtons.place(signIn, for: .signIn, in: included))
+                templates[flow.name, default: [:]][tag] = try FlowTemplate.expand(
+                    whole, file: url.path, flow: flow, catalog: catalog, messages: messages)
+            }
         }
         return FlowPages(templates: templates, assets: assets)
     }
@@ -38,7 +48,9 @@ enum SocialButtons {
     /// One `<button>` per provider (its name in `data-capture-provider`, and `data-capture-link` on link buttons; the
     /// widget turns a tap into the redirect), the configured icon (an asset of WebFlows/assets) decorative beside the
     /// accessible name "Continue with …" / "Link …".
-    static func html(_ providers: [SocialProvider], assets: StaticAssets, for purpose: Purpose) throws -> String {
+    static func html(
+        _ providers: [SocialProvider], assets: StaticAssets, for purpose: Purpose, messages: Messages
+    ) throws -> String {
         guard !providers.isEmpty else { return "" }
         var items: [String] = []
         for provider in providers {
@@ -54,25 +66,26 @@ enum SocialButtons {
                 icon = "<img class=\"capture_provider_icon\" src=\"/flows/assets/\(HTML.escape(name))\" alt=\"\" width=\"24\" height=\"24\">"
             }
             let name = HTML.escape(settings.name)
-            let label = HTML.escape(settings.displayName)
+            let label = HTML.escape(
+                messages.text(purpose == .signIn ? "social.continueWith" : "social.link", ["provider": settings.displayName]))
             items.append(
                 purpose == .signIn
                     ? "<li><button type=\"button\" class=\"capture_btn capture_provider\" data-capture-provider=\"\(name)\">"
-                        + icon + "<span>Continue with \(label)</span></button></li>"
+                        + icon + "<span>\(label)</span></button></li>"
                     : "<li><button type=\"button\" class=\"capture_btn capture_provider\" data-capture-provider=\"\(name)\" "
-                        + "data-capture-link>" + icon + "<span>Link \(label)</span></button></li>")
+                        + "data-capture-link>" + icon + "<span>\(label)</span></button></li>")
         }
         // A display name is text: nothing in it may read as a template tag when the page is expanded next.
         let html =
             purpose == .signIn
             ? """
             <div class="capture_social" data-capture-social>\
-            <p class="capture_divider"><span>or</span></p>\
-            <ul class="capture_providers" aria-label="Sign in with another account">\(items.joined())</ul>\
+            <p class="capture_divider"><span>\(HTML.escape(messages.text("social.or")))</span></p>\
+            <ul class="capture_providers" aria-label="\(HTML.escape(messages.text("social.otherAccount")))">\(items.joined())</ul>\
             </div>
             """
             : """
-            <ul class="capture_providers" aria-label="Link another account">\(items.joined())</ul>
+            <ul class="capture_providers" aria-label="\(HTML.escape(messages.text("social.linkAnother")))">\(items.joined())</ul>
             """
         return html.replacingOccurrences(of: "{", with: "&#123;")
     }

@@ -9,7 +9,52 @@ struct FlowTemplate: Sendable {
 
     init(flow: FlowDefinition, html: String) {
         self.flow = flow
-        segments = TemplateSegments(html.replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(flow.title)))
+        segments = TemplateSegments(html)
+    }
+
+    /// `{{t:key}}`: the text of `key`, escaped; its `{name}` placeholders become the elements the widget fills
+    /// (`<strong data-capture-bind="name">`), and `{requiredMark}` the required-field asterisk. Also the language's
+    /// direction (`{{dir}}`), the page title (`{{pageTitle}}`) and the widget's texts (`{{widgetMessages}}`).
+    static func localize(_ template: String, file: String, flow: FlowDefinition, messages: Messages) throws -> String {
+        let pattern = try NSRegularExpression(pattern: #"\{\{t:([A-Za-z0-9_.]+)\}\}"#)
+        var output = ""
+        var cursor = template.startIndex
+        for match in pattern.matches(in: template, range: NSRange(template.startIndex..., in: template)) {
+            guard let whole = Range(match.range, in: template), let keyRange = Range(match.range(at: 1), in: template) else {
+                continue
+            }
+            let key = String(template[keyRange])
+            guard let text = messages.optionalText(key) else {
+                throw SettingsError(file: file, key: "{{t:\(key)}}", problem: "no catalog in Settings/locales has '\(key)'")
+            }
+            output += template[cursor..<whole.lowerBound] + markup(text)
+            cursor = whole.upperBound
+        }
+        output += template[cursor...]
+        let title = messages.optionalText("flow.\(flow.name).title") ?? flow.title
+        let widget = String(decoding: JSONValue.object(messages.texts(withPrefix: "widget.").mapValues(JSONValue.string)).encoded(), as: UTF8.self)
+        return output.replacingOccurrences(of: "{{dir}}", with: messages.isRightToLeft ? "rtl" : "ltr")
+            .replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(title))
+            .replacingOccurrences(of: "{{widgetMessages}}", with: HTML.scriptSafeJSON(widget))
+    }
+
+    /// A catalog text as HTML: escaped, with `{name}` placeholders as the elements the widget binds.
+    static func markup(_ text: String) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            output += HTML.escape(String(rest[..<open]))
+            let name = String(rest[rest.index(after: open)..<close])
+            if name == "requiredMark" {
+                output += #"<span class="capture_required_mark" aria-hidden="true">*</span>"#
+            } else if !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                output += #"<strong data-capture-bind="\#(name)"></strong>"#
+            } else {
+                output += HTML.escape(String(rest[open...close]))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return output + HTML.escape(String(rest))
     }
 
     /// Replaces each `{* >name *}` with `partials/name.html`: screens several pages share are written once.
@@ -34,7 +79,10 @@ struct FlowTemplate: Sendable {
 
     /// Expands `template` (read from `file`) against the catalog; an unknown field or form, or a form the
     /// flow does not allow, is a settings error naming the template.
-    static func expand(_ template: String, file: String, flow: FlowDefinition, catalog: FlowCatalog) throws -> FlowTemplate {
+    static func expand(
+        _ raw: String, file: String, flow: FlowDefinition, catalog: FlowCatalog, messages: Messages
+    ) throws -> FlowTemplate {
+        let template = try localize(raw, file: file, flow: flow, messages: messages)
         let pattern = try NSRegularExpression(pattern: #"\{\*\s*([#/]?)([A-Za-z][A-Za-z0-9_]*)\s*\*\}"#)
         var output = ""
         var cursor = template.startIndex
@@ -73,7 +121,8 @@ struct FlowTemplate: Sendable {
                 let count = usedIDs[base, default: 0] + 1
                 usedIDs[base] = count
                 output += fieldHTML(
-                    field, label: catalog.label(of: field, inForm: form), id: count == 1 ? base : "\(base)_\(count)")
+                    field, label: catalog.label(of: field, inForm: form, messages: messages),
+                    id: count == 1 ? base : "\(base)_\(count)")
             }
         }
         output += template[cursor...]

@@ -18,11 +18,10 @@ struct FlowPageController {
 
     @Sendable func page(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let name = context.parameters.get("flow") ?? ""
-        guard let template = pages.templates[name] else {
+        guard let flow = service.catalog.flow(named: name), pages.templates[name] != nil else {
             return ErrorPage.response(status: .notFound, title: "Page not found", message: "There is no flow named “\(name)”.")
         }
         let query = request.uri.queryParameters
-        let flow = template.flow
         do {
             let clientID = query["client_id"].map(String.init) ?? flow.defaultClient
             guard let clientID, !clientID.isEmpty else {
@@ -31,10 +30,16 @@ struct FlowPageController {
             guard let client = try await service.store.clients.find(id: clientID) else {
                 throw PageProblem("The app “\(clientID)” is not registered with this service (unknown client_id).")
             }
-            let locale = query["locale"].map(String.init) ?? flow.locale
-            guard Self.isLanguageTag(locale) else {
-                throw PageProblem("The locale “\(locale)” is not a language tag such as en-US.")
+            let requested = query["locale"].map(String.init)
+            if let requested, !Localization.isLanguageTag(requested) {
+                throw PageProblem("The locale “\(requested)” is not a language tag such as en-US.")
             }
+            // The page's locale, else the browser's languages, else the flow's: whichever a catalog speaks.
+            let localization = service.catalog.localization
+            let locale = localization.negotiate(
+                explicit: requested, acceptLanguage: request.headers[.acceptLanguage], fallback: flow.locale)
+            let messages = localization.messages(for: locale)
+            guard let template = pages.template(name, in: messages) else { throw PageProblem("This page has no template.") }
             let responseType = query["response_type"].map(String.init) ?? flow.responseType
             guard responseType == "token" || responseType == "code" else {
                 throw PageProblem("response_type must be token or code.")
@@ -74,19 +79,6 @@ struct FlowPageController {
             return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)
-        }
-    }
-}
-
-extension FlowPageController {
-    /// A simple BCP 47 shape: 2-3 letters, then up to three 2-8 character alphanumeric subtags.
-    static func isLanguageTag(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let language = parts.first, (2...3).contains(language.count),
-            language.allSatisfy({ $0.isASCII && $0.isLetter }), parts.count <= 4
-        else { return false }
-        return parts.dropFirst().allSatisfy { part in
-            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         }
     }
 }
