@@ -46,6 +46,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: UnknownRouteMiddleware())
+    router.add(middleware: LanguageMiddleware(localization: service.catalog.localization))
     HealthController(store: service.store).addRoutes(to: router)
     FlowPageController(service: service, pages: pages).addRoutes(to: router)
     FlowDocumentController(service: service).addRoutes(to: router)

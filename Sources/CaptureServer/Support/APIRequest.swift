@@ -82,6 +82,8 @@ enum APIRequest {
             parameters: parameters, remoteAddress: origin(request, context: context, proxies: proxies).address,
             crossOrigin: crossOrigin(request))
         flowRequest.acceptLanguage = request.headers[.acceptLanguage]
+        // Errors about this form are described in its language too.
+        context.language?.take(locale: flowRequest.locale)
         return flowRequest
     }
 

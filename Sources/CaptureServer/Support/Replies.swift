@@ -47,21 +47,22 @@ enum Reply {
 
     /// Janrain's error shape: `stat`, `code`, `error`, `error_description`, plus `invalid_fields` or
     /// `expected_value`/`supplied_value` where they apply.
-    static func captureError(_ error: CaptureError) -> Response {
-        json(captureErrorBody(error), status: captureStatus(of: error))
+    static func captureError(_ error: CaptureError, messages: Messages? = nil) -> Response {
+        json(captureErrorBody(error, messages: messages), status: captureStatus(of: error))
     }
 
-    /// The body of `captureError`, for replies written below the router (`RequestGuardHandler`).
-    static func captureErrorBody(_ error: CaptureError) -> JSONValue {
+    /// The body of `captureError`, for replies written below the router (`RequestGuardHandler`); the description in
+    /// the language of `messages` when given.
+    static func captureErrorBody(_ error: CaptureError, messages: Messages? = nil) -> JSONValue {
         var body: [String: JSONValue] = [
             "stat": "error", "code": .int(Int64(error.code)), "error": .string(error.error),
-            "error_description": .string(error.errorDescription),
+            "error_description": .string(error.localizedDescription(messages)),
         ]
         switch error {
         case .invalidFormFields(let fields):
             body["invalid_fields"] = .object(fields.mapValues { .array($0.map(JSONValue.string)) })
         case .emailAddressInUse(let field):
-            body["invalid_fields"] = [field: [.string(error.errorDescription)]]
+            body["invalid_fields"] = [field: [.string(error.localizedDescription(messages))]]
         case .redirectURIMismatch(let expected, let supplied):
             body["expected_value"] = .string(expected)
             body["supplied_value"] = .string(supplied)
