@@ -31,10 +31,11 @@ def provider_user(oidc_provider, email=None):
 
 def sign_up_with_the_provider(server, host, oidc_provider, subject):
     """A first sign-in with the provider (thin registration: an account without a password), then signed out."""
+    loaded, _ = host.mark()
     host.load(server.page("webViewSignIn"))
-    host.wait_for_screen("signIn")
+    host.wait_for_event("onCaptureRenderComplete", after=loaded)
     queue_mark, _ = host.mark()
-    tap_provider(host)
+    tap_provider(host, host.visible_screen()[0])
     answer_at_provider(host, oidc_provider, subject)
     back_on_page(host, server)
     made = host.wait_for_event("onCaptureLoginSuccess", after=queue_mark).result
@@ -130,6 +131,9 @@ def test_the_wrong_account_at_the_provider_links_nothing(server, host, oidc_prov
     assert shown["role"] == "status" and "cancelled" in shown["text"] and "nothing was linked" in shown["text"]
     assert host.run_js(MERGE_SCREEN)["button"] == "Continue with Mock ID"
     assert host.run_js("sessionStorage.getItem('captureBridgeSocialMerge')") is None
+    assert host.run_js(LAYOUT_CHECK) == []
+    SHOTS.mkdir(exist_ok=True)
+    host.snapshot(SHOTS / "mergeAccounts-provider-cancelled.png")
 
     # Then the other person's provider account: the service refuses the merge token, nothing is linked.
     queue_mark, message_mark = host.mark()
@@ -146,7 +150,6 @@ def test_the_wrong_account_at_the_provider_links_nothing(server, host, oidc_prov
     assert shown["role"] == "alert" and "Nothing was linked" in shown["text"] and email in shown["text"], shown
     names, _ = social_events(host, queue_mark, message_mark)
     assert "onCaptureLoginSuccess" not in names and "onCaptureSessionCreated" not in names
-    SHOTS.mkdir(exist_ok=True)
     host.snapshot(SHOTS / "mergeAccounts-provider-refused.png")
 
     # A provider account with no account here: no new account is made for it (no thin registration on a merge).
