@@ -105,6 +105,13 @@
   var SOCIAL_EXPIRED_MESSAGE = 'Signing in with %s took too long or was already finished. Please try again.';
   var SOCIAL_WAIT_MESSAGE = 'Signing you in with %s…';
   var HANDOFF_WAIT_MESSAGE = 'Continue signing in with %s in the window that opened.';
+  // The merge for an account without a password (its 380 named a provider, not "capture"): %e the account's
+  // address, %p the provider to sign in to it with, %n the provider just used. The lead shows them in <strong>.
+  var MERGE_PROVIDER_LEAD = 'An account with the address %e exists. Sign in to it with %p to link the %n account you just used; after that you can sign in either way.';
+  var MERGE_PROVIDER_BUTTON = 'Continue with %p';
+  var MERGE_CANCELLED_MESSAGE = 'You cancelled signing in with %p, so nothing was linked yet.';
+  var MERGE_PROVIDER_FAILED_MESSAGE = 'Signing in with %p did not work, so nothing was linked yet. Please try again.';
+  var MERGE_FAILED_MESSAGE = 'Nothing was linked: the %p account you chose does not sign in to the account with %e, or this took too long. Sign in with %n again to start over.';
   // Linking a provider account from editProfile, and unlinking one.
   var LINK_WAIT_MESSAGE = 'Linking %s…';
   var LINKED_MESSAGE = '%s is linked. You can sign in with it from now on.';
@@ -118,6 +125,10 @@
   var SOCIAL_SECRET_KEY = 'captureBridgeSocialRefreshSecret';
   // Why the page went to the provider ('link' from editProfile; sign-in otherwise), across the same reload.
   var SOCIAL_PURPOSE_KEY = 'captureBridgeSocialPurpose';
+  // A merge through a provider: the first sign-in's one-time token (its merge_token) across the same reload.
+  var SOCIAL_MERGE_KEY = 'captureBridgeSocialMerge';
+  // Buttons that leave for a provider: the service's, and mergeAccounts' "Continue with <provider>".
+  var PROVIDER_BUTTONS = '[data-capture-provider], [data-capture-merge-with]';
   // How long a tap on a provider waits for the host to drain the bridge's queue before the page leaves.
   var BRIDGE_DRAIN_WAIT_MS = 1500;
 
@@ -149,9 +160,11 @@
   // social: a social sign-in waiting for a form ({token, provider}: socialRegistration or the merge); memory only.
   // handOffTo: the host's choice by setProviderHandoff (an app return URI, or '' for none); undefined: the page's.
   // handedOff: the provider whose sign-in the host is running in the system browser.
+  // mergeWith: the provider a 380 named for an account without a password (mergeAccounts signs in with it), or ''.
   var state = {
     started: false, wired: false, currentScreen: null, address: '', refreshSecret: null, signOutToken: null,
-    social: null, mergeEmail: '', socialNotice: null, leaving: false, handOffTo: undefined, handedOff: null
+    social: null, mergeEmail: '', mergeWith: '', socialNotice: null, leaving: false, handOffTo: undefined,
+    handedOff: null
   };
 
   // ---------------------------------------------------------------- events
@@ -510,6 +523,7 @@
     }
     clearMessages(target);
     bindProfile(target);
+    renderMerge(target);
     renderLinkedAccounts(target);
     fillForms(target);
     target.hidden = false;
@@ -950,12 +964,15 @@
   function startProvider(name, button) {
     if (!name || state.leaving) return;
     var capture = captureSettings();
-    // A button of the linked-accounts section links the provider account to the signed-in user instead.
-    var purpose = button && button.hasAttribute('data-capture-link') ? 'link' : 'signIn';
+    // A button of the linked-accounts section links the provider account to the signed-in user instead;
+    // mergeAccounts' button signs in to the existing account and links the waiting social sign-in to it.
+    var merge = button && button.hasAttribute('data-capture-merge-with') && state.social
+      ? { token: state.social.token, provider: state.social.provider, email: state.mergeEmail, via: name } : null;
+    var purpose = button && button.hasAttribute('data-capture-link') ? 'link' : merge ? 'merge' : 'signIn';
     fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name, purpose: purpose });
     var appReturnUri = handOffTarget();
     if (appReturnUri) {
-      handOff(name, appReturnUri, purpose);
+      handOff(name, appReturnUri, purpose, merge);
       return;
     }
     var url = '/social/' + encodeURIComponent(name) + '/start?' + encodeForm({
@@ -965,10 +982,14 @@
     // The host's refresh_secret must survive the reload the round trip ends with (removed again on return).
     try {
       if (state.refreshSecret) window.sessionStorage.setItem(SOCIAL_SECRET_KEY, state.refreshSecret);
-      if (purpose === 'link') window.sessionStorage.setItem(SOCIAL_PURPOSE_KEY, purpose);
-    } catch (error) { /* sign-in works without the secret; a link comes back as a sign-in of the same person */ }
+      if (purpose !== 'signIn') window.sessionStorage.setItem(SOCIAL_PURPOSE_KEY, purpose);
+      // The first sign-in's token, for merge_token once this one is back; removed as soon as the page is.
+      if (merge) window.sessionStorage.setItem(SOCIAL_MERGE_KEY, JSON.stringify(merge));
+    } catch (error) {
+      /* sign-in works without the secret; a link or a merge comes back as a sign-in of the same person */
+    }
     state.leaving = true;
-    var buttons = document.querySelectorAll('[data-capture-provider]');
+    var buttons = document.querySelectorAll(PROVIDER_BUTTONS);
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     if (button) button.setAttribute('aria-busy', 'true');
     afterBridgeDrained(function () { window.location.assign(url); });
@@ -985,14 +1006,15 @@
    * ASWebAuthenticationSession / Custom Tabs, the service finally sends that browser to `appReturnUri` with the
    * provider step's answer in the fragment, and the host hands that address back with completeProviderLogin.
    */
-  function handOff(name, appReturnUri, purpose) {
+  function handOff(name, appReturnUri, purpose, merge) {
     var capture = captureSettings();
     var url = window.location.protocol + '//' + window.location.host + '/social/' + encodeURIComponent(name) + '/start?'
       + encodeForm({
         client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
         response_type: capture.responseType, app_return_uri: appReturnUri
       });
-    state.handedOff = { provider: name, purpose: purpose };
+    // A merge's first sign-in stays in memory here: the page does not reload.
+    state.handedOff = { provider: name, purpose: purpose, merge: merge };
     showNotice(HANDOFF_WAIT_MESSAGE.replace('%s', providerName(name)), true);
     fire('onProviderLoginHandoff', {
       statusMessage: 'providerLoginHandoff', provider: name, purpose: purpose, url: url, appReturnUri: appReturnUri
@@ -1024,6 +1046,7 @@
    */
   function takeSocialReturn() {
     var values = socialAnswer(window.location.hash);
+    var merge = takeStoredMerge();
     if (!values) return null;
     if (window.history && window.history.replaceState) {
       try {
@@ -1039,19 +1062,34 @@
       window.sessionStorage.removeItem(SOCIAL_PURPOSE_KEY);
     } catch (error) { /* none kept */ }
     if (secret && !state.refreshSecret) state.refreshSecret = secret;
+    if (purpose === 'merge' && merge) return providerStepEnded(values, 'merge', merge);
     return providerStepEnded(values, purpose === 'link' ? 'link' : 'signIn');
+  }
+
+  /* The merge kept across the provider round trip (SOCIAL_MERGE_KEY), removed at once; null when none. */
+  function takeStoredMerge() {
+    var merge = null;
+    try {
+      var kept = window.sessionStorage.getItem(SOCIAL_MERGE_KEY);
+      window.sessionStorage.removeItem(SOCIAL_MERGE_KEY);
+      merge = kept ? JSON.parse(kept) : null;
+    } catch (error) { /* none kept, or unreadable */ }
+    return merge && typeof merge.token === 'string' && typeof merge.via === 'string' ? merge : null;
   }
 
   /*
    * The provider step's answer: onProviderLoginError and a notice for the next screen, or onProviderLoginSuccess.
-   * `purpose` is 'link' when it was started from the linked-accounts section. Returns {token|error, provider, purpose}.
+   * `purpose` is 'link' when it was started from the linked-accounts section, 'merge' from mergeAccounts (`merge`:
+   * the first sign-in, {token, provider, email, via}). Returns {token|error, provider, purpose, merge}.
    */
-  function providerStepEnded(values, purpose) {
+  function providerStepEnded(values, purpose, merge) {
     var provider = values.provider || '';
     var name = providerName(provider) || 'the provider';
+    if (purpose !== 'merge') merge = null;
     if (values.capture_social_error) {
       var code = values.capture_social_error;
-      var text = purpose === 'link'
+      var text = merge ? mergeText(code === 'cancelled' ? MERGE_CANCELLED_MESSAGE : MERGE_PROVIDER_FAILED_MESSAGE, merge)
+        : purpose === 'link'
         ? (code === 'cancelled' ? LINK_CANCELLED_MESSAGE : LINK_FAILED_MESSAGE).replace('%s', name)
         : (SOCIAL_ERRORS[code] || SOCIAL_ERROR_OTHER).replace('%s', name);
       // Shown on the next screen once it is up (sign-in, or editProfile for a link).
@@ -1059,10 +1097,89 @@
       fire('onProviderLoginError', {
         status: 'error', statusMessage: code, provider: provider, purpose: purpose, error: code, errorDescription: text
       });
-      return { error: code, provider: provider, purpose: purpose };
+      return { error: code, provider: provider, purpose: purpose, merge: merge };
     }
     fire('onProviderLoginSuccess', { statusMessage: 'providerLoginSuccess', provider: provider, purpose: purpose });
-    return { token: values.capture_social_token, provider: provider, purpose: purpose };
+    return { token: values.capture_social_token, provider: provider, purpose: purpose, merge: merge };
+  }
+
+  /* The screen after a provider step that brought no token: mergeAccounts again for a merge (its first sign-in still
+   * waits), else sign-in (or the session's screen). The notice follows (showSocialNotice). */
+  function afterProviderError(social) {
+    if (social && social.merge) resumeMerge(social.merge);
+    else renderScreen(hasActiveSession() ? sessionScreen() : initialScreenWithoutSession());
+  }
+
+  // ---------------------------------------------------------------- merge through a provider (380 naming one)
+
+  function knownProvider(name) {
+    var providers = janrain.settings.providers || [];
+    for (var i = 0; i < providers.length; i++) if (providers[i] === name) return true;
+    return false;
+  }
+
+  /* A MERGE_* text with its placeholders filled in: %e the address, %p the provider to sign in with, %n the new one. */
+  function mergeText(template, merge) {
+    var values = mergeValues(merge);
+    return template.replace(/%([epn])/g, function (all, key) { return values[key]; });
+  }
+
+  function mergeValues(merge) {
+    return { e: merge.email || '', p: providerName(merge.via), n: providerName(merge.provider) };
+  }
+
+  /*
+   * mergeAccounts shows the password merge ([data-capture-merge="password"]) or, when the 380 named a provider the
+   * page knows (state.mergeWith), the sign-in with that provider ([data-capture-merge="provider"]): the lead from
+   * MERGE_PROVIDER_LEAD (the names in <strong>) and the [data-capture-merge-with] button.
+   */
+  function renderMerge(root) {
+    var parts = root.querySelectorAll('[data-capture-merge]');
+    if (!parts.length) return;
+    var merge = state.social && state.mergeWith
+      ? { email: state.mergeEmail, provider: state.social.provider, via: state.mergeWith } : null;
+    for (var i = 0; i < parts.length; i++) {
+      parts[i].hidden = (parts[i].getAttribute('data-capture-merge') === 'provider') !== !!merge;
+    }
+    if (!merge) return;
+    var values = mergeValues(merge);
+    var leads = root.querySelectorAll('[data-capture-merge-lead]');
+    for (var l = 0; l < leads.length; l++) {
+      while (leads[l].firstChild) leads[l].removeChild(leads[l].firstChild);
+      var pieces = MERGE_PROVIDER_LEAD.split(/(%[epn])/);
+      for (var p = 0; p < pieces.length; p++) {
+        if (/^%[epn]$/.test(pieces[p])) {
+          var strong = document.createElement('strong');
+          strong.textContent = values[pieces[p].charAt(1)];
+          leads[l].appendChild(strong);
+        } else if (pieces[p]) {
+          leads[l].appendChild(document.createTextNode(pieces[p]));
+        }
+      }
+    }
+    var buttons = root.querySelectorAll('[data-capture-merge-with]');
+    for (var b = 0; b < buttons.length; b++) {
+      buttons[b].setAttribute('data-capture-merge-with', merge.via);
+      buttons[b].textContent = mergeText(MERGE_PROVIDER_BUTTON, merge);
+      buttons[b].disabled = false;
+      buttons[b].removeAttribute('aria-busy');
+    }
+  }
+
+  /* Back on mergeAccounts with the first sign-in (after the provider step of a merge ended without a token). */
+  function resumeMerge(merge) {
+    state.social = { token: merge.token, provider: merge.provider, purpose: 'signIn' };
+    state.mergeEmail = merge.email || '';
+    state.mergeWith = merge.via;
+    if (state.mergeEmail) state.address = state.mergeEmail;
+    renderScreen('mergeAccounts');
+  }
+
+  /* The merge is over (done, refused or cancelled): the first sign-in no longer waits. */
+  function endMerge() {
+    state.social = null;
+    state.mergeEmail = '';
+    state.mergeWith = '';
   }
 
   /* A provider step that brought a token: a link to the signed-in user, or a sign-in. */
@@ -1187,14 +1304,22 @@
   /*
    * Redeems the provider step's one-time token at /oauth/auth_native: signed in (onCaptureLoginSuccess with
    * authProvider), or the socialRegistration form (310, prefilled from prereg_fields), or the merge (380).
+   * With `social.merge` (the provider step mergeAccounts started) the first sign-in's token goes as merge_token,
+   * and anything but a sign-in to that account is a failure.
    */
   function redeemSocial(social) {
     var capture = captureSettings();
     var transactionId = randomId();
     var name = providerName(social.provider);
+    var merge = social.merge || null;
     var params = commonParams(undefined);
     params.token = social.token;
     params.thin_registration = capture.thinRegistration === false ? 'false' : 'true';
+    if (merge) {
+      params.merge_token = merge.token;
+      // Only a provider account that already signs in to the account finishes the merge: never a new account.
+      params.thin_registration = 'false';
+    }
     params.device_token = storageGet(STORAGE.device) || '';
     if (state.refreshSecret) params.refresh_secret = state.refreshSecret;
     showNotice(SOCIAL_WAIT_MESSAGE.replace('%s', name), true);
@@ -1203,8 +1328,19 @@
       hideNotice();
       var body = reply.body || {};
       if (reply.ok) {
-        state.social = null;
+        endMerge();
         succeeded(null, 'socialSignIn', FORMS.signInForm, body, transactionId, social);
+        return;
+      }
+      if (merge) {
+        // Refused on merge_token (another account's, or too late), or this provider account has no account here
+        // (310/380): nothing was linked, and the page cannot tell whether the first sign-in is still usable.
+        var refused = errorFields(reply);
+        refused.authProvider = social.provider;
+        fire('onCaptureLoginFailed', refused, transactionId);
+        endMerge();
+        renderScreen(signInScreen());
+        showNotice(body.code === 510 ? RATE_LIMIT_MESSAGE : mergeText(MERGE_FAILED_MESSAGE, merge));
         return;
       }
       if (body.code === 310) {
@@ -1222,6 +1358,9 @@
       if (body.code === 380) {
         state.social = social;
         state.mergeEmail = body.existing_email || '';
+        // An account without a password: its 380 names a provider it signs in with ("capture": its password).
+        var named = body.existing_provider;
+        state.mergeWith = named && named !== 'capture' && knownProvider(named) ? String(named) : '';
         if (state.mergeEmail) state.address = state.mergeEmail;
         renderScreen('mergeAccounts');
         return;
@@ -1233,6 +1372,8 @@
         : body.argument === 'token' ? SOCIAL_EXPIRED_MESSAGE.replace('%s', name)
         : body.error_description || SOCIAL_ERROR_OTHER.replace('%s', name));
     }, function () {
+      // A merge waits on mergeAccounts again: the service never answered, so nothing was spent.
+      if (merge) resumeMerge(merge);
       showNotice(NETWORK_MESSAGE);
       fire('onCaptureLoginFailed', { status: 'error', statusMessage: 'networkError', authProvider: social.provider }, transactionId);
     });
@@ -1257,6 +1398,12 @@
       renderScreen(initialScreenWithoutSession());
       renderComplete();
       redeemSocial(social);
+      return;
+    }
+    if (social && social.merge) {
+      // The provider step of a merge ended without a token: the first sign-in still waits on mergeAccounts.
+      afterProviderError(social);
+      renderComplete();
       return;
     }
     // A message's link names the screen to show first, whatever the session.
@@ -1358,11 +1505,11 @@
     }
     state.handedOff = null;
     hideNotice();
-    var social = providerStepEnded(values, handedOff.purpose);
+    var social = providerStepEnded(values, handedOff.purpose, handedOff.merge);
     if (social.token) {
       finishSocial(social);
     } else {
-      renderScreen(hasActiveSession() ? sessionScreen() : initialScreenWithoutSession());
+      afterProviderError(social);
       showSocialNotice();
     }
     return true;
@@ -1391,7 +1538,8 @@
     window.addEventListener('pageshow', function (event) {
       if (!event.persisted || !state.leaving) return;
       state.leaving = false;
-      var buttons = document.querySelectorAll('[data-capture-provider]');
+      takeStoredMerge();
+      var buttons = document.querySelectorAll(PROVIDER_BUTTONS);
       for (var i = 0; i < buttons.length; i++) {
         buttons[i].disabled = false;
         buttons[i].removeAttribute('aria-busy');
@@ -1405,7 +1553,7 @@
         return;
       }
       if (social) {
-        renderScreen(hasActiveSession() ? sessionScreen() : initialScreenWithoutSession());
+        afterProviderError(social);
         renderComplete();
         return;
       }
@@ -1417,6 +1565,12 @@
       if (provider) {
         event.preventDefault();
         startProvider(provider.getAttribute('data-capture-provider'), provider);
+        return;
+      }
+      var mergeWith = closest(event.target, '[data-capture-merge-with]');
+      if (mergeWith) {
+        event.preventDefault();
+        startProvider(mergeWith.getAttribute('data-capture-merge-with'), mergeWith);
         return;
       }
       var unlink = closest(event.target, '[data-capture-unlink]');
@@ -1436,8 +1590,7 @@
         endSession(true);
       } else if (action === 'cancelSocial') {
         // The provider account stays unlinked; its token simply expires.
-        state.social = null;
-        state.mergeEmail = '';
+        endMerge();
         renderScreen(signInScreen());
       } else if (action === 'forgetEmail') {
         storageRemove(STORAGE.lastEmail);
