@@ -318,6 +318,23 @@ import Testing
         }
     }
 
+    /// A merge token rides a sign-in with a provider account that belongs to no account: refused, nothing made.
+    @Test func aMergeThroughAProviderAccountOfNoAccountIsRefusedAndMakesNoAccount() async throws {
+        try await Self.withProvider { issuer, api, world, _ in
+            try await Self.provide(issuer, subject: "first", claims: ["email": "first@example.com"])
+            try await Self.provide(issuer, subject: "stranger", claims: ["email": "stranger@example.com"])
+            let first = try #require(try await Self.roundTrip(api, subject: "first").fragment["capture_social_token"])
+            let other = try #require(try await Self.roundTrip(api, subject: "stranger").fragment["capture_social_token"])
+            var fields = TestWorld.flowParameters(form: "")
+            fields["form"] = nil
+            fields.merge(["token": other, "merge_token": first, "thin_registration": "true", "redirect_uri": Self.page]) { $1 }
+            let refused = try await api.post("/oauth/auth_native", fields)
+            #expect(refused.code == 200 && refused["argument"] as? String == "merge_token")
+            let users = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
+            #expect(users == 0)
+        }
+    }
+
     @Test func aSignedInUserLinksAndUnlinksProviderAccountsAndTheRecordListsThem() async throws {
         try await Self.withProvider { issuer, api, world, service in
             let access = try #require(try await world.register("lin@example.com").grant?.accessToken)

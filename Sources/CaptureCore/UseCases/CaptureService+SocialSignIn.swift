@@ -28,6 +28,12 @@ extension CaptureService {
             try await store.users.update(user)
             return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: login.provider)
         }
+        // A merge goes into the account this provider account signs in to; one that signs in to none cannot take it
+        // (without this, thin registration would make a new account and silently drop the merge).
+        if request.mergeToken != nil {
+            throw CaptureError.invalidArgument(
+                "merge_token", "this \(login.provider) account belongs to no account here: sign in with the account's own")
+        }
         let email = providerEmail(login).map(User.normalize(email:))
         if let email, let existing = try await store.users.find(email: email) {
             try await keepForForm(login)
