@@ -90,37 +90,48 @@
     }
   };
 
+  // The page's texts in its language (Settings/locales, keys widget.*), from the page's capture-messages block.
+  // `%s` in a text is the provider's name; the merge texts also use %e (address), %p and %n (providers).
+  var MESSAGES = (function () {
+    var block = document.getElementById('capture-messages');
+    try { return (block && JSON.parse(block.textContent || '{}')) || {}; } catch (error) { return {}; }
+  })();
+
+  function t(key) {
+    return Object.prototype.hasOwnProperty.call(MESSAGES, key) ? String(MESSAGES[key]) : key;
+  }
+
   // Screens of a social sign-in in progress (state.social): without one they fall back to sign-in.
   var SOCIAL_SCREENS = { socialRegistration: true, mergeAccounts: true, traditionalAuthenticateMerge: true };
 
   // What the page says when the provider step comes back with #capture_social_error=<code> (the service's codes).
   var SOCIAL_ERRORS = {
-    cancelled: 'You cancelled signing in with %s. You can try again, or use your email address and password.',
-    provider_error: '%s could not sign you in. Try again, or use your email address and password.',
-    provider_unreachable: 'We could not reach %s. Check your connection and try again in a moment.',
-    invalid_id_token: 'We could not confirm your sign-in with %s. Please try again.',
-    state_mismatch: 'The answer from %s was not for the sign-in you started, so we stopped it. Please try again.'
+    cancelled: t('widget.socialError.cancelled'),
+    provider_error: t('widget.socialError.provider_error'),
+    provider_unreachable: t('widget.socialError.provider_unreachable'),
+    invalid_id_token: t('widget.socialError.invalid_id_token'),
+    state_mismatch: t('widget.socialError.state_mismatch')
   };
-  var SOCIAL_ERROR_OTHER = 'Signing in with %s did not work. Please try again.';
-  var SOCIAL_EXPIRED_MESSAGE = 'Signing in with %s took too long or was already finished. Please try again.';
-  var SOCIAL_WAIT_MESSAGE = 'Signing you in with %s…';
-  var HANDOFF_WAIT_MESSAGE = 'Continue signing in with %s in the window that opened.';
+  var SOCIAL_ERROR_OTHER = t('widget.socialErrorOther');
+  var SOCIAL_EXPIRED_MESSAGE = t('widget.socialExpired');
+  var SOCIAL_WAIT_MESSAGE = t('widget.socialWait');
+  var HANDOFF_WAIT_MESSAGE = t('widget.handoffWait');
   // The merge for an account without a password (its 380 named a provider, not "capture"): %e the account's
   // address, %p the provider to sign in to it with, %n the provider just used. The lead shows them in <strong>.
-  var MERGE_PROVIDER_LEAD = 'An account with the address %e exists. Sign in to it with %p to link the %n account you just used; after that you can sign in either way.';
-  var MERGE_PROVIDER_BUTTON = 'Continue with %p';
-  var MERGE_CANCELLED_MESSAGE = 'You cancelled signing in with %p, so nothing was linked yet.';
-  var MERGE_PROVIDER_FAILED_MESSAGE = 'Signing in with %p did not work, so nothing was linked yet. Please try again.';
-  var MERGE_FAILED_MESSAGE = 'Nothing was linked: the %p account you chose does not sign in to the account with %e, or this took too long. Sign in with %n again to start over.';
+  var MERGE_PROVIDER_LEAD = t('widget.mergeProviderLead');
+  var MERGE_PROVIDER_BUTTON = t('widget.mergeProviderButton');
+  var MERGE_CANCELLED_MESSAGE = t('widget.mergeCancelled');
+  var MERGE_PROVIDER_FAILED_MESSAGE = t('widget.mergeProviderFailed');
+  var MERGE_FAILED_MESSAGE = t('widget.mergeFailed');
   // Linking a provider account from editProfile, and unlinking one.
-  var LINK_WAIT_MESSAGE = 'Linking %s…';
-  var LINKED_MESSAGE = '%s is linked. You can sign in with it from now on.';
-  var LINK_CANCELLED_MESSAGE = 'You cancelled linking %s.';
-  var LINK_FAILED_MESSAGE = '%s was not linked. Please try again.';
-  var LINK_TAKEN_MESSAGE = 'This %s account is already linked to another account, so it was not linked to yours.';
-  var UNLINKED_MESSAGE = '%s is no longer linked.';
-  var UNLINK_LAST_MESSAGE = 'This is your only way to sign in, so it stays linked. Set a password first (sign out, then “Forgot your password?”).';
-  var UNLINK_FAILED_MESSAGE = '%s could not be unlinked. Please try again.';
+  var LINK_WAIT_MESSAGE = t('widget.linkWait');
+  var LINKED_MESSAGE = t('widget.linked');
+  var LINK_CANCELLED_MESSAGE = t('widget.linkCancelled');
+  var LINK_FAILED_MESSAGE = t('widget.linkFailed');
+  var LINK_TAKEN_MESSAGE = t('widget.linkTaken');
+  var UNLINKED_MESSAGE = t('widget.unlinked');
+  var UNLINK_LAST_MESSAGE = t('widget.unlinkLast');
+  var UNLINK_FAILED_MESSAGE = t('widget.unlinkFailed');
   // The host's refresh_secret crosses the provider round trip here (the page reloads), taken back at once.
   var SOCIAL_SECRET_KEY = 'captureBridgeSocialRefreshSecret';
   // Why the page went to the provider ('link' from editProfile; sign-in otherwise), across the same reload.
@@ -147,12 +158,12 @@
   };
 
   var REQUEST_TIMEOUT_MS = 20000;
-  var RATE_LIMIT_MESSAGE = 'Too many attempts. Wait a few minutes, then try again.';
-  var LOCKED_MESSAGE = 'Too many attempts. Wait a few minutes, or reset your password to sign in now.';
-  var RESET_ACTION = 'Reset your password';
-  var IN_USE_ACTION = 'Sign in or reset your password';
-  var NETWORK_MESSAGE = 'We could not reach the server. Check your connection and try again.';
-  var SESSION_ENDED_MESSAGE = 'Your session has ended. Sign in again to continue.';
+  var RATE_LIMIT_MESSAGE = t('widget.rateLimit');
+  var LOCKED_MESSAGE = t('widget.locked');
+  var RESET_ACTION = t('widget.resetAction');
+  var IN_USE_ACTION = t('widget.inUseAction');
+  var NETWORK_MESSAGE = t('widget.network');
+  var SESSION_ENDED_MESSAGE = t('widget.sessionEnded');
 
   // address: the email address carried between the sign-in and code screens (never stored).
   // refreshSecret: the host's refresh_secret (setRefreshSecret), sent with sign-in and registration; memory only.
@@ -767,11 +778,11 @@
       fire('onCaptureValidationFailed', result, transactionId);
     } else if (spec.kind === 'login' && (body.code === 510 || body.code === 210)) {
       // Locked out or the wrong password: resetting is the way forward, right in the message.
-      showFormMessage(form, body.code === 510 ? LOCKED_MESSAGE : body.error_description || 'Incorrect email address or password.',
+      showFormMessage(form, body.code === 510 ? LOCKED_MESSAGE : body.error_description || t('widget.invalidCredentials'),
         null, actionLink(RESET_ACTION, 'forgotPassword'));
     } else {
       showFormMessage(form, body.code === 510 ? RATE_LIMIT_MESSAGE : body.error_description || body.error ||
-        'Something went wrong (HTTP ' + reply.status + '). Please try again.');
+        t('widget.httpError').replace('%d', String(reply.status)));
     }
     for (var f = 0; f < spec.failed.length; f++) fire(spec.failed[f], result, transactionId);
     if (spec.token && isTokenError(reply)) {
@@ -789,7 +800,7 @@
     if (spec.kind === 'profile') {
       saveProfile(user);
       bindProfile(document.getElementById(state.currentScreen) || document.body);
-      showFormMessage(form, 'Saved. Your profile is up to date.', 'capture_form_success');
+      showFormMessage(form, t('widget.profileSaved'), 'capture_form_success');
       fire('onCaptureProfileSaveSuccess', {
         statusMessage: 'profileSaved', form: formName, userData: user
       }, transactionId);
@@ -1229,8 +1240,9 @@
     button.className = 'capture_btn capture_secondary';
     button.setAttribute('data-capture-unlink', String(account.identifier || ''));
     button.setAttribute('data-capture-provider-name', name);
-    button.setAttribute('aria-label', 'Unlink ' + name + (account.email ? ' (' + account.email + ')' : ''));
-    button.textContent = 'Unlink';
+    button.setAttribute('aria-label', t(account.email ? 'widget.unlinkNamedWithEmail' : 'widget.unlinkNamed')
+      .replace('%s', name).replace('%e', String(account.email || '')));
+    button.textContent = t('widget.unlink');
     item.appendChild(text);
     item.appendChild(button);
     return item;
