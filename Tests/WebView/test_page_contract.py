@@ -95,18 +95,33 @@ def test_assets_are_served_with_etags_and_revalidate(server):
         assert again == 304, name
 
 
-def test_unknown_flow_and_unknown_client_get_pages_that_say_why(server, host):
+def test_unknown_flow_and_unknown_client_get_pages_that_say_what_to_do_and_tell_the_host(server, host):
     status, body, headers = server.get("/flows/noSuchFlow?client_id=%s" % CLIENT_ID)
     assert status == 404 and "noSuchFlow" in body
     assert "text/html" in headers["Content-Type"]
     status, body, _ = server.get("/flows/webViewSignIn?client_id=not-a-client")
     assert status == 400 and "not-a-client" in body
-    # What a person in the web view sees: words, not a blank page.
+    # What a person in the web view sees: what happened and what to do, in words, with a way forward; the
+    # developer's detail folded away; and the host hears that the page failed, on both transports.
+    queue_mark, message_mark = host.mark()
     host.load(server.page("webViewSignIn", client_id="not-a-client"))
-    text = host.run_js("document.body.innerText")
-    assert "not-a-client" in text and "client" in text.lower()
+    queued = host.wait_for_event("onCaptureRenderComplete", after=queue_mark).result
+    posted = host.wait_for_event("onCaptureRenderComplete", "message", after=message_mark).result
+    assert queued == posted
+    assert queued["status"] == "error" and queued["statusMessage"] == "pageError"
+    assert queued["error"] == "invalidLink" and queued["httpStatus"] == 400
+    page = host.run_js("""(function(){var b=document.querySelector('[data-capture-retry]').getBoundingClientRect();
+        return {h1:document.querySelector('h1').textContent,lang:document.documentElement.lang,
+                retry:document.querySelector('[data-capture-retry]').textContent,height:b.height,
+                details:document.querySelector('details').open,text:document.body.innerText};})()""")
+    assert page["h1"] == "This page can\u2019t open" and page["lang"] == "en"
+    assert "Go back to the app" in page["text"] and "client" not in page["h1"].lower()
+    assert page["retry"] == "Try again" and page["height"] >= 44 and page["details"] is False
+    assert "not-a-client" in host.run_js("document.querySelector('details').textContent")
+    queue_mark, _ = host.mark()
     host.load(server.page("noSuchFlow"))
-    assert "noSuchFlow" in host.run_js("document.body.innerText")
+    assert host.wait_for_event("onCaptureRenderComplete", after=queue_mark).result["error"] == "notFound"
+    assert "noSuchFlow" in host.run_js("document.querySelector('details').textContent")
 
 
 def test_janrain_events_enumerate_every_spec_event_and_only_the_documented_extras(server, host):

@@ -25,12 +25,18 @@ public struct SocialStart: Sendable, Equatable {
     }
 }
 
+/// Why a provider's answer ends on the service's own page: the sign-in expired or was already finished, or the
+/// provider refused it and the browser carried no sign-in to go back to.
+public enum SocialDeadEnd: String, Sendable, Equatable {
+    case expired, refused
+}
+
 /// How the provider's answer ends: back on the page with a fragment (a one-time token, or an error code the
 /// page explains), or — when no page can be trusted with it (unknown or replayed state) — a page of our own.
 public enum SocialReturn: Sendable, Equatable {
     /// Back to the page; `problem` (for the log) when the fragment carries an error.
     case page(String, problem: String?)
-    case dead(String)
+    case dead(SocialDeadEnd)
 }
 
 extension CaptureService {
@@ -93,10 +99,7 @@ extension CaptureService {
     public func finishSocialLogin(state: String?, browserState: String?, code: String?, error: String?) async throws
         -> SocialReturn
     {
-        let dead = SocialReturn.dead(
-            error == nil
-                ? "This sign-in has expired or was already finished. Go back to the app and try again."
-                : "The sign-in was cancelled or refused at the provider. Go back to the app and try again.")
+        let dead = SocialReturn.dead(error == nil ? .expired : .refused)
         let given = state.flatMap { $0.isEmpty ? nil : $0 }
         let kept = browserState.flatMap { $0.isEmpty ? nil : $0 }
         let mismatch = given != nil && kept != nil && given != kept

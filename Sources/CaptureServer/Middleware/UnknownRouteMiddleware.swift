@@ -15,7 +15,8 @@ struct UnknownRouteMiddleware: RouterMiddleware {
             let path = request.uri.path
             let isAPI = request.method == .post || Self.apiPrefixes.contains { path.hasPrefix($0) }
             guard isAPI else {
-                return ErrorPage.response(status: .notFound, title: "Page not found", message: "There is no page at \(path).")
+                return ErrorPage.response(
+                    .notFound, status: .notFound, messages: context.language?.messages ?? Localization(catalogs: []).messages(for: nil))
             }
             var response = Reply.captureError(
                 .invalidArgument("path", "\(request.method) \(path) is not an endpoint of this service (Capture API calls are POST)"))

@@ -11,7 +11,7 @@ struct FlowPageController {
         router.get("/flows/assets/:file") { request, context in
             let name = context.parameters.get("file") ?? ""
             return pages.assets.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
-                ?? ErrorPage.response(status: .notFound, title: "Not found", message: "There is no file named \(name).")
+                ?? ErrorPage.response(.notFound, status: .notFound, messages: service.catalog.localization.messages(for: request))
         }
         router.get("/flows/:flow", use: page)
     }
@@ -19,7 +19,9 @@ struct FlowPageController {
     @Sendable func page(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let name = context.parameters.get("flow") ?? ""
         guard let flow = service.catalog.flow(named: name), pages.templates[name] != nil else {
-            return ErrorPage.response(status: .notFound, title: "Page not found", message: "There is no flow named “\(name)”.")
+            return ErrorPage.response(
+                .notFound, status: .notFound, messages: service.catalog.localization.messages(for: request),
+                detail: "There is no flow named “\(name)”.")
         }
         let query = request.uri.queryParameters
         do {
@@ -78,7 +80,9 @@ struct FlowPageController {
                 appReturnURI: appReturnURI)
             return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
         } catch let problem as PageProblem {
-            return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)
+            return ErrorPage.response(
+                .invalidLink, status: .badRequest, messages: service.catalog.localization.messages(for: request),
+                detail: problem.message)
         }
     }
 }
@@ -87,26 +91,4 @@ struct FlowPageController {
 struct PageProblem: Error {
     let message: String
     init(_ message: String) { self.message = message }
-}
-
-/// HTML responses, including the small pages that say what went wrong (never a blank page).
-enum ErrorPage {
-    static func html(_ body: String, status: HTTPResponse.Status) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    static func response(status: HTTPResponse.Status, title: String, message: String) -> Response {
-        html(
-            """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">\
-            <meta name="viewport" content="width=device-width, initial-scale=1">\
-            <title>\(HTML.escape(title))</title><link rel="stylesheet" href="/flows/assets/capture.css"></head>\
-            <body><main class="capture_error_page"><h1>\(HTML.escape(title))</h1>\
-            <p>\(HTML.escape(message))</p><p class="capture_error_status">HTTP \(status.code)</p></main></body></html>
-            """, status: status)
-    }
 }

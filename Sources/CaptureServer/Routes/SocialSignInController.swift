@@ -41,7 +41,9 @@ struct SocialSignInController {
             return response
         } catch let error as CaptureError {
             // Nothing is redirected on a refusal: the page's address was not (yet) checked, or was refused.
-            return ErrorPage.response(status: .badRequest, title: "Sign-in could not start", message: error.errorDescription)
+            return ErrorPage.response(
+                .socialNotStarted, status: .badRequest, messages: service.catalog.localization.messages(for: request),
+                detail: error.errorDescription)
         }
     }
 
@@ -55,8 +57,10 @@ struct SocialSignInController {
         case .page(let url, let problem):
             if let problem { context.logger.info("social sign-in failed", metadata: ["reason": "\(problem)"]) }
             response = Self.redirect(to: url, status: .seeOther)
-        case .dead(let message):
-            response = ErrorPage.response(status: .badRequest, title: "Sign-in not finished", message: message)
+        case .dead(let reason):
+            response = ErrorPage.response(
+                reason == .expired ? .socialExpired : .socialRefused, status: .badRequest,
+                messages: service.catalog.localization.messages(for: request))
         }
         response.headers[.setCookie] = "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
         return response
