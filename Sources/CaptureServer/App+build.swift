@@ -45,8 +45,9 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: UnknownRouteMiddleware())
+    // Before UnknownRouteMiddleware: its pages speak the request's language too.
     router.add(middleware: LanguageMiddleware(localization: service.catalog.localization))
+    router.add(middleware: UnknownRouteMiddleware())
     HealthController(store: service.store).addRoutes(to: router)
     FlowPageController(service: service, pages: pages).addRoutes(to: router)
     FlowDocumentController(service: service).addRoutes(to: router)

@@ -57,6 +57,7 @@ import Testing
             #expect(page.status == .notFound)
             #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
             #expect(page.text.contains("/no/such/page"))
+            #expect(page.text.contains("<h1>Page not found</h1>"), "in words, not catalog keys")
             #expect(page.headers[.contentSecurityPolicy] != nil)
         }
     }

@@ -16,7 +16,8 @@ struct UnknownRouteMiddleware: RouterMiddleware {
             let isAPI = request.method == .post || Self.apiPrefixes.contains { path.hasPrefix($0) }
             guard isAPI else {
                 return ErrorPage.response(
-                    .notFound, status: .notFound, messages: context.language?.messages ?? Localization(catalogs: []).messages(for: nil))
+                    .notFound, status: .notFound, messages: context.language?.messages ?? Localization(catalogs: []).messages(for: nil),
+                    detail: "There is no page at \(path).")
             }
             var response = Reply.captureError(
                 .invalidArgument("path", "\(request.method) \(path) is not an endpoint of this service (Capture API calls are POST)"))
