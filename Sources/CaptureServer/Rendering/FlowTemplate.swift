@@ -6,10 +6,13 @@ import Foundation
 struct FlowTemplate: Sendable {
     let flow: FlowDefinition
     let segments: TemplateSegments
+    /// The flow's title, escaped once; a client's `pageTitle` replaces it per request.
+    let title: String
 
     init(flow: FlowDefinition, html: String) {
         self.flow = flow
-        segments = TemplateSegments(html.replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(flow.title)))
+        title = HTML.escape(flow.title)
+        segments = TemplateSegments(html)
     }
 
     /// Replaces each `{* >name *}` with `partials/name.html`: screens several pages share are written once.
@@ -101,18 +104,25 @@ struct FlowTemplate: Sendable {
             """
     }
 
-    /// Fills the per-request placeholders: the page title is fixed per flow, the settings JSON and the
-    /// language are per request. One pass over the prepared segments, no search-and-replace.
-    func render(settingsJSON: String, locale: String) -> String {
+    /// Fills the per-request placeholders: the settings JSON and the language, and the client's look (its
+    /// stylesheet link, logo and title, prepared at start-up). One pass over the prepared segments.
+    func render(settingsJSON: String, locale: String, clientID: String, theme: ClientThemes.Page) -> String {
         let settings = HTML.scriptSafeJSON(settingsJSON)
         let lang = HTML.escape(locale)
+        let title = theme.title ?? self.title
+        let stylesheet = ClientThemes.stylesheetLink(clientID: clientID)
         var output = ""
-        output.reserveCapacity(segments.literalLength + settings.utf8.count * segments.settingsCount + 16)
+        output.reserveCapacity(
+            segments.literalLength + settings.utf8.count * segments.settingsCount + title.utf8.count + stylesheet.utf8.count
+                + theme.logo.utf8.count + 16)
         for segment in segments.parts {
             switch segment {
             case .text(let text): output += text
             case .settingsJSON: output += settings
             case .lang: output += lang
+            case .pageTitle: output += title
+            case .themeStylesheet: output += stylesheet
+            case .themeLogo: output += theme.logo
             }
         }
         return output
@@ -121,13 +131,16 @@ struct FlowTemplate: Sendable {
 
 /// A template cut at its per-request placeholders, once at start-up.
 struct TemplateSegments: Sendable {
-    enum Part: Sendable { case text(String), settingsJSON, lang }
+    enum Part: Sendable { case text(String), settingsJSON, lang, pageTitle, themeStylesheet, themeLogo }
     let parts: [Part]
     let literalLength: Int
     let settingsCount: Int
 
     init(_ html: String) {
-        let placeholders: [(String, Part)] = [("{{janrainSettingsJSON}}", .settingsJSON), ("{{lang}}", .lang)]
+        let placeholders: [(String, Part)] = [
+            ("{{janrainSettingsJSON}}", .settingsJSON), ("{{lang}}", .lang), ("{{pageTitle}}", .pageTitle),
+            ("{{themeStylesheet}}", .themeStylesheet), ("{{themeLogo}}", .themeLogo),
+        ]
         var parts: [Part] = []
         var rest = Substring(html)
         while let (range, part) = placeholders.compactMap({ token, part in rest.range(of: token).map { ($0, part) } })

@@ -2,15 +2,21 @@ import CaptureCore
 import Foundation
 import Hummingbird
 
-/// `GET /flows/{flowName}` (the web-view pages) and `GET /flows/assets/{file}`.
+/// `GET /flows/{flowName}` (the web-view pages), `GET /flows/assets/{file}` and `GET /flows/themes/{file}`.
 struct FlowPageController {
     let service: CaptureService
     let pages: FlowPages
+    var themes: ClientThemes = .none
 
     func addRoutes(to router: Router<CaptureRequestContext>) {
         router.get("/flows/assets/:file") { request, context in
             let name = context.parameters.get("file") ?? ""
             return pages.assets.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
+                ?? ErrorPage.response(status: .notFound, title: "Not found", message: "There is no file named \(name).")
+        }
+        router.get("/flows/themes/:file") { request, context in
+            let name = context.parameters.get("file") ?? ""
+            return themes.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
                 ?? ErrorPage.response(status: .notFound, title: "Not found", message: "There is no file named \(name).")
         }
         router.get("/flows/:flow", use: page)
@@ -71,7 +77,9 @@ struct FlowPageController {
                 flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
                 tokenURL: tokenURL, settings: service.settings, providers: service.social.ordered,
                 appReturnURI: appReturnURI)
-            return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
+            let page = template.render(
+                settingsJSON: json, locale: locale, clientID: client.clientID, theme: themes.page(for: client.clientID))
+            return ErrorPage.html(page, status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(status: .badRequest, title: "This page cannot open", message: problem.message)
         }
@@ -112,6 +120,7 @@ enum ErrorPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
+            <meta name="color-scheme" content="light dark">\
             <title>\(HTML.escape(title))</title><link rel="stylesheet" href="/flows/assets/capture.css"></head>\
             <body><main class="capture_error_page"><h1>\(HTML.escape(title))</h1>\
             <p>\(HTML.escape(message))</p><p class="capture_error_status">HTTP \(status.code)</p></main></body></html>
