@@ -50,8 +50,19 @@ def use_scheme(host, dark):
     query = "matchMedia('(prefers-color-scheme: dark)').matches"
     host.wait_for(lambda: host.run_js(query) is dark, 5, "prefers-color-scheme %s" % ("dark" if dark else "light"))
     # Buttons fade their background (capture.css); a check in mid-fade would see half a colour.
-    host.wait_for(lambda: host.run_js("!document.getAnimations || document.getAnimations().length === 0"), 5,
-                  "colour transitions to end")
+    running = ("document.getAnimations().filter(function(a){ var t = a.effect && a.effect.target;"
+               " return a.playState === 'running' && t && t.getClientRects().length > 0; })"
+               ".map(function(a){ return a.effect.target.tagName + '.' + a.effect.target.className; })")
+    seen = {}
+
+    def settled():
+        seen["running"] = host.run_js(running)
+        return seen["running"] == []
+
+    try:
+        host.wait_for(settled, 5, "colour transitions to end")
+    except AssertionError:
+        raise AssertionError("still running after 5 s: %s" % seen.get("running")) from None
 
 
 def settle_screen(host):
@@ -79,6 +90,10 @@ def session_token(server, email):
             "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "signInForm", "locale": "en-US",
             "response_type": "token", "signInEmailAddress": email, "currentPassword": PASSWORD})
     assert reply.get("stat") == "ok", "no session for %s: %s" % (email, reply)
+    # An empty date field shows today's date as its placeholder in WebKitGTK: a fixed one keeps shots stable.
+    status, updated, _ = server.post("/entity.update", {
+        "access_token": reply["access_token"], "attributes": json.dumps({"birthday": "1906-12-09"})})
+    assert updated.get("stat") == "ok", updated
     return reply["access_token"]
 
 
