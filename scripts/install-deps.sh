@@ -33,6 +33,15 @@ if ! /usr/bin/python3 -c "import oidc_provider_mock" 2>/dev/null; then
   $sudo /usr/bin/python3 -m pip install -q --break-system-packages "oidc-provider-mock==0.3.4"
 fi
 
+# axe-core for the web-view accessibility test: the copy (axe.min.js, 4.12.1) that axe-playwright-python bundles. Only
+# that file is used, so the package's Playwright dependency is not installed (--no-deps).
+if ! /usr/bin/python3 -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" 2>/dev/null; then
+  echo "Installing axe-playwright-python (axe-core) from PyPI"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo /usr/bin/python3 -m pip install -q --break-system-packages --no-deps "axe-playwright-python==0.1.8"
+fi
+
 if ! command -v swift >/dev/null; then
   echo "error: the Swift 6 toolchain (swift) is not on PATH; install it from swift.org first" >&2
   exit 1

@@ -41,6 +41,7 @@ public func buildApplication(
 public func buildRouter(service: CaptureService) throws -> Router<CaptureRequestContext> {
     let pages = try FlowPages.load(
         webFlows: service.settings.webFlowsDirectory, catalog: service.catalog, providers: service.social.ordered)
+    let themes = try ClientThemes.load(settings: service.settings)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
@@ -49,7 +50,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     router.add(middleware: LanguageMiddleware(localization: service.catalog.localization))
     router.add(middleware: UnknownRouteMiddleware())
     HealthController(store: service.store).addRoutes(to: router)
-    FlowPageController(service: service, pages: pages).addRoutes(to: router)
+    FlowPageController(service: service, pages: pages, themes: themes).addRoutes(to: router)
     FlowDocumentController(service: service).addRoutes(to: router)
     CaptureAPIController(service: service).addRoutes(to: router)
     AccountRecoveryController(service: service).addRoutes(to: router)

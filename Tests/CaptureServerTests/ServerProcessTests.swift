@@ -91,4 +91,22 @@ import Testing
         #expect(message.contains("service.json"))
         #expect(message.contains("bcryptCost"))
     }
+
+    @Test func aThemeProblemStopsStartUpWithExitCode78() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("theme-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: TestWorld.settingsDirectory, to: directory)
+        let file = directory.appendingPathComponent("service.json")
+        var service = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        service["webFlows"] = TestWorld.repositoryRoot.appendingPathComponent("WebFlows").path
+        try JSONSerialization.data(withJSONObject: service).write(to: file)
+        // A file the theme names is missing: found as the pages are prepared, before the port opens.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("themes/northwind.css"))
+        let (process, _, err) = try launch(["--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("service.json"))
+        #expect(message.contains("theme.stylesheet"), "\(message)")
+        #expect(message.contains("northwind.css cannot be read"), "\(message)")
+    }
 }

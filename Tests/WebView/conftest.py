@@ -361,3 +361,12 @@ def make_host():
     yield factory
     for native in made:
         native.close()
+
+
+@pytest.fixture
+def dark_scheme_reset():
+    """For tests that switch the system's colour scheme: light again afterwards, whatever happened."""
+    yield
+    from host import set_dark_scheme
+
+    set_dark_scheme(False)

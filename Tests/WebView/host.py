@@ -25,6 +25,12 @@ PHONE_WIDTH = 375
 PHONE_HEIGHT = 812
 
 
+def set_dark_scheme(dark):
+    """Asks for GTK's dark theme, which WebKitGTK reports to pages as `prefers-color-scheme: dark` (live, in every
+    web view of the process); tests that set it put it back (tests check matchMedia before relying on it)."""
+    Gtk.Settings.get_default().set_property("gtk-application-prefer-dark-theme", bool(dark))
+
+
 class HostTimeout(AssertionError):
     """A wait ran out; the message says what was awaited and what the host saw."""
 
@@ -375,6 +381,14 @@ class Host:
         pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)  # screenshots/ is not in a fresh clone
         box["surface"].write_to_png(str(path))
         return path
+
+    def resize(self, width, height, timeout=10):
+        """Gives the web view a new size (a rotated phone, a tablet) and waits until the page's viewport has it."""
+        self.window.set_resizable(True)
+        self.window.set_size_request(width, height)
+        self.window.resize(width, height)
+        self.wait_for(lambda: self.run_js("[window.innerWidth, window.innerHeight]") == [width, height], timeout,
+                      "a %dx%d viewport" % (width, height))
 
     def add_user_script(self, source):
         """Injects a script at document start in every later page load (as a host's WKUserScript would)."""

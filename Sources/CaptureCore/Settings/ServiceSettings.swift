@@ -39,6 +39,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var mailTemplatesDirectory = "Settings/mail"
     /// Directory holding `pages/` and `assets/`.
     public var webFlowsDirectory = "WebFlows"
+    /// Directory holding the clients' theme files (logos, extra stylesheets); docs/themes.md.
+    public var themesDirectory = "Settings/themes"
     public var clients: [ClientSettings] = []
     /// Social sign-in providers, in the order the sign-in screens list them.
     public var socialProviders: [SocialProviderSettings] = []
@@ -81,4 +83,8 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var accessTokenLifeHours: Double?
     public var keepSessionsOnPasswordChange: Bool?
     public var requireVerifiedEmail: Bool?
+    /// The client's look on the flow pages (docs/themes.md).
+    public var theme: ClientThemeSettings?
+    /// Replaces the flow's title in the pages' `<title>` for this client.
+    public var pageTitle: String?
 }

@@ -40,6 +40,7 @@ struct ServiceSettingsFile: Decodable {
         var totalTimeoutSeconds: Double?
     }
     var webFlows: String?
+    var themes: String?
     var clients: [ClientSettings]?
     var socialProviders: [SocialProviderSettings]?
     var requestHeaderTimeoutSeconds: Double?
@@ -86,6 +87,7 @@ extension ServiceSettings {
         }
         settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
             .standardizedFileURL.path
+        settings.themesDirectory = URL(fileURLWithPath: raw.themes ?? "themes", relativeTo: base).standardizedFileURL.path
         settings.clients = raw.clients ?? []
         settings.socialProviders = raw.socialProviders ?? []
         if let seconds = raw.requestHeaderTimeoutSeconds { settings.requestHeaderTimeoutSeconds = seconds }
@@ -163,6 +165,13 @@ extension ServiceSettings {
             for origin in client.allowedOrigins ?? [] where URLOrigin(origin) == nil {
                 throw fail("\(key).allowedOrigins", "'\(origin)' is not an http(s) origin")
             }
+            if let title = client.pageTitle,
+                title.trimmingCharacters(in: .whitespaces).isEmpty || title.count > 120
+                    || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                throw fail("\(key).pageTitle", "must be 1-120 characters without control characters")
+            }
+            if let (themeKey, problem) = client.theme?.problem() { throw fail("\(key).theme.\(themeKey)", problem) }
         }
         for (key, seconds) in [
             ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds), ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds),

@@ -32,7 +32,7 @@ enum ErrorPage {
             """
             <!DOCTYPE html>
             <html lang="\(HTML.escape(messages.tag))" dir="\(messages.isRightToLeft ? "rtl" : "ltr")"><head><meta charset="utf-8">\
-            <meta name="viewport" content="width=device-width, initial-scale=1">\
+            <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">\
             <title>\(title)</title><link rel="stylesheet" href="/flows/assets/capture.css">\
             <script type="application/json" id="capture-page-error">\(HTML.scriptSafeJSON(String(decoding: event.encoded(), as: UTF8.self)))</script>\
             </head><body class="capture_page"><main class="capture_container capture_error_page"><h1>\(title)</h1>\

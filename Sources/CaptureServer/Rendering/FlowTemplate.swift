@@ -6,15 +6,18 @@ import Foundation
 struct FlowTemplate: Sendable {
     let flow: FlowDefinition
     let segments: TemplateSegments
+    /// The flow's title, escaped once; a client's `pageTitle` replaces it per request.
+    let title: String
 
-    init(flow: FlowDefinition, html: String) {
+    init(flow: FlowDefinition, html: String, messages: Messages) {
         self.flow = flow
+        title = HTML.escape(messages.optionalText("flow.\(flow.name).title") ?? flow.title)
         segments = TemplateSegments(html)
     }
 
     /// `{{t:key}}`: the text of `key`, escaped; its `{name}` placeholders become the elements the widget fills
     /// (`<strong data-capture-bind="name">`), and `{requiredMark}` the required-field asterisk. Also the language's
-    /// direction (`{{dir}}`), the page title (`{{pageTitle}}`) and the widget's texts (`{{widgetMessages}}`).
+    /// direction (`{{dir}}`) and the widget's texts (`{{widgetMessages}}`); the page title is filled per request.
     static func localize(_ template: String, file: String, flow: FlowDefinition, messages: Messages) throws -> String {
         let pattern = try NSRegularExpression(pattern: #"\{\{t:([A-Za-z0-9_.]+)\}\}"#)
         var output = ""
@@ -31,10 +34,8 @@ struct FlowTemplate: Sendable {
             cursor = whole.upperBound
         }
         output += template[cursor...]
-        let title = messages.optionalText("flow.\(flow.name).title") ?? flow.title
         let widget = String(decoding: JSONValue.object(messages.texts(withPrefix: "widget.").mapValues(JSONValue.string)).encoded(), as: UTF8.self)
         return output.replacingOccurrences(of: "{{dir}}", with: messages.isRightToLeft ? "rtl" : "ltr")
-            .replacingOccurrences(of: "{{pageTitle}}", with: HTML.escape(title))
             .replacingOccurrences(of: "{{widgetMessages}}", with: HTML.scriptSafeJSON(widget))
     }
 
@@ -129,7 +130,7 @@ struct FlowTemplate: Sendable {
         if let open = currentForm {
             throw SettingsError(file: file, key: "{* #\(open) *}", problem: "form is never closed")
         }
-        return FlowTemplate(flow: flow, html: output)
+        return FlowTemplate(flow: flow, html: output, messages: messages)
     }
 
     static func fieldHTML(_ field: FieldDefinition, label: String, id: String) -> String {
@@ -150,18 +151,25 @@ struct FlowTemplate: Sendable {
             """
     }
 
-    /// Fills the per-request placeholders: the page title is fixed per flow, the settings JSON and the
-    /// language are per request. One pass over the prepared segments, no search-and-replace.
-    func render(settingsJSON: String, locale: String) -> String {
+    /// Fills the per-request placeholders: the settings JSON and the language, and the client's look (its
+    /// stylesheet link, logo and title, prepared at start-up). One pass over the prepared segments.
+    func render(settingsJSON: String, locale: String, clientID: String, theme: ClientThemes.Page) -> String {
         let settings = HTML.scriptSafeJSON(settingsJSON)
         let lang = HTML.escape(locale)
+        let title = theme.title ?? self.title
+        let stylesheet = ClientThemes.stylesheetLink(clientID: clientID)
         var output = ""
-        output.reserveCapacity(segments.literalLength + settings.utf8.count * segments.settingsCount + 16)
+        output.reserveCapacity(
+            segments.literalLength + settings.utf8.count * segments.settingsCount + title.utf8.count + stylesheet.utf8.count
+                + theme.logo.utf8.count + 16)
         for segment in segments.parts {
             switch segment {
             case .text(let text): output += text
             case .settingsJSON: output += settings
             case .lang: output += lang
+            case .pageTitle: output += title
+            case .themeStylesheet: output += stylesheet
+            case .themeLogo: output += theme.logo
             }
         }
         return output
@@ -170,13 +178,16 @@ struct FlowTemplate: Sendable {
 
 /// A template cut at its per-request placeholders, once at start-up.
 struct TemplateSegments: Sendable {
-    enum Part: Sendable { case text(String), settingsJSON, lang }
+    enum Part: Sendable { case text(String), settingsJSON, lang, pageTitle, themeStylesheet, themeLogo }
     let parts: [Part]
     let literalLength: Int
     let settingsCount: Int
 
     init(_ html: String) {
-        let placeholders: [(String, Part)] = [("{{janrainSettingsJSON}}", .settingsJSON), ("{{lang}}", .lang)]
+        let placeholders: [(String, Part)] = [
+            ("{{janrainSettingsJSON}}", .settingsJSON), ("{{lang}}", .lang), ("{{pageTitle}}", .pageTitle),
+            ("{{themeStylesheet}}", .themeStylesheet), ("{{themeLogo}}", .themeLogo),
+        ]
         var parts: [Part] = []
         var rest = Substring(html)
         while let (range, part) = placeholders.compactMap({ token, part in rest.range(of: token).map { ($0, part) } })

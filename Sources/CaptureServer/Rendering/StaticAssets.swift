@@ -9,6 +9,25 @@ struct StaticAssets: Sendable {
         let bytes: ByteBuffer
         let contentType: String
         let etag: String
+
+        /// The bytes with a strong ETag from their SHA-256.
+        init(data: Data, contentType: String) {
+            bytes = ByteBuffer(data: data)
+            self.contentType = contentType
+            etag = "\"\(Data(SHA256.hash(data: data).prefix(16)).hexString)\""
+        }
+
+        /// 200 with the body, or 304 when the client already has this version.
+        func response(ifNoneMatch: String?) -> Response {
+            var headers = HTTPFields()
+            headers[.eTag] = etag
+            headers[.cacheControl] = "no-cache"
+            if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers[.contentType] = contentType
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+        }
     }
 
     let assets: [String: Asset]
@@ -19,8 +38,7 @@ struct StaticAssets: Sendable {
         for name in names where !name.hasPrefix(".") {
             guard let type = contentType(of: name) else { continue }
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
-            let digest = Data(SHA256.hash(data: data).prefix(16)).hexString
-            assets[name] = Asset(bytes: ByteBuffer(data: data), contentType: type, etag: "\"\(digest)\"")
+            assets[name] = Asset(data: data, contentType: type)
         }
         return StaticAssets(assets: assets)
     }
@@ -37,14 +55,6 @@ struct StaticAssets: Sendable {
 
     /// 200 with the body, or 304 when the client already has this version.
     func response(for name: String, ifNoneMatch: String?) -> Response? {
-        guard let asset = assets[name] else { return nil }
-        var headers = HTTPFields()
-        headers[.eTag] = asset.etag
-        headers[.cacheControl] = "no-cache"
-        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = asset.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+        assets[name]?.response(ifNoneMatch: ifNoneMatch)
     }
 }

@@ -2,15 +2,21 @@ import CaptureCore
 import Foundation
 import Hummingbird
 
-/// `GET /flows/{flowName}` (the web-view pages) and `GET /flows/assets/{file}`.
+/// `GET /flows/{flowName}` (the web-view pages), `GET /flows/assets/{file}` and `GET /flows/themes/{file}`.
 struct FlowPageController {
     let service: CaptureService
     let pages: FlowPages
+    var themes: ClientThemes = .none
 
     func addRoutes(to router: Router<CaptureRequestContext>) {
         router.get("/flows/assets/:file") { request, context in
             let name = context.parameters.get("file") ?? ""
             return pages.assets.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
+                ?? ErrorPage.response(.notFound, status: .notFound, messages: service.catalog.localization.messages(for: request))
+        }
+        router.get("/flows/themes/:file") { request, context in
+            let name = context.parameters.get("file") ?? ""
+            return themes.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
                 ?? ErrorPage.response(.notFound, status: .notFound, messages: service.catalog.localization.messages(for: request))
         }
         router.get("/flows/:flow", use: page)
@@ -78,7 +84,9 @@ struct FlowPageController {
                 flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
                 tokenURL: tokenURL, settings: service.settings, providers: service.social.ordered,
                 appReturnURI: appReturnURI)
-            return ErrorPage.html(template.render(settingsJSON: json, locale: locale), status: .ok)
+            let page = template.render(
+                settingsJSON: json, locale: locale, clientID: client.clientID, theme: themes.page(for: client.clientID))
+            return ErrorPage.html(page, status: .ok)
         } catch let problem as PageProblem {
             return ErrorPage.response(
                 .invalidLink, status: .badRequest, messages: service.catalog.localization.messages(for: request),

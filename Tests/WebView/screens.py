@@ -1,0 +1,173 @@
+"""Every screen of a flow page, each put up in a real state (signed in for the session screens, through the real
+OpenID Connect provider for the social ones), for the checks that must hold on all of them: axe-core, tap targets,
+text zoom, screenshots. Also the colour-scheme switch the host has: WebKitGTK reports GTK's dark-theme preference
+to pages as `prefers-color-scheme: dark`."""
+
+import json
+
+from conftest import CLIENT_ID, PASSWORD
+from host import set_dark_scheme
+from test_social_sign_in import answer_at_provider, back_on_page, new_subject, tap_provider
+
+# Screens that need a signed-in page, and those that need a social sign-in in progress (capture-ui.js shows sign-in
+# instead of either without it).
+SESSION_SCREENS = ("signedIn", "editProfile", "changePassword", "newPasswordSuccess")
+SOCIAL_SCREENS = ("socialRegistration", "mergeAccounts", "traditionalAuthenticateMerge")
+
+# Visible screen's controls: every link, button and input a finger may need to hit.
+CONTROLS_JS = """(function(){
+    var out = [];
+    var nodes = document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea');
+    for (var i = 0; i < nodes.length; i++) {
+        var box = nodes[i].getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;  // not shown (a hidden screen or message)
+        out.push({what: nodes[i].tagName.toLowerCase() + ' "' + (nodes[i].textContent || nodes[i].name || '').trim()
+                  .replace(/\\s+/g, ' ').slice(0, 40) + '"', width: box.width, height: box.height});
+    }
+    return out;
+})()"""
+
+# Every shown element whose box leaves the viewport sideways, and whether the document scrolls sideways.
+OVERFLOW_JS = """(function(){
+    var problems = [], width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width)
+        problems.push('document scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+    var nodes = document.body.querySelectorAll('*');
+    for (var i = 0; i < nodes.length; i++) {
+        var box = nodes[i].getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (box.right > width + 0.5 || box.left < -0.5)
+            problems.push(nodes[i].tagName.toLowerCase() + (nodes[i].id ? '#' + nodes[i].id : '') + '.'
+                          + nodes[i].className + ' spans ' + Math.round(box.left) + '..' + Math.round(box.right));
+    }
+    return problems;
+})()"""
+
+
+def use_scheme(host, dark):
+    """Switches the system's colour scheme and waits until the page sees it."""
+    set_dark_scheme(dark)
+    query = "matchMedia('(prefers-color-scheme: dark)').matches"
+    host.wait_for(lambda: host.run_js(query) is dark, 5, "prefers-color-scheme %s" % ("dark" if dark else "light"))
+    # Buttons fade their background (capture.css); a check in mid-fade would see half a colour.
+    running = ("document.getAnimations().filter(function(a){ var t = a.effect && a.effect.target;"
+               " return a.playState === 'running' && t && t.getClientRects().length > 0; })"
+               ".map(function(a){ return a.effect.target.tagName + '.' + a.effect.target.className; })")
+    seen = {}
+
+    def settled():
+        seen["running"] = host.run_js(running)
+        return seen["running"] == []
+
+    try:
+        host.wait_for(settled, 5, "colour transitions to end")
+    except AssertionError:
+        raise AssertionError("still running after 5 s: %s" % seen.get("running")) from None
+
+
+def settle_screen(host):
+    """No focus ring or scroll position left over from the way the screen was reached."""
+    host.run_js("(document.activeElement && document.activeElement.blur && document.activeElement.blur(),"
+                " window.scrollTo(0, 0), true)")
+    host.pump(0.05)
+
+
+def show(host, name):
+    assert host.run_js("janrain.capture.ui.renderScreen(%s)" % json.dumps(name)) is True, name
+    host.wait_for_screen(name)
+    settle_screen(host)
+
+
+def session_token(server, email):
+    """An access token for `email`: registered the first time, signed in after (the address is fixed, so
+    screenshots stay the same from run to run)."""
+    status, reply, _ = server.post("/oauth/register_native_traditional", {
+        "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
+        "response_type": "token", "emailAddress": email, "displayName": "Grace", "firstName": "Grace",
+        "lastName": "Hopper", "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD})
+    if reply.get("stat") != "ok":
+        status, reply, _ = server.post("/oauth/auth_native_traditional", {
+            "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "signInForm", "locale": "en-US",
+            "response_type": "token", "signInEmailAddress": email, "currentPassword": PASSWORD})
+    assert reply.get("stat") == "ok", "no session for %s: %s" % (email, reply)
+    # An empty date field shows today's date as its placeholder in WebKitGTK: a fixed one keeps shots stable.
+    status, updated, _ = server.post("/entity.update", {
+        "access_token": reply["access_token"], "attributes": json.dumps({"birthday": "1906-12-09"})})
+    assert updated.get("stat") == "ok", updated
+    return reply["access_token"]
+
+
+def screen_ids(host):
+    return host.run_js("[].map.call(document.querySelectorAll('.capture_screen'), function(s){return s.id;})")
+
+
+def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=None):
+    """Loads `flow` and yields the name of each state as it is up: every screen (by renderScreen, the host's own
+    command), sign-in and registration with their error messages, the session screens signed in, and the social
+    screens reached through the provider. `only` limits it to those names."""
+    wanted = (lambda name: only is None or name in only)
+    email = "screens-%s@example.com" % flow.lower()
+    host.load(server.page(flow, client_id=client_id))
+    host.wait_for_event("onCaptureRenderComplete")
+    ids = screen_ids(host)
+    for name in ids:
+        if name not in SESSION_SCREENS and name not in SOCIAL_SCREENS and wanted(name):
+            show(host, name)
+            yield name
+    if "signIn" in ids and wanted("signIn-error"):
+        session_token(server, email)  # the account exists, the password is wrong: the message offers a reset
+        show(host, "signIn")
+        mark, _ = host.mark()
+        host.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": "wrong " + PASSWORD})
+        host.wait_for_event("onCaptureLoginFailed", after=mark)
+        settle_screen(host)
+        yield "signIn-error"
+    if "traditionalRegistration" in ids and wanted("traditionalRegistration-errors"):
+        show(host, "traditionalRegistration")
+        mark, _ = host.mark()
+        host.fill_and_submit("traditionalRegistration", {
+            "emailAddress": "not-an-address", "displayName": "", "newPassword": "short", "newPasswordConfirm": "other"})
+        host.wait_for_event("onCaptureValidationFailed", after=mark)
+        settle_screen(host)
+        yield "traditionalRegistration-errors"
+    session = [name for name in ids if name in SESSION_SCREENS and wanted(name)]
+    if session:
+        mark, _ = host.mark()
+        host.run_js("(janrain.capture.ui.createCaptureSession(%s), true)" % json.dumps(session_token(server, email)))
+        host.wait_for_event("onCaptureSessionFound", after=mark)
+        for name in session:
+            show(host, name)
+            yield name
+        host.run_js("(janrain.capture.ui.endCaptureSession(), true)")
+        host.settle()
+    if "socialRegistration" in ids and wanted("socialRegistration"):
+        subject = new_subject()
+        oidc_provider.set_user(subject, {"name": "No Mail", "given_name": "Nomi"})
+        _through_provider(host, server, oidc_provider, flow, client_id, subject)
+        host.wait_for_screen("socialRegistration")
+        settle_screen(host)
+        yield "socialRegistration"
+    if "mergeAccounts" in ids and (wanted("mergeAccounts") or wanted("traditionalAuthenticateMerge")):
+        subject = new_subject()
+        session_token(server, email)
+        oidc_provider.set_user(subject, {"email": email, "email_verified": True, "name": "Grace at Mock"})
+        _through_provider(host, server, oidc_provider, flow, client_id, subject)
+        host.wait_for_screen("mergeAccounts")
+        settle_screen(host)
+        if wanted("mergeAccounts"):
+            yield "mergeAccounts"
+        if wanted("traditionalAuthenticateMerge"):
+            host.click('#mergeAccounts [data-capture-screen="traditionalAuthenticateMerge"]')
+            host.wait_for_screen("traditionalAuthenticateMerge")
+            settle_screen(host)
+            yield "traditionalAuthenticateMerge"
+
+
+def _through_provider(host, server, oidc_provider, flow, client_id, subject):
+    host.load(server.page(flow, client_id=client_id))
+    host.wait_for_event("onCaptureRenderComplete")
+    visible = host.visible_screen()  # signIn, or returnTraditional once the page remembers an address
+    assert len(visible) == 1, visible
+    tap_provider(host, visible[0])
+    answer_at_provider(host, oidc_provider, subject)
+    back_on_page(host, server)

@@ -1,0 +1,72 @@
+"""axe-core (4.12, the copy PyPI's axe-playwright-python ships; no network) on every screen of every flow, light and
+dark: zero violations of the WCAG 2.2 A/AA rules. The script is evaluated in the page by the host, as a WKWebView's
+evaluateJavaScript would, so the page's CSP does not apply to it and nothing is fetched."""
+
+import importlib.util
+import json
+import pathlib
+
+import pytest
+
+from conftest import CLIENT_ID
+from screens import every_screen, use_scheme
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+FLOWS = ["webViewSignIn", "webViewProfile", "webViewDemo"]
+
+
+def axe_source():
+    spec = importlib.util.find_spec("axe_playwright_python")  # the file only: the package's Playwright is not used
+    if spec is None or not spec.submodule_search_locations:
+        pytest.fail("axe-playwright-python is not installed (scripts/install-deps.sh installs it)", pytrace=False)
+    path = pathlib.Path(list(spec.submodule_search_locations)[0]) / "axe.min.js"
+    return path.read_text(encoding="utf-8")
+
+
+AXE = None
+
+
+def run_axe(host):
+    """Runs axe on the page as it is; returns [(rule, impact, help, [targets and failures])]."""
+    global AXE
+    if AXE is None:
+        AXE = axe_source()
+    if host.run_js("typeof window.axe") != "object":
+        kind, _ = host.command(AXE + "\n;true")
+        assert host.run_js("typeof window.axe && axe.version") == "4.12.1", "axe did not load (%s)" % kind
+    host.run_js("(window.__axeResult = null, axe.run(document, {runOnly: {type: 'tag', values: %s},"
+                " resultTypes: ['violations']}).then(function(r){ window.__axeResult = {violations: r.violations.map("
+                "function(v){ return [v.id, v.impact, v.help, v.nodes.map(function(n){"
+                " return n.target.join(' ') + ': ' + n.failureSummary; })]; })}; },"
+                " function(e){ window.__axeResult = {error: String(e)}; }), true)" % json.dumps(TAGS))
+    result = host.wait_for(lambda: host.run_js("window.__axeResult"), 30, "axe.run to finish")
+    assert "error" not in result, "axe.run failed: %s" % result["error"]
+    return result["violations"]
+
+
+def test_axe_finds_no_wcag_violation_on_any_screen_light_or_dark(server, host, oidc_provider, dark_scheme_reset):
+    checked, found = [], []
+    for flow in FLOWS + ["webViewDemo@demo-themed-app"]:
+        name, _, client = flow.partition("@")
+        for state in every_screen(host, server, oidc_provider, name, client_id=client or CLIENT_ID):
+            for dark in (False, True):
+                use_scheme(host, dark)
+                violations = run_axe(host)
+                checked.append("%s/%s/%s" % (flow, state, "dark" if dark else "light"))
+                found.extend(("%s/%s/%s" % (flow, state, "dark" if dark else "light"), v) for v in violations)
+            use_scheme(host, False)
+    summary = "axe-core 4.12.1 (%s): %d screen states checked, %d violations" % (
+        ", ".join(TAGS), len(checked), sum(len(v[3]) for _, v in found))
+    print(summary)
+    assert len(checked) >= 80, summary
+    assert found == [], summary + ":\n" + "\n".join(
+        "%s: %s (%s) %s\n    %s" % (where, v[0], v[1], v[2], "\n    ".join(v[3])) for where, v in found)
+
+
+def test_axe_sees_a_violation_when_there_is_one(server, host):
+    """The check above is only worth its zero if axe really looks: text too pale to read is found."""
+    host.load(server.page("webViewSignIn"))
+    host.wait_for_screen("signIn")
+    host.run_js("(function(){var p=document.createElement('p');p.textContent='Faint words';p.style.color='#d0d0d0';"
+                "document.querySelector('#signIn').appendChild(p);return true;})()")
+    assert [v[0] for v in run_axe(host)] == ["color-contrast"]
