@@ -148,7 +148,8 @@ def test_a_client_theme_brands_the_page_within_the_csp(server, host, dark_scheme
     host.add_user_script(CSP_WATCH)
     host.load(server.page("webViewDemo", client_id=THEMED_CLIENT))
     host.wait_for_screen("signIn")
-    assert host.run_js("document.title") == "Northwind account"
+    # The client's title; the widget puts the screen's name before it.
+    assert host.run_js("document.title") == "Sign in – Northwind account"
     assert style(host, "#signIn button[type=submit]", "backgroundColor") == "rgb(15, 110, 90)"
     assert "Avenir Next" in style(host, "body", "fontFamily")
     assert style(host, "#signIn button[type=submit]", "borderTopLeftRadius") == "24px", "the extra stylesheet"
@@ -164,5 +165,5 @@ def test_a_client_theme_brands_the_page_within_the_csp(server, host, dark_scheme
 
     host.load(server.page("webViewDemo", client_id=CLIENT_ID))
     host.wait_for_screen("signIn")
-    assert host.run_js("document.title") == "capture-bridge demo", "the flow's own title for other clients"
+    assert host.run_js("document.title") == "Sign in – capture-bridge demo", "the flow's own title for other clients"
     assert host.run_js("document.querySelector('.capture_logo')") is None

@@ -158,6 +158,8 @@
   };
 
   var REQUEST_TIMEOUT_MS = 20000;
+  // How long a page opened with ?session=pending waits for the host's createCaptureSession before showing sign-in.
+  var HOST_SESSION_WAIT_MS = 10000;
   var RATE_LIMIT_MESSAGE = t('widget.rateLimit');
   var LOCKED_MESSAGE = t('widget.locked');
   var RESET_ACTION = t('widget.resetAction');
@@ -175,7 +177,7 @@
   var state = {
     started: false, wired: false, currentScreen: null, address: '', refreshSecret: null, signOutToken: null,
     social: null, mergeEmail: '', mergeWith: '', socialNotice: null, leaving: false, handOffTo: undefined,
-    handedOff: null
+    handedOff: null, pageTitle: document.title, hostSessionTimer: null
   };
 
   // ---------------------------------------------------------------- events
@@ -547,6 +549,10 @@
       var heading = target.querySelector('h1, h2');
       if (heading && heading.focus) heading.focus();
     }
+    // The window title names the screen too (screen readers announce it; the app switcher shows it).
+    var heading1 = target.querySelector('h1');
+    var screenTitle = heading1 ? (heading1.textContent || '').replace(/\s+/g, ' ').replace(/^ | $/g, '') : '';
+    document.title = screenTitle && screenTitle !== state.pageTitle ? screenTitle + ' – ' + state.pageTitle : state.pageTitle;
     fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
     return true;
   }
@@ -644,7 +650,6 @@
   /* Shows each message next to its field; returns messages whose field is not in this form. */
   function showFieldErrors(form, invalidFields) {
     var orphaned = [];
-    var first = null;
     for (var field in invalidFields) {
       if (!Object.prototype.hasOwnProperty.call(invalidFields, field)) continue;
       var messages = invalidFields[field];
@@ -661,10 +666,40 @@
       input.setAttribute('aria-invalid', 'true');
       var item = input.parentNode;
       if (item && item.className.indexOf('capture_error') < 0) item.className += ' capture_error';
-      if (!first) first = input;
     }
-    if (first && first.focus) first.focus();
+    // The first invalid field in screen order (invalid_fields' keys come sorted by name, not by place).
+    var marked = form.querySelectorAll('[aria-invalid="true"]');
+    if (marked.length) {
+      showErrorSummary(form, marked);
+      if (marked[0].focus) marked[0].focus();
+    }
     return orphaned;
+  }
+
+  /*
+   * The form's message (role="alert", so it is announced as a group): how many fields need fixing, each a link-styled
+   * button that takes focus to its field.
+   */
+  function showErrorSummary(form, marked) {
+    var node = form.querySelector('.capture_form_error');
+    if (!node) return;
+    node.textContent = t(marked.length === 1 ? 'widget.fixOneField' : 'widget.fixFields').replace('%d', String(marked.length));
+    var list = document.createElement('ul');
+    list.className = 'capture_error_summary';
+    list.setAttribute('data-capture-generated', '');
+    for (var i = 0; i < marked.length; i++) {
+      var label = marked[i].id ? form.querySelector('label[for="' + marked[i].id + '"]') : null;
+      var item = document.createElement('li');
+      var jump = document.createElement('button');
+      jump.type = 'button';
+      jump.className = 'capture_link';
+      jump.setAttribute('data-capture-focus', marked[i].id);
+      jump.textContent = label ? label.textContent : marked[i].name;
+      item.appendChild(jump);
+      list.appendChild(item);
+    }
+    node.appendChild(list);
+    node.hidden = false;
   }
 
   // ---------------------------------------------------------------- forms
@@ -683,9 +718,15 @@
     return values;
   }
 
+  /*
+   * While a form is sent its submit button says so with aria-disabled, not `disabled`: a disabled button loses focus
+   * (to <body>), and a keyboard or screen-reader user would lose their place. A second submit is ignored meanwhile.
+   */
   function setBusy(form, busy) {
     var buttons = form.querySelectorAll('button[type="submit"], input[type="submit"]');
-    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy;
+    for (var i = 0; i < buttons.length; i++) {
+      if (busy) buttons[i].setAttribute('aria-disabled', 'true'); else buttons[i].removeAttribute('aria-disabled');
+    }
     if (busy) form.setAttribute('aria-busy', 'true'); else form.removeAttribute('aria-busy');
   }
 
@@ -1421,6 +1462,18 @@
     // A message's link names the screen to show first, whatever the session.
     var linked = takeLink();
     var token = storedToken();
+    if (!token && !linked && awaitingHostSession()) {
+      // The host said a token is coming (?session=pending): no sign-in form flashes up meanwhile. The page is ready
+      // for commands (onCaptureRenderComplete); createCaptureSession shows the session, the timeout sign-in.
+      state.hostSessionTimer = window.setTimeout(function () {
+        state.hostSessionTimer = null;
+        if (storedToken()) return;
+        fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
+        renderScreen(initialScreenWithoutSession());
+      }, HOST_SESSION_WAIT_MS);
+      renderComplete();
+      return;
+    }
     if (!token) {
       fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
       renderScreen(linked || initialScreenWithoutSession());
@@ -1445,6 +1498,27 @@
     });
   }
 
+  /* `?session=pending` on the page's address: the host will hand over a token with createCaptureSession. */
+  function awaitingHostSession() {
+    return /[?&]session=pending(&|$)/.test(String(window.location.search || ''));
+  }
+
+  /*
+   * The host signed the person out natively (and revoked the tokens itself): the page forgets its session quietly,
+   * with no request and no "session ended" banner, fires onCaptureSessionEnded and shows sign-in. Returns true when
+   * the page held a session.
+   */
+  function clearCaptureSession() {
+    wire();
+    var had = !!storedToken() || !!state.signOutToken;
+    state.signOutToken = null;
+    clearSession();
+    hideNotice();
+    fire('onCaptureSessionEnded', { statusMessage: 'sessionCleared' });
+    renderScreen(initialScreenWithoutSession());
+    return had;
+  }
+
   /* Sign-in after a code step: the address it was for, not a different remembered one. */
   function signInAfterCode() {
     var last = storageGet(STORAGE.lastEmail);
@@ -1461,6 +1535,10 @@
     wire();
     state.started = true;
     if (!accessToken || typeof accessToken !== 'string') return false;
+    if (state.hostSessionTimer) {
+      window.clearTimeout(state.hostSessionTimer);
+      state.hostSessionTimer = null;
+    }
     var expiresIn = Number(expiresInSeconds) > 0 ? Math.floor(Number(expiresInSeconds)) : undefined;
     hideNotice();
     storageRemove(STORAGE.profile);
@@ -1585,6 +1663,24 @@
         startProvider(mergeWith.getAttribute('data-capture-merge-with'), mergeWith);
         return;
       }
+      var jumpTo = closest(event.target, '[data-capture-focus]');
+      if (jumpTo) {
+        // The error summary's links take focus to their field.
+        event.preventDefault();
+        var field = document.getElementById(jumpTo.getAttribute('data-capture-focus'));
+        if (field && field.focus) field.focus();
+        return;
+      }
+      var reveal = closest(event.target, '[data-capture-reveal]');
+      if (reveal) {
+        // Show password: the input's type flips, the toggle says whether it is pressed; the name stays.
+        event.preventDefault();
+        var secret = document.getElementById(reveal.getAttribute('aria-controls'));
+        var shown = reveal.getAttribute('aria-pressed') !== 'true';
+        if (secret) secret.type = shown ? 'text' : 'password';
+        reveal.setAttribute('aria-pressed', shown ? 'true' : 'false');
+        return;
+      }
       var unlink = closest(event.target, '[data-capture-unlink]');
       if (unlink) {
         event.preventDefault();
@@ -1625,6 +1721,7 @@
     renderScreen: function (name) { return renderScreen(String(name)); },
     hasActiveSession: hasActiveSession,
     setRefreshSecret: setRefreshSecret,
+    clearCaptureSession: clearCaptureSession,
     setProviderHandoff: setProviderHandoff,
     completeProviderLogin: completeProviderLogin
   };

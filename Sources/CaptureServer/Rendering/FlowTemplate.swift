@@ -123,7 +123,7 @@ struct FlowTemplate: Sendable {
                 usedIDs[base] = count
                 output += fieldHTML(
                     field, label: catalog.label(of: field, inForm: form, messages: messages),
-                    id: count == 1 ? base : "\(base)_\(count)")
+                    id: count == 1 ? base : "\(base)_\(count)", messages: messages)
             }
         }
         output += template[cursor...]
@@ -133,10 +133,14 @@ struct FlowTemplate: Sendable {
         return FlowTemplate(flow: flow, html: output, messages: messages)
     }
 
-    static func fieldHTML(_ field: FieldDefinition, label: String, id: String) -> String {
+    /// One field: label, input, its rules where a new password must follow them (shown before they fail), a
+    /// show-password toggle for password inputs, and the place for its error.
+    static func fieldHTML(_ field: FieldDefinition, label: String, id: String, messages: Messages) -> String {
+        let rules = field.isPassword && field.autocomplete == "new-password"
+            ? field.minLength.map { messages.text("rule.passwordHint", ["count": "\($0)"]) } : nil
         var attributes = [
             "id=\"\(id)\"", "name=\"\(HTML.escape(field.name))\"", "type=\"\(HTML.escape(field.type))\"",
-            "aria-describedby=\"\(id)_error\"",
+            "aria-describedby=\"\(rules == nil ? "" : "\(id)_hint ")\(id)_error\"",
         ]
         if let autocomplete = field.autocomplete { attributes.append("autocomplete=\"\(HTML.escape(autocomplete))\"") }
         if field.isRequired { attributes.append("required aria-required=\"true\"") }
@@ -145,7 +149,9 @@ struct FlowTemplate: Sendable {
         return """
             <div class="capture_form_item" data-capture-field="\(HTML.escape(field.name))">\
             <label for="\(id)">\(HTML.escape(label))</label>\
-            <input \(attributes.joined(separator: " "))>\
+            \(field.isPassword ? "<div class=\"capture_password\">" : "")<input \(attributes.joined(separator: " "))>\
+            \(field.isPassword ? "<button type=\"button\" class=\"capture_reveal\" aria-pressed=\"false\" aria-controls=\"\(id)\" data-capture-reveal>\(HTML.escape(messages.text("page.revealPassword")))</button></div>" : "")\
+            \(rules.map { "<p class=\"capture_hint\" id=\"\(id)_hint\">\(HTML.escape($0))</p>" } ?? "")\
             <p class="capture_tip_error" id="\(id)_error" hidden></p>\
             </div>
             """
