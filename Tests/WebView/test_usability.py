@@ -120,3 +120,17 @@ def test_the_window_title_names_the_screen(server, host):
     assert host.run_js("document.title") == "Sign in"
     host.run_js("janrain.capture.ui.renderScreen('traditionalRegistration')")
     assert host.run_js("document.title") == "Create your account – Sign in"
+
+
+def test_a_birthdate_error_speaks_of_dates_not_of_the_wire_format(server, host):
+    _, reply = server.register()
+    host.load(server.page("webViewProfile", session="pending"))
+    host.wait_for_event("onCaptureRenderComplete")
+    host.command("janrain.capture.ui.createCaptureSession(%s)" % json.dumps(reply["access_token"]))
+    host.wait_for_screen("editProfile")
+    queue_mark, _ = host.mark()
+    host.fill_and_submit("editProfile", {"birthdate": "2999-01-01"})
+    host.wait_for_event("onCaptureProfileSaveFailed", after=queue_mark)
+    tip = host.run_js("document.getElementById(document.querySelector('#editProfile input[name=birthdate]').id"
+                      "+'_error').textContent")
+    assert tip == "Enter a date in the past." and "YYYY" not in tip
