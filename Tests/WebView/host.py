@@ -69,7 +69,7 @@ def parse_queue_entry(entry):
 class Host:
     """A phone-sized window holding one web view, with its own (ephemeral) website data."""
 
-    def __init__(self, bridge_user_agent=True, message_handler=True):
+    def __init__(self, bridge_user_agent=True, message_handler=True, languages=None):
         self.queue_events = []  # via janrain:eventsAvailable + drain
         self.message_events = []  # via webkit.messageHandlers.janrainBridge
         self.token_urls = []  # tokens from janrain:accessToken=<token>
@@ -82,6 +82,9 @@ class Host:
 
         self.data_manager = WebKit2.WebsiteDataManager.new_ephemeral()
         self.context = WebKit2.WebContext.new_with_website_data_manager(self.data_manager)
+        if languages:
+            # The phone's language list, as the web view sends it in Accept-Language (e.g. ["fr-FR", "fr"]).
+            self.context.set_preferred_languages(list(languages))
         self.content_manager = WebKit2.UserContentManager()
         if message_handler:
             self.content_manager.connect("script-message-received::janrainBridge", self._on_script_message)

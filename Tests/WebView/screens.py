@@ -101,13 +101,14 @@ def screen_ids(host):
     return host.run_js("[].map.call(document.querySelectorAll('.capture_screen'), function(s){return s.id;})")
 
 
-def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=None):
+def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=None, locale=None):
     """Loads `flow` and yields the name of each state as it is up: every screen (by renderScreen, the host's own
     command), sign-in and registration with their error messages, the session screens signed in, and the social
-    screens reached through the provider. `only` limits it to those names."""
+    screens reached through the provider. `only` limits it to those names; `locale` is the page's `locale`."""
     wanted = (lambda name: only is None or name in only)
     email = "screens-%s@example.com" % flow.lower()
-    host.load(server.page(flow, client_id=client_id))
+    page = (lambda: server.page(flow, client_id=client_id, **({"locale": locale} if locale else {})))
+    host.load(page())
     host.wait_for_event("onCaptureRenderComplete")
     ids = screen_ids(host)
     for name in ids:
@@ -143,7 +144,7 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
     if "socialRegistration" in ids and wanted("socialRegistration"):
         subject = new_subject()
         oidc_provider.set_user(subject, {"name": "No Mail", "given_name": "Nomi"})
-        _through_provider(host, server, oidc_provider, flow, client_id, subject)
+        _through_provider(host, page(), oidc_provider, server, subject)
         host.wait_for_screen("socialRegistration")
         settle_screen(host)
         yield "socialRegistration"
@@ -151,7 +152,7 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
         subject = new_subject()
         session_token(server, email)
         oidc_provider.set_user(subject, {"email": email, "email_verified": True, "name": "Grace at Mock"})
-        _through_provider(host, server, oidc_provider, flow, client_id, subject)
+        _through_provider(host, page(), oidc_provider, server, subject)
         host.wait_for_screen("mergeAccounts")
         settle_screen(host)
         if wanted("mergeAccounts"):
@@ -163,8 +164,8 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
             yield "traditionalAuthenticateMerge"
 
 
-def _through_provider(host, server, oidc_provider, flow, client_id, subject):
-    host.load(server.page(flow, client_id=client_id))
+def _through_provider(host, url, oidc_provider, server, subject):
+    host.load(url)
     host.wait_for_event("onCaptureRenderComplete")
     visible = host.visible_screen()  # signIn, or returnTraditional once the page remembers an address
     assert len(visible) == 1, visible

@@ -91,37 +91,49 @@ def test_screens_at_phone_width(server, host):
 
 DOC_SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screens"
 SIZES = ((375, 812), (768, 1024))
+# The other shipped languages: docs/screens/<tag>/, each page opened with its locale.
+LOCALES = (("de", "de-DE"), ("fr", "fr-FR"), ("ar", "ar-SA"))
 
 
 def test_every_screen_light_and_dark_for_review(server, host, oidc_provider, dark_scheme_reset):
     """docs/screens/<flow>-<screen>-<scheme>-<width>.png: every screen of webViewDemo (which holds nearly all of
-    them) and the profile page's, light and dark, on a phone and a tablet, plus a themed client's; rewritten on each
-    run (fixed addresses and names, so an unchanged look gives unchanged files) for a person to look at."""
+    them) and the profile page's, light and dark, on a phone and a tablet, plus a themed client's; the same in each
+    other shipped language under docs/screens/<tag>/ (de, fr, ar); rewritten on each run (fixed addresses and names,
+    so an unchanged look gives unchanged files) for a person to look at."""
     from screens import OVERFLOW_JS, every_screen, use_scheme
 
     DOC_SHOTS.mkdir(parents=True, exist_ok=True)
     written = set()
-    runs = [("webViewDemo", "webViewDemo", CLIENT_ID, None),
-            ("webViewProfile", "webViewProfile", CLIENT_ID, {"editProfile"}),
-            ("themed", "webViewDemo", "demo-themed-app", {"signIn", "editProfile"})]
-    for label, flow, client, only in runs:
-        for state in every_screen(host, server, oidc_provider, flow, client_id=client, only=only):
+    runs = [("", "webViewDemo", "webViewDemo", CLIENT_ID, None, None),
+            ("", "webViewProfile", "webViewProfile", CLIENT_ID, {"editProfile"}, None),
+            ("", "themed", "webViewDemo", "demo-themed-app", {"signIn", "editProfile"}, None)]
+    for tag, locale in LOCALES:
+        runs += [(tag + "/", "webViewDemo", "webViewDemo", CLIENT_ID, None, locale),
+                 (tag + "/", "webViewProfile", "webViewProfile", CLIENT_ID, {"editProfile"}, locale)]
+    for folder, label, flow, client, only, locale in runs:
+        for state in every_screen(host, server, oidc_provider, flow, client_id=client, only=only, locale=locale):
+            if locale:
+                assert host.run_js("document.documentElement.lang") == locale, (locale, state)
             for width, height in SIZES:
                 host.resize(width, height)
                 # The phone's layout rules at phone width (buttons span it); no sideways scrolling anywhere.
                 problems = host.run_js(LAYOUT_CHECK if width < 600 else OVERFLOW_JS)
-                assert problems == [], "%s/%s at %d px: %s" % (flow, state, width, problems)
+                assert problems == [], "%s/%s %s at %d px: %s" % (flow, state, locale or "en", width, problems)
                 for scheme in ("light", "dark"):
                     use_scheme(host, scheme == "dark")
-                    name = "%s-%s-%s-%d.png" % (label, state, scheme, width)
+                    name = "%s%s-%s-%s-%d.png" % (folder, label, state, scheme, width)
                     host.snapshot(DOC_SHOTS / name)
                     written.add(name)
             use_scheme(host, False)
             host.resize(375, 812)
-    for stale in DOC_SHOTS.glob("*.png"):
-        if stale.name not in written:
+    for stale in DOC_SHOTS.rglob("*.png"):
+        if stale.relative_to(DOC_SHOTS).as_posix() not in written:
             stale.unlink()
-    print("screenshots: %d in docs/screens" % len(written))
-    assert len(written) >= 80
+    print("screenshots: %d in docs/screens (%d in English, %d in %s)" % (
+        len(written), sum("/" not in name for name in written), sum("/" in name for name in written),
+        ", ".join(tag for tag, _ in LOCALES)))
+    assert len(written) >= 80 * 2
+    for tag, _ in LOCALES:
+        assert sum(name.startswith(tag + "/") for name in written) >= 80, tag
     for name in written:
         assert (DOC_SHOTS / name).stat().st_size > 3000, name

@@ -43,6 +43,40 @@ public struct Messages: Sendable {
         return texts
     }
 
+    /// The text for `key` with `{count}` filled, in the plural form `count` takes in the catalog's language:
+    /// `<key>.<category>` (a CLDR cardinal category: `zero`, `one`, `two`, `few`, `many`) when that catalog has it, else
+    /// `<key>`. Each catalog of the chain is asked for both before the next, so a German text never borrows an English
+    /// singular. The key itself when no catalog has it.
+    public func text(_ key: String, count: Int) -> String {
+        let values = ["count": "\(count)"]
+        for catalog in chain {
+            let category = Self.pluralCategory(of: count, language: catalog.tag)
+            if let text = catalog.messages["\(key).\(category)"] ?? catalog.messages[key] { return Self.fill(text, values) }
+        }
+        return key
+    }
+
+    /// CLDR's cardinal plural category of a whole number for the languages that ship and their kind: Arabic has six
+    /// forms, French counts 0 as singular, most others (English, German, …) have `one` for 1 and `other` for the rest.
+    static func pluralCategory(of count: Int, language tag: String) -> String {
+        let language = tag.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        let n = abs(count)
+        switch language {
+        case "ar":
+            switch n {
+            case 0: return "zero"
+            case 1: return "one"
+            case 2: return "two"
+            default:
+                if (3...10).contains(n % 100) { return "few" }
+                if (11...99).contains(n % 100) { return "many" }
+                return "other"
+            }
+        case "fr": return n <= 1 ? "one" : "other"
+        default: return n == 1 ? "one" : "other"
+        }
+    }
+
     static func fill(_ text: String, _ values: [String: String]) -> String {
         guard !values.isEmpty, text.contains("{") else { return text }
         var output = text

@@ -16,7 +16,7 @@ extension CaptureService {
             kind, locale: locale,
             values: [
                 "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
-                "expires": Self.describe(lifetime),
+                "expires": Self.describe(lifetime, in: catalog.localization.messages(for: locale)),
                 "link": codeLink(screen: screen, code: code, email: email, context: context, locale: locale),
             ])
         let live = user.flatMap { $0.isDisabled ? nil : $0 }
@@ -76,12 +76,12 @@ extension CaptureService {
         return "\(settings.resolvedPublicOrigin)/flows/\(context.flow.name)?\(query.percentEncodedQuery ?? "")#\(encodedFragment)"
     }
 
-    static func describe(_ seconds: TimeInterval) -> String {
+    /// A code's lifetime as the message says it ("30 minutes", "24 Stunden", "ساعتين"): whole hours in hours, else
+    /// minutes, from the catalogs' `mail.expires.hours` / `mail.expires.minutes` in the message's language.
+    static func describe(_ seconds: TimeInterval, in messages: Messages) -> String {
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 {
-            let hours = Int(seconds / 3600)
-            return hours == 1 ? "1 hour" : "\(hours) hours"
+            return messages.text("mail.expires.hours", count: Int(seconds / 3600))
         }
-        let minutes = Int((seconds / 60).rounded())
-        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        return messages.text("mail.expires.minutes", count: Int((seconds / 60).rounded()))
     }
 }
