@@ -156,6 +156,12 @@ import Testing
             #expect(stale.status == .ok && stale["version"] as? String == "20261122")
             let otherLocale = try await api.get("/widget_data/flows/capture-bridge-demo/webViewSignIn/HEAD/de-DE.json")
             #expect(otherLocale.headers[.eTag] != etag, "the locale is part of the document")
+            // The labels speak the URL's locale (the SDKs show them in their own forms).
+            let german = try #require(otherLocale.json["fields"] as? [String: [String: Any]])
+            let catalog = world.service.catalog
+            #expect(german["emailAddress"]?["label"] as? String
+                == catalog.localization.messages(for: "de").optionalText("field.emailAddress.label"))
+            #expect(german["emailAddress"]?["label"] as? String != fields["emailAddress"]?["label"] as? String)
             for missing in ["other-app/webViewSignIn/HEAD/en-US.json", "capture-bridge-demo/nope/HEAD/en-US.json",
                 "capture-bridge-demo/webViewSignIn/19990101/en-US.json", "capture-bridge-demo/webViewSignIn/HEAD/en-US"]
             {

@@ -18,7 +18,9 @@ extension FlowCatalog {
         return field.matches.flatMap { fields[$0] }.flatMap(schemaID(of:))
     }
 
+    /// Labels in the language of `locale` (the URL's), through the catalogs' fallbacks.
     public func document(for flow: FlowDefinition, locale: String) -> JSONValue {
+        let messages = localization.messages(for: Localization.isLanguageTag(locale) ? locale : nil)
         var entries: [String: JSONValue] = [:]
         for form in flow.forms {
             let names = forms[form] ?? []
@@ -26,7 +28,7 @@ extension FlowCatalog {
             for name in names {
                 guard let field = fields[name] else { continue }
                 var entry: [String: JSONValue] = [
-                    "type": .string(Self.sdkType(of: field)), "name": .string(name), "label": .string(field.label),
+                    "type": .string(Self.sdkType(of: field)), "name": .string(name), "label": .string(label(of: field, inForm: "", messages: messages)),
                     "required": .bool(field.isRequired),
                 ]
                 if let schemaID = schemaID(of: field) { entry["schemaId"] = .string(schemaID) }

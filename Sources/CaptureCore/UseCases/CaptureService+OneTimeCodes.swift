@@ -36,12 +36,10 @@ extension CaptureService {
 
     /// Spends `typed` if it is the user's live code for `purpose`; a wrong entry counts against the code, which dies
     /// after `OneTimeCode.maxAttempts`. Every failure is the same 390 on `verification_code`.
-    func redeemCode(_ typed: String?, email: String?, purpose: CodePurpose) async throws -> User {
-        let wrong = CaptureError.invalidFormFields([
-            "verification_code": ["That code is wrong, used or expired. Check the message, or ask for a new code."]
-        ])
+    func redeemCode(_ typed: String?, email: String?, purpose: CodePurpose, messages: Messages) async throws -> User {
+        let wrong = CaptureError.invalidFormFields(["verification_code": [messages.text("code.wrong")]])
         guard let typed, !typed.isEmpty else {
-            throw CaptureError.invalidFormFields(["verification_code": ["Enter the code from the message."]])
+            throw CaptureError.invalidFormFields(["verification_code": [messages.text("code.missing")]])
         }
         guard let email, !email.isEmpty, let user = try await store.users.find(email: User.normalize(email: email)),
             !user.isDisabled

@@ -11,7 +11,7 @@ extension CaptureService {
         if let newPassword = value(for: "password", form: context.form, in: values) {
             return try await changePassword(
                 of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,
-                address: request.remoteAddress)
+                address: request.remoteAddress, messages: messages(for: request))
         }
         try write(form: context.form, values: values, into: &user)
         let emailField = catalog.fields(ofForm: context.form).first { $0.recordPath?.description == "email" }?.name ?? "email"
@@ -27,14 +27,14 @@ extension CaptureService {
     /// them, the user's other sessions end (the caller's own chain stays signed in).
     private func changePassword(
         of user: User, token: TokenRecord, client: Client, form: String, values: [String: String], to newPassword: String,
-        address: String?
+        address: String?, messages: Messages
     ) async throws -> User {
         guard let currentField = fieldName(for: "currentPassword", form: form), let current = values[currentField] else {
             throw CaptureError.invalidArgument("form", "'\(form)' has no current password field")
         }
         let attempt = try await throttle.begin(email: user.email, deviceHash: nil, address: address, now: time.now())
         guard await hasher.verify(current, hash: user.passwordHash ?? decoyHash) else {
-            throw CaptureError.invalidFormFields([currentField: ["That is not your current password."]])
+            throw CaptureError.invalidFormFields([currentField: [messages.text("field.currentPassword.wrong")]])
         }
         try await throttle.succeeded(attempt, now: time.now())
         var user = user

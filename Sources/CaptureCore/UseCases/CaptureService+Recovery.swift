@@ -17,7 +17,7 @@ extension CaptureService {
         guard let password = value(for: "password", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")
         }
-        var user = try await redeemCode(code, email: email, purpose: .passwordReset)
+        var user = try await redeemCode(code, email: email, purpose: .passwordReset, messages: messages(for: request))
         let now = time.now()
         user.passwordHash = await hasher.hash(password)
         user.emailVerifiedAt = user.emailVerifiedAt ?? now

@@ -43,7 +43,9 @@ struct AccountRecoveryController {
     @Sendable func useVerificationCode(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
         try CaptureAPIController.refuseUnknown(parameters, allowed: ["verification_code", "email", "client_id", "locale", "flow"])
-        let user = try await service.verifyEmail(code: parameters["verification_code"], email: parameters["email"])
+        let user = try await service.verifyEmail(
+            code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
+            acceptLanguage: request.headers[.acceptLanguage])
         return Reply.ok(["uuid": .string(user.id)])
     }
 }
