@@ -153,7 +153,7 @@ import Testing
         // Registration through the form: the clash is reported on the form's field (390).
         var second = TestWorld.registration(email: "unique-2@example.com")
         second["displayName"] = "TESTER"
-        await #expect(throws: CaptureError.invalidFormFields(["displayName": ["this displayName is already taken"]])) {
+        await #expect(throws: CaptureError.invalidFormFields(["displayName": ["Display name is already taken."]])) {
             try await world.service.register(FlowRequest(parameters: second))
         }
         second["displayName"] = "Other"

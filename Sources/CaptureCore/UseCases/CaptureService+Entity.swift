@@ -30,14 +30,14 @@ extension CaptureService {
 
     /// Writes a validated form's values into the user's record through the schema, in one change so that the
     /// record is checked whole; a value the schema refuses is reported on the field that sent it (390).
-    func write(form: String, values: [String: String], into user: inout User) throws {
+    func write(form: String, values: [String: String], into user: inout User, messages: Messages) throws {
         let texts = catalog.fields(ofForm: form).compactMap { field in
             field.recordPath.flatMap { path in values[field.name].map { (path, $0) } }
         }
         do {
             try write(texts: texts, into: &user)
         } catch {
-            throw formError(error, form: form)
+            throw formError(error, form: form, messages: messages)
         }
     }
 
@@ -55,11 +55,21 @@ extension CaptureService {
 
     /// A schema refusal of a form's value (also a unique value another record holds) belongs to the field that
     /// sent it: `invalid_form_fields` (390), as the form's own rules report.
-    func formError(_ error: CaptureError, form: String) -> CaptureError {
+    func formError(_ error: CaptureError, form: String, messages: Messages) -> CaptureError {
         guard case .schemaViolation(let violation) = error,
             let field = catalog.fields(ofForm: form).first(where: { $0.recordPath?.description == violation.path })
         else { return error }
-        return .invalidFormFields([field.name: [violation.message]])
+        // In the form's language, as the person sees the field (the schema's own text is for the API's callers).
+        let key: String
+        switch violation.kind {
+        case .unique: key = "schema.unique"
+        case .required: key = "rule.required"
+        case .length: key = "rule.tooLong"
+        case .invalidDataFormat, .invalidDateTime, .invalidJSONType: key = "rule.format"
+        case .constraint, .unknownAttribute: key = "schema.constraint"
+        }
+        let label = catalog.label(of: field, inForm: form, messages: messages)
+        return .invalidFormFields([field.name: [messages.optionalText(key, ["label": label]) ?? violation.message]])
     }
 
     private static func setting(_ value: JSONValue, at names: ArraySlice<String>, in object: [String: JSONValue])

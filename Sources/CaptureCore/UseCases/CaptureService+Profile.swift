@@ -13,12 +13,12 @@ extension CaptureService {
                 of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,
                 address: request.remoteAddress, messages: messages(for: request))
         }
-        try write(form: context.form, values: values, into: &user)
+        try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         let emailField = catalog.fields(ofForm: context.form).first { $0.recordPath?.description == "email" }?.name ?? "email"
         do {
             return try await save(user, previous: previous, emailField: emailField)
         } catch let error as CaptureError {
-            throw formError(error, form: context.form)
+            throw formError(error, form: context.form, messages: messages(for: request))
         }
     }
 

@@ -16,7 +16,7 @@ extension CaptureService {
         }
         let now = time.now()
         var user = User(id: minter.identifier(), email: email, passwordHash: passwordHash, createdAt: now)
-        try write(form: context.form, values: values, into: &user)
+        try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         user.email = email
         user.lastLoginAt = now
         do {
@@ -24,7 +24,7 @@ extension CaptureService {
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         } catch let error as CaptureError {
-            throw formError(error, form: context.form)
+            throw formError(error, form: context.form, messages: messages(for: request))
         }
         try await throttle.registered(email: email, address: request.remoteAddress, now: now)
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)

@@ -77,14 +77,14 @@ extension CaptureService {
         // The provider's profile first, then what the person typed (which wins).
         try? write(texts: claimTexts(login), into: &user)
         user.email = email
-        try write(form: context.form, values: values, into: &user)
+        try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         if !login.vouches(for: email, claim: emailClaim(login)) { user.emailVerifiedAt = nil }
         do {
             return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         } catch let error as CaptureError {
-            throw formError(error, form: context.form)
+            throw formError(error, form: context.form, messages: messages(for: request))
         }
     }
 
