@@ -55,10 +55,15 @@ def test_axe_finds_no_wcag_violation_on_any_screen_light_or_dark(server, host, o
                 checked.append("%s/%s/%s" % (flow, state, "dark" if dark else "light"))
                 found.extend(("%s/%s/%s" % (flow, state, "dark" if dark else "light"), v) for v in violations)
             use_scheme(host, False)
-    summary = "axe-core 4.12.1 (%s): %d screen states checked, %d violations" % (
-        ", ".join(TAGS), len(checked), sum(len(v[3]) for _, v in found))
+    assert_no_violations(checked, found, "(%s)" % ", ".join(TAGS), at_least=80)
+
+
+def assert_no_violations(checked, found, what, at_least):
+    """Prints how many screen states axe checked and what it found, and fails with every violation listed."""
+    summary = "axe-core 4.12.1 %s: %d screen states checked, %d violations" % (
+        what, len(checked), sum(len(v[3]) for _, v in found))
     print(summary)
-    assert len(checked) >= 80, summary
+    assert len(checked) >= at_least, summary
     assert found == [], summary + ":\n" + "\n".join(
         "%s: %s (%s) %s\n    %s" % (where, v[0], v[1], v[2], "\n    ".join(v[3])) for where, v in found)
 
