@@ -50,6 +50,11 @@ import Testing
                 "/oauth/introspect", ["token": token, "client_id": "app-backend", "client_secret": "guess"])
             #expect(wrongSecret.status == .unauthorized)
             #expect(wrongSecret["active"] == nil, "nothing about the token leaks")
+            // No client authentication at all: RFC 6749 §5.2's invalid_client with a challenge, not a 400.
+            let anonymous = try await api.post("/oauth/introspect", ["token": token])
+            #expect(anonymous.status == .unauthorized && anonymous["error"] as? String == "invalid_client")
+            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+            #expect(anonymous["active"] == nil)
         }
     }
 

@@ -106,7 +106,9 @@ extension CaptureService {
     }
 
     /// `POST /oauth/introspect` (RFC 7662): only a confidential client, authenticated by its secret, may ask.
+    /// A call without client authentication is RFC 6749's `invalid_client` (401), as a missing secret is.
     public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
+        guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let client = try await authenticateClient(id: clientID, secret: clientSecret)
         guard client.isConfidential else {
             throw CaptureError.invalidClient
