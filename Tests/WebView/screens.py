@@ -60,9 +60,15 @@ def use_scheme(host, dark):
         return seen["running"] == []
 
     try:
-        host.wait_for(settled, 5, "colour transitions to end")
+        host.wait_for(settled, 2, "colour transitions to end")
     except AssertionError:
-        raise AssertionError("still running after 5 s: %s" % seen.get("running")) from None
+        # A loaded machine may not paint the frames that end a transition; what is checked is the end state, so
+        # the remaining fades are finished rather than waited for.
+        host.run_js("(document.getAnimations().forEach(function(a){ try { a.finish(); } catch (e) {} }), true)")
+        try:
+            host.wait_for(settled, 3, "colour transitions to end")
+        except AssertionError:
+            raise AssertionError("still running after finishing them: %s" % seen.get("running")) from None
 
 
 def settle_screen(host):
