@@ -498,11 +498,10 @@
    * A message's link: #screen=resetPassword&code=K7QD-3MXP&email=a%40b.co. Read once, then removed from the
    * address bar and history so the code does not linger; returns the screen to show, or null.
    */
-  function takeLink() {
-    var hash = String(window.location.hash || '').replace(/^#/, '');
-    if (!hash) return null;
+  /* `a=1&b=x%40y` (a leading # is dropped) as {a: '1', b: 'x@y'}; a pair with a malformed escape is left out. */
+  function fragmentValues(fragment) {
     var values = {};
-    var pairs = hash.split('&');
+    var pairs = String(fragment || '').replace(/^#/, '').split('&');
     for (var i = 0; i < pairs.length; i++) {
       var cut = pairs[i].indexOf('=');
       if (cut <= 0) continue;
@@ -510,6 +509,11 @@
         values[decodeURIComponent(pairs[i].slice(0, cut))] = decodeURIComponent(pairs[i].slice(cut + 1));
       } catch (error) { /* a malformed escape: ignore that pair */ }
     }
+    return values;
+  }
+
+  function takeLink() {
+    var values = fragmentValues(window.location.hash);
     if (!values.screen || !LINK_SCREENS[values.screen] || !screenExists(values.screen)) return null;
     if (window.history && window.history.replaceState) {
       try {
@@ -1078,17 +1082,7 @@
    * capture_social_error=…&provider=…), or null when it is not one.
    */
   function socialAnswer(fragment) {
-    var hash = String(fragment || '').replace(/^#/, '');
-    if (hash.indexOf('capture_social_') < 0) return null;
-    var values = {};
-    var pairs = hash.split('&');
-    for (var i = 0; i < pairs.length; i++) {
-      var cut = pairs[i].indexOf('=');
-      if (cut <= 0) continue;
-      try {
-        values[decodeURIComponent(pairs[i].slice(0, cut))] = decodeURIComponent(pairs[i].slice(cut + 1).replace(/\+/g, ' '));
-      } catch (error) { /* a malformed escape: ignore that pair */ }
-    }
+    var values = fragmentValues(fragment);
     return values.capture_social_token || values.capture_social_error ? values : null;
   }
 
