@@ -24,24 +24,31 @@ final class RawHTTPConnection {
     private let fd: Int32
     private var buffered = Data()
 
+    /// The socket is connected before it is stored: a throwing initializer of a fully initialized class still runs
+    /// `deinit`, so closing a stored descriptor on failure would close its number twice — and the second close
+    /// could hit a file or socket another test thread had just opened under the same number.
     init(port: Int) throws {
         #if canImport(Glibc)
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            fd = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
-            close(fd)
-            throw Failure(description: "connect() failed: \(errno)")
+            let reason = errno
+            close(descriptor)
+            throw Failure(description: "connect() failed: \(reason)")
         }
+        fd = descriptor
     }
 
     deinit { close(fd) }
