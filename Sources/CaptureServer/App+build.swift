@@ -49,14 +49,21 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     // Before UnknownRouteMiddleware: its pages speak the request's language too.
     router.add(middleware: LanguageMiddleware(localization: service.catalog.localization))
     router.add(middleware: UnknownRouteMiddleware())
-    HealthController(store: service.store).addRoutes(to: router)
-    FlowPageController(service: service, pages: pages, themes: themes).addRoutes(to: router)
-    FlowDocumentController(service: service).addRoutes(to: router)
-    CaptureAPIController(service: service).addRoutes(to: router)
-    AccountRecoveryController(service: service).addRoutes(to: router)
-    OAuthController(service: service).addRoutes(to: router)
-    SocialSignInController(service: service).addRoutes(to: router)
-    VerifyController(service: service).addRoutes(to: router)
+    // One group per reply style; each group's ErrorReplyMiddleware is the one owner of its routes' failures.
+    func group(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
+        router.group().add(middleware: ErrorReplyMiddleware(style: style))
+    }
+    let capture = group(.capture), oauth = group(.oauth), pageRoutes = group(.page), problem = group(.problem)
+    let social = SocialSignInController(service: service)
+    HealthController(store: service.store).addRoutes(to: problem)
+    FlowPageController(service: service, pages: pages, themes: themes).addRoutes(to: pageRoutes)
+    social.addRoutes(to: pageRoutes)
+    FlowDocumentController(service: service).addRoutes(to: capture)
+    CaptureAPIController(service: service).addRoutes(to: capture)
+    AccountRecoveryController(service: service).addRoutes(to: capture)
+    OAuthController(service: service).addRoutes(to: oauth)
+    social.addEngageRoutes(to: group(.engage))
+    VerifyController(service: service).addRoutes(to: group(.verify))
     return router
 }
 

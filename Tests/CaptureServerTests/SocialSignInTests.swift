@@ -469,6 +469,18 @@ import Testing
         }
     }
 
+    /// Engage's group answers a failing database in Engage's shape (`err.code` -1), with the security headers.
+    @Test func engageAnswersAFailingDatabaseInItsOwnShape() async throws {
+        try await Self.withProvider { _, api, world, _ in
+            try await RouteGroupFaultTests.breakTables(["clients"], in: world)
+            let reply = try await api.post(
+                "/signin/oauth_token", ["provider": "mock", "token": "an-id-token", "client_id": "demo-mobile-app"])
+            #expect(reply.status == .internalServerError)
+            #expect(reply.stat == "fail" && (reply["err"] as? [String: Any])?["code"] as? Int == -1, "\(reply.text)")
+            RouteGroupFaultTests.expectSecurityHeaders(reply, "/signin/oauth_token")
+        }
+    }
+
     @Test func theProviderGoneAtTheCallbackEndsOnThePageWithAReason() async throws {
         let provider = try await FixtureServer.start(script: Self.script, arguments: [])
         let issuer = "http://localhost:\(provider.port)"

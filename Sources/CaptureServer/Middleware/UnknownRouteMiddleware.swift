@@ -1,28 +1,28 @@
 import CaptureCore
 import Hummingbird
 
-/// A request no route answers gets the contract's shape instead of an empty 404: Janrain's JSON error for API
-/// callers (any POST, or a path under an API prefix), a small HTML page for a browser. The query is never echoed.
+/// What no route group answers: a request no route matches gets the contract's shape instead of an empty 404 —
+/// Janrain's JSON error for API callers (any POST, or a path under an API prefix), problem details under `/admin/`,
+/// a small HTML page for a browser; the query is never echoed. Anything a router-wide middleware throws becomes a
+/// logged 500 in the same shape.
 struct UnknownRouteMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
-
-    static let apiPrefixes = ["/oauth/", "/entity", "/verify", "/admin/", "/.well-known/"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
             let path = request.uri.path
-            let isAPI = request.method == .post || Self.apiPrefixes.contains { path.hasPrefix($0) }
-            guard isAPI else {
+            let style = ReplyStyle.unrouted(request)
+            if style == .page {
                 return ErrorPage.response(
-                    .notFound, status: .notFound, messages: context.language?.messages ?? Localization(catalogs: []).messages(for: nil),
-                    detail: "There is no page at \(path).")
+                    .notFound, status: .notFound, messages: context.pageMessages(request), detail: "There is no page at \(path).")
             }
-            var response = Reply.captureError(
-                .invalidArgument("path", "\(request.method) \(path) is not an endpoint of this service (Capture API calls are POST)"))
-            response.status = .notFound
-            return response
+            return style.reply(
+                to: .invalidArgument("path", "\(request.method) \(path) is not an endpoint of this service (Capture API calls are POST)"),
+                request: request, context: context, status: .notFound)
+        } catch {
+            return ErrorReplyMiddleware.reply(to: error, style: ReplyStyle.unrouted(request), request: request, context: context)
         }
     }
 }

@@ -8,7 +8,21 @@ import Hummingbird
 enum ErrorPage {
     /// What went wrong, as the page names it (`errorPage.<kind>.*` in the catalogs) and the host hears it (`error`).
     enum Kind: String {
-        case invalidLink, notFound, socialNotStarted, socialExpired, socialRefused
+        case invalidLink, notFound, socialNotStarted, socialExpired, socialRefused, unavailable
+    }
+
+    /// A domain error on a page route: the service failing is a 500 ("try again later"), anything else a link
+    /// this page cannot act on.
+    static func response(for error: CaptureError, messages: Messages) -> Response {
+        if case .unexpected = error { return response(.unavailable, status: .internalServerError, messages: messages) }
+        return response(.invalidLink, status: .badRequest, messages: messages, detail: error.errorDescription)
+    }
+
+    static func response(for refusal: FlowPageRefusal, messages: Messages) -> Response {
+        switch refusal {
+        case .noSuchFlow: response(.notFound, status: .notFound, messages: messages, detail: refusal.message)
+        case .invalidLink: response(.invalidLink, status: .badRequest, messages: messages, detail: refusal.message)
+        }
     }
 
     static func html(_ body: String, status: HTTPResponse.Status) -> Response {

@@ -9,11 +9,11 @@ struct AccountRecoveryController {
     /// The code-spending steps name the code and the address outside the form.
     static let codeParameters: Set<String> = ["verification_code", "email"]
 
-    func addRoutes(to router: Router<CaptureRequestContext>) {
-        router.post("/oauth/forgot_password_native", use: Handle.capture(forgotPassword))
-        router.post("/oauth/verify_email_native", use: Handle.capture(requestVerification))
-        router.post("/oauth/reset_password_native", use: Handle.capture(resetPassword))
-        router.post("/access/useVerificationCode", use: Handle.capture(useVerificationCode))
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        router.post("/oauth/forgot_password_native", use: forgotPassword)
+        router.post("/oauth/verify_email_native", use: requestVerification)
+        router.post("/oauth/reset_password_native", use: resetPassword)
+        router.post("/access/useVerificationCode", use: useVerificationCode)
     }
 
     private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest {

@@ -6,22 +6,22 @@ import Hummingbird
 struct CaptureAPIController {
     let service: CaptureService
 
-    func addRoutes(to router: Router<CaptureRequestContext>) {
-        router.post("/oauth/auth_native_traditional", use: Handle.capture(authenticating(service.signIn)))
-        router.post("/oauth/register_native_traditional", use: Handle.capture(authenticating(service.register)))
-        router.post("/oauth/update_profile_native", use: Handle.capture(updateProfile))
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        router.post("/oauth/auth_native_traditional", use: authenticating(service.signIn))
+        router.post("/oauth/register_native_traditional", use: authenticating(service.register))
+        router.post("/oauth/update_profile_native", use: updateProfile)
         // Social: `token` is the one-time token a social sign-in handed the page.
         router.post(
             "/oauth/auth_native",
-            use: Handle.capture(authenticating(service.signInWithProvider, allowedInQuery: APIRequest.authNativeQueryParameters)))
-        router.post("/oauth/register_native", use: Handle.capture(authenticating(service.registerWithProvider)))
-        router.post("/oauth/link_account_native", use: Handle.capture(linkAccount))
-        router.post("/oauth/unlink_account_native", use: Handle.capture(unlinkAccount))
-        router.post("/entity", use: Handle.capture(entity))
-        router.post("/entity.update", use: Handle.capture(changeEntity(.update)))
-        router.post("/entity.replace", use: Handle.capture(changeEntity(.replace)))
-        router.post("/entity.delete", use: Handle.capture(changeEntity(.delete)))
-        router.post("/oauth/refresh_access_token", use: Handle.capture(refreshAccessToken))
+            use: authenticating(service.signInWithProvider, allowedInQuery: APIRequest.authNativeQueryParameters))
+        router.post("/oauth/register_native", use: authenticating(service.registerWithProvider))
+        router.post("/oauth/link_account_native", use: linkAccount)
+        router.post("/oauth/unlink_account_native", use: unlinkAccount)
+        router.post("/entity", use: entity)
+        router.post("/entity.update", use: changeEntity(.update))
+        router.post("/entity.replace", use: changeEntity(.replace))
+        router.post("/entity.delete", use: changeEntity(.delete))
+        router.post("/oauth/refresh_access_token", use: refreshAccessToken)
     }
 
     private var limit: Int { service.settings.maxBodyBytes }
@@ -29,7 +29,7 @@ struct CaptureAPIController {
     /// Sign-in and registration, traditional or social: a form submission in, tokens or a code out.
     func authenticating(
         _ useCase: @escaping @Sendable (FlowRequest) async throws -> AuthResult, allowedInQuery: Set<String> = []
-    ) -> Handle.Body {
+    ) -> @Sendable (Request, CaptureRequestContext) async throws -> Response {
         { request, context in
             let parameters = try await APIRequest.parameters(request, limit: limit, allowedInQuery: allowedInQuery)
             let result = try await useCase(APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))

@@ -8,7 +8,7 @@ import Hummingbird
 struct FlowDocumentController {
     let service: CaptureService
 
-    func addRoutes(to router: Router<CaptureRequestContext>) {
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/widget_data/flows/:appId/:flow/:version/:file", use: document)
     }
 

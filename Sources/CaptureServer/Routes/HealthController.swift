@@ -5,7 +5,7 @@ import Hummingbird
 struct HealthController {
     let store: Repositories
 
-    func addRoutes(to router: Router<CaptureRequestContext>) {
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/health/live") { _, _ in Reply.json(["status": "live"]) }
         router.get("/health/ready") { _, _ in
             await store.isReady()

@@ -7,10 +7,10 @@ import Hummingbird
 struct OAuthController {
     let service: CaptureService
 
-    func addRoutes(to router: Router<CaptureRequestContext>) {
-        router.post("/oauth/token", use: Handle.oauth(token))
-        router.post("/oauth/revoke", use: Handle.oauth(revoke))
-        router.post("/oauth/introspect", use: Handle.oauth(introspect))
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        router.post("/oauth/token", use: token)
+        router.post("/oauth/revoke", use: revoke)
+        router.post("/oauth/introspect", use: introspect)
         router.get("/.well-known/oauth-authorization-server", use: metadata)
     }
 

@@ -9,10 +9,15 @@ import Hummingbird
 struct SocialSignInController {
     let service: CaptureService
 
-    func addRoutes(to router: Router<CaptureRequestContext>) {
+    /// The browser's redirects (pages).
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/social/:provider/start", use: start)
         router.get(RouterPath(CaptureService.socialCallbackPath), use: callback)
-        router.post("/signin/oauth_token", use: Handle.engage(nativeSignIn))
+    }
+
+    /// Janrain Engage's endpoint for native provider SDKs (Engage's error shape).
+    func addEngageRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        router.post("/signin/oauth_token", use: nativeSignIn)
     }
 
     /// Janrain Engage's `/signin/oauth_token` (jump.ios, jump.android after a native provider sign-in): `token` and
@@ -41,9 +46,9 @@ struct SocialSignInController {
             return response
         } catch let error as CaptureError {
             // Nothing is redirected on a refusal: the page's address was not (yet) checked, or was refused.
+            if case .unexpected = error { throw error }
             return ErrorPage.response(
-                .socialNotStarted, status: .badRequest, messages: service.catalog.localization.messages(for: request),
-                detail: error.errorDescription)
+                .socialNotStarted, status: .badRequest, messages: context.pageMessages(request), detail: error.errorDescription)
         }
     }
 
@@ -60,7 +65,7 @@ struct SocialSignInController {
         case .dead(let reason):
             response = ErrorPage.response(
                 reason == .expired ? .socialExpired : .socialRefused, status: .badRequest,
-                messages: service.catalog.localization.messages(for: request))
+                messages: context.pageMessages(request))
         }
         response.headers[.setCookie] = "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
         return response

@@ -96,6 +96,29 @@ enum Reply {
             status: captureStatus(of: error))
     }
 
+    /// BrowserID's failure receipt (`/verify`): 400 for a request it cannot act on, where the Capture API says 200.
+    static func verifyError(_ error: CaptureError) -> Response {
+        let transport = captureStatus(of: error)
+        let reason = error.code == 100 ? "need assertion and audience" : error.errorDescription
+        return json(VerifyReceipt.failure(reason: reason).json, status: transport == .ok ? .badRequest : transport)
+    }
+
+    /// RFC 9457 problem details (the admin API, health, metrics): `type`, `title`, `status`, `detail`, with
+    /// Janrain's `error` and `code` as extension members and `argument` where one argument is at fault.
+    static func problem(_ error: CaptureError, status: HTTPResponse.Status? = nil) -> Response {
+        let status = status ?? self.status(of: error)
+        var body: [String: JSONValue] = [
+            "type": "about:blank", "title": .string(status.reasonPhrase), "status": .int(Int64(status.code)),
+            "detail": .string(error.errorDescription), "error": .string(error.error), "code": .int(Int64(error.code)),
+        ]
+        if case .invalidArgument(let name, _) = error { body["argument"] = .string(name) }
+        if case .missingArgument(let name) = error { body["argument"] = .string(name) }
+        var response = json(.object(body), status: status)
+        response.headers[.contentType] = "application/problem+json"
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer realm=\"capture-bridge-admin\"" }
+        return response
+    }
+
     /// RFC 6749 §5.2 shape (`error` is the OAuth code), with Janrain's `stat`/`code` alongside.
     static func oauthError(_ error: CaptureError) -> Response {
         let oauthCode: String

@@ -1,0 +1,54 @@
+import CaptureCore
+import Hummingbird
+
+/// The reply shapes of the HTTP surface. Every route belongs to a group of one style, and that group's
+/// `ErrorReplyMiddleware` is the one place its failures become replies (see `buildRouter`).
+enum ReplyStyle: String, Sendable {
+    /// Janrain's Capture API: HTTP 200 with `stat:error` (Replies.swift).
+    case capture
+    /// RFC 6749 §5.2 (`/oauth/token`, `/oauth/revoke`, `/oauth/introspect`, RFC 8414 metadata).
+    case oauth
+    /// Janrain Engage (`/signin/oauth_token`).
+    case engage
+    /// BrowserID receipts (`/verify`).
+    case verify
+    /// RFC 9457 problem details (`/admin/v1/…`, health, metrics).
+    case problem
+    /// HTML pages in the reader's language (flow pages, assets, social redirects).
+    case page
+
+    /// A domain error in this style's shape; `status` overrides the one the style gives the error.
+    func reply(
+        to error: CaptureError, request: Request, context: CaptureRequestContext, status: HTTPResponse.Status? = nil
+    ) -> Response {
+        if self == .problem { return Reply.problem(error, status: status) }
+        var response =
+            switch self {
+            case .capture: Reply.captureError(error, messages: context.language?.messages)
+            case .oauth: Reply.oauthError(error)
+            case .engage: Reply.engageError(error)
+            case .verify: Reply.verifyError(error)
+            case .problem, .page: ErrorPage.response(for: error, messages: context.pageMessages(request))
+            }
+        if let status { response.status = status }
+        return response
+    }
+
+    /// The style of a request no route matched: by its path and method, as an API caller or a browser expects.
+    static func unrouted(_ request: Request) -> ReplyStyle {
+        let path = request.uri.path
+        if path.hasPrefix("/admin/") { return .problem }
+        if request.method == .post || apiPrefixes.contains(where: { path.hasPrefix($0) }) { return .capture }
+        return .page
+    }
+
+    static let apiPrefixes = ["/oauth/", "/entity", "/verify", "/.well-known/", "/widget_data/", "/signin/"]
+}
+
+extension CaptureRequestContext {
+    /// The language of an HTML reply: the page's `locale`, else `Accept-Language` (English before
+    /// `LanguageMiddleware` has run).
+    func pageMessages(_ request: Request) -> Messages {
+        (language?.localization ?? Localization(catalogs: [])).messages(for: request)
+    }
+}
