@@ -82,6 +82,8 @@ let package = Package(
             dependencies: [
                 "CaptureCore",
                 "CaptureStore",
+                // --server: the admin API over the one outbound client.
+                "CaptureOutbound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -123,7 +125,8 @@ let package = Package(
             dependencies: ["CaptureOutbound", "CaptureCore", "CaptureTestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport"]),
+        .testTarget(
+            name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport", "CaptureOutbound"]),
     ],
     swiftLanguageModes: [.v6]
 )

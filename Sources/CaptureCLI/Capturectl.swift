@@ -8,12 +8,15 @@ public struct Capturectl: AsyncParsableCommand {
         commandName: "capturectl",
         abstract: "Administers capture-bridge: tokens, users, clients, flow definitions, the entity schema and the outbox.",
         discussion: """
-            Works directly on the service's SQLite database (safe while the service runs).
+            Works directly on the service's SQLite database (safe while the service runs), or with --server URL over
+            the admin API (key from CAPTURE_ADMIN_KEY): token, user (but import), client and audit commands work both
+            ways, with the same output and exit codes.
             Exit codes: 0 ok, 1 not found or refused, 2 usage error.
-            Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS) and --json.
+            Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS), --server and --json.
             """,
         subcommands: [
-            TokenCommand.self, UserCommand.self, ClientCommand.self, FlowsCommand.self, SchemaCommand.self, MailCommand.self,
+            TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, FlowsCommand.self,
+            SchemaCommand.self, MailCommand.self,
         ])
 
     public init() {}

@@ -6,8 +6,35 @@ import Foundation
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client",
-        abstract: "Register, list, show and remove clients (apps and backends that ask for tokens); rotate secrets.",
-        subcommands: [Add.self, List.self, Show.self, Remove.self, RotateSecret.self])
+        abstract: "Register, list, show, update and remove clients (apps and backends that ask for tokens); rotate secrets.",
+        subcommands: [Add.self, List.self, Show.self, Update.self, Remove.self, RotateSecret.self])
+
+    static let columns: [Output.Column] = [
+        .init("CLIENT ID", "client_id"), .init("NAME", "name"), .init("TYPE", "type"), .init("RESPONSE TYPES", "response_types"),
+        .init("REDIRECT URIS", "redirect_uris"), .init("CREATED", "created_at"),
+    ]
+    static let fields = [
+        "client_id", "name", "type", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url",
+        "access_token_life_hours", "created_at",
+    ]
+}
+
+/// The values `client add` and `client update` take.
+struct ClientValueOptions: ParsableArguments {
+    @Option(help: "Display name (default for add: the client id).")
+    var name: String?
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp("An allowed redirect URI: absolute http(s) URL or a path; repeatable.", valueName: "uri"))
+    var redirectURIs: [String] = []
+    @Option(
+        name: .customLong("origin"),
+        help: ArgumentHelp("An allowed origin such as https://app.example.com; repeatable.", valueName: "origin"))
+    var origins: [String] = []
+    @Option(
+        name: .customLong("response-type"),
+        help: ArgumentHelp("token, code or code_and_token; repeatable (default for add: token).", valueName: "type"))
+    var responseTypes: [String] = []
 }
 
 extension ClientCommand {
@@ -18,45 +45,27 @@ extension ClientCommand {
 
         @Argument(help: ArgumentHelp("3-64 letters, digits, '-', '_' or '.'.", valueName: "client-id"))
         var clientID: String
-        @Option(help: "Display name (default: the client id).")
-        var name: String?
         @Flag(help: "Give the client a secret (for a backend); without it the client is public (a native app).")
         var confidential = false
-        @Option(
-            name: .customLong("redirect-uri"),
-            help: ArgumentHelp("An allowed redirect URI: absolute http(s) URL or a path; repeatable.", valueName: "uri"))
-        var redirectURIs: [String] = []
-        @Option(
-            name: .customLong("origin"),
-            help: ArgumentHelp("An allowed origin such as https://app.example.com; repeatable.", valueName: "origin"))
-        var origins: [String] = []
-        @Option(
-            name: .customLong("response-type"),
-            help: ArgumentHelp("token, code or code_and_token; repeatable (default: token).", valueName: "type"))
-        var responseTypes: [String] = []
+        @OptionGroup var values: ClientValueOptions
         @Flag(name: .customLong("legacy-token-url"), help: "Turn on the legacy token URL for this client.")
         var legacyTokenURL = false
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService(creatingDatabase: true) { service, output in
-                let (client, secret) = try await service.addClient(
-                    id: clientID, name: name, confidential: confidential, redirectURIs: redirectURIs,
-                    allowedOrigins: origins, responseTypes: responseTypes, legacyTokenURL: legacyTokenURL)
-                let note = "This secret is shown only once: only its hash is stored. Keep it somewhere safe."
-                if output.json {
-                    var object = clientFields(client)
-                    if let secret {
-                        object["client_secret"] = .string(secret)
-                        object["note"] = .string(note)
-                    }
-                    output.emit(.object(object))
-                } else {
-                    var pairs = clientPairs(client)
-                    if let secret { pairs.append(("client_secret", secret)) }
-                    output.record(pairs, object: .null)
-                    if secret != nil { print("\n" + note) }
-                }
+            var draft = ClientDraft(id: clientID)
+            draft.name = values.name
+            draft.confidential = confidential
+            draft.redirectURIs = values.redirectURIs
+            draft.allowedOrigins = values.origins
+            draft.responseTypes = values.responseTypes
+            draft.legacyTokenURL = legacyTokenURL
+            let client = draft
+            try await options.withConsole(creatingDatabase: true) { console, output in
+                let document = try await console.addClient(client)
+                if output.json { return output.emit(document) }
+                output.record(ClientCommand.fields + ["client_secret"], document)
+                if Output.member(document, "client_secret") != .null { print("\n" + AdminDocuments.secretNote) }
             }
         }
     }
@@ -67,15 +76,8 @@ extension ClientCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let clients = try await service.listClients()
-                output.list(
-                    ["CLIENT ID", "NAME", "TYPE", "RESPONSE TYPES", "REDIRECT URIS", "CREATED"],
-                    rows: clients.map {
-                        [$0.clientID, $0.name, clientType($0), $0.responseTypes.joined(separator: ","),
-                         "\($0.redirectURIs.count)", iso($0.createdAt)]
-                    },
-                    objects: clients.map { .object(clientFields($0)) })
+            try await options.withConsole { console, output in
+                output.list(ClientCommand.columns, try await console.clients())
             }
         }
     }
@@ -89,15 +91,42 @@ extension ClientCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let client = try await service.findClient(clientID)
-                output.record(clientPairs(client), object: .object(clientFields(client)))
+            try await options.withConsole { console, output in
+                output.record(ClientCommand.fields, try await console.client(clientID))
             }
         }
     }
-}
 
-extension ClientCommand {
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update",
+            abstract: "Change a client added with 'client add': the values given replace the stored ones.")
+
+        @Argument(help: ArgumentHelp("The client id.", valueName: "client-id"))
+        var clientID: String
+        @OptionGroup var values: ClientValueOptions
+        @Option(name: .customLong("legacy-token-url"), help: ArgumentHelp("Turn the legacy token URL on or off.", valueName: "on|off"))
+        var legacyTokenURL: String?
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            if let legacyTokenURL, !["on", "off"].contains(legacyTokenURL) { throw ValidationError("--legacy-token-url takes on or off") }
+        }
+
+        func run() async throws {
+            var change = ClientChange()
+            change.name = values.name
+            change.redirectURIs = values.redirectURIs.isEmpty ? nil : values.redirectURIs
+            change.allowedOrigins = values.origins.isEmpty ? nil : values.origins
+            change.responseTypes = values.responseTypes.isEmpty ? nil : values.responseTypes
+            change.legacyTokenURL = legacyTokenURL.map { $0 == "on" }
+            let asked = change
+            try await options.withConsole { console, output in
+                output.record(ClientCommand.fields, try await console.updateClient(clientID, asked))
+            }
+        }
+    }
+
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
@@ -108,11 +137,11 @@ extension ClientCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let (client, revoked) = try await service.removeClient(clientID)
+            try await options.withConsole { console, output in
+                let result = try await console.removeClient(clientID)
                 output.message(
-                    "removed \(client.clientID); revoked \(revoked) token\(revoked == 1 ? "" : "s")",
-                    object: ["removed": .string(client.clientID), "revoked": .int(Int64(revoked))])
+                    "removed \(Output.text(Output.member(result, "removed"))); revoked \(Output.plural(Output.int(result, "revoked"), "token"))",
+                    object: result)
             }
         }
     }
@@ -127,47 +156,12 @@ extension ClientCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let (client, secret) = try await service.rotateClientSecret(clientID)
+            try await options.withConsole { console, output in
+                let result = try await console.rotateClientSecret(clientID)
                 output.message(
-                    "client_secret: \(secret)\n\nThis secret is shown only once: only its hash is stored.",
-                    object: ["client_id": .string(client.clientID), "client_secret": .string(secret)])
+                    "client_secret: \(Output.text(Output.member(result, "client_secret")))\n\n\(AdminDocuments.secretNote)",
+                    object: result)
             }
         }
     }
-}
-
-func clientType(_ client: Client) -> String {
-    client.isConfidential ? "confidential" : "public"
-}
-
-func clientPairs(_ client: Client) -> [(String, String)] {
-    func list(_ values: [String]) -> String { values.isEmpty ? "-" : values.joined(separator: ", ") }
-    return [
-        ("client_id", client.clientID),
-        ("name", client.name),
-        ("type", clientType(client)),
-        ("redirect_uris", list(client.redirectURIs)),
-        ("allowed_origins", list(client.allowedOrigins)),
-        ("response_types", list(client.responseTypes)),
-        ("legacy_token_url", client.legacyTokenURL ? "on" : "off"),
-        ("access_token_life_hours", client.accessTokenLifeHours.map { "\($0)" } ?? "default"),
-        ("created", iso(client.createdAt)),
-    ]
-}
-
-/// A client as JSON; the secret hash is left out.
-func clientFields(_ client: Client) -> [String: JSONValue] {
-    [
-        "client_id": .string(client.clientID),
-        "name": .string(client.name),
-        "type": .string(clientType(client)),
-        "confidential": .bool(client.isConfidential),
-        "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
-        "allowed_origins": .array(client.allowedOrigins.map(JSONValue.string)),
-        "response_types": .array(client.responseTypes.map(JSONValue.string)),
-        "legacy_token_url": .bool(client.legacyTokenURL),
-        "access_token_life_hours": client.accessTokenLifeHours.map(JSONValue.double) ?? .null,
-        "created_at": isoJSON(client.createdAt),
-    ]
 }

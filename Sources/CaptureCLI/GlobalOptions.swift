@@ -20,6 +20,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Print JSON instead of a table.")
     public var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Work through the admin API at this URL instead of on the database file; the key comes from $CAPTURE_ADMIN_KEY.",
+            valueName: "url"))
+    public var server: String?
+
     public init() {}
 
     var environment: [String: String] { ProcessInfo.processInfo.environment }
@@ -61,14 +67,32 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return await CaptureService.make(settings: resolved, catalog: catalog, store: CaptureDatabase.repositories(pool))
     }
 
-    /// Runs `body` with a service, turning refusals into a message on stderr and exit code 1.
+    /// Runs `body` with a service on the database file, turning refusals into a message on stderr and exit code 1.
+    /// These commands have no remote mode: `--server` is a usage error.
     func withService(
         creatingDatabase: Bool = false, _ body: (CaptureService, Output) async throws -> Void
     ) async throws {
+        if server != nil {
+            throw ValidationError("this command works on the database file only (--db); it has no --server mode")
+        }
         let output = Output(json: json)
         try await Output.guarding {
             let service = try await makeService(creatingDatabase: creatingDatabase)
             try await body(service, output)
+        }
+    }
+
+    /// Runs `body` with the operator's console: over the admin API with `--server`, else on the database file as
+    /// the operating-system user (whose actions the audit log records). Both print and exit alike.
+    func withConsole(creatingDatabase: Bool = false, _ body: (any AdminConsole, Output) async throws -> Void) async throws {
+        let output = Output(json: json)
+        try await Output.guarding {
+            if let server {
+                try await body(try RemoteAdminConsole(server: server, key: environment["CAPTURE_ADMIN_KEY"]), output)
+            } else {
+                let service = try await makeService(creatingDatabase: creatingDatabase)
+                try await body(DatabaseAdminConsole(service: service, actor: .currentOperator), output)
+            }
         }
     }
 

@@ -69,6 +69,9 @@ struct Output: Sendable {
             case .invalidArgument, .missingArgument, .malformedRequest: throw ExitCode(2)
             default: throw ExitCode(1)
             }
+        } catch let refusal as RemoteRefusal {
+            printError(refusal.detail)
+            throw ExitCode(refusal.isUsage ? 2 : 1)
         } catch let error as SettingsError {
             printError(error.description)
             throw ExitCode(1)
@@ -87,7 +90,7 @@ struct Output: Sendable {
 
 /// ISO-8601 UTC, the one date format the CLI prints.
 func iso(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    AdminDocuments.iso(date)
 }
 
 func iso(_ date: Date?) -> String {

@@ -8,46 +8,60 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token",
         abstract: "List, show, revoke, introspect and purge stored tokens (only fingerprints are ever shown).",
         subcommands: [List.self, Show.self, Revoke.self, Introspect.self, PurgeExpired.self])
+
+    static let columns: [Output.Column] = [
+        .init("ID", "id"), .init("FINGERPRINT", "fingerprint"), .init("KIND", "kind"), .init("USER", "email", "user_id"),
+        .init("CLIENT", "client_id"), .init("STATE", "state"), .init("ISSUED", "issued_at"), .init("EXPIRES", "expires_at"),
+    ]
+    static let fields = [
+        "id", "fingerprint", "kind", "state", "user_id", "email", "client_id", "chain_id", "scope", "auth_provider",
+        "issued_at", "expires_at", "used_at", "revoked_at",
+    ]
+}
+
+/// `--limit` and `--offset` of list commands.
+struct PageOptions: ParsableArguments {
+    @Option(help: "At most this many (1 to \(Page.maxLimit)).")
+    var limit = Page.defaultLimit
+    @Option(help: "Skip this many first (for the next page).")
+    var offset = 0
+
+    func validate() throws {
+        guard (1...Page.maxLimit).contains(limit) else { throw ValidationError("--limit must be from 1 to \(Page.maxLimit)") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more") }
+    }
+
+    var page: Page { Page(limit: limit, offset: offset) }
 }
 
 extension TokenCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List tokens, newest first, optionally by user, client or only active ones.")
+            abstract: "List tokens, newest first, optionally by user, client, kind or state.")
 
         @Option(help: ArgumentHelp("Only tokens of this user (id or email address).", valueName: "user"))
         var user: String?
         @Option(help: ArgumentHelp("Only tokens issued to this client id.", valueName: "client-id"))
         var client: String?
-        @Flag(help: "Only tokens active now (not expired, revoked or used).")
+        @Option(help: ArgumentHelp("Only tokens of this kind: access, refresh, code, device or sign_out.", valueName: "kind"))
+        var kind: String?
+        @Option(help: ArgumentHelp("Only tokens in this state: active, expired, revoked or used.", valueName: "state"))
+        var state: String?
+        @Flag(help: "Only tokens active now (the same as --state active).")
         var active = false
-        @Option(help: "At most this many tokens.")
-        var limit = 100
+        @OptionGroup var paging: PageOptions
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            guard limit > 0 else { throw ValidationError("--limit must be above 0") }
+            if active, let state, state != "active" { throw ValidationError("give either --active or --state, not both") }
         }
 
         func run() async throws {
-            try await options.withService { service, output in
-                let records = try await service.listTokens(user: user, client: client, activeOnly: active, limit: limit)
-                let now = service.time.now()
-                var emails = EmailCache()
-                var rows: [[String]] = []
-                var objects: [JSONValue] = []
-                for record in records {
-                    let email = await emails.email(of: record.userID, in: service)
-                    rows.append([
-                        record.id.map(String.init) ?? "-", record.fingerprint, record.kind.rawValue, email ?? record.userID,
-                        record.clientID, record.state(at: now).rawValue, iso(record.issuedAt), iso(record.expiresAt),
-                    ])
-                    objects.append(tokenJSON(record, email: email, now: now))
-                }
-                output.list(
-                    ["ID", "FINGERPRINT", "KIND", "USER", "CLIENT", "STATE", "ISSUED", "EXPIRES"], rows: rows,
-                    objects: objects)
+            try await options.withConsole { console, output in
+                let list = try await console.tokens(
+                    TokenQuery(user: user, client: client, kind: kind, state: active ? "active" : state, page: paging.page))
+                output.list(TokenCommand.columns, list)
             }
         }
     }
@@ -62,28 +76,8 @@ extension TokenCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let record = try await service.findToken(reference)
-                let now = service.time.now()
-                var emails = EmailCache()
-                let email = await emails.email(of: record.userID, in: service)
-                output.record(
-                    [
-                        ("id", record.id.map(String.init) ?? "-"),
-                        ("fingerprint", record.fingerprint),
-                        ("kind", record.kind.rawValue),
-                        ("state", record.state(at: now).rawValue),
-                        ("user", record.userID),
-                        ("email", email ?? "-"),
-                        ("client", record.clientID),
-                        ("chain", record.chainID),
-                        ("scope", record.scope.isEmpty ? "-" : record.scope),
-                        ("provider", record.authProvider),
-                        ("issued", iso(record.issuedAt)),
-                        ("expires", iso(record.expiresAt)),
-                        ("used", iso(record.usedAt)),
-                        ("revoked", iso(record.revokedAt)),
-                    ], object: tokenJSON(record, email: email, now: now))
+            try await options.withConsole { console, output in
+                output.record(TokenCommand.fields, try await console.token(reference))
             }
         }
     }
@@ -91,32 +85,36 @@ extension TokenCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke",
-            abstract: "Revoke one token (a refresh token takes its session with it) or every token of a user.",
-            discussion: "Give exactly one of <fingerprint|id> and --user. Revocation takes effect immediately.")
+            abstract: "Revoke one token (a refresh token takes its session with it), or every token of a user or a client.",
+            discussion: "Give exactly one of <fingerprint|id>, --user and --client. Revocation takes effect immediately.")
 
         @Argument(help: ArgumentHelp("The token's fingerprint or id.", valueName: "fingerprint|id"))
         var reference: String?
         @Option(help: ArgumentHelp("Revoke every token of this user (id or email address).", valueName: "user"))
         var user: String?
+        @Option(help: ArgumentHelp("Revoke every token issued to this client.", valueName: "client-id"))
+        var client: String?
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            switch (reference, user) {
-            case (nil, nil): throw ValidationError("give a token <fingerprint|id> or --user <user>")
-            case (.some, .some): throw ValidationError("give either a token <fingerprint|id> or --user, not both")
-            default: break
+            switch [reference, user, client].compactMap({ $0 }).count {
+            case 0: throw ValidationError("give a token <fingerprint|id>, --user <user> or --client <client-id>")
+            case 1: break
+            default: throw ValidationError("give only one of a token <fingerprint|id>, --user and --client")
             }
         }
 
         func run() async throws {
-            try await options.withService { service, output in
-                let count: Int
-                if let user {
-                    count = try await service.revokeTokens(ofUser: user)
-                } else {
-                    count = try await service.revokeToken(reference ?? "")
-                }
-                output.message("revoked \(count) token\(count == 1 ? "" : "s")", object: ["revoked": .int(Int64(count))])
+            try await options.withConsole { console, output in
+                let result =
+                    if let user {
+                        try await console.revokeTokens(ofUser: user)
+                    } else if let client {
+                        try await console.revokeTokens(ofClient: client)
+                    } else {
+                        try await console.revokeToken(reference ?? "")
+                    }
+                output.message("revoked \(Output.plural(Output.int(result, "revoked"), "token"))", object: result)
             }
         }
     }
@@ -136,25 +134,23 @@ extension TokenCommand {
             if value == "-" {
                 value = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             }
-            value = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            let presented = value
+            let presented = value.trimmingCharacters(in: .whitespacesAndNewlines)
             var active = false
-            try await options.withService { service, output in
-                guard let introspection = try await service.introspect(token: presented) else {
-                    output.message("active: false", object: Introspection.inactive)
+            try await options.withConsole { console, output in
+                let fields = try await console.introspect(presented)
+                active = Output.member(fields, "active") == .bool(true)
+                guard active else {
+                    output.message("active: false", object: fields)
                     return
                 }
-                active = true
-                let (record, user) = (introspection.record, introspection.user)
-                var pairs: [(String, String)] = [
-                    ("active", "true"), ("sub", user.id), ("username", user.email), ("client_id", record.clientID),
-                    ("token_type", introspection.tokenType),
-                    ("iat", "\(Int64(record.issuedAt.timeIntervalSince1970)) (\(iso(record.issuedAt)))"),
-                    ("exp", "\(Int64(record.expiresAt.timeIntervalSince1970)) (\(iso(record.expiresAt)))"),
-                    ("fingerprint", record.fingerprint),
-                ]
-                if !record.scope.isEmpty { pairs.append(("scope", record.scope)) }
-                output.record(pairs, object: .object(introspection.fields))
+                var pairs = ["active", "sub", "username", "client_id", "token_type"].map { ($0, Output.text(Output.member(fields, $0))) }
+                for key in ["iat", "exp"] {
+                    let seconds = Output.int(fields, key)
+                    pairs.append((key, "\(seconds) (\(iso(Date(timeIntervalSince1970: TimeInterval(seconds)))))"))
+                }
+                pairs.append(("fingerprint", Output.text(Output.member(fields, "fingerprint"))))
+                if Output.member(fields, "scope") != .null { pairs.append(("scope", Output.text(Output.member(fields, "scope")))) }
+                output.record(pairs, object: fields)
             }
             if !active { throw ExitCode(1) }
         }
@@ -168,42 +164,10 @@ extension TokenCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let count = try await service.purgeExpiredTokens()
-                output.message("purged \(count) expired token\(count == 1 ? "" : "s")", object: ["purged": .int(Int64(count))])
+            try await options.withConsole { console, output in
+                let result = try await console.purgeExpiredTokens()
+                output.message("purged \(Output.plural(Output.int(result, "purged"), "expired token"))", object: result)
             }
         }
-    }
-}
-
-/// A token as JSON: never the token or its full hash.
-func tokenJSON(_ record: TokenRecord, email: String?, now: Date) -> JSONValue {
-    [
-        "id": record.id.map { .int($0) } ?? .null,
-        "fingerprint": .string(record.fingerprint),
-        "kind": .string(record.kind.rawValue),
-        "state": .string(record.state(at: now).rawValue),
-        "user_id": .string(record.userID),
-        "email": .optional(email),
-        "client_id": .string(record.clientID),
-        "chain_id": .string(record.chainID),
-        "scope": .string(record.scope),
-        "auth_provider": .string(record.authProvider),
-        "issued_at": isoJSON(record.issuedAt),
-        "expires_at": isoJSON(record.expiresAt),
-        "used_at": isoJSON(record.usedAt),
-        "revoked_at": isoJSON(record.revokedAt),
-    ]
-}
-
-/// Resolves user ids to addresses once each; an unresolvable id stays nil.
-struct EmailCache {
-    private var known: [String: String?] = [:]
-
-    mutating func email(of userID: String, in service: CaptureService) async -> String? {
-        if let cached = known[userID] { return cached }
-        let email = try? await service.findUser(userID).email
-        known[userID] = .some(email)
-        return email
     }
 }

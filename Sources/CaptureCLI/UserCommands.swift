@@ -6,58 +6,63 @@ import Foundation
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "List and show users; disable (signing them out everywhere), re-enable, delete or import them.",
-        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, Import.self])
+        abstract: "List, search and show users; sign them out everywhere, disable, re-enable, delete or import them.",
+        subcommands: [List.self, Show.self, SignOut.self, Disable.self, Enable.self, Delete.self, Import.self])
+
+    static let columns: [Output.Column] = [
+        .init("ID", "id"), .init("EMAIL", "email"), .init("NAME", "display_name"), .init("STATE", "state"),
+        .init("CREATED", "created_at"), .init("LAST LOGIN", "last_login_at"),
+    ]
+    static let fields = [
+        "id", "email", "state", "display_name", "given_name", "family_name", "birthday", "phone", "has_password",
+        "email_verified_at", "created_at", "updated_at", "last_login_at", "disabled_at",
+    ]
 }
 
 extension UserCommand {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List users.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List users in order of registration, optionally those matching --search.")
 
-        @Option(help: "At most this many users.")
-        var limit = 100
+        @Option(help: ArgumentHelp("Only users whose email address or display name contains this.", valueName: "text"))
+        var search: String?
+        @OptionGroup var paging: PageOptions
         @OptionGroup var options: GlobalOptions
 
-        func validate() throws {
-            guard limit > 0 else { throw ValidationError("--limit must be above 0") }
-        }
-
         func run() async throws {
-            try await options.withService { service, output in
-                let users = try await service.listUsers(limit: limit)
-                output.list(
-                    ["ID", "EMAIL", "NAME", "STATE", "CREATED", "LAST LOGIN"],
-                    rows: users.map {
-                        [$0.id, $0.email, $0.displayName ?? "-", $0.isDisabled ? "disabled" : "active", iso($0.createdAt),
-                         iso($0.lastLoginAt)]
-                    },
-                    objects: users.map(userJSON))
+            try await options.withConsole { console, output in
+                output.list(UserCommand.columns, try await console.users(UserQuery(search: search, page: paging.page)))
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show one user by id (uuid) or email address.")
+            commandName: "show", abstract: "Show one user by id (uuid) or email address, with their linked accounts.")
 
         @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
         var reference: String
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let user = try await service.findUser(reference)
-                let links = try await service.linkedAccounts(of: user)
-                var object = userJSON(user)
-                if case .object(var fields) = object {
-                    fields["linked_accounts"] = .array(links.map { link in
-                        ["provider": .string(link.provider), "identifier": .string(link.identifier),
-                         "email": .optional(link.email), "linked_at": isoJSON(link.linkedAt), "last_used_at": isoJSON(link.lastUsedAt)]
-                    })
-                    object = .object(fields)
-                }
-                let linked = links.map { "\($0.identifier) (\($0.email ?? "no email"), linked \(iso($0.linkedAt)))" }
-                output.record(userPairs(user) + [("linked_accounts", linked.isEmpty ? "-" : linked.joined(separator: "; "))], object: object)
+            try await options.withConsole { console, output in
+                output.record(UserCommand.fields + ["linked_accounts"], try await console.user(reference))
+            }
+        }
+    }
+
+    struct SignOut: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sign-out", abstract: "Sign a user out everywhere: revoke every token of theirs (takes effect immediately).")
+
+        @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
+        var reference: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                let result = try await console.revokeTokens(ofUser: reference)
+                output.message("signed out everywhere: revoked \(Output.plural(Output.int(result, "revoked"), "token"))", object: result)
             }
         }
     }
@@ -72,9 +77,9 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let user = try await service.setDisabled(reference, disabled: true)
-                output.message("disabled \(user.email) (\(user.id)); their tokens are revoked", object: userJSON(user))
+            try await options.withConsole { console, output in
+                let user = try await console.setDisabled(reference, true)
+                output.message("disabled \(UserCommand.name(user)); their tokens are revoked", object: user)
             }
         }
     }
@@ -88,11 +93,11 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let user = try await service.deleteUser(reference)
+            try await options.withConsole { console, output in
+                let result = try await console.deleteUser(reference)
                 output.message(
-                    "deleted \(user.email) (\(user.id)) and their tokens",
-                    object: ["deleted": .string(user.id), "email": .string(user.email)])
+                    "deleted \(Output.text(Output.member(result, "email"))) (\(Output.text(Output.member(result, "deleted")))) and their tokens",
+                    object: result)
             }
         }
     }
@@ -106,49 +111,17 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let user = try await service.setDisabled(reference, disabled: false)
-                output.message("enabled \(user.email) (\(user.id))", object: userJSON(user))
+            try await options.withConsole { console, output in
+                let user = try await console.setDisabled(reference, false)
+                output.message("enabled \(UserCommand.name(user))", object: user)
             }
         }
     }
 }
 
-/// A user's fields for operators; the password hash is never printed.
-func userPairs(_ user: User) -> [(String, String)] {
-    [
-        ("id", user.id),
-        ("email", user.email),
-        ("state", user.isDisabled ? "disabled" : "active"),
-        ("display_name", user.displayName ?? "-"),
-        ("given_name", user.givenName ?? "-"),
-        ("family_name", user.familyName ?? "-"),
-        ("birthday", user.birthday ?? "-"),
-        ("phone", user.phone ?? "-"),
-        ("password", user.passwordHash == nil ? "none" : "set"),
-        ("email_verified", iso(user.emailVerifiedAt)),
-        ("created", iso(user.createdAt)),
-        ("updated", iso(user.updatedAt)),
-        ("last_login", iso(user.lastLoginAt)),
-        ("disabled", iso(user.disabledAt)),
-    ]
-}
-
-func userJSON(_ user: User) -> JSONValue {
-    [
-        "id": .string(user.id),
-        "email": .string(user.email),
-        "state": .string(user.isDisabled ? "disabled" : "active"),
-        "display_name": .optional(user.displayName),
-        "given_name": .optional(user.givenName),
-        "family_name": .optional(user.familyName),
-        "birthday": .optional(user.birthday),
-        "phone": .optional(user.phone),
-        "has_password": .bool(user.passwordHash != nil),
-        "email_verified_at": isoJSON(user.emailVerifiedAt),
-        "created_at": isoJSON(user.createdAt),
-        "updated_at": isoJSON(user.updatedAt),
-        "last_login_at": isoJSON(user.lastLoginAt),
-        "disabled_at": isoJSON(user.disabledAt),
-    ]
+extension UserCommand {
+    /// "address (id)" of a user document.
+    static func name(_ user: JSONValue) -> String {
+        "\(Output.text(Output.member(user, "email"))) (\(Output.text(Output.member(user, "id"))))"
+    }
 }

@@ -13,8 +13,21 @@ public func buildApplication(
     service: CaptureService, logger: Logger = Logger(label: "capture-server"), services: [any Service] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let router = try buildRouter(service: service)
     let settings = service.settings
+    // With an admin port, the admin API is served there and only there (as Kratos separates its admin API).
+    let router = try buildRouter(service: service, servesAdmin: settings.adminPort == nil)
+    var services = services
+    if let adminPort = settings.adminPort {
+        services.append(
+            Application(
+                router: buildAdminRouter(service: service),
+                configuration: .init(
+                    address: .hostname(settings.adminHost ?? settings.host, port: adminPort), serverName: "capture-bridge-admin"),
+                onServerRunning: { channel in
+                    logger.info("admin API listening on \(settings.adminHost ?? settings.host):\(channel.localAddress?.port ?? 0)")
+                },
+                logger: logger))
+    }
     let replyHeaders = SecurityHeadersMiddleware(settings: settings).fields
     let limits = RequestDeadlineHandler.Limits(settings: settings)
     // Hummingbird's own idleTimeout stays off: it counts from the last request part, so a body trickled a byte at
@@ -37,8 +50,8 @@ public func buildApplication(
         logger: logger)
 }
 
-/// The router alone, for tests that drive it without sockets.
-public func buildRouter(service: CaptureService) throws -> Router<CaptureRequestContext> {
+/// The router alone, for tests that drive it without sockets; `servesAdmin` adds the admin API.
+public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throws -> Router<CaptureRequestContext> {
     let pages = try FlowPages.load(
         webFlows: service.settings.webFlowsDirectory, catalog: service.catalog, providers: service.social.ordered)
     let themes = try ClientThemes.load(settings: service.settings)
@@ -64,6 +77,19 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     OAuthController(service: service).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
     VerifyController(service: service).addRoutes(to: group(.verify))
+    if servesAdmin { AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service))) }
+    return router
+}
+
+/// The admin listener's router: the admin API alone, with the same security headers, request log and replies to
+/// unknown routes.
+public func buildAdminRouter(service: CaptureService) -> Router<CaptureRequestContext> {
+    let router = Router(context: CaptureRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: UnknownRouteMiddleware())
+    AdminController(service: service).addRoutes(
+        to: router.group().add(middleware: ErrorReplyMiddleware(style: .problem)).add(middleware: AdminKeyMiddleware(service: service)))
     return router
 }
 

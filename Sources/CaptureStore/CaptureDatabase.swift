@@ -34,6 +34,8 @@ public enum CaptureDatabase {
             outbox: SQLiteOutboxRepository(writer: writer),
             socialLogins: SQLiteSocialLoginRepository(writer: writer),
             identities: SQLiteIdentityRepository(writer: writer),
+            audit: SQLiteAuditRepository(writer: writer),
+            adminKeys: SQLiteAdminKeyRepository(writer: writer),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

@@ -158,6 +158,27 @@ enum Migrations {
                 t.primaryKey(["provider", "subject"])
             }
         }
+        migrator.registerMigration("v7-admin-audit") { db in
+            // Admin API keys: only the SHA-256 of each key's secret part.
+            try db.create(table: "admin_keys", options: [.withoutRowID]) { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("secretHash", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("revokedAt", .datetime)
+            }
+            // Who did what: read newest first, purged by age, filtered by actor, action or target.
+            try db.create(table: "audit_log") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull().indexed()
+                t.column("actor", .text).notNull()
+                t.column("action", .text).notNull()
+                t.column("target", .text).notNull()
+                t.column("outcome", .text).notNull()
+                t.column("detail", .text)
+            }
+            try db.create(index: "audit_log_target", on: "audit_log", columns: ["target", "id"])
+        }
         return migrator
     }
 }

@@ -66,6 +66,18 @@ extension OutboxEntry: FetchableRecord, MutablePersistableRecord {
     }
 }
 
+extension AuditEntry: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "audit_log"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension AdminKey: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "admin_keys"
+}
+
 extension SocialLogin: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "social_logins"
 

@@ -46,10 +46,19 @@ struct SQLiteTokenRepository: TokenRepository {
             if let user = filter.userID { request = request.filter(Column("userID") == user) }
             if let client = filter.clientID { request = request.filter(Column("clientID") == client) }
             if let kind = filter.kind { request = request.filter(Column("kind") == kind.rawValue) }
-            if let now = filter.activeAt {
-                request = request.filter(Self.revokedAt == nil && Column("usedAt") == nil && Column("expiresAt") > now)
-            }
-            return try request.order(Column("id").desc).limit(filter.limit).fetchAll(db)
+            if let state = filter.state { request = request.filter(Self.predicate(state, at: filter.now)) }
+            return try request.order(Column("id").desc).limit(filter.page.limit, offset: filter.page.offset).fetchAll(db)
+        }
+    }
+
+    /// `TokenRecord.state(at:)` as SQL: revoked wins over used, used over expired.
+    private static func predicate(_ state: TokenState, at now: Date) -> SQLExpression {
+        let used = Column("usedAt"), expires = Column("expiresAt")
+        switch state {
+        case .revoked: return revokedAt != nil
+        case .used: return revokedAt == nil && used != nil
+        case .expired: return revokedAt == nil && used == nil && expires <= now
+        case .active: return revokedAt == nil && used == nil && expires > now
         }
     }
 

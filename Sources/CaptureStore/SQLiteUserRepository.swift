@@ -33,9 +33,17 @@ struct SQLiteUserRepository: UserRepository {
         try await writer.read { db in try User.filter(Column("email") == email).fetchOne(db) }
     }
 
-    func list(limit: Int, offset: Int) async throws -> [User] {
+    func list(search: String?, page: Page) async throws -> [User] {
         try await writer.read { db in
-            try User.order(Column("createdAt"), Column("id")).limit(limit, offset: offset).fetchAll(db)
+            var request = User.all()
+            if let search, !search.isEmpty {
+                // LIKE with the wildcards of the search itself escaped: a search for "a_b" finds only "a_b".
+                let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+                request = request.filter(
+                    sql: "(email LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+            }
+            return try request.order(Column("createdAt"), Column("id")).limit(page.limit, offset: page.offset).fetchAll(db)
         }
     }
 

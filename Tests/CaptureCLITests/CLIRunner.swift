@@ -42,7 +42,7 @@ enum CLI {
     static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs `capturectl arguments…` with no `CAPTURE_*` variables inherited; output goes through temporary files.
-    static func run(_ arguments: [String], stdin: String? = nil) async throws -> CLIResult {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> CLIResult {
         let binary = try #require(binary, "capturectl not built: set CAPTURECTL_BIN or build the capturectl product")
         _ = ignoreSIGPIPE
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("capturectl-run-\(UUID().uuidString)")
@@ -59,6 +59,7 @@ enum CLI {
         process.executableURL = binary
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }
+            .merging(environment) { _, given in given }
         process.currentDirectoryURL = scratch
         process.standardOutput = out
         process.standardError = err

@@ -6,23 +6,24 @@ import Testing
 
 @Suite("capturectl user")
 struct UserCommandTests {
-    @Test("user list and user show by email and by id")
-    func listAndShow() async throws {
+    @Test("user list and user show by email and by id", arguments: CLIMode.allCases)
+    func listAndShow(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
         let auth = try await world.register("a@example.com")
 
-        let list = try await CLI.run(["user", "list"], in: world)
+        let list = try await cli.run(["user", "list"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("EMAIL"))
         #expect(list.stdout.contains("a@example.com"))
 
-        let byEmail = try await CLI.run(["user", "show", "A@Example.com"], in: world)
+        let byEmail = try await cli.run(["user", "show", "A@Example.com"])
         #expect(byEmail.status == 0, "\(byEmail.stderr)")
         #expect(byEmail.stdout.contains(auth.user.id))
         #expect(byEmail.stdout.contains("a@example.com"))
         #expect(!byEmail.stdout.contains(try #require(auth.user.passwordHash)))
 
-        let byID = try await CLI.run(["user", "show", auth.user.id, "--json"], in: world)
+        let byID = try await cli.run(["user", "show", auth.user.id, "--json"])
         let object = try byID.object()
         #expect(object["email"] as? String == "a@example.com")
         #expect(object["state"] as? String == "active")
@@ -32,57 +33,59 @@ struct UserCommandTests {
         // A linked provider account (social sign-in) is listed, never anything secret about it.
         try await world.service.store.identities.link(
             LinkedIdentity(provider: "example", subject: "1234", userID: auth.user.id, email: "a@id.example", linkedAt: Date()))
-        let linked = try await CLI.run(["user", "show", "a@example.com"], in: world)
+        let linked = try await cli.run(["user", "show", "a@example.com"])
         #expect(linked.stdout.contains("example:1234 (a@id.example, linked "))
-        let linkedJSON = try await CLI.run(["user", "show", "a@example.com", "--json"], in: world).object()
+        let linkedJSON = try await cli.run(["user", "show", "a@example.com", "--json"]).object()
         let accounts = try #require(linkedJSON["linked_accounts"] as? [[String: Any]])
         #expect(accounts.count == 1 && accounts[0]["provider"] as? String == "example" && accounts[0]["identifier"] as? String == "example:1234")
     }
 
-    @Test("user disable revokes access at once; enable lets the user back in")
-    func disableAndEnable() async throws {
+    @Test("user disable revokes access at once; enable lets the user back in", arguments: CLIMode.allCases)
+    func disableAndEnable(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
         let auth = try await world.register("a@example.com")
 
-        let disabled = try await CLI.run(["user", "disable", "a@example.com"], in: world)
+        let disabled = try await cli.run(["user", "disable", "a@example.com"])
         #expect(disabled.status == 0, "\(disabled.stderr)")
         #expect(disabled.stdout.contains("disabled"))
         let error = await #expect(throws: CaptureError.self) {
             try await world.service.authenticate(accessToken: auth.grant!.accessToken)
         }
         #expect(error == .invalidAccessToken || error == .accountDeactivated)
-        let shown = try await CLI.run(["user", "show", "a@example.com", "--json"], in: world)
+        let shown = try await cli.run(["user", "show", "a@example.com", "--json"])
         #expect(try shown.object()["state"] as? String == "disabled")
 
-        let enabled = try await CLI.run(["user", "enable", "a@example.com", "--json"], in: world)
+        let enabled = try await cli.run(["user", "enable", "a@example.com", "--json"])
         #expect(enabled.status == 0, "\(enabled.stderr)")
         #expect(try enabled.object()["state"] as? String == "active")
         let user = try await world.service.findUser("a@example.com")
         #expect(!user.isDisabled)
     }
 
-    @Test("unknown users are 'not found' (exit 1)")
-    func unknownUser() async throws {
+    @Test("unknown users are 'not found' (exit 1)", arguments: CLIMode.allCases)
+    func unknownUser(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
         for verb in ["show", "disable", "enable"] {
-            let result = try await CLI.run(["user", verb, "nobody@example.com"], in: world)
+            let result = try await cli.run(["user", verb, "nobody@example.com"])
             #expect(result.status == 1, "\(verb)")
             #expect(result.stderr.contains("not found"))
         }
-        let revoke = try await CLI.run(["token", "revoke", "--user", "nobody@example.com"], in: world)
+        let revoke = try await cli.run(["token", "revoke", "--user", "nobody@example.com"])
         #expect(revoke.status == 1)
     }
 }
 
 @Suite("capturectl client")
 struct ClientCommandTests {
-    @Test("client add --confidential prints the secret once; client show never does")
-    func addConfidential() async throws {
+    @Test("client add --confidential prints the secret once; client show never does", arguments: CLIMode.allCases)
+    func addConfidential(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
-        let added = try await CLI.run(
+        let cli = CLISession(world, mode)
+        let added = try await cli.run(
             ["client", "add", "backend-one", "--name", "Backend", "--confidential", "--redirect-uri",
-             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json"],
-            in: world)
+             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json"])
         #expect(added.status == 0, "\(added.stderr)")
         let object = try added.object()
         let secret = try #require(object["client_secret"] as? String)
@@ -94,46 +97,47 @@ struct ClientCommandTests {
         #expect(client.redirectURIs == ["https://app.example.com/cb"])
         #expect(client.responseTypes == ["code"])
 
-        let shown = try await CLI.run(["client", "show", "backend-one"], in: world)
+        let shown = try await cli.run(["client", "show", "backend-one"])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("confidential"))
         #expect(!shown.stdout.contains(secret))
         #expect(!shown.stdout.contains(try #require(client.secretHash)))
-        let shownJSON = try await CLI.run(["client", "show", "backend-one", "--json"], in: world)
+        let shownJSON = try await cli.run(["client", "show", "backend-one", "--json"])
         #expect(!shownJSON.stdout.contains(secret))
         #expect(!shownJSON.stdout.contains(try #require(client.secretHash)))
 
-        let list = try await CLI.run(["client", "list"], in: world)
+        let list = try await cli.run(["client", "list"])
         #expect(list.stdout.contains("backend-one"))
         #expect(list.stdout.contains("demo-mobile-app"))
         #expect(!list.stdout.contains(secret))
 
-        let table = try await CLI.run(["client", "add", "backend-two", "--confidential"], in: world)
+        let table = try await cli.run(["client", "add", "backend-two", "--confidential"])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("client_secret"))
         #expect(table.stdout.contains("only its hash is stored"))
     }
 
-    @Test("a public client has no secret; a duplicate is refused (exit 1), bad arguments are usage errors (exit 2)")
-    func addPublicAndRefusals() async throws {
+    @Test("a public client has no secret; a duplicate is refused (exit 1), bad arguments are usage errors (exit 2)", arguments: CLIMode.allCases)
+    func addPublicAndRefusals(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
-        let added = try await CLI.run(["client", "add", "native-app", "--json"], in: world)
+        let cli = CLISession(world, mode)
+        let added = try await cli.run(["client", "add", "native-app", "--json"])
         #expect(added.status == 0, "\(added.stderr)")
         let object = try added.object()
         #expect(object["client_secret"] == nil)
         #expect(object["type"] as? String == "public")
 
-        let duplicate = try await CLI.run(["client", "add", "native-app"], in: world)
+        let duplicate = try await cli.run(["client", "add", "native-app"])
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("already exists"))
-        let badID = try await CLI.run(["client", "add", "x"], in: world)
+        let badID = try await cli.run(["client", "add", "x"])
         #expect(badID.status == 2)
         #expect(badID.stderr.contains("client_id"))
-        let badType = try await CLI.run(["client", "add", "other-app", "--response-type", "password"], in: world)
+        let badType = try await cli.run(["client", "add", "other-app", "--response-type", "password"])
         #expect(badType.status == 2)
-        let badURI = try await CLI.run(["client", "add", "other-app", "--redirect-uri", "javascript:alert(1)"], in: world)
+        let badURI = try await cli.run(["client", "add", "other-app", "--redirect-uri", "javascript:alert(1)"])
         #expect(badURI.status == 2)
-        let unknown = try await CLI.run(["client", "show", "no-such-client"], in: world)
+        let unknown = try await cli.run(["client", "show", "no-such-client"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("not found"))
     }
@@ -233,11 +237,12 @@ struct FlowsAndHelpTests {
 
 @Suite("capturectl user delete, client remove and rotate-secret")
 struct DestructiveCommandTests {
-    @Test("user delete removes the user and their tokens at once")
-    func deleteUser() async throws {
+    @Test("user delete removes the user and their tokens at once", arguments: CLIMode.allCases)
+    func deleteUser(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
         let auth = try await world.register("gone@example.com")
-        let deleted = try await CLI.run(["user", "delete", "gone@example.com", "--json"], in: world)
+        let deleted = try await cli.run(["user", "delete", "gone@example.com", "--json"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(try deleted.object()["deleted"] as? String == auth.user.id)
         await #expect(throws: CaptureError.invalidAccessToken) {
@@ -245,38 +250,40 @@ struct DestructiveCommandTests {
         }
         let rows = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tokens") }
         #expect(rows == 0)
-        let again = try await CLI.run(["user", "delete", "gone@example.com"], in: world)
+        let again = try await cli.run(["user", "delete", "gone@example.com"])
         #expect(again.status == 1)
     }
 
-    @Test("client remove revokes the client's tokens; Settings clients are refused")
-    func removeClient() async throws {
+    @Test("client remove revokes the client's tokens; Settings clients are refused", arguments: CLIMode.allCases)
+    func removeClient(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
-        let added = try await CLI.run(["client", "add", "short-lived", "--redirect-uri", "/flows/webViewSignIn"], in: world)
+        let cli = CLISession(world, mode)
+        let added = try await cli.run(["client", "add", "short-lived", "--redirect-uri", "/flows/webViewSignIn"])
         #expect(added.status == 0, "\(added.stderr)")
         var fields = TestWorld.registration(email: "client@example.com")
         fields["client_id"] = "short-lived"
         let auth = try await world.service.register(FlowRequest(parameters: fields))
 
-        let removed = try await CLI.run(["client", "remove", "short-lived", "--json"], in: world)
+        let removed = try await cli.run(["client", "remove", "short-lived", "--json"])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(try removed.object()["revoked"] as? Int == 2)
         await #expect(throws: CaptureError.invalidAccessToken) {
             try await world.service.entity(accessToken: auth.grant!.accessToken)
         }
-        #expect(try await CLI.run(["client", "show", "short-lived"], in: world).status == 1)
+        #expect(try await cli.run(["client", "show", "short-lived"]).status == 1)
 
-        let pinned = try await CLI.run(["client", "remove", "demo-mobile-app"], in: world)
+        let pinned = try await cli.run(["client", "remove", "demo-mobile-app"])
         #expect(pinned.status == 1)
         #expect(pinned.stderr.contains("settings"))
     }
 
-    @Test("client rotate-secret prints a new secret once; the old one stops working")
-    func rotateSecret() async throws {
+    @Test("client rotate-secret prints a new secret once; the old one stops working", arguments: CLIMode.allCases)
+    func rotateSecret(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
-        let added = try await CLI.run(["client", "add", "rotating", "--confidential", "--json"], in: world)
+        let cli = CLISession(world, mode)
+        let added = try await cli.run(["client", "add", "rotating", "--confidential", "--json"])
         let oldSecret = try #require(try added.object()["client_secret"] as? String)
-        let rotated = try await CLI.run(["client", "rotate-secret", "rotating", "--json"], in: world)
+        let rotated = try await cli.run(["client", "rotate-secret", "rotating", "--json"])
         #expect(rotated.status == 0, "\(rotated.stderr)")
         let newSecret = try #require(try rotated.object()["client_secret"] as? String)
         #expect(newSecret != oldSecret)
@@ -284,11 +291,11 @@ struct DestructiveCommandTests {
         await #expect(throws: CaptureError.invalidClient) {
             try await world.service.authenticateClient(id: "rotating", secret: oldSecret)
         }
-        let table = try await CLI.run(["client", "rotate-secret", "rotating"], in: world)
+        let table = try await cli.run(["client", "rotate-secret", "rotating"])
         #expect(table.stdout.contains("only once"))
 
-        _ = try await CLI.run(["client", "add", "native-only"], in: world)
-        let isPublic = try await CLI.run(["client", "rotate-secret", "native-only"], in: world)
+        _ = try await cli.run(["client", "add", "native-only"])
+        let isPublic = try await cli.run(["client", "rotate-secret", "native-only"])
         #expect(isPublic.status == 1)
         #expect(isPublic.stderr.contains("public"))
     }

@@ -69,3 +69,20 @@ public struct TestWorld: Sendable {
         try await service.register(FlowRequest(parameters: Self.registration(email: email, password: password)))
     }
 }
+
+extension CaptureService {
+    /// `addClient(_:)` with every field spelled out, as the tests register clients.
+    public func addClient(
+        id: String, name: String?, confidential: Bool, redirectURIs: [String], allowedOrigins: [String],
+        responseTypes: [String], legacyTokenURL: Bool
+    ) async throws -> (Client, secret: String?) {
+        var draft = ClientDraft(id: id)
+        draft.name = name
+        draft.confidential = confidential
+        draft.redirectURIs = redirectURIs
+        draft.allowedOrigins = allowedOrigins
+        draft.responseTypes = responseTypes
+        draft.legacyTokenURL = legacyTokenURL
+        return try await addClient(draft)
+    }
+}

@@ -13,6 +13,8 @@ extension CaptureError {
         case .registrationRequired: ("error.registrationRequired", [:])
         case .mergeRequired: ("error.mergeRequired", [:])
         case .invalidClient: ("error.invalidClient", [:])
+        // Operators read the admin API in English.
+        case .adminKeyRequired: ("error.adminKeyRequired", [:])
         case .notPermitted(let reason): ("error.notPermitted", ["reason": reason])
         case .accountDeactivated: ("error.accountDeactivated", [:])
         case .emailNotVerified: ("error.emailNotVerified", [:])

@@ -8,14 +8,16 @@ public struct Repositories: Sendable {
     public let outbox: any OutboxRepository
     public let socialLogins: any SocialLoginRepository
     public let identities: any IdentityRepository
+    public let audit: any AuditRepository
+    public let adminKeys: any AdminKeyRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
     public init(
         users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
         throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
-        socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
-        isReady: @escaping @Sendable () async -> Bool
+        socialLogins: any SocialLoginRepository, identities: any IdentityRepository, audit: any AuditRepository,
+        adminKeys: any AdminKeyRepository, isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
@@ -25,6 +27,8 @@ public struct Repositories: Sendable {
         self.outbox = outbox
         self.socialLogins = socialLogins
         self.identities = identities
+        self.audit = audit
+        self.adminKeys = adminKeys
         self.isReady = isReady
     }
 }

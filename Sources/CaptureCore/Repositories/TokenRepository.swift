@@ -1,20 +1,24 @@
 import Foundation
 
-/// Which tokens to list.
+/// Which tokens to list, newest first. A state is judged at `now` as `TokenRecord.state(at:)` judges it.
 public struct TokenFilter: Sendable, Equatable {
     public var userID: String?
     public var clientID: String?
     public var kind: TokenKind?
-    /// Only tokens active at `now`.
-    public var activeAt: Date?
-    public var limit: Int
+    public var state: TokenState?
+    public var now: Date
+    public var page: Page
 
-    public init(userID: String? = nil, clientID: String? = nil, kind: TokenKind? = nil, activeAt: Date? = nil, limit: Int = 100) {
+    public init(
+        userID: String? = nil, clientID: String? = nil, kind: TokenKind? = nil, state: TokenState? = nil,
+        now: Date = Date(), page: Page = Page()
+    ) {
         self.userID = userID
         self.clientID = clientID
         self.kind = kind
-        self.activeAt = activeAt
-        self.limit = limit
+        self.state = state
+        self.now = now
+        self.page = page
     }
 }
 

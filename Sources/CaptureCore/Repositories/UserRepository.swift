@@ -11,7 +11,9 @@ public protocol UserRepository: Sendable {
     func update(_ user: User) async throws
     func find(id: String) async throws -> User?
     func find(email: String) async throws -> User?
-    func list(limit: Int, offset: Int) async throws -> [User]
+    /// Users in order of creation; with `search`, only those whose address or display name contains it
+    /// (case-insensitive).
+    func list(search: String?, page: Page) async throws -> [User]
     /// Deletes the user and, in the same transaction, every token of theirs.
     @discardableResult func delete(id: String) async throws -> Bool
 }

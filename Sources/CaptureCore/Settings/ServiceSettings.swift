@@ -54,6 +54,12 @@ public struct ServiceSettings: Sendable, Equatable {
     public var idleTimeoutSeconds = 60.0
     /// Connections held at once; further ones wait in the kernel's accept queue until one closes.
     public var maxConnections = 1024
+    /// Audit rows older than this many days are purged (0 keeps them for ever).
+    public var auditRetentionDays = 90.0
+    /// A second listener for `/admin/v1/…` (and nothing else); nil serves the admin API on the main listener.
+    public var adminPort: Int?
+    /// The address the admin listener binds; defaults to `host`.
+    public var adminHost: String?
 
     public init() {}
 

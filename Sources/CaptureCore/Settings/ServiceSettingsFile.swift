@@ -47,6 +47,9 @@ struct ServiceSettingsFile: Decodable {
     var requestBodyTimeoutSeconds: Double?
     var idleTimeoutSeconds: Double?
     var maxConnections: Int?
+    var auditRetentionDays: Double?
+    var adminHost: String?
+    var adminPort: Int?
 }
 
 extension ServiceSettings {
@@ -94,6 +97,9 @@ extension ServiceSettings {
         if let seconds = raw.requestBodyTimeoutSeconds { settings.requestBodyTimeoutSeconds = seconds }
         if let seconds = raw.idleTimeoutSeconds { settings.idleTimeoutSeconds = seconds }
         if let count = raw.maxConnections { settings.maxConnections = count }
+        if let days = raw.auditRetentionDays { settings.auditRetentionDays = days }
+        settings.adminHost = raw.adminHost
+        settings.adminPort = raw.adminPort
         try settings.validate(file: name)
         return settings
     }
@@ -189,5 +195,13 @@ extension ServiceSettings {
         guard (1...100_000).contains(maxConnections) else {
             throw fail("maxConnections", "must be between 1 and 100000, got \(maxConnections)")
         }
+        guard auditRetentionDays >= 0, auditRetentionDays <= 36500 else {
+            throw fail("auditRetentionDays", "must be between 0 (keep for ever) and 36500, got \(auditRetentionDays)")
+        }
+        if let adminPort {
+            guard (0...65535).contains(adminPort) else { throw fail("adminPort", "must be between 0 and 65535, got \(adminPort)") }
+            guard adminPort != port || adminPort == 0 else { throw fail("adminPort", "must differ from port (\(port))") }
+        }
+        if let adminHost, adminHost.isEmpty { throw fail("adminHost", "must not be empty") }
     }
 }

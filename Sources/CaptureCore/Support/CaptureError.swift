@@ -17,6 +17,8 @@ public enum CaptureError: Error, Equatable, Sendable {
     /// merge screen can fill it in.
     case mergeRequired(existingProvider: String, email: String? = nil)
     case invalidClient
+    /// An admin API call without a valid admin key (missing, malformed, unknown or revoked: one answer for all).
+    case adminKeyRequired
     case notPermitted(String)
     case accountDeactivated
     /// The client lets only verified addresses sign in, and this one is not verified yet.
@@ -47,7 +49,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .schemaViolation(let violation): violation.code
         case .registrationRequired: 310
         case .mergeRequired: 380
-        case .invalidClient: 402
+        case .invalidClient, .adminKeyRequired: 402
         case .notPermitted, .accountDeactivated: 403
         case .accessTokenExpired: 414
         case .authorizationCodeExpired: 415
@@ -72,6 +74,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .registrationRequired: "record_not_found"
         case .mergeRequired: "email_address_in_use"
         case .invalidClient: "invalid_client"
+        case .adminKeyRequired: "invalid_admin_key"
         case .notPermitted: "access_denied"
         case .accountDeactivated: "account_deactivated"
         case .emailNotVerified: "email_not_verified"
@@ -99,6 +102,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .registrationRequired: "no account is linked to this provider account yet: complete the registration form"
         case .mergeRequired: "an account with this email address exists: sign in to it to link this provider account"
         case .invalidClient: "invalid client credentials"
+        case .adminKeyRequired: "a valid admin key is required: Authorization: Bearer <key>"
         case .notPermitted(let reason): reason
         case .accountDeactivated: "this account has been deactivated"
         case .emailNotVerified: "confirm your email address first: we sent a code to it"

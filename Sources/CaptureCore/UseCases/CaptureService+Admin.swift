@@ -9,17 +9,20 @@ extension CaptureService {
         throw CaptureError.recordNotFound("user '\(reference)'")
     }
 
-    public func listUsers(limit: Int = 100, offset: Int = 0) async throws -> [User] {
-        try await store.users.list(limit: limit, offset: offset)
+    /// Users in order of creation; `search` matches a part of the address or display name.
+    public func listUsers(search: String? = nil, page: Page = Page()) async throws -> [User] {
+        try await store.users.list(search: search, page: page)
     }
 
-    /// Tokens matching a filter; `user` may be an id or an address.
-    public func listTokens(user: String?, client: String?, activeOnly: Bool, limit: Int = 100) async throws -> [TokenRecord] {
+    /// Tokens matching a filter, newest first; `user` may be an id or an address.
+    public func listTokens(
+        user: String? = nil, client: String? = nil, kind: TokenKind? = nil, state: TokenState? = nil, page: Page = Page()
+    ) async throws -> [TokenRecord] {
         var userID: String?
         if let user { userID = try await findUser(user).id }
         if let client { _ = try await findClient(client) }
         return try await store.tokens.list(
-            TokenFilter(userID: userID, clientID: client, activeAt: activeOnly ? time.now() : nil, limit: limit))
+            TokenFilter(userID: userID, clientID: client, kind: kind, state: state, now: time.now(), page: page))
     }
 
     /// A token by numeric id or by fingerprint (a prefix of its hash, at least 6 hex digits).
@@ -98,7 +101,7 @@ extension CaptureService {
         return (client, secret)
     }
 
-    private func refuseSettingsClient(_ id: String, to verb: String) throws {
+    func refuseSettingsClient(_ id: String, to verb: String) throws {
         if settings.clients.contains(where: { $0.clientId == id }) {
             throw CaptureError.notPermitted("client '\(id)' is defined in the settings (service.json); \(verb) it there")
         }

@@ -48,13 +48,43 @@ extension CaptureService {
     }
 
     /// Registers a client; returns the secret once (only its hash is stored) for a confidential client.
-    public func addClient(
-        id: String, name: String?, confidential: Bool, redirectURIs: [String], allowedOrigins: [String],
-        responseTypes: [String], legacyTokenURL: Bool
-    ) async throws -> (Client, secret: String?) {
-        guard ClientRules.isValidClientID(id) else {
+    public func addClient(_ draft: ClientDraft) async throws -> (Client, secret: String?) {
+        guard ClientRules.isValidClientID(draft.id) else {
             throw CaptureError.invalidArgument("client_id", "must be 3-64 letters, digits, '-', '_' or '.'")
         }
+        try Self.checkClientValues(
+            redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins, responseTypes: draft.responseTypes)
+        let secret = draft.confidential ? minter.mint() : nil
+        let client = Client(
+            clientID: draft.id, name: draft.name ?? draft.id, secretHash: secret.map(TokenMinter.hash),
+            redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins,
+            responseTypes: draft.responseTypes.isEmpty ? ["token"] : draft.responseTypes, legacyTokenURL: draft.legacyTokenURL,
+            createdAt: time.now())
+        try await store.clients.insert(client)
+        return (client, secret)
+    }
+
+    /// Changes a client registered at run time (those in Settings are edited there); returns it as stored.
+    public func updateClient(_ id: String, _ change: ClientChange) async throws -> Client {
+        var client = try await findClient(id)
+        try refuseSettingsClient(id, to: "update")
+        guard !change.isEmpty else { throw CaptureError.missingArgument("a field to change") }
+        try Self.checkClientValues(
+            redirectURIs: change.redirectURIs ?? [], allowedOrigins: change.allowedOrigins ?? [],
+            responseTypes: change.responseTypes ?? [])
+        if let name = change.name {
+            guard !name.isEmpty, name.count <= 200 else { throw CaptureError.invalidArgument("name", "must be 1 to 200 characters") }
+            client.name = name
+        }
+        if let uris = change.redirectURIs { client.redirectURIs = uris }
+        if let origins = change.allowedOrigins { client.allowedOrigins = origins }
+        if let types = change.responseTypes { client.responseTypes = types.isEmpty ? ["token"] : types }
+        if let legacy = change.legacyTokenURL { client.legacyTokenURL = legacy }
+        try await store.clients.upsert(client)
+        return client
+    }
+
+    private static func checkClientValues(redirectURIs: [String], allowedOrigins: [String], responseTypes: [String]) throws {
         for uri in redirectURIs where !ClientRules.isValidRedirectPattern(uri) {
             throw CaptureError.invalidArgument("redirect_uri", "'\(uri)' must be an absolute http(s) URL or a path")
         }
@@ -64,12 +94,5 @@ extension CaptureService {
         for type in responseTypes {
             if let problem = ClientRules.problem(withResponseType: type) { throw CaptureError.invalidArgument("response_type", problem) }
         }
-        let secret = confidential ? minter.mint() : nil
-        let client = Client(
-            clientID: id, name: name ?? id, secretHash: secret.map(TokenMinter.hash), redirectURIs: redirectURIs,
-            allowedOrigins: allowedOrigins, responseTypes: responseTypes.isEmpty ? ["token"] : responseTypes,
-            legacyTokenURL: legacyTokenURL, createdAt: time.now())
-        try await store.clients.insert(client)
-        return (client, secret)
     }
 }

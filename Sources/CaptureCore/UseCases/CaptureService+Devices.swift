@@ -26,7 +26,7 @@ extension CaptureService {
                 kind: .device, hash: TokenMinter.hash(token), userID: user.id, clientID: client.clientID,
                 chainID: minter.identifier(), issuedAt: now, expiresAt: now + Self.deviceLifetime)
         ])
-        let devices = try await store.tokens.list(TokenFilter(userID: user.id, kind: .device, activeAt: now, limit: 100))
+        let devices = try await store.tokens.list(TokenFilter(userID: user.id, kind: .device, state: .active, now: now))
         for stale in devices.dropFirst(Self.devicesPerUser) {
             if let id = stale.id { try await store.tokens.revoke(id: id, at: now) }
         }

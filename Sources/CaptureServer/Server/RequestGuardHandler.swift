@@ -24,6 +24,12 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Every route is GET or POST (HEAD is generated for GET). OPTIONS joins when CORS does.
     static let servedMethods: Set<HTTPRequest.Method> = [.get, .head, .post]
+    /// The admin API also changes (PATCH) and deletes (DELETE) what it names; nothing else does.
+    static let adminMethods: Set<HTTPRequest.Method> = [.patch, .delete]
+
+    static func serves(_ method: HTTPRequest.Method, path: String?) -> Bool {
+        servedMethods.contains(method) || (adminMethods.contains(method) && path?.hasPrefix("/admin/") == true)
+    }
     static let allowHeader = "GET, HEAD, POST"
     /// How long a refused connection may still send (and have discarded) before it is closed outright. Closing
     /// with unread input makes the kernel send a reset, which can destroy the reply before the client reads it.
@@ -48,7 +54,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         switch part {
         case .head(let head):
-            guard Self.servedMethods.contains(head.method) else {
+            guard Self.serves(head.method, path: head.path) else {
                 refuse(context: context, reply: methodNotAllowed(head.method.rawValue))
                 return
             }

@@ -9,6 +9,8 @@ public struct CaptureRequestContext: RequestContext, RemoteAddressRequestContext
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     var language: RequestLanguage?
+    /// The admin key an admin API request was made with (`AdminKeyMiddleware`).
+    var adminKeyID: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -1,0 +1,126 @@
+/// The operator's verbs on the database, as `actor`: every change is written to the audit log with its outcome.
+public struct DatabaseAdminConsole: AdminConsole {
+    public let service: CaptureService
+    public let actor: AuditActor
+
+    public init(service: CaptureService, actor: AuditActor) {
+        self.service = service
+        self.actor = actor
+    }
+
+    public func tokens(_ query: TokenQuery) async throws -> AdminList {
+        let (kind, state) = try query.checked()
+        let records = try await service.listTokens(
+            user: query.user, client: query.client, kind: kind, state: state, page: query.page)
+        var emails: [String: String?] = [:]
+        var items: [JSONValue] = []
+        for record in records {
+            if emails[record.userID] == nil { emails[record.userID] = .some(try await service.store.users.find(id: record.userID)?.email) }
+            items.append(AdminDocuments.token(record, email: emails[record.userID] ?? nil, now: service.time.now()))
+        }
+        return AdminList(items: items, nextOffset: query.page.next(after: records.count))
+    }
+
+    public func token(_ reference: String) async throws -> JSONValue {
+        let record = try await service.findToken(reference)
+        let email = try await service.store.users.find(id: record.userID)?.email
+        return AdminDocuments.token(record, email: email, now: service.time.now())
+    }
+
+    public func revokeToken(_ reference: String) async throws -> JSONValue {
+        let count = try await service.audited("token.revoke", target: reference, by: actor, detail: { "revoked \($0)" }) {
+            try await service.revokeToken(reference)
+        }
+        return AdminDocuments.count("revoked", count)
+    }
+
+    public func revokeTokens(ofUser reference: String) async throws -> JSONValue {
+        let count = try await service.audited("user.sign_out", target: reference, by: actor, detail: { "revoked \($0)" }) {
+            try await service.revokeTokens(ofUser: reference)
+        }
+        return AdminDocuments.count("revoked", count)
+    }
+
+    public func revokeTokens(ofClient id: String) async throws -> JSONValue {
+        let count = try await service.audited("client.revoke_tokens", target: id, by: actor, detail: { (n: Int) in "revoked \(n)" }) {
+            _ = try await service.findClient(id)
+            return try await service.store.tokens.revokeAll(clientID: id, at: service.time.now())
+        }
+        return AdminDocuments.count("revoked", count)
+    }
+
+    public func introspect(_ token: String) async throws -> JSONValue {
+        guard let introspection = try await service.introspect(token: token) else { return Introspection.inactive }
+        var fields = introspection.fields
+        fields["fingerprint"] = .string(introspection.record.fingerprint)
+        return .object(fields)
+    }
+
+    public func purgeExpiredTokens() async throws -> JSONValue {
+        let count = try await service.audited("token.purge_expired", target: "tokens", by: actor, detail: { "purged \($0)" }) {
+            try await service.purgeExpiredTokens()
+        }
+        return AdminDocuments.count("purged", count)
+    }
+
+    public func users(_ query: UserQuery) async throws -> AdminList {
+        let users = try await service.listUsers(search: query.search, page: query.page)
+        return AdminList(items: users.map { AdminDocuments.user($0) }, nextOffset: query.page.next(after: users.count))
+    }
+
+    public func user(_ reference: String) async throws -> JSONValue {
+        let user = try await service.findUser(reference)
+        return AdminDocuments.user(user, linked: try await service.linkedAccounts(of: user))
+    }
+
+    public func setDisabled(_ reference: String, _ disabled: Bool) async throws -> JSONValue {
+        let user = try await service.audited(disabled ? "user.disable" : "user.enable", target: reference, by: actor) {
+            try await service.setDisabled(reference, disabled: disabled)
+        }
+        return AdminDocuments.user(user)
+    }
+
+    public func deleteUser(_ reference: String) async throws -> JSONValue {
+        let user = try await service.audited("user.delete", target: reference, by: actor) { try await service.deleteUser(reference) }
+        return ["deleted": .string(user.id), "email": .string(user.email)]
+    }
+
+    public func clients() async throws -> AdminList {
+        AdminList(items: try await service.listClients().map { AdminDocuments.client($0) }, nextOffset: nil)
+    }
+
+    public func client(_ id: String) async throws -> JSONValue {
+        AdminDocuments.client(try await service.findClient(id))
+    }
+
+    public func addClient(_ draft: ClientDraft) async throws -> JSONValue {
+        let (client, secret) = try await service.audited("client.add", target: draft.id, by: actor) {
+            try await service.addClient(draft)
+        }
+        return AdminDocuments.client(client, secret: secret)
+    }
+
+    public func updateClient(_ id: String, _ change: ClientChange) async throws -> JSONValue {
+        let client = try await service.audited("client.update", target: id, by: actor) { try await service.updateClient(id, change) }
+        return AdminDocuments.client(client)
+    }
+
+    public func removeClient(_ id: String) async throws -> JSONValue {
+        let (client, revoked) = try await service.audited("client.remove", target: id, by: actor, detail: { "revoked \($0.revoked)" }) {
+            try await service.removeClient(id)
+        }
+        return ["removed": .string(client.clientID), "revoked": .int(Int64(revoked))]
+    }
+
+    public func rotateClientSecret(_ id: String) async throws -> JSONValue {
+        let (client, secret) = try await service.audited("client.rotate_secret", target: id, by: actor) {
+            try await service.rotateClientSecret(id)
+        }
+        return ["client_id": .string(client.clientID), "client_secret": .string(secret)]
+    }
+
+    public func audit(_ filter: AuditFilter) async throws -> AdminList {
+        let entries = try await service.auditLog(filter)
+        return AdminList(items: entries.map(AdminDocuments.audit), nextOffset: filter.page.next(after: entries.count))
+    }
+}

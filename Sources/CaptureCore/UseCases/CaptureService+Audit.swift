@@ -1,0 +1,42 @@
+import Foundation
+
+extension CaptureService {
+    /// Runs an operator's action and writes its audit row: `success`, or the refusal's error name (and the refusal
+    /// is rethrown). The row is written after the action, so it records what happened, not what was tried.
+    @discardableResult
+    public func audited<T: Sendable>(
+        _ action: String, target: String, by actor: AuditActor, detail: (T) -> String? = { _ in nil },
+        _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            let result = try await body()
+            try await record(action, target: target, by: actor, outcome: AuditEntry.success, detail: detail(result))
+            return result
+        } catch {
+            let refusal = CaptureError(error)
+            try? await record(action, target: target, by: actor, outcome: refusal.error, detail: refusal.errorDescription)
+            throw error
+        }
+    }
+
+    /// A security event the service itself notices (sign-in bursts, token reuse, password resets). Never fails the
+    /// request that caused it: a lost audit row is logged by the caller's error path, not shown to the user.
+    public func recordSecurityEvent(_ action: String, target: String, outcome: String = AuditEntry.success, detail: String? = nil) async {
+        try? await record(action, target: target, by: .service, outcome: outcome, detail: detail)
+    }
+
+    public func auditLog(_ filter: AuditFilter) async throws -> [AuditEntry] {
+        try await store.audit.list(filter)
+    }
+
+    /// Deletes audit rows older than the retention setting; returns how many.
+    public func purgeAuditLog() async throws -> Int {
+        guard settings.auditRetentionDays > 0 else { return 0 }
+        return try await store.audit.purge(before: time.now().addingTimeInterval(-settings.auditRetentionDays * 86400))
+    }
+
+    private func record(_ action: String, target: String, by actor: AuditActor, outcome: String, detail: String?) async throws {
+        try await store.audit.append(
+            AuditEntry(at: time.now(), actor: actor.description, action: action, target: target, outcome: outcome, detail: detail))
+    }
+}

@@ -1,0 +1,20 @@
+import CaptureCore
+import Hummingbird
+
+/// Admin routes answer only a valid admin key (`Authorization: Bearer cbk_…`); the key's id becomes the actor of
+/// what the request does. One refusal for a missing, malformed, unknown or revoked key: 401 with a challenge.
+struct AdminKeyMiddleware: RouterMiddleware {
+    typealias Context = CaptureRequestContext
+    let service: CaptureService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var presented: String?
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        }
+        let key = try await service.authenticateAdmin(presented)
+        var context = context
+        context.adminKeyID = key.id
+        return try await next(request, context)
+    }
+}

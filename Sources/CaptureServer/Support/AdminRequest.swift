@@ -1,0 +1,92 @@
+import CaptureCore
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Reads admin API requests: JSON bodies, query filters and path references.
+enum AdminRequest {
+    /// The JSON object of the body (`application/json`), size-limited.
+    static func body(_ request: Request, limit: Int) async throws -> [String: JSONValue] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw CaptureError.requestTooLarge(limit: limit)
+        }
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard mediaType == "application/json" else {
+            throw CaptureError.unsupportedContentType(request.headers[.contentType] ?? "(none)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(buffer.readableBytesView)
+        } catch {
+            throw CaptureError.malformedRequest("body", "is not valid JSON (\(error))")
+        }
+        guard case .object(let fields) = value else { throw CaptureError.malformedRequest("body", "must be a JSON object") }
+        return fields
+    }
+
+    /// A query parameter; the query may hold only `allowed` names (secrets never travel in a URL).
+    static func query(_ request: Request, allowed: Set<String>) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters {
+            let name = String(key)
+            guard allowed.contains(name) else {
+                throw CaptureError.invalidArgument(name, "is not a parameter of this endpoint")
+            }
+            values[name] = String(value)
+        }
+        return values
+    }
+
+    static func page(_ query: [String: String]) throws -> Page {
+        try Page(limit: query["limit"], offset: query["offset"])
+    }
+
+    /// A path parameter, percent-decoded (user references may be addresses).
+    static func reference(_ context: CaptureRequestContext, _ name: String) throws -> String {
+        guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
+            throw CaptureError.missingArgument(name)
+        }
+        return value
+    }
+
+    /// A JSON member that must be a string when present.
+    static func string(_ fields: [String: JSONValue], _ name: String) throws -> String? {
+        switch fields[name] {
+        case nil, .null: return nil
+        case .string(let value): return value
+        default: throw CaptureError.invalidArgument(name, "must be a string")
+        }
+    }
+
+    static func strings(_ fields: [String: JSONValue], _ name: String) throws -> [String]? {
+        switch fields[name] {
+        case nil, .null: return nil
+        case .array(let values):
+            return try values.map {
+                guard case .string(let value) = $0 else { throw CaptureError.invalidArgument(name, "must be an array of strings") }
+                return value
+            }
+        default: throw CaptureError.invalidArgument(name, "must be an array of strings")
+        }
+    }
+
+    static func bool(_ fields: [String: JSONValue], _ name: String) throws -> Bool? {
+        switch fields[name] {
+        case nil, .null: return nil
+        case .bool(let value): return value
+        default: throw CaptureError.invalidArgument(name, "must be true or false")
+        }
+    }
+
+    /// Refuses members the endpoint does not know, so a typo is not silently ignored.
+    static func refuseUnknown(_ fields: [String: JSONValue], allowed: Set<String>) throws {
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw CaptureError.invalidArgument(unknown, "is not a field of this endpoint")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import CaptureCore
+import Foundation
+import GRDB
+
+/// The audit log in SQLite, newest first by id.
+struct SQLiteAuditRepository: AuditRepository {
+    let writer: any DatabaseWriter
+
+    func append(_ entry: AuditEntry) async throws {
+        try await writer.write { db in
+            var entry = entry
+            try entry.insert(db)
+        }
+    }
+
+    func list(_ filter: AuditFilter) async throws -> [AuditEntry] {
+        try await writer.read { db in
+            var request = AuditEntry.all()
+            if let actor = filter.actor { request = request.filter(Column("actor") == actor) }
+            if let action = filter.action { request = request.filter(Column("action") == action) }
+            if let target = filter.target { request = request.filter(Column("target") == target) }
+            return try request.order(Column("id").desc).limit(filter.page.limit, offset: filter.page.offset).fetchAll(db)
+        }
+    }
+
+    func purge(before cutoff: Date) async throws -> Int {
+        try await writer.write { db in try AuditEntry.filter(Column("at") < cutoff).deleteAll(db) }
+    }
+}
+
+/// Admin keys in SQLite.
+struct SQLiteAdminKeyRepository: AdminKeyRepository {
+    let writer: any DatabaseWriter
+
+    func insert(_ key: AdminKey) async throws {
+        try await writer.write { db in try key.insert(db) }
+    }
+
+    func find(id: String) async throws -> AdminKey? {
+        try await writer.read { db in try AdminKey.fetchOne(db, key: id) }
+    }
+
+    func list() async throws -> [AdminKey] {
+        try await writer.read { db in try AdminKey.order(Column("createdAt"), Column("id")).fetchAll(db) }
+    }
+
+    func revoke(id: String, at: Date) async throws -> Bool {
+        try await writer.write { db in
+            try AdminKey.filter(Column("id") == id && Column("revokedAt") == nil).updateAll(db, Column("revokedAt").set(to: at)) > 0
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import CaptureCore
+import CaptureOutbound
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// How a test runs capturectl: on the database file, or with `--server` over the admin API of a real
+/// `capture-server` process on the same database.
+enum CLIMode: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case direct, remote
+    var testDescription: String { rawValue }
+}
+
+/// The built `capture-server` serving `world`'s database on a loopback port, with an admin key made for it.
+final class CLIServer: @unchecked Sendable {
+    let url: String
+    let adminKey: String
+    private let process: Process
+
+    static let binary: URL? = {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["CAPTURE_SERVER_BIN"], !path.isEmpty {
+            candidates.append(URL(fileURLWithPath: path))
+        }
+        candidates.append(TestWorld.repositoryRoot.appendingPathComponent(".build/debug/capture-server"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    init(world: TestWorld) async throws {
+        adminKey = try await world.service.createAdminKey(name: "cli-tests", by: .service).presented
+        let binary = try #require(Self.binary, "build capture-server first (swift build)")
+        var lastFailure = ""
+        for _ in 0..<5 {
+            let port = Int.random(in: 32_000..<48_000)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "--settings", TestWorld.settingsDirectory.path, "--db", world.databasePath, "--port", "\(port)",
+            ]
+            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if await Self.ready(port: port) {
+                self.process = process
+                url = "http://127.0.0.1:\(port)"
+                return
+            }
+            process.terminate()
+            process.waitUntilExit()
+            lastFailure = "capture-server did not become ready on port \(port)"
+        }
+        throw FixtureError(description: lastFailure)
+    }
+
+    private static func ready(port: Int) async -> Bool {
+        let http = OutboundHTTPClient()
+        for _ in 0..<100 {
+            let reply = try? await http.send(
+                OutboundHTTPRequest(url: "http://127.0.0.1:\(port)/health/ready", connectTimeoutSeconds: 1, allowsPlainHTTP: true))
+            if reply?.status == 200 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// Runs capturectl commands against one world in one mode; a remote session starts its server on first use.
+final class CLISession: @unchecked Sendable {
+    let world: TestWorld
+    let mode: CLIMode
+    private var server: CLIServer?
+
+    init(_ world: TestWorld, _ mode: CLIMode) {
+        self.world = world
+        self.mode = mode
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil) async throws -> CLIResult {
+        switch mode {
+        case .direct:
+            return try await CLI.run(arguments, in: world, stdin: stdin)
+        case .remote:
+            if server == nil { server = try await CLIServer(world: world) }
+            let server = try #require(server)
+            return try await CLI.run(
+                arguments + ["--server", server.url], stdin: stdin, environment: ["CAPTURE_ADMIN_KEY": server.adminKey])
+        }
+    }
+
+    deinit { server?.stop() }
+}
