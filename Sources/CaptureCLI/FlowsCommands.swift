@@ -18,6 +18,7 @@ extension FlowsCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
+            try options.refuseServer()
             let output = Output(json: options.json)
             try await Output.guarding {
                 let catalog = try FlowCatalog.load(directory: options.settingsDirectory)
@@ -44,6 +45,7 @@ extension FlowsCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
+            try options.refuseServer()
             let output = Output(json: options.json)
             let directory = options.settingsDirectory
             do {

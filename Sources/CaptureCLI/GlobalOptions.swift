@@ -38,6 +38,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// Settings and flow catalog: from the settings directory when it has a `service.json`, else defaults
     /// (so `capturectl --db x token list` works anywhere).
     func loadConfiguration() throws -> (ServiceSettings, FlowCatalog) {
+        try refuseServer()
         let directory = settingsDirectory
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("service.json").path) {
             // flags > CAPTURE_DB > the file's `database` > default, exactly as capture-server resolves it.
@@ -72,9 +73,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     func withService(
         creatingDatabase: Bool = false, _ body: (CaptureService, Output) async throws -> Void
     ) async throws {
-        if server != nil {
-            throw ValidationError("this command works on the database file only (--db); it has no --server mode")
-        }
+        try refuseServer()
         let output = Output(json: json)
         try await Output.guarding {
             let service = try await makeService(creatingDatabase: creatingDatabase)
@@ -93,6 +92,13 @@ public struct GlobalOptions: ParsableArguments, Sendable {
                 let service = try await makeService(creatingDatabase: creatingDatabase)
                 try await body(DatabaseAdminConsole(service: service, actor: .currentOperator), output)
             }
+        }
+    }
+
+    /// Commands that read the settings or the database file themselves have no remote mode (a usage error).
+    func refuseServer() throws {
+        if server != nil {
+            throw ValidationError("this command works on the database file and settings only (--db, --settings); it has no --server mode")
         }
     }
 

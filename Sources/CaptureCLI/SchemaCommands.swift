@@ -18,6 +18,7 @@ extension SchemaCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
+            try options.refuseServer()
             let output = Output(json: options.json)
             try await Output.guarding {
                 let schema = try FlowCatalog.load(directory: options.settingsDirectory).schema

@@ -41,7 +41,7 @@ struct SQLiteUserRepository: UserRepository {
                 let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
                 request = request.filter(
-                    sql: "(email LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+                    sql: "(email LIKE ? ESCAPE '\\' OR json_extract(profile, '$.displayName') LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
             }
             return try request.order(Column("createdAt"), Column("id")).limit(page.limit, offset: page.offset).fetchAll(db)
         }

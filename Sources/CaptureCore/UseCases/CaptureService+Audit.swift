@@ -21,7 +21,18 @@ extension CaptureService {
 
     /// A security event the service itself notices (sign-in bursts, token reuse, password resets). Never fails the
     /// request that caused it: a lost audit row is logged by the caller's error path, not shown to the user.
-    public func recordSecurityEvent(_ action: String, target: String, outcome: String = AuditEntry.success, detail: String? = nil) async {
+    /// With `oncePer`, an event already recorded for the target within that many seconds is not recorded again: a
+    /// burst of refused attempts is one row, so an attacker cannot flood the log.
+    public func recordSecurityEvent(
+        _ action: String, target: String, outcome: String = AuditEntry.success, detail: String? = nil,
+        oncePer window: TimeInterval? = nil
+    ) async {
+        if let window,
+            let last = try? await store.audit.list(AuditFilter(action: action, target: target, page: Page(limit: 1))).first,
+            last.at > time.now().addingTimeInterval(-window)
+        {
+            return
+        }
         try? await record(action, target: target, by: .service, outcome: outcome, detail: detail)
     }
 

@@ -25,6 +25,7 @@ extension CaptureService {
         try await store.users.update(user)
         try await store.tokens.revokeAll(userID: user.id, at: now)
         try await throttle.ownerProved(email: user.email, address: request.remoteAddress, now: now)
+        await recordSecurityEvent("password.reset", target: user.id, detail: "reset with a mailed code; every session revoked")
         return user
     }
 

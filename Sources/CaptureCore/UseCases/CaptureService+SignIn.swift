@@ -13,8 +13,15 @@ extension CaptureService {
         let email = User.normalize(email: rawEmail)
         let found = try await store.users.find(email: email)
         let device = try await trustedDevice(request.deviceToken, of: found)
-        let attempt = try await throttle.begin(
-            email: email, deviceHash: device, address: request.remoteAddress, now: time.now())
+        let attempt: SignInThrottle.Attempt
+        do {
+            attempt = try await throttle.begin(email: email, deviceHash: device, address: request.remoteAddress, now: time.now())
+        } catch CaptureError.rateLimited {
+            await recordSecurityEvent(
+                "signin.burst", target: email, outcome: CaptureError.rateLimited.error,
+                detail: "sign-in attempts refused until the limits drain", oncePer: settings.signInWindowSeconds)
+            throw CaptureError.rateLimited
+        }
 
         let verified = await hasher.verify(password, hash: found?.passwordHash ?? decoyHash)
         guard verified, var user = found else { throw CaptureError.invalidCredentials }

@@ -60,6 +60,11 @@ extension CaptureService {
         let outcome = try await store.tokens.redeem(
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
         ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
+        if case .reused = outcome {
+            await recordSecurityEvent(
+                "token.reuse", target: stored.fingerprint, outcome: "chain_revoked",
+                detail: "a signed refresh was replayed by \(stored.clientID); its chain is revoked")
+        }
         guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)
     }

@@ -65,6 +65,9 @@ extension CaptureService {
             }
             return grant
         case .reused:
+            await recordSecurityEvent(
+                "token.reuse", target: String(TokenMinter.hash(token).prefix(12)), outcome: "chain_revoked",
+                detail: "a used \(kind.rawValue) was presented again by \(client.clientID); its chain is revoked")
             throw CaptureError.invalidGrant(reused)
         case .notUsable:
             throw CaptureError.invalidGrant(notUsable)

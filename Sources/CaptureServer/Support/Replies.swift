@@ -34,7 +34,7 @@ enum Reply {
     /// HTTP statuses for the standard OAuth endpoints (RFC 6749 §5.2 and friends).
     static func status(of error: CaptureError) -> HTTPResponse.Status {
         switch error {
-        case .invalidCredentials, .invalidClient, .invalidAccessToken, .accessTokenExpired: .unauthorized
+        case .invalidCredentials, .invalidClient, .adminKeyRequired, .invalidAccessToken, .accessTokenExpired: .unauthorized
         case .notPermitted, .accountDeactivated: .forbidden
         case .recordNotFound: .notFound
         case .rateLimited: .tooManyRequests

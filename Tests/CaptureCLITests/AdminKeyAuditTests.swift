@@ -1,0 +1,77 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Testing
+
+@Suite("capturectl admin-key and audit")
+struct AdminKeyAuditTests {
+    @Test("admin-key add prints the key once; list never shows it; revoke stops it at the server")
+    func adminKeys() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(["admin-key", "add", "support tool", "--json"], in: world)
+        #expect(added.status == 0, "\(added.stderr)")
+        let object = try added.object()
+        let key = try #require(object["key"] as? String)
+        let id = try #require(object["id"] as? String)
+        #expect(key.hasPrefix("cbk_\(id)_"))
+
+        let list = try await CLI.run(["admin-key", "list"], in: world)
+        #expect(list.status == 0 && list.stdout.contains(id) && list.stdout.contains("support tool") && !list.stdout.contains(key))
+        let stored = try #require(try await world.service.listAdminKeys().first)
+        #expect(!list.stdout.contains(stored.secretHash))
+
+        // The key works over the admin API until it is revoked.
+        let server = try await CLIServer(world: world)
+        defer { server.stop() }
+        let remote = ["--server", server.url]
+        let before = try await CLI.run(["user", "list", "--json"] + remote, environment: ["CAPTURE_ADMIN_KEY": key])
+        #expect(before.status == 0, "\(before.stderr)")
+        let revoked = try await CLI.run(["admin-key", "revoke", id], in: world)
+        #expect(revoked.status == 0 && revoked.stdout.contains("revoked admin key \(id)"))
+        let after = try await CLI.run(["user", "list"] + remote, environment: ["CAPTURE_ADMIN_KEY": key])
+        #expect(after.status == 1 && after.stderr.contains("refused the admin key"), "\(after.stderr)")
+        let again = try await CLI.run(["admin-key", "revoke", id], in: world)
+        #expect(again.status == 1)
+
+        // Who did it: the operating-system user at capturectl.
+        let audit = try await CLI.run(["audit", "list", "--action", "admin_key.revoke", "--json"], in: world)
+        let rows = try #require(try audit.json() as? [[String: Any]])
+        #expect(rows.map { $0["outcome"] as? String } == ["record_not_found", "success"])
+        #expect(rows.allSatisfy { ($0["actor"] as? String)?.hasPrefix("capturectl:") == true && $0["target"] as? String == id })
+        #expect(!audit.stdout.contains(key))
+    }
+
+    @Test("audit list reads the same rows on the file and over the admin API", arguments: CLIMode.allCases)
+    func auditList(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        try await world.register("audited@example.com")
+        let disabled = try await cli.run(["user", "disable", "audited@example.com"])
+        #expect(disabled.status == 0, "\(disabled.stderr)")
+        let table = try await cli.run(["audit", "list", "--action", "user.disable"])
+        #expect(table.status == 0 && table.stdout.hasPrefix("ID"), "\(table.stderr)")
+        #expect(table.stdout.contains("user.disable") && table.stdout.contains("audited@example.com") && table.stdout.contains("success"))
+        let json = try await cli.run(["audit", "list", "--target", "audited@example.com", "--json"])
+        let rows = try #require(try json.json() as? [[String: Any]])
+        #expect(rows.count == 1)
+        #expect((rows.first?["actor"] as? String)?.hasPrefix(mode == .direct ? "capturectl:" : "admin-key:") == true)
+        let paged = try await cli.run(["audit", "list", "--limit", "1", "--offset", "5", "--json"])
+        #expect(try paged.json() as? [Any] != nil)
+    }
+
+    @Test("--server: commands that need the file refuse it; a bad URL or a missing key is a usage error")
+    func remoteRefusals() async throws {
+        let world = try await TestWorld.current()
+        for command in [["admin-key", "list"], ["mail", "list"], ["schema", "show"], ["flows", "list"]] {
+            let result = try await CLI.run(command + ["--server", "http://127.0.0.1:1"], in: world)
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("no --server mode"))
+        }
+        let plain = try await CLI.run(["user", "list", "--server", "http://capture.example.com"], environment: ["CAPTURE_ADMIN_KEY": "k"])
+        #expect(plain.status == 2 && plain.stderr.contains("https"))
+        let keyless = try await CLI.run(["user", "list", "--server", "https://capture.example.com"])
+        #expect(keyless.status == 2 && keyless.stderr.contains("CAPTURE_ADMIN_KEY"))
+        let unreachable = try await CLI.run(["user", "list", "--server", "http://127.0.0.1:1"], environment: ["CAPTURE_ADMIN_KEY": "k"])
+        #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"))
+    }
+}
