@@ -9,7 +9,7 @@ public struct Capturectl: AsyncParsableCommand {
         abstract: "Administers capture-bridge: tokens, users, clients, flow definitions, the entity schema and the outbox.",
         discussion: """
             Works directly on the service's SQLite database (safe while the service runs).
-            Exit codes: 0 ok, 1 not found or refused, 2 usage error.
+            Exit codes: 0 ok, 1 not found or refused, 2 usage error, 3 the database was migrated by a newer version.
             Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS) and --json.
             """,
         subcommands: [

@@ -4,7 +4,7 @@ import GRDB
 
 /// Token hashes in SQLite. Lookups are by the unique `hash` index.
 struct SQLiteTokenRepository: TokenRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     private static let hash = Column("hash")
     private static let chain = Column("chainID")
@@ -110,9 +110,11 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
-    func purge(expiredBefore cutoff: Date) async throws -> Int {
+    func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int {
         try await writer.write { db in
-            try TokenRecord.filter(Column("expiresAt") < cutoff).deleteAll(db)
+            try TokenRecord.filter(Column("expiresAt") < cutoff)
+                .filter(Column("kind") != TokenKind.access.rawValue || Column("issuedAt") < accessIssuedBefore)
+                .deleteAll(db)
         }
     }
 

@@ -51,6 +51,7 @@ public protocol TokenRepository: Sendable {
     /// Every token of the user outside `exceptChain` (the other sessions).
     @discardableResult func revokeAll(userID: String, exceptChain: String, at: Date) async throws -> Int
     @discardableResult func revokeAll(clientID: String, at: Date) async throws -> Int
-    /// Deletes tokens that expired before `cutoff`; returns how many.
-    func purge(expiredBefore cutoff: Date) async throws -> Int
+    /// Deletes tokens that expired before `cutoff`, access tokens only when also issued before `accessIssuedBefore`
+    /// (the signed refresh still takes an expired one; `CaptureService.purgeExpiredTokens` sets both); returns how many.
+    func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int
 }

@@ -47,6 +47,11 @@ struct ServiceSettingsFile: Decodable {
     var requestBodyTimeoutSeconds: Double?
     var idleTimeoutSeconds: Double?
     var maxConnections: Int?
+    var metricsEnabled: Bool?
+    var logFormat: String?
+    var logLevel: String?
+    var requestLogLevel: String?
+    var purgeIntervalMinutes: Double?
 }
 
 extension ServiceSettings {
@@ -94,6 +99,13 @@ extension ServiceSettings {
         if let seconds = raw.requestBodyTimeoutSeconds { settings.requestBodyTimeoutSeconds = seconds }
         if let seconds = raw.idleTimeoutSeconds { settings.idleTimeoutSeconds = seconds }
         if let count = raw.maxConnections { settings.maxConnections = count }
+        if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
+        if let format = raw.logFormat { settings.logFormat = try parseLogFormat(format, file: name, key: "logFormat") }
+        if let level = raw.logLevel { settings.logLevel = try parseLogLevel(level, file: name, key: "logLevel") }
+        if let level = raw.requestLogLevel {
+            settings.requestLogLevel = try parseLogLevel(level, file: name, key: "requestLogLevel")
+        }
+        if let minutes = raw.purgeIntervalMinutes { settings.purgeIntervalMinutes = minutes }
         try settings.validate(file: name)
         return settings
     }
@@ -189,5 +201,6 @@ extension ServiceSettings {
         guard (1...100_000).contains(maxConnections) else {
             throw fail("maxConnections", "must be between 1 and 100000, got \(maxConnections)")
         }
+        try validateOperations(file: file)
     }
 }

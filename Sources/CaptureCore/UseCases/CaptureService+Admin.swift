@@ -55,10 +55,6 @@ extension CaptureService {
         return try await store.tokens.revokeAll(userID: user.id, at: time.now())
     }
 
-    public func purgeExpiredTokens() async throws -> Int {
-        try await store.tokens.purge(expiredBefore: time.now())
-    }
-
     public func findClient(_ id: String) async throws -> Client {
         guard let client = try await store.clients.find(id: id) else { throw CaptureError.recordNotFound("client '\(id)'") }
         return client

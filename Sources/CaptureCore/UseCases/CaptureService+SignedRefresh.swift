@@ -50,7 +50,7 @@ extension CaptureService {
         // The lookup already brought the user: a deactivated account ends the session here (a deleted one took
         // its tokens with it).
         guard let user, !user.isDisabled else {
-            try await store.tokens.revokeChain(stored.chainID, at: now)
+            metrics.revoked(try await store.tokens.revokeChain(stored.chainID, at: now), .accountDisabled)
             throw CaptureError.accountDeactivated
         }
 
@@ -60,7 +60,8 @@ extension CaptureService {
         let outcome = try await store.tokens.redeem(
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
         ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
-        guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
+        guard case .redeemed(let old) = outcome else { throw CaptureError.invalidAccessToken }
+        metrics.issued([record(.access, fresh, following: old, expiresAt: now + lifetime)])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)
     }
 
