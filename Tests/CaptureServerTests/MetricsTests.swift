@@ -74,12 +74,34 @@ func withOperationsAPI(
             #expect(Self.value(text, signIns, [#"method="password""#, #"outcome="wrong_credentials""#]) == 1)
             #expect(Self.value(text, "capture_tokens_issued_total", [#"kind="access""#]) == 2)
             #expect(Self.value(text, "capture_tokens_issued_total", [#"kind="refresh""#]) == 2)
-            #expect(Self.value(text, "capture_tokens_revoked_total", [#"reason="sign_out""#]) == 2)
+            for kind in ["access", "refresh"] {
+                #expect(Self.value(text, "capture_tokens_revoked_total", [#"kind="\#(kind)""#, #"reason="sign_out""#]) == 1)
+            }
             // The registration's verification message and the reset message wait (no relay).
             #expect(Self.value(text, "capture_mail_outbox_pending", []) == 2)
             #expect(
                 (Self.value(text, "capture_db_call_duration_seconds_count", [#"repository="users""#, #"operation="find(email:)""#])
                     ?? 0) >= 2)
+        }
+    }
+
+    @Test func throttledSignInsAndReusedRefreshTokensAreCounted() async throws {
+        try await withOperationsAPI(configure: { $0.signInMaxFailures = 2 }) { api, _, _ in
+            let registered = try await api.post(
+                "/oauth/register_native_traditional", TestWorld.registration(email: "busy@example.com"))
+            let refresh = try #require(registered["refresh_token"] as? String)
+            let grant = ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "demo-mobile-app"]
+            #expect(try await api.post("/oauth/token", grant).stat == "ok")
+            #expect(try await api.post("/oauth/token", grant).stat == "error")
+            for _ in 0..<3 {
+                _ = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "busy@example.com", password: "no"))
+            }
+            let text = try await api.get("/metrics").text
+            #expect(Self.value(text, "capture_sign_ins_total", [#"outcome="wrong_credentials""#]) == 2)
+            #expect(Self.value(text, "capture_sign_ins_total", [#"outcome="throttled""#]) == 1)
+            // The reuse revoked the whole chain: both pairs (a used token is marked used, not revoked, until then).
+            #expect(Self.value(text, "capture_tokens_revoked_total", [#"kind="access""#, #"reason="reuse""#]) == 2)
+            #expect(Self.value(text, "capture_tokens_revoked_total", [#"kind="refresh""#, #"reason="reuse""#]) == 2)
         }
     }
 

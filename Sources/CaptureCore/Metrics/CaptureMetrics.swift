@@ -47,10 +47,13 @@ public struct CaptureMetrics: Sendable {
         }
     }
 
-    /// Tokens newly revoked, by why (the repository counts rows of a chain or a user, not their kinds).
-    public func revoked(_ count: Int, _ reason: RevocationReason) {
-        guard count > 0 else { return }
-        Counter(label: Name.tokensRevoked, dimensions: [("reason", reason.rawValue)], factory: factory).increment(by: count)
+    /// Tokens newly revoked, by kind and why.
+    public func revoked(_ tokens: RevokedTokens, _ reason: RevocationReason) {
+        for (kind, count) in tokens.byKind {
+            Counter(
+                label: Name.tokensRevoked, dimensions: [("kind", kind.rawValue), ("reason", reason.rawValue)], factory: factory
+            ).increment(by: count)
+        }
     }
 
     /// Messages waiting in the outbox.

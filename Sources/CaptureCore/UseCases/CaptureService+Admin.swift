@@ -44,15 +44,15 @@ extension CaptureService {
         let record = try await findToken(reference)
         guard let id = record.id else { return 0 }
         let count = record.kind == .refresh
-            ? try await store.tokens.revokeChain(record.chainID, at: time.now())
-            : try await store.tokens.revoke(id: id, at: time.now())
+            ? try await store.tokens.revokeChain(record.chainID, at: time.now()).count
+            : try await store.tokens.revoke(id: id, at: time.now()).count
         guard count > 0 else { throw CaptureError.notPermitted("token '\(reference)' was already revoked") }
         return count
     }
 
     public func revokeTokens(ofUser reference: String) async throws -> Int {
         let user = try await findUser(reference)
-        return try await store.tokens.revokeAll(userID: user.id, at: time.now())
+        return try await store.tokens.revokeAll(userID: user.id, at: time.now()).count
     }
 
     public func findClient(_ id: String) async throws -> Client {
@@ -76,7 +76,7 @@ extension CaptureService {
     public func removeClient(_ id: String) async throws -> (client: Client, revoked: Int) {
         let client = try await findClient(id)
         try refuseSettingsClient(id, to: "remove")
-        let revoked = try await store.tokens.revokeAll(clientID: id, at: time.now())
+        let revoked = try await store.tokens.revokeAll(clientID: id, at: time.now()).count
         try await store.clients.delete(id: id)
         return (client, revoked)
     }

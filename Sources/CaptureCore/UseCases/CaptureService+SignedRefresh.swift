@@ -60,6 +60,7 @@ extension CaptureService {
         let outcome = try await store.tokens.redeem(
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
         ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
+        if case .reused(let revoked) = outcome { metrics.revoked(revoked, .reuse) }
         guard case .redeemed(let old) = outcome else { throw CaptureError.invalidAccessToken }
         metrics.issued([record(.access, fresh, following: old, expiresAt: now + lifetime)])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)

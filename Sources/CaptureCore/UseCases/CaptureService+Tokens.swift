@@ -67,7 +67,8 @@ extension CaptureService {
                 throw CaptureError.invalidGrant("the account behind this grant is deactivated")
             }
             return grant
-        case .reused:
+        case .reused(let revoked):
+            metrics.revoked(revoked, .reuse)
             throw CaptureError.invalidGrant(reused)
         case .notUsable:
             throw CaptureError.invalidGrant(notUsable)
