@@ -43,7 +43,21 @@ final class LogCapture: Sendable {
         #expect(metadata["hb.request.id"] as? String == "trace-me-1")
         #expect(metadata["path"] as? String == "/health/live")
         #expect(metadata["status"] as? String == "200")
+        #expect(metadata["route"] as? String == "/health/live")
+        #expect((metadata["duration_ms"] as? String).flatMap(Double.init) != nil)
         #expect(capture.text.split(separator: "\n").count == capture.lines.count, "every line is one JSON object")
+    }
+
+    @Test func aMessageOrValueCannotBreakItsLine() throws {
+        let capture = LogCapture()
+        capture.logger().warning("two\nlines \"quoted\"", metadata: ["value": "a\r\nb", "list": ["x", "y"]])
+        #expect(capture.text.split(separator: "\n").count == 1)
+        let line = try #require(capture.lines.first)
+        #expect(line["message"] as? String == "two\nlines \"quoted\"")
+        #expect(line["level"] as? String == "warning")
+        let metadata = try #require(line["metadata"] as? [String: Any])
+        #expect(metadata["value"] as? String == "a\r\nb")
+        #expect(metadata["list"] as? [String] == ["x", "y"])
     }
 
     @Test func theRequestLineFollowsRequestLogLevel() async throws {
