@@ -14,6 +14,7 @@ public struct Capturectl: AsyncParsableCommand {
             """,
         subcommands: [
             TokenCommand.self, UserCommand.self, ClientCommand.self, FlowsCommand.self, SchemaCommand.self, MailCommand.self,
+            PurgeCommand.self,
         ])
 
     public init() {}

@@ -23,3 +23,19 @@ import Testing
         #expect(try await world.service.listTokens(user: nil, client: nil, activeOnly: false).count == 2)
     }
 }
+
+/// `capturectl purge-expired`: one pass of the server's purge.
+@Suite struct PurgeCommandTests {
+    @Test func itReportsEachItemAndKeepsLiveRows() async throws {
+        let world = try await TestWorld.current()
+        try await world.register("live@example.com")
+        let result = try await CLI.run(["purge-expired", "--json"], in: world)
+        #expect(result.status == 0, "\(result.stderr)")
+        let items = try #require(try result.json() as? [[String: Any]])
+        #expect(items.compactMap { $0["what"] as? String } == ["tokens", "codes", "social_logins", "throttle", "mail_bodies"])
+        #expect(items.allSatisfy { $0["purged"] as? Int == 0 })
+        #expect(try await world.service.listTokens(user: nil, client: nil, activeOnly: false).count == 2)
+        let table = try await CLI.run(["purge-expired"], in: world)
+        #expect(table.stdout.hasPrefix("WHAT"), "\(table.stdout)")
+    }
+}

@@ -10,7 +10,7 @@ struct PurgeService: Service {
     let interval: Duration
     let logger: Logger
 
-    /// Nil when `purgeIntervalMinutes` is 0 (no purging: an operator runs `capturectl token purge-expired`, or
+    /// Nil when `purgeIntervalMinutes` is 0 (no purging here: an operator runs `capturectl purge-expired`, or
     /// another instance on the same database purges).
     init?(service: CaptureService, logger: Logger) {
         let minutes = service.settings.purgeIntervalMinutes
