@@ -118,7 +118,8 @@ public enum RevocationReason: String, Sendable {
     case passwordReset = "password_reset"
     case accountDisabled = "account_disabled"
     case deviceReplaced = "device_replaced"
-    /// `capturectl token revoke`, `client remove` and the like.
+    /// An operator's revocation (`capturectl token revoke`, `client remove`; an admin API when it calls the same
+    /// use cases in the server).
     case operatorAction = "operator"
 }
 
