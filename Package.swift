@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // Already in the graph through Hummingbird; named for the mail delivery service that runs beside the server.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Metrics: Core and Store record through the swift-metrics facade; only the server exports (Prometheus).
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
@@ -31,6 +34,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // GRDB records, migrations and repositories: the only place SQL lives.
@@ -39,6 +43,7 @@ let package = Package(
             dependencies: [
                 "CaptureCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.
@@ -67,12 +72,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
             name: "capture-server",
             dependencies: [
                 "CaptureServer",
+                "CaptureStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -115,6 +123,8 @@ let package = Package(
                 "CaptureOutbound",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // Fixtures holds the script that runs a real OpenID Connect provider on loopback.
             exclude: ["Fixtures"]
@@ -126,7 +136,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "CaptureCLITests", dependencies: ["CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport", "CaptureOutbound"]),
+            name: "CaptureCLITests",
+            dependencies: [
+                "CaptureCLI", "CaptureStore", "CaptureCore", "CaptureTestSupport", "CaptureOutbound",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,12 +11,12 @@ public struct Capturectl: AsyncParsableCommand {
             Works directly on the service's SQLite database (safe while the service runs), or with --server URL over
             the admin API (key from CAPTURE_ADMIN_KEY): token, user (but import), client and audit commands work both
             ways, with the same output and exit codes.
-            Exit codes: 0 ok, 1 not found or refused, 2 usage error.
+            Exit codes: 0 ok, 1 not found or refused, 2 usage error, 3 the database was migrated by a newer version.
             Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS), --server and --json.
             """,
         subcommands: [
             TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, FlowsCommand.self,
-            SchemaCommand.self, MailCommand.self,
+            SchemaCommand.self, MailCommand.self, PurgeCommand.self,
         ])
 
     public init() {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaptureCore
+import CaptureStore
 import Foundation
 
 /// Prints tables, key/value lines or JSON, and reports failures with the right exit code.
@@ -75,6 +76,10 @@ struct Output: Sendable {
         } catch let error as SettingsError {
             printError(error.description)
             throw ExitCode(1)
+        } catch let error as DatabaseTooNew {
+            // Its own code: a script that upgrades capturectl and the service together can tell this apart.
+            printError("refusing to open: \(error)")
+            throw ExitCode(DatabaseTooNew.exitCode)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

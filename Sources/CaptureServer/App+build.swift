@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 
 /// Builds the Hummingbird application around a ready `CaptureService`.
@@ -57,8 +58,9 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     let themes = try ClientThemes.load(settings: service.settings)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.addOperations(service: service)
     router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
-    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestLogMiddleware(level: service.settings.requestLogLevel))
     // Before UnknownRouteMiddleware: its pages speak the request's language too.
     router.add(middleware: LanguageMiddleware(localization: service.catalog.localization))
     router.add(middleware: UnknownRouteMiddleware())
@@ -95,10 +97,16 @@ public func buildAdminRouter(service: CaptureService) -> Router<CaptureRequestCo
 
 /// Loads settings and flows, opens the database, and serves until SIGTERM/SIGINT; then closes the database.
 public enum CaptureServerMain {
-    public static func run(settings: ServiceSettings, settingsDirectory: URL, logger: Logger) async throws {
+    public static func run(
+        settings: ServiceSettings, settingsDirectory: URL, logger: Logger,
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+    ) async throws {
         let catalog = try FlowCatalog.load(directory: settingsDirectory)
         let pool = try CaptureDatabase.open(path: settings.databasePath)
-        var service = await CaptureService.make(settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool))
+        let metrics = CaptureMetrics.prometheus(registry)
+        var service = await CaptureService.make(
+            settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool, metrics: metrics))
+        service.metrics = metrics
         try await service.syncSettingsClients()
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
         let (providers, problems) = await SocialProviders.discover(
@@ -112,7 +120,9 @@ public enum CaptureServerMain {
                     service: service, transport: SMTPMailTransport(relay: relay),
                     logger: Logger(label: "capture.mail")))
         }
-        let app = try buildApplication(service: service, logger: logger, services: mail.map { [$0] } ?? []) { port in
+        let purge = PurgeService(service: service, logger: Logger(label: "capture.purge"))
+        let services: [any Service] = [mail as (any Service)?, purge].compactMap { $0 }
+        let app = try buildApplication(service: service, logger: logger, services: services) { port in
             let origin = settings.publicOrigin ?? "http://\(settings.host):\(port)"
             logger.info("capture-server listening on \(settings.host):\(port)")
             var lines: [String] = []

@@ -19,25 +19,54 @@ public enum CaptureDatabase {
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try refuseNewerSchema(pool, path: path)
         try Migrations.migrator.migrate(pool)
         return pool
     }
 
+    /// A file a newer build migrated holds tables and rows this build would misread or damage: stop before touching it.
+    static func refuseNewerSchema(_ pool: DatabasePool, path: String) throws {
+        let migrator = Migrations.migrator
+        let unknown = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
+        guard unknown.isEmpty else {
+            try? pool.close()
+            throw DatabaseTooNew(path: path, unknownMigrations: unknown.sorted())
+        }
+    }
+
     /// The repositories over one database.
-    public static func repositories(_ writer: any DatabaseWriter) -> Repositories {
-        Repositories(
-            users: SQLiteUserRepository(writer: writer),
-            tokens: SQLiteTokenRepository(writer: writer),
-            clients: SQLiteClientRepository(writer: writer),
-            throttle: SQLiteThrottleRepository(writer: writer),
-            codes: SQLiteCodeRepository(writer: writer),
-            outbox: SQLiteOutboxRepository(writer: writer),
-            socialLogins: SQLiteSocialLoginRepository(writer: writer),
-            identities: SQLiteIdentityRepository(writer: writer),
-            audit: SQLiteAuditRepository(writer: writer),
-            adminKeys: SQLiteAdminKeyRepository(writer: writer),
+    /// The repositories over one database; each call's latency goes to `metrics`.
+    public static func repositories(_ writer: any DatabaseWriter, metrics: CaptureMetrics = .facade) -> Repositories {
+        func named(_ repository: String) -> MeteredDatabase {
+            MeteredDatabase(writer: writer, repository: repository, metrics: metrics)
+        }
+        return Repositories(
+            users: SQLiteUserRepository(writer: named("users")),
+            tokens: SQLiteTokenRepository(writer: named("tokens")),
+            clients: SQLiteClientRepository(writer: named("clients")),
+            throttle: SQLiteThrottleRepository(writer: named("throttle")),
+            codes: SQLiteCodeRepository(writer: named("codes")),
+            outbox: SQLiteOutboxRepository(writer: named("outbox")),
+            socialLogins: SQLiteSocialLoginRepository(writer: named("social_logins")),
+            identities: SQLiteIdentityRepository(writer: named("identities")),
+            audit: SQLiteAuditRepository(writer: named("audit_log")),
+            adminKeys: SQLiteAdminKeyRepository(writer: named("admin_keys")),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })
+    }
+}
+
+/// The database file was migrated by a newer build: its `unknownMigrations` are steps this build does not have.
+public struct DatabaseTooNew: Error, CustomStringConvertible {
+    /// What `capturectl` and `capture-server` exit with when they refuse such a file (README, "capturectl").
+    public static let exitCode: Int32 = 3
+
+    public let path: String
+    public let unknownMigrations: [String]
+
+    public var description: String {
+        "the database \(path) was migrated by a newer version of capture-bridge (unknown migrations: "
+            + "\(unknownMigrations.joined(separator: ", "))); use that version, or restore a backup made for this one"
     }
 }

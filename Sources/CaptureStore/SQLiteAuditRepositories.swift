@@ -4,7 +4,7 @@ import GRDB
 
 /// The audit log in SQLite, newest first by id.
 struct SQLiteAuditRepository: AuditRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func append(_ entry: AuditEntry) async throws {
         try await writer.write { db in
@@ -30,7 +30,7 @@ struct SQLiteAuditRepository: AuditRepository {
 
 /// Admin keys in SQLite.
 struct SQLiteAdminKeyRepository: AdminKeyRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func insert(_ key: AdminKey) async throws {
         try await writer.write { db in try key.insert(db) }

@@ -3,7 +3,7 @@ import GRDB
 
 /// Clients in SQLite.
 struct SQLiteClientRepository: ClientRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func upsert(_ client: Client) async throws {
         try await writer.write { db in try client.save(db) }

@@ -1,9 +1,10 @@
 import CaptureCore
+import Foundation
 import GRDB
 
 /// One-time codes in SQLite.
 struct SQLiteCodeRepository: CodeRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func use<Verdict: Sendable>(
         userID: String, purpose: CodePurpose, _ decide: @Sendable (OneTimeCode?) -> (OneTimeCode?, Verdict)
@@ -15,6 +16,10 @@ struct SQLiteCodeRepository: CodeRepository {
             if var changed { try changed.save(db) }
             return verdict
         }
+    }
+
+    func purge(expiredBefore cutoff: Date) async throws -> Int {
+        try await writer.write { db in try OneTimeCode.filter(Column("expiresAt") < cutoff).deleteAll(db) }
     }
 
     /// Stores `code` and forgets the user's earlier codes of its purpose (only the newest ever counts).

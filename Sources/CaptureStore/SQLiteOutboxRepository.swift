@@ -4,7 +4,7 @@ import GRDB
 
 /// The outbox in SQLite.
 struct SQLiteOutboxRepository: OutboxRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func record(_ entry: OutboxEntry, issuing code: OneTimeCode?) async throws -> OutboxEntry {
         try await writer.write { db in
@@ -32,6 +32,12 @@ struct SQLiteOutboxRepository: OutboxRepository {
 
     func list(limit: Int) async throws -> [OutboxEntry] {
         try await writer.read { db in try OutboxEntry.order(Column("id").desc).limit(limit).fetchAll(db) }
+    }
+
+    func pendingCount() async throws -> Int {
+        try await writer.read { db in
+            try OutboxEntry.filter(Column("status") == OutboxEntry.Status.pending.rawValue).fetchCount(db)
+        }
     }
 
     func forgetBodies(at now: Date) async throws -> Int {

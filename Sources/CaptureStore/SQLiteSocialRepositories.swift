@@ -4,7 +4,7 @@ import GRDB
 
 /// Social sign-ins under way, in SQLite; expired ones are purged a few at a time as new ones arrive.
 struct SQLiteSocialLoginRepository: SocialLoginRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func insert(_ login: SocialLogin) async throws {
         try await writer.write { db in
@@ -28,6 +28,10 @@ struct SQLiteSocialLoginRepository: SocialLoginRepository {
         try await use(Column("tokenHash") == tokenHash, decide)
     }
 
+    func purge(expiredBefore cutoff: Date) async throws -> Int {
+        try await writer.write { db in try SocialLogin.filter(Column("expiresAt") < cutoff).deleteAll(db) }
+    }
+
     private func use<Verdict: Sendable>(
         _ filter: SQLExpression, _ decide: @Sendable (SocialLogin?) -> (SocialLogin?, Verdict)
     ) async throws -> Verdict {
@@ -42,7 +46,7 @@ struct SQLiteSocialLoginRepository: SocialLoginRepository {
 
 /// Linked provider accounts, in SQLite; the primary key (provider, subject) keeps one owner per account.
 struct SQLiteIdentityRepository: IdentityRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func find(provider: String, subject: String) async throws -> LinkedIdentity? {
         try await writer.read { db in try LinkedIdentity.fetchOne(db, key: ["provider": provider, "subject": subject]) }

@@ -5,7 +5,7 @@ import GRDB
 /// Throttle counters in SQLite: one row per hashed key, read and changed in one write transaction so that
 /// concurrent attempts (from this process or another on the same file) are each counted.
 struct SQLiteThrottleRepository: ThrottleRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func update<Verdict: Sendable>(
         _ keys: [String], now: Date,
@@ -38,6 +38,13 @@ struct SQLiteThrottleRepository: ThrottleRepository {
                 sql: "DELETE FROM throttle WHERE key IN (SELECT key FROM throttle WHERE expiresAt < ? LIMIT ?)"
             ).execute(arguments: [now, ThrottleStorage.purgeBatch])
             return verdict
+        }
+    }
+
+    func purge(expiredBefore cutoff: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM throttle WHERE expiresAt < ?", arguments: [cutoff])
+            return db.changesCount
         }
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 
 /// Token hashes in SQLite. Lookups are by the unique `hash` index.
 struct SQLiteTokenRepository: TokenRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     private static let hash = Column("hash")
     private static let chain = Column("chainID")
@@ -72,8 +72,7 @@ struct SQLiteTokenRepository: TokenRepository {
             else { return .notUsable }
             switch old.state(at: now) {
             case .used:
-                _ = try Self.revokeChain(old.chainID, at: now, in: db)
-                return .reused
+                return .reused(try Self.revokeChain(old.chainID, at: now, in: db))
             case .revoked:
                 return .notUsable
             case .expired where !allowExpired:
@@ -87,45 +86,55 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
-    func revoke(id: Int64, at date: Date) async throws -> Int {
-        try await writer.write { db in
-            try TokenRecord.filter(key: id).filter(Self.revokedAt == nil).updateAll(db, Self.revokedAt.set(to: date))
-        }
+    func revoke(id: Int64, at date: Date) async throws -> RevokedTokens {
+        try await writer.write { db in try Self.revoke(TokenRecord.filter(key: id), at: date, in: db) }
     }
 
-    func revokeChain(_ chainID: String, at date: Date) async throws -> Int {
+    func revokeChain(_ chainID: String, at date: Date) async throws -> RevokedTokens {
         try await writer.write { db in try Self.revokeChain(chainID, at: date, in: db) }
     }
 
-    func revokeAll(userID: String, at date: Date) async throws -> Int {
+    func revokeAll(userID: String, at date: Date) async throws -> RevokedTokens {
+        try await writer.write { db in try Self.revoke(TokenRecord.filter(Column("userID") == userID), at: date, in: db) }
+    }
+
+    func revokeAll(userID: String, exceptChain: String, at date: Date) async throws -> RevokedTokens {
         try await writer.write { db in
-            try TokenRecord.filter(Column("userID") == userID).filter(Self.revokedAt == nil)
-                .updateAll(db, Self.revokedAt.set(to: date))
+            try Self.revoke(
+                TokenRecord.filter(Column("userID") == userID && Self.chain != exceptChain)
+                    .filter(Column("kind") != TokenKind.device.rawValue),
+                at: date, in: db)
         }
     }
 
-    func revokeAll(userID: String, exceptChain: String, at date: Date) async throws -> Int {
+    func revokeAll(clientID: String, at date: Date) async throws -> RevokedTokens {
+        try await writer.write { db in try Self.revoke(TokenRecord.filter(Column("clientID") == clientID), at: date, in: db) }
+    }
+
+    func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int {
         try await writer.write { db in
-            try TokenRecord.filter(Column("userID") == userID && Self.chain != exceptChain && Self.revokedAt == nil)
-                .filter(Column("kind") != TokenKind.device.rawValue)
-                .updateAll(db, Self.revokedAt.set(to: date))
+            try TokenRecord.filter(Column("expiresAt") < cutoff)
+                .filter(Column("kind") != TokenKind.access.rawValue || Column("issuedAt") < accessIssuedBefore)
+                .deleteAll(db)
         }
     }
 
-    func revokeAll(clientID: String, at date: Date) async throws -> Int {
-        try await writer.write { db in
-            try TokenRecord.filter(Column("clientID") == clientID).filter(Self.revokedAt == nil)
-                .updateAll(db, Self.revokedAt.set(to: date))
-        }
+    private static func revokeChain(_ chainID: String, at date: Date, in db: Database) throws -> RevokedTokens {
+        try revoke(TokenRecord.filter(chain == chainID), at: date, in: db)
     }
 
-    func purge(expiredBefore cutoff: Date) async throws -> Int {
-        try await writer.write { db in
-            try TokenRecord.filter(Column("expiresAt") < cutoff).deleteAll(db)
+    /// Revokes the tokens of `request` not revoked yet, counting them by kind first (same transaction).
+    private static func revoke(
+        _ request: QueryInterfaceRequest<TokenRecord>, at date: Date, in db: Database
+    ) throws -> RevokedTokens {
+        let live = request.filter(revokedAt == nil)
+        var byKind: [TokenKind: Int] = [:]
+        for row in try live.select(Column("kind"), count(Column("id"))).group(Column("kind")).asRequest(of: Row.self)
+            .fetchAll(db)
+        {
+            if let kind = TokenKind(rawValue: row[0]) { byKind[kind] = row[1] }
         }
-    }
-
-    private static func revokeChain(_ chainID: String, at date: Date, in db: Database) throws -> Int {
-        try TokenRecord.filter(chain == chainID).filter(revokedAt == nil).updateAll(db, revokedAt.set(to: date))
+        try live.updateAll(db, revokedAt.set(to: date))
+        return RevokedTokens(byKind)
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// Users in SQLite. The unique index on `email` (case-insensitive) settles races between registrations, and
 /// `user_unique` those between records claiming the value of a unique schema attribute.
 struct SQLiteUserRepository: UserRepository {
-    let writer: any DatabaseWriter
+    let writer: MeteredDatabase
 
     func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User {
         try await writeMappingDuplicates { db in
@@ -67,9 +67,11 @@ struct SQLiteUserRepository: UserRepository {
         }
     }
 
-    private func writeMappingDuplicates<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    private func writeMappingDuplicates<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, operation: String = #function
+    ) async throws -> T {
         do {
-            return try await writer.write(body)
+            return try await writer.write(body, operation: operation)
         } catch let error as DatabaseError where error.isUniqueViolation {
             throw CaptureError.emailAddressInUse(field: "email")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CaptureCore
 import CaptureServer
+import CaptureStore
 import Foundation
 import Logging
 
@@ -22,18 +23,20 @@ struct CaptureServerCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: settings ?? environment["CAPTURE_SETTINGS"] ?? "Settings")
-        var logger = Logger(label: "capture-server")
-        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let resolved: ServiceSettings
         do {
-            resolved = try ServiceSettings.resolve(
+            let resolved = try ServiceSettings.resolve(
                 directory: directory,
                 flags: SettingsOverrides(host: host, port: port, databasePath: db, publicOrigin: publicOrigin),
                 environment: environment)
-            try await CaptureServerMain.run(settings: resolved, settingsDirectory: directory, logger: logger)
+            let (logger, registry) = ServerObservability.bootstrap(settings: resolved)
+            try await CaptureServerMain.run(
+                settings: resolved, settingsDirectory: directory, logger: logger, registry: registry)
         } catch let error as SettingsError {
             FileHandle.standardError.write(Data("capture-server: \(error)\n".utf8))
             throw ExitCode(78)
+        } catch let error as DatabaseTooNew {
+            FileHandle.standardError.write(Data("capture-server: refusing to start: \(error)\n".utf8))
+            throw ExitCode(DatabaseTooNew.exitCode)
         }
     }
 }

@@ -31,7 +31,7 @@ public struct TestWorld: Sendable {
     public let time: TestTime
 
     public static func make(
-        settingsDirectory: URL = settingsDirectory, time: TestTime = TestTime(),
+        settingsDirectory: URL = settingsDirectory, time: TestTime = TestTime(), metrics: CaptureMetrics = .facade,
         configure: (inout ServiceSettings) -> Void = { _ in }
     ) async throws -> TestWorld {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-test-\(UUID().uuidString)")
@@ -41,9 +41,10 @@ public struct TestWorld: Sendable {
         settings.databasePath = directory.appendingPathComponent("capture.sqlite").path
         configure(&settings)
         let pool = try CaptureDatabase.open(path: settings.databasePath)
-        let service = await CaptureService.make(
+        var service = await CaptureService.make(
             settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory),
-            store: CaptureDatabase.repositories(pool), time: time)
+            store: CaptureDatabase.repositories(pool, metrics: metrics), time: time)
+        service.metrics = metrics
         try await service.syncSettingsClients()
         return TestWorld(service: service, pool: pool, databasePath: settings.databasePath, time: time)
     }

@@ -42,9 +42,8 @@ public struct DatabaseAdminConsole: AdminConsole {
     }
 
     public func revokeTokens(ofClient id: String) async throws -> JSONValue {
-        let count = try await service.audited("client.revoke_tokens", target: id, by: actor, detail: { (n: Int) in "revoked \(n)" }) {
-            _ = try await service.findClient(id)
-            return try await service.store.tokens.revokeAll(clientID: id, at: service.time.now())
+        let count = try await service.audited("client.revoke_tokens", target: id, by: actor, detail: { "revoked \($0)" }) {
+            try await service.revokeTokens(ofClient: id)
         }
         return AdminDocuments.count("revoked", count)
     }

@@ -7,4 +7,6 @@ public protocol CodeRepository: Sendable {
     func use<Verdict: Sendable>(
         userID: String, purpose: CodePurpose, _ decide: @Sendable (OneTimeCode?) -> (OneTimeCode?, Verdict)
     ) async throws -> Verdict
+    /// Deletes codes that expired before `cutoff`; returns how many.
+    func purge(expiredBefore cutoff: Date) async throws -> Int
 }

@@ -11,6 +11,8 @@ public protocol OutboxRepository: Sendable {
     func find(id: Int64) async throws -> OutboxEntry?
     /// Newest first.
     func list(limit: Int) async throws -> [OutboxEntry]
+    /// How many messages wait for delivery.
+    func pendingCount() async throws -> Int
     /// Clears the bodies of delivered messages and of messages whose code has expired; returns how many.
     func forgetBodies(at now: Date) async throws -> Int
     /// Makes cleared bodies unrecoverable from the storage's files too (old page images, the write-ahead log).

@@ -10,6 +10,8 @@ public protocol SocialLoginRepository: Sendable {
     func use<Verdict: Sendable>(
         tokenHash: String, _ decide: @Sendable (SocialLogin?) -> (SocialLogin?, Verdict)
     ) async throws -> Verdict
+    /// Deletes sign-ins that expired before `cutoff`; returns how many.
+    func purge(expiredBefore cutoff: Date) async throws -> Int
 }
 
 /// Provider accounts linked to users. A provider account belongs to one user at most.

@@ -10,6 +10,8 @@ public protocol ThrottleRepository: Sendable {
         _ keys: [String], now: Date,
         _ decide: @Sendable ([String: ThrottleState]) -> (changes: [String: ThrottleState?], verdict: Verdict)
     ) async throws -> Verdict
+    /// Forgets every counter that expired before `cutoff`; returns how many.
+    func purge(expiredBefore cutoff: Date) async throws -> Int
 }
 
 public enum ThrottleStorage {

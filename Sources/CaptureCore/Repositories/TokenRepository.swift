@@ -22,12 +22,23 @@ public struct TokenFilter: Sendable, Equatable {
     }
 }
 
+/// The tokens one call newly revoked, by kind (already revoked ones are not counted again).
+public struct RevokedTokens: Sendable, Equatable {
+    public var byKind: [TokenKind: Int]
+
+    public init(_ byKind: [TokenKind: Int] = [:]) {
+        self.byKind = byKind.filter { $0.value > 0 }
+    }
+
+    public var count: Int { byKind.values.reduce(0, +) }
+}
+
 /// What happened when a one-use token (a refresh token, an authorization code) was presented.
 public enum Redemption: Sendable, Equatable {
     /// The token was marked used and its replacements stored, in one transaction.
     case redeemed(TokenRecord)
-    /// The token had already been used: its whole chain is now revoked.
-    case reused
+    /// The token had already been used: its whole chain is now revoked (these tokens).
+    case reused(RevokedTokens)
     case notUsable
 }
 
@@ -48,13 +59,14 @@ public protocol TokenRepository: Sendable {
         hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
         replacements: @Sendable (TokenRecord) -> [TokenRecord]
     ) async throws -> Redemption
-    /// Returns how many tokens were newly revoked.
-    @discardableResult func revoke(id: Int64, at: Date) async throws -> Int
-    @discardableResult func revokeChain(_ chainID: String, at: Date) async throws -> Int
-    @discardableResult func revokeAll(userID: String, at: Date) async throws -> Int
+    /// Each returns the tokens it newly revoked.
+    @discardableResult func revoke(id: Int64, at: Date) async throws -> RevokedTokens
+    @discardableResult func revokeChain(_ chainID: String, at: Date) async throws -> RevokedTokens
+    @discardableResult func revokeAll(userID: String, at: Date) async throws -> RevokedTokens
     /// Every token of the user outside `exceptChain` (the other sessions).
-    @discardableResult func revokeAll(userID: String, exceptChain: String, at: Date) async throws -> Int
-    @discardableResult func revokeAll(clientID: String, at: Date) async throws -> Int
-    /// Deletes tokens that expired before `cutoff`; returns how many.
-    func purge(expiredBefore cutoff: Date) async throws -> Int
+    @discardableResult func revokeAll(userID: String, exceptChain: String, at: Date) async throws -> RevokedTokens
+    @discardableResult func revokeAll(clientID: String, at: Date) async throws -> RevokedTokens
+    /// Deletes tokens that expired before `cutoff`, access tokens only when also issued before `accessIssuedBefore`
+    /// (the signed refresh still takes an expired one; `CaptureService.purgeExpiredTokens` sets both); returns how many.
+    func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int
 }

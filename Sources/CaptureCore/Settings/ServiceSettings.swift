@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Typed service configuration, parsed once at start-up from `Settings/service.json`.
 public struct ServiceSettings: Sendable, Equatable {
@@ -60,6 +61,14 @@ public struct ServiceSettings: Sendable, Equatable {
     public var adminPort: Int?
     /// The address the admin listener binds; defaults to `host`.
     public var adminHost: String?
+    /// Operations (docs/decisions.md, "Operations: metrics, logs, purge"): `GET /metrics` served or not; the log
+    /// lines' format and least level (`CAPTURE_LOG_FORMAT`, `CAPTURE_LOG_LEVEL`); the level of the per-request
+    /// line; minutes between purges of expired rows (0: none).
+    public var metricsEnabled = true
+    public var logFormat = LogFormat.text
+    public var logLevel = Logger.Level.info
+    public var requestLogLevel = Logger.Level.info
+    public var purgeIntervalMinutes = 60.0
 
     public init() {}
 

@@ -50,6 +50,11 @@ struct ServiceSettingsFile: Decodable {
     var auditRetentionDays: Double?
     var adminHost: String?
     var adminPort: Int?
+    var metricsEnabled: Bool?
+    var logFormat: String?
+    var logLevel: String?
+    var requestLogLevel: String?
+    var purgeIntervalMinutes: Double?
 }
 
 extension ServiceSettings {
@@ -100,6 +105,13 @@ extension ServiceSettings {
         if let days = raw.auditRetentionDays { settings.auditRetentionDays = days }
         settings.adminHost = raw.adminHost
         settings.adminPort = raw.adminPort
+        if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
+        if let format = raw.logFormat { settings.logFormat = try parseLogFormat(format, file: name, key: "logFormat") }
+        if let level = raw.logLevel { settings.logLevel = try parseLogLevel(level, file: name, key: "logLevel") }
+        if let level = raw.requestLogLevel {
+            settings.requestLogLevel = try parseLogLevel(level, file: name, key: "requestLogLevel")
+        }
+        if let minutes = raw.purgeIntervalMinutes { settings.purgeIntervalMinutes = minutes }
         try settings.validate(file: name)
         return settings
     }
@@ -203,5 +215,6 @@ extension ServiceSettings {
             guard adminPort != port || adminPort == 0 else { throw fail("adminPort", "must differ from port (\(port))") }
         }
         if let adminHost, adminHost.isEmpty { throw fail("adminHost", "must not be empty") }
+        try validateOperations(file: file)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Values from flags or `CAPTURE_*` variables that override the settings file (flags > environment > file > defaults).
 public struct SettingsOverrides: Sendable, Equatable {
@@ -8,10 +9,13 @@ public struct SettingsOverrides: Sendable, Equatable {
     public var publicOrigin: String?
     public var bcryptCost: Int?
     public var accessTokenLifeHours: Double?
+    public var logFormat: LogFormat?
+    public var logLevel: Logger.Level?
 
     public init(
         host: String? = nil, port: Int? = nil, databasePath: String? = nil, publicOrigin: String? = nil,
-        bcryptCost: Int? = nil, accessTokenLifeHours: Double? = nil
+        bcryptCost: Int? = nil, accessTokenLifeHours: Double? = nil, logFormat: LogFormat? = nil,
+        logLevel: Logger.Level? = nil
     ) {
         self.host = host
         self.port = port
@@ -19,10 +23,13 @@ public struct SettingsOverrides: Sendable, Equatable {
         self.publicOrigin = publicOrigin
         self.bcryptCost = bcryptCost
         self.accessTokenLifeHours = accessTokenLifeHours
+        self.logFormat = logFormat
+        self.logLevel = logLevel
     }
 
     /// Reads `CAPTURE_HOST`, `CAPTURE_PORT`, `CAPTURE_DB`, `CAPTURE_PUBLIC_ORIGIN`, `CAPTURE_BCRYPT_COST`,
-    /// `CAPTURE_ACCESS_TOKEN_LIFE_HOURS`; a value that does not parse is an error naming the variable.
+    /// `CAPTURE_ACCESS_TOKEN_LIFE_HOURS`, `CAPTURE_LOG_FORMAT`, `CAPTURE_LOG_LEVEL`; a value that does not parse is an
+    /// error naming the variable.
     public static func environment(_ env: [String: String]) throws -> SettingsOverrides {
         func number<T: LosslessStringConvertible>(_ key: String, _: T.Type) throws -> T? {
             guard let raw = env[key], !raw.isEmpty else { return nil }
@@ -37,7 +44,13 @@ public struct SettingsOverrides: Sendable, Equatable {
             databasePath: env["CAPTURE_DB"].flatMap { $0.isEmpty ? nil : $0 },
             publicOrigin: env["CAPTURE_PUBLIC_ORIGIN"].flatMap { $0.isEmpty ? nil : $0 },
             bcryptCost: try number("CAPTURE_BCRYPT_COST", Int.self),
-            accessTokenLifeHours: try number("CAPTURE_ACCESS_TOKEN_LIFE_HOURS", Double.self))
+            accessTokenLifeHours: try number("CAPTURE_ACCESS_TOKEN_LIFE_HOURS", Double.self),
+            logFormat: try env["CAPTURE_LOG_FORMAT"].flatMap { $0.isEmpty ? nil : $0 }.map {
+                try ServiceSettings.parseLogFormat($0, file: "(environment)", key: "CAPTURE_LOG_FORMAT")
+            },
+            logLevel: try env["CAPTURE_LOG_LEVEL"].flatMap { $0.isEmpty ? nil : $0 }.map {
+                try ServiceSettings.parseLogLevel($0, file: "(environment)", key: "CAPTURE_LOG_LEVEL")
+            })
     }
 
     /// `self` wins over `other` where both are set.
@@ -45,7 +58,8 @@ public struct SettingsOverrides: Sendable, Equatable {
         SettingsOverrides(
             host: host ?? other.host, port: port ?? other.port, databasePath: databasePath ?? other.databasePath,
             publicOrigin: publicOrigin ?? other.publicOrigin, bcryptCost: bcryptCost ?? other.bcryptCost,
-            accessTokenLifeHours: accessTokenLifeHours ?? other.accessTokenLifeHours)
+            accessTokenLifeHours: accessTokenLifeHours ?? other.accessTokenLifeHours, logFormat: logFormat ?? other.logFormat,
+            logLevel: logLevel ?? other.logLevel)
     }
 
     /// Applies to settings from the file and re-validates the result.
@@ -57,6 +71,8 @@ public struct SettingsOverrides: Sendable, Equatable {
         if let publicOrigin { result.publicOrigin = publicOrigin }
         if let bcryptCost { result.bcryptCost = bcryptCost }
         if let accessTokenLifeHours { result.accessTokenLifeHours = accessTokenLifeHours }
+        if let logFormat { result.logFormat = logFormat }
+        if let logLevel { result.logLevel = logLevel }
         try result.validate(file: source)
         return result
     }

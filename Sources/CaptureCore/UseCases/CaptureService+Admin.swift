@@ -46,20 +46,28 @@ extension CaptureService {
     public func revokeToken(_ reference: String) async throws -> Int {
         let record = try await findToken(reference)
         guard let id = record.id else { return 0 }
-        let count = record.kind == .refresh
+        let revoked = record.kind == .refresh
             ? try await store.tokens.revokeChain(record.chainID, at: time.now())
             : try await store.tokens.revoke(id: id, at: time.now())
+        metrics.revoked(revoked, .operatorAction)
+        let count = revoked.count
         guard count > 0 else { throw CaptureError.notPermitted("token '\(reference)' was already revoked") }
         return count
     }
 
     public func revokeTokens(ofUser reference: String) async throws -> Int {
         let user = try await findUser(reference)
-        return try await store.tokens.revokeAll(userID: user.id, at: time.now())
+        let revoked = try await store.tokens.revokeAll(userID: user.id, at: time.now())
+        metrics.revoked(revoked, .operatorAction)
+        return revoked.count
     }
 
-    public func purgeExpiredTokens() async throws -> Int {
-        try await store.tokens.purge(expiredBefore: time.now())
+    /// Revokes every token issued to a client (its users sign in again); the client stays registered.
+    public func revokeTokens(ofClient id: String) async throws -> Int {
+        _ = try await findClient(id)
+        let revoked = try await store.tokens.revokeAll(clientID: id, at: time.now())
+        metrics.revoked(revoked, .operatorAction)
+        return revoked.count
     }
 
     public func findClient(_ id: String) async throws -> Client {
@@ -84,8 +92,9 @@ extension CaptureService {
         let client = try await findClient(id)
         try refuseSettingsClient(id, to: "remove")
         let revoked = try await store.tokens.revokeAll(clientID: id, at: time.now())
+        metrics.revoked(revoked, .operatorAction)
         try await store.clients.delete(id: id)
-        return (client, revoked)
+        return (client, revoked.count)
     }
 
     /// A new secret for a confidential client, returned once; the old one stops working at once.
@@ -112,7 +121,7 @@ extension CaptureService {
         user.disabledAt = disabled ? (user.disabledAt ?? time.now()) : nil
         user.updatedAt = time.now()
         try await store.users.update(user)
-        if disabled { try await store.tokens.revokeAll(userID: user.id, at: time.now()) }
+        if disabled { metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: time.now()), .accountDisabled) }
         return user
     }
 }

@@ -25,7 +25,9 @@ extension CaptureService {
         record.redirectURI = redirectURI
         record.codeChallenge = codeChallenge
         let signOut = minter.mint()
-        try await store.tokens.insert([record, signOutRecord(signOut, joining: record)])
+        let records = [record, signOutRecord(signOut, joining: record)]
+        try await store.tokens.insert(records)
+        metrics.issued(records)
         return IssuedCode(code: code, signOutToken: signOut)
     }
 

@@ -21,14 +21,14 @@ extension CaptureService {
         guard request.deviceToken != nil, trusted == nil else { return nil }
         let token = minter.mint()
         let now = time.now()
-        try await store.tokens.insert([
-            TokenRecord(
-                kind: .device, hash: TokenMinter.hash(token), userID: user.id, clientID: client.clientID,
-                chainID: minter.identifier(), issuedAt: now, expiresAt: now + Self.deviceLifetime)
-        ])
+        let device = TokenRecord(
+            kind: .device, hash: TokenMinter.hash(token), userID: user.id, clientID: client.clientID,
+            chainID: minter.identifier(), issuedAt: now, expiresAt: now + Self.deviceLifetime)
+        try await store.tokens.insert([device])
+        metrics.issued([device])
         let devices = try await store.tokens.list(TokenFilter(userID: user.id, kind: .device, state: .active, now: now))
         for stale in devices.dropFirst(Self.devicesPerUser) {
-            if let id = stale.id { try await store.tokens.revoke(id: id, at: now) }
+            if let id = stale.id { metrics.revoked(try await store.tokens.revoke(id: id, at: now), .deviceReplaced) }
         }
         return token
     }

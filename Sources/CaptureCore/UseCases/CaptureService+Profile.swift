@@ -42,7 +42,8 @@ extension CaptureService {
         user.updatedAt = time.now()
         try await store.users.update(user)
         if !client.keepSessionsOnPasswordChange {
-            try await store.tokens.revokeAll(userID: user.id, exceptChain: token.chainID, at: time.now())
+            metrics.revoked(
+                try await store.tokens.revokeAll(userID: user.id, exceptChain: token.chainID, at: time.now()), .passwordChange)
         }
         return user
     }

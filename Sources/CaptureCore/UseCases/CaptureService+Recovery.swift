@@ -23,7 +23,7 @@ extension CaptureService {
         user.emailVerifiedAt = user.emailVerifiedAt ?? now
         user.updatedAt = now
         try await store.users.update(user)
-        try await store.tokens.revokeAll(userID: user.id, at: now)
+        metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: now), .passwordReset)
         try await throttle.ownerProved(email: user.email, address: request.remoteAddress, now: now)
         await recordSecurityEvent("password.reset", target: user.id, detail: "reset with a mailed code; every session revoked")
         return user

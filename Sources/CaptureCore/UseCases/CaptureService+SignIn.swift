@@ -3,6 +3,22 @@ extension CaptureService {
     /// password fail alike (210) and take alike (a decoy bcrypt check). Each attempt is charged to the
     /// throttle before the password is checked (510 when a limit is used up; see `SignInThrottle`).
     public func signIn(_ request: FlowRequest) async throws -> AuthResult {
+        try await countingSignIn(.password) { try await signInWithPassword(request) }
+    }
+
+    /// Counts the attempt's outcome in `capture_sign_ins_total`.
+    func countingSignIn<T>(_ method: SignInMethod, _ attempt: () async throws -> T) async throws -> T {
+        do {
+            let result = try await attempt()
+            metrics.signIn(method, .success)
+            return result
+        } catch {
+            metrics.signIn(method, SignInOutcome(error))
+            throw error
+        }
+    }
+
+    private func signInWithPassword(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
         let values = try catalog.validate(
             form: context.form, in: context.flow, values: signInFields(request.fields, form: context.form),

@@ -50,7 +50,7 @@ extension CaptureService {
         // The lookup already brought the user: a deactivated account ends the session here (a deleted one took
         // its tokens with it).
         guard let user, !user.isDisabled else {
-            try await store.tokens.revokeChain(stored.chainID, at: now)
+            metrics.revoked(try await store.tokens.revokeChain(stored.chainID, at: now), .accountDisabled)
             throw CaptureError.accountDeactivated
         }
 
@@ -60,12 +60,14 @@ extension CaptureService {
         let outcome = try await store.tokens.redeem(
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
         ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
-        if case .reused = outcome {
+        if case .reused(let revoked) = outcome {
+            metrics.revoked(revoked, .reuse)
             await recordSecurityEvent(
                 "token.reuse", target: stored.fingerprint, outcome: "chain_revoked",
                 detail: "a signed refresh was replayed by \(stored.clientID); its chain is revoked")
         }
-        guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
+        guard case .redeemed(let old) = outcome else { throw CaptureError.invalidAccessToken }
+        metrics.issued([record(.access, fresh, following: old, expiresAt: now + lifetime)])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)
     }
 

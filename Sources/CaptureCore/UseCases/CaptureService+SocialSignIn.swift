@@ -8,6 +8,10 @@ extension CaptureService {
     /// when the profile lacks what the schema requires) the registration form comes back prefilled (310,
     /// `prereg_fields`). The token is spent only by a sign-in or a registration.
     public func signInWithProvider(_ request: FlowRequest) async throws -> AuthResult {
+        try await countingSignIn(.social) { try await signInWithLinkedProvider(request) }
+    }
+
+    private func signInWithLinkedProvider(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request, takesForm: false)
         let registrationForm = try socialRegistrationForm(request.registrationForm, flow: context.flow)
         let login = try await pendingSocialLogin(request.socialToken, client: context.client)

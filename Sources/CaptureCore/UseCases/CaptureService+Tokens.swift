@@ -14,7 +14,9 @@ extension CaptureService {
             authProvider: provider, issuedAt: time.now(), expiresAt: time.now(),
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         let grant = mintGrant(for: client)
-        try await store.tokens.insert(records(of: grant, following: chainStart))
+        let records = records(of: grant, following: chainStart)
+        try await store.tokens.insert(records)
+        metrics.issued(records)
         return grant
     }
 
@@ -59,12 +61,14 @@ extension CaptureService {
         ) { old in records(of: grant, following: old) }
         switch outcome {
         case .redeemed(let old):
+            metrics.issued(records(of: grant, following: old))
             guard let user = try await store.users.find(id: old.userID), !user.isDisabled else {
-                try await store.tokens.revokeChain(old.chainID, at: time.now())
+                metrics.revoked(try await store.tokens.revokeChain(old.chainID, at: time.now()), .accountDisabled)
                 throw CaptureError.invalidGrant("the account behind this grant is deactivated")
             }
             return grant
-        case .reused:
+        case .reused(let revoked):
+            metrics.revoked(revoked, .reuse)
             await recordSecurityEvent(
                 "token.reuse", target: String(TokenMinter.hash(token).prefix(12)), outcome: "chain_revoked",
                 detail: "a used \(kind.rawValue) was presented again by \(client.clientID); its chain is revoked")
@@ -97,7 +101,7 @@ extension CaptureService {
         guard let token, !token.isEmpty else { throw CaptureError.missingArgument("token") }
         guard let record = try await store.tokens.find(hash: TokenMinter.hash(token)), record.clientID == client.clientID
         else { return }
-        try await store.tokens.revokeChain(record.chainID, at: time.now())
+        metrics.revoked(try await store.tokens.revokeChain(record.chainID, at: time.now()), .signOut)
     }
 
     /// What an operator or backend may learn about a token: nil when it is not active.

@@ -17,6 +17,8 @@ public struct CaptureService: Sendable {
     public let mailSignal = MailSignal()
     /// The social sign-in providers that resolved at start-up (none until the server discovers them).
     public var social: SocialProviders = .none
+    /// Where sign-ins, tokens and the outbox are counted (the server's Prometheus registry; else the global facade).
+    public var metrics: CaptureMetrics = .facade
     /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.
     let decoyHash: String
 

@@ -1,0 +1,131 @@
+import CoreMetrics
+import Foundation
+
+/// Every metric the service records, named in one place (docs/decisions.md, "Operations: metrics, logs, purge").
+/// It records through a swift-metrics factory: Core, Store and the server name no backend; the server hands in the
+/// Prometheus factory whose registry `/metrics` serves. Metrics are looked up by name and labels on each use (the
+/// factory keeps one per series), so a value of this type is cheap to copy and holds no state of its own.
+public struct CaptureMetrics: Sendable {
+    public let factory: any MetricsFactory
+
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+    }
+
+    /// Records into whatever `MetricsSystem` was bootstrapped with (nothing, unless a process bootstrapped it).
+    public static var facade: CaptureMetrics { CaptureMetrics(factory: MetricsSystem.factory) }
+
+    public enum Name {
+        public static let httpRequests = "capture_http_requests_total"
+        public static let httpDuration = "capture_http_request_duration_seconds"
+        public static let signIns = "capture_sign_ins_total"
+        public static let tokensIssued = "capture_tokens_issued_total"
+        public static let tokensRevoked = "capture_tokens_revoked_total"
+        public static let outboxPending = "capture_mail_outbox_pending"
+        public static let databaseDuration = "capture_db_call_duration_seconds"
+        public static let purged = "capture_purged_rows_total"
+    }
+
+    /// One answered HTTP request. `route` is the route's template (`/flows/{flow}`), never the path a caller sent.
+    public func httpRequest(route: String, method: String, status: Int, duration: Duration) {
+        let labels = [("route", route), ("method", method), ("status", String(status))]
+        Counter(label: Name.httpRequests, dimensions: labels, factory: factory).increment()
+        Timer(label: Name.httpDuration, dimensions: labels, factory: factory).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// One sign-in attempt and how it ended.
+    public func signIn(_ method: SignInMethod, _ outcome: SignInOutcome) {
+        Counter(
+            label: Name.signIns, dimensions: [("method", method.rawValue), ("outcome", outcome.rawValue)], factory: factory
+        ).increment()
+    }
+
+    /// Tokens stored for callers (each record's kind).
+    public func issued(_ records: [TokenRecord]) {
+        for (kind, count) in Dictionary(grouping: records, by: \.kind).mapValues(\.count) {
+            Counter(label: Name.tokensIssued, dimensions: [("kind", kind.rawValue)], factory: factory).increment(by: count)
+        }
+    }
+
+    /// Tokens newly revoked, by kind and why.
+    public func revoked(_ tokens: RevokedTokens, _ reason: RevocationReason) {
+        for (kind, count) in tokens.byKind {
+            Counter(
+                label: Name.tokensRevoked, dimensions: [("kind", kind.rawValue), ("reason", reason.rawValue)], factory: factory
+            ).increment(by: count)
+        }
+    }
+
+    /// Messages waiting in the outbox.
+    public func outboxPending(_ count: Int) {
+        Gauge(label: Name.outboxPending, factory: factory).record(count)
+    }
+
+    /// One repository call: `repository` names the table group, `operation` the method.
+    public func databaseCall(repository: String, operation: String, duration: Duration) {
+        Timer(
+            label: Name.databaseDuration, dimensions: [("repository", repository), ("operation", operation)], factory: factory
+        ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Rows a purge pass removed, by what they were.
+    public func purged(_ report: PurgeReport) {
+        for item in report.items where item.count > 0 {
+            Counter(label: Name.purged, dimensions: [("what", item.name)], factory: factory).increment(by: item.count)
+        }
+    }
+}
+
+/// How a person signed in.
+public enum SignInMethod: String, Sendable {
+    case password
+    case social
+}
+
+/// How a sign-in attempt ended, as `capture_sign_ins_total{outcome}` reports it.
+public enum SignInOutcome: String, Sendable {
+    case success
+    case wrongCredentials = "wrong_credentials"
+    case throttled
+    case deactivated
+    case unverifiedEmail = "unverified_email"
+    /// Social: the provider account has no user yet, or its address belongs to one (register or merge next).
+    case needsAccount = "needs_account"
+    /// The request could not be used: a bad form, client or flow.
+    case invalidRequest = "invalid_request"
+    case error
+
+    public init(_ error: any Error) {
+        switch error as? CaptureError {
+        case .invalidCredentials: self = .wrongCredentials
+        case .rateLimited: self = .throttled
+        case .accountDeactivated: self = .deactivated
+        case .emailNotVerified: self = .unverifiedEmail
+        case .registrationRequired, .mergeRequired: self = .needsAccount
+        case .unexpected, .none: self = .error
+        default: self = .invalidRequest
+        }
+    }
+}
+
+/// Why tokens were revoked.
+public enum RevocationReason: String, Sendable {
+    /// A caller's `/oauth/revoke` (sign-out).
+    case signOut = "sign_out"
+    /// A one-use token presented twice: its chain goes.
+    case reuse
+    case passwordChange = "password_change"
+    case passwordReset = "password_reset"
+    case accountDisabled = "account_disabled"
+    case deviceReplaced = "device_replaced"
+    /// An operator's revocation (`capturectl token revoke`, `client remove`; an admin API when it calls the same
+    /// use cases in the server).
+    case operatorAction = "operator"
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,49 @@
+import CaptureStore
+import CaptureTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// The operations wiring of the real `capture-server` binary: JSON logs and `/metrics` from the settings, and a
+/// database from a newer build refused before anything is served.
+@Suite(.serialized) struct OperationsProcessTests {
+    @Test func jsonLogsAndMetricsFromTheSettings() async throws {
+        let server = try await LiveServerProcess(settings: ["logFormat": "json", "logLevel": "info"])
+        defer { server.stop() }
+        let metrics = try #require(server.get("/metrics"))
+        #expect(metrics.status == 200)
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(text.contains("capture_http_requests_total{"), "\(text)")
+        #expect(text.contains(#"route="/health/ready""#))
+        server.stop()
+        let lines = server.log.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(lines.contains { $0.contains(#""message":"request""#) }, "\(server.log)")
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["level"] is String && object?["time"] is String, "\(line)")
+        }
+    }
+
+    /// A database with a migration this build does not know (as a newer build would leave it).
+    static func newerDatabase() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newer-\(UUID().uuidString)")
+        let path = directory.appendingPathComponent("capture.sqlite").path
+        let pool = try CaptureDatabase.open(path: path)
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-a-newer-build')")
+        }
+        try pool.close()
+        return path
+    }
+
+    @Test func theServerRefusesADatabaseFromANewerBuild() async throws {
+        let database = try Self.newerDatabase()
+        let (process, _, err) = try ServerProcessTests().launch(
+            ["--port", "\(ServerProcessTests.freePort())", "--db", database, "--settings", TestWorld.settingsDirectory.path])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == DatabaseTooNew.exitCode)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("refusing to start"), "\(message)")
+        #expect(message.contains("newer version") && message.contains("v99-from-a-newer-build"), "\(message)")
+    }
+}
