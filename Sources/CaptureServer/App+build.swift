@@ -79,19 +79,24 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     OAuthController(service: service).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
     VerifyController(service: service).addRoutes(to: group(.verify))
-    if servesAdmin { AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service))) }
+    if servesAdmin {
+        MetricsController.mount(on: problem, service: service)
+        AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service)))
+    }
     return router
 }
 
-/// The admin listener's router: the admin API alone, with the same security headers, request log and replies to
-/// unknown routes.
+/// The admin listener's router: the admin API and `/metrics`, with the same request ids, metrics, security
+/// headers, request log and replies to unknown routes as the main one.
 public func buildAdminRouter(service: CaptureService) -> Router<CaptureRequestContext> {
     let router = Router(context: CaptureRequestContext.self)
+    router.addOperations(service: service)
     router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
-    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestLogMiddleware(level: service.settings.requestLogLevel))
     router.add(middleware: UnknownRouteMiddleware())
-    AdminController(service: service).addRoutes(
-        to: router.group().add(middleware: ErrorReplyMiddleware(style: .problem)).add(middleware: AdminKeyMiddleware(service: service)))
+    let problem = router.group().add(middleware: ErrorReplyMiddleware(style: .problem))
+    MetricsController.mount(on: problem, service: service)
+    AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service)))
     return router
 }
 

@@ -35,6 +35,7 @@ extension CaptureService {
         let bodies = try await store.outbox.forgetBodies(at: now)
         if bodies > 0 { try await store.outbox.scrub() }
         report.add("mail_bodies", bodies)
+        report.add("audit_log", try await purgeAuditLog())
         metrics.purged(report)
         return report
     }

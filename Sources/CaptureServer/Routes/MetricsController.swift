@@ -4,12 +4,12 @@ import NIOCore
 import Prometheus
 
 /// `GET /metrics`: the registry in Prometheus' text format (version 0.0.4). Gauges read from the store (the
-/// outbox's queue) are refreshed on each scrape. Generic over the context so an admin listener can mount it too.
+/// outbox's queue) are refreshed on each scrape. On the admin listener when there is one, else on the main one.
 struct MetricsController {
     let service: CaptureService
     let registry: PrometheusCollectorRegistry
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/metrics") { _, _ in try await scrape() }
     }
 
@@ -24,7 +24,7 @@ struct MetricsController {
 
 extension MetricsController {
     /// Mounts `/metrics` when `metricsEnabled` and the service records into a Prometheus registry.
-    static func mount<Context: RequestContext>(on router: Router<Context>, service: CaptureService) {
+    static func mount(on router: some RouterMethods<CaptureRequestContext>, service: CaptureService) {
         guard service.settings.metricsEnabled, let registry = service.metrics.prometheusRegistry else { return }
         MetricsController(service: service, registry: registry).addRoutes(to: router)
     }
