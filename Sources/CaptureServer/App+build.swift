@@ -57,6 +57,7 @@ public func buildRouter(service: CaptureService) throws -> Router<CaptureRequest
     OAuthController(service: service).addRoutes(to: router)
     SocialSignInController(service: service).addRoutes(to: router)
     VerifyController(service: service).addRoutes(to: router)
+    try OpenAPIController(webFlows: service.settings.webFlowsDirectory).addRoutes(to: router)
     return router
 }
 
