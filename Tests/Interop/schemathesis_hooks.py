@@ -3,6 +3,8 @@ bodies toward what the service knows — a registered client, a real flow and th
 fields — so that generated requests get past the client and form checks into validation, sign-in, registration and
 the token paths. The other part stays as generated. Nothing here touches the replies or the checks."""
 
+import os
+
 import schemathesis
 from hypothesis import strategies as st
 
@@ -31,8 +33,25 @@ ENDPOINT_FORMS = {
 }
 
 
+# Set by test_schemathesis.py: the confidential client's credentials, a live access token and this service's origin.
+BACKEND = (os.environ.get("INTEROP_BACKEND_CLIENT_ID"), os.environ.get("INTEROP_BACKEND_SECRET"))
+ACCESS_TOKEN = os.environ.get("INTEROP_ACCESS_TOKEN")
+AUDIENCE = os.environ.get("INTEROP_AUDIENCE")
+# Endpoints whose generated token parameter is replaced by the live access token in the steered variant.
+TOKEN_PARAMETERS = {"/oauth/introspect": "token", "/verify": "assertion", "/oauth/revoke": "token"}
+
+
 def steered(path, body, form):
     body = dict(body)
+    if path in ("/oauth/introspect", "/oauth/revoke", "/oauth/token") and all(BACKEND):
+        # client_secret_post (the Bearer header the run sends everywhere is not client authentication).
+        body["client_id"], body["client_secret"] = BACKEND
+        if path in TOKEN_PARAMETERS and ACCESS_TOKEN and path != "/oauth/revoke":
+            body[TOKEN_PARAMETERS[path]] = ACCESS_TOKEN
+        return body
+    if path == "/verify" and ACCESS_TOKEN and AUDIENCE:
+        body.update(assertion=ACCESS_TOKEN, audience=AUDIENCE)
+        return body
     if "client_id" in body or path in ENDPOINT_FORMS:
         body["client_id"] = CLIENT_ID
     if path in ENDPOINT_FORMS:
@@ -53,5 +72,6 @@ def flatmap_body(context, body):
         return st.just(body)
     path = operation.path
     forms = ENDPOINT_FORMS.get(path, ([None], None))[0]
-    choices = [body] + [steered(path, body, form) for form in forms if form or "client_id" in body]
+    steerable = "client_id" in body or path in ("/oauth/introspect", "/oauth/revoke", "/oauth/token", "/verify")
+    choices = [body] + [steered(path, body, form) for form in forms if form or steerable]
     return st.sampled_from(choices)

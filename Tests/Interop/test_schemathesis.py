@@ -44,9 +44,13 @@ def test_schemathesis_finds_no_failure(server, tmp_path):
         pytest.fail("schemathesis %s is not installed in %s: run scripts/install-deps.sh"
                     % (SCHEMATHESIS_VERSION, SCHEMATHESIS_DIR), pytrace=False)
     har = tmp_path / "schemathesis.har"
+    token = access_token(server)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SCHEMATHESIS_DIR), str(HERE)]), NO_COLOR="1",
                COLUMNS="160", SCHEMATHESIS_HOOKS="schemathesis_hooks",
-               HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"))
+               HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"),
+               # For the hooks: part of the generated requests authenticate as the backend or carry the live token.
+               INTEROP_BACKEND_CLIENT_ID=server.backend_client_id, INTEROP_BACKEND_SECRET=server.backend_secret,
+               INTEROP_ACCESS_TOKEN=token, INTEROP_AUDIENCE=server.base)
     command = [
         sys.executable, "-m", "schemathesis.cli", "run", server.url("/openapi.json"),
         "--url", server.base,
@@ -57,7 +61,7 @@ def test_schemathesis_finds_no_failure(server, tmp_path):
         "--seed", os.environ.get("INTEROP_SCHEMATHESIS_SEED", "20261124"),
         "--no-shrink",
         "--request-timeout", "20",
-        "--header", "Authorization: Bearer " + access_token(server),
+        "--header", "Authorization: Bearer " + token,
         "--report", "har", "--report-har-path", str(har),
         "--output-truncate", "false",
     ]
