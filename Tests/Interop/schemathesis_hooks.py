@@ -65,6 +65,34 @@ def steered(path, body, form):
     return body
 
 
+EMAIL = os.environ.get("INTEROP_EMAIL")
+PASSWORD = os.environ.get("INTEROP_PASSWORD")
+
+
+def valid(path, body, unique):
+    """The steered body with values the form accepts, so the request reaches bcrypt, tokens and the outbox: a new
+    account for registration, the run's own account for sign-in and the code requests, a new display name."""
+    body = dict(body)
+    for field in ALL_FIELDS:
+        body.pop(field, None)
+    if path == "/oauth/register_native_traditional":
+        body.update(emailAddress="st-%s@example.com" % unique, displayName="Schemathesis", newPassword=PASSWORD,
+                    newPasswordConfirm=PASSWORD)
+    elif path == "/oauth/auth_native_traditional":
+        body.update(signInEmailAddress=EMAIL, currentPassword=PASSWORD)
+    elif path == "/oauth/forgot_password_native":
+        body.update(signInEmailAddress=EMAIL)
+    elif path == "/oauth/verify_email_native":
+        body.update(emailAddress=EMAIL)
+    elif path == "/oauth/update_profile_native" and body.get("form") == "editProfileForm":
+        body.update(displayName="Schemathesis %s" % unique[:6])
+    return body
+
+
+VALID_PATHS = {"/oauth/register_native_traditional", "/oauth/auth_native_traditional", "/oauth/forgot_password_native",
+               "/oauth/verify_email_native", "/oauth/update_profile_native"}
+
+
 @schemathesis.hook
 def flatmap_body(context, body):
     operation = context.operation
@@ -74,4 +102,9 @@ def flatmap_body(context, body):
     forms = ENDPOINT_FORMS.get(path, ([None], None))[0]
     steerable = "client_id" in body or path in ("/oauth/introspect", "/oauth/revoke", "/oauth/token", "/verify")
     choices = [body] + [steered(path, body, form) for form in forms if form or steerable]
-    return st.sampled_from(choices)
+    strategy = st.sampled_from(choices)
+    if path in VALID_PATHS and EMAIL and PASSWORD:
+        steered_bodies = choices[1:]
+        strategy = st.one_of(strategy, st.builds(lambda base, unique: valid(path, base, unique.hex),
+                                                 st.sampled_from(steered_bodies), st.uuids()))
+    return strategy

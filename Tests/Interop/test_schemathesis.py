@@ -28,9 +28,8 @@ MINIMUM_REQUESTS = 5000
 MAX_EXAMPLES = int(os.environ.get("INTEROP_SCHEMATHESIS_EXAMPLES", "200"))
 
 
-def access_token(server):
+def access_token(server, email):
     """A signed-in user's access token, sent as a Bearer header so the token-protected endpoints get past it."""
-    email = "schemathesis-%s@example.com" % uuid.uuid4().hex[:12]
     reply = httpx.post(server.url("/oauth/register_native_traditional"), data={
         "client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
         "response_type": "token", "emailAddress": email, "displayName": "Schemathesis",
@@ -44,13 +43,15 @@ def test_schemathesis_finds_no_failure(server, tmp_path):
         pytest.fail("schemathesis %s is not installed in %s: run scripts/install-deps.sh"
                     % (SCHEMATHESIS_VERSION, SCHEMATHESIS_DIR), pytrace=False)
     har = tmp_path / "schemathesis.har"
-    token = access_token(server)
+    email = "schemathesis-%s@example.com" % uuid.uuid4().hex[:12]
+    token = access_token(server, email)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SCHEMATHESIS_DIR), str(HERE)]), NO_COLOR="1",
                COLUMNS="160", SCHEMATHESIS_HOOKS="schemathesis_hooks",
                HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"),
                # For the hooks: part of the generated requests authenticate as the backend or carry the live token.
                INTEROP_BACKEND_CLIENT_ID=server.backend_client_id, INTEROP_BACKEND_SECRET=server.backend_secret,
-               INTEROP_ACCESS_TOKEN=token, INTEROP_AUDIENCE=server.base)
+               INTEROP_ACCESS_TOKEN=token, INTEROP_AUDIENCE=server.base, INTEROP_EMAIL=email,
+               INTEROP_PASSWORD=PASSWORD)
     command = [
         sys.executable, "-m", "schemathesis.cli", "run", server.url("/openapi.json"),
         "--url", server.base,
