@@ -16,6 +16,7 @@ test: build
 	rm -rf .build/test-tmp && mkdir -p .build/test-tmp
 	TMPDIR=$(CURDIR)/.build/test-tmp swift test --skip-build
 	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
+	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server /usr/bin/python3 -m pytest Tests/Interop -q
 
 bench:
 	./scripts/install-deps.sh --bench

@@ -33,6 +33,26 @@ if ! /usr/bin/python3 -c "import oidc_provider_mock" 2>/dev/null; then
   $sudo /usr/bin/python3 -m pip install -q --break-system-packages "oidc-provider-mock==0.3.4"
 fi
 
+# Authlib and httpx, the OAuth client library Tests/Interop drives the OAuth endpoints with; oidc-provider-mock above
+# brings both, so this only runs when that did not.
+if ! /usr/bin/python3 -c "import authlib, httpx" 2>/dev/null; then
+  echo "Installing Authlib and httpx from PyPI"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo /usr/bin/python3 -m pip install -q --break-system-packages "authlib==1.9.9" "httpx==0.28.1"
+fi
+
+# schemathesis for Tests/Interop (OpenAPI conformance of the live service). It needs pytest >= 8.4, newer than Debian's
+# python3-pytest that the web-view suite runs on, so it goes into a directory of its own (not the system site-packages,
+# which other checkouts on the machine share); the test runs it with that directory on PYTHONPATH.
+schemathesis_version="4.32.5"
+schemathesis_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.build/pytools/schemathesis-${schemathesis_version}"
+if ! PYTHONPATH="$schemathesis_dir" /usr/bin/python3 -c "import schemathesis" 2>/dev/null; then
+  echo "Installing schemathesis ${schemathesis_version} from PyPI into ${schemathesis_dir}"
+  rm -rf "$schemathesis_dir"
+  /usr/bin/python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --target "$schemathesis_dir" "schemathesis==${schemathesis_version}"
+fi
+
 # axe-core for the web-view accessibility test: the copy (axe.min.js, 4.12.1) that axe-playwright-python bundles. Only
 # that file is used, so the package's Playwright dependency is not installed (--no-deps).
 if ! /usr/bin/python3 -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" 2>/dev/null; then

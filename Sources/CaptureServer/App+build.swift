@@ -79,6 +79,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     OAuthController(service: service).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
     VerifyController(service: service).addRoutes(to: group(.verify))
+    try OpenAPIController(webFlows: service.settings.webFlowsDirectory).addRoutes(to: problem)
     if servesAdmin {
         MetricsController.mount(on: problem, service: service)
         AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service)))

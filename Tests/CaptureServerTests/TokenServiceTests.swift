@@ -101,6 +101,8 @@ import Testing
             #expect(metadata["revocation_endpoint"] as? String == "http://127.0.0.1:8080/oauth/revoke")
             #expect(metadata["response_types_supported"] as? [String] == ["code", "code_and_token", "token"])
             #expect(metadata["code_challenge_methods_supported"] as? [String] == ["S256"])
+            // RFC 8414 §2: the authorization_code grant needs one (Authlib's validate() refuses metadata without it).
+            #expect(metadata["authorization_endpoint"] as? String == "http://127.0.0.1:8080/flows/webViewSignIn")
         }
     }
 }

@@ -32,6 +32,9 @@ import Testing
         try await forgotPassword("old@example.com", in: world)
         let oldCodes = try await count("codes", in: world)
         #expect(oldCodes >= 1)
+        // An audit row older than the retention (90 days): the operator's action back then.
+        _ = try await world.service.createAdminKey(name: "long ago", by: .service)
+        world.time.advance(by: world.service.settings.auditRetentionDays * 86400 - world.service.settings.refreshTokenLifetime)
         // Past every lifetime: the refresh token's (30 days), the code's and its grace.
         world.time.advance(by: world.service.settings.refreshTokenLifetime + 3600)
         let now = world.time.now()
@@ -49,13 +52,16 @@ import Testing
         }
         let liveThrottle = try await count("throttle", in: world) - 1
         #expect(liveThrottle > 0)
+        _ = try await world.service.createAdminKey(name: "today", by: .service)
 
         let report = try await world.service.purgeExpired()
         #expect(report["tokens"] == 2)
         #expect(report["codes"] == oldCodes)
         #expect(report["social_logins"] == 1)
         #expect(report["throttle"] == 1)
-        #expect(report.items.map(\.name) == ["tokens", "codes", "social_logins", "throttle", "mail_bodies"])
+        #expect(report["audit_log"] == 1)
+        #expect(report.items.map(\.name) == ["tokens", "codes", "social_logins", "throttle", "mail_bodies", "audit_log"])
+        #expect(try await world.service.auditLog(AuditFilter()).map(\.target).count == 1, "today's row stays")
         #expect(try await count("tokens", in: world) == 2)
         #expect(try await count("codes", in: world) == oldCodes, "the new user's, as many")
         #expect(try await count("social_logins", in: world) == 1)

@@ -59,7 +59,7 @@ struct OAuthController {
     @Sendable func metadata(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let issuer = service.settings.resolvedPublicOrigin
         let clientAuth: JSONValue = ["client_secret_basic", "client_secret_post"]
-        return Reply.json([
+        var fields: [String: JSONValue] = [
             "issuer": .string(issuer),
             "token_endpoint": .string(issuer + "/oauth/token"),
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
@@ -70,8 +70,18 @@ struct OAuthController {
             "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "revocation_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "introspection_endpoint_auth_methods_supported": clientAuth,
-        ])
+        ]
+        // The authorization_code grant needs an authorization endpoint (RFC 8414 §2; Authlib's validate() refuses
+        // metadata without one): the sign-in page takes RFC 6749's request (client_id, response_type=code, PKCE) and
+        // hands the code to the host through the bridge (docs/decisions.md, "OpenAPI and interop").
+        if let flow = service.catalog.flow(named: Self.authorizationFlow)?.name ?? service.catalog.flows.keys.sorted().first {
+            fields["authorization_endpoint"] = .string(issuer + "/flows/" + flow)
+        }
+        return Reply.json(.object(fields))
     }
+
+    /// The flow page listed as the authorization endpoint (SPEC §2 requires it).
+    static let authorizationFlow = "webViewSignIn"
 
     /// HTTP Basic (RFC 6749 §2.3.1, form-encoded id and secret) or `client_id` [+ `client_secret`] in the body;
     /// using both is refused.

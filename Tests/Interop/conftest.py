@@ -1,0 +1,148 @@
+"""Fixtures for the interop suite: the real capture-server binary on a free loopback port with its own SQLite file
+and a temporary copy of Settings/, a confidential client made with capturectl (as an operator would), and the
+public demo client. Libraries nobody here wrote (Authlib, schemathesis) then talk to it as third parties do."""
+
+import ctypes
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+PUBLIC_CLIENT_ID = "demo-mobile-app"
+BACKEND_CLIENT_ID = "interop-backend"
+PASSWORD = "correct horse battery"
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _die_with_parent():
+    # Linux: the server gets SIGTERM if pytest dies without running the fixture's teardown.
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def _binary(variable, default):
+    path = pathlib.Path(os.environ.get(variable, default))
+    if not path.is_absolute():
+        path = ROOT / path
+    if not path.exists():
+        pytest.fail("%s not found at %s: build it first (swift build), or point %s at it" % (path.name, path, variable),
+                    pytrace=False)
+    return path
+
+
+class Server:
+    """The running service: base URL, its files, and the confidential client's credentials."""
+
+    def __init__(self, base, work, settings, db_path, log_path, backend_secret, capturectl=None, env=None):
+        self.capturectl = capturectl
+        self.env = env
+        self.base = base
+        self.work = work
+        self.settings = settings
+        self.db_path = db_path
+        self.log_path = log_path
+        self.backend_client_id = BACKEND_CLIENT_ID
+        self.backend_secret = backend_secret
+
+    def url(self, path):
+        return self.base + path
+
+    def admin_key(self):
+        """A new admin API key, made on the database file as an operator makes one (printed once)."""
+        made = subprocess.run(
+            [str(self.capturectl), "admin-key", "add", "interop", "--db", str(self.db_path), "--settings",
+             str(self.settings), "--json"], cwd=str(ROOT), env=self.env, capture_output=True, text=True, timeout=60)
+        assert made.returncode == 0, "capturectl admin-key add failed: %s %s" % (made.stdout, made.stderr)
+        return json.loads(made.stdout)["key"]
+
+    def log(self):
+        try:
+            return pathlib.Path(self.log_path).read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+def _test_settings(work):
+    """The shipped Settings with what many sign-ups from one address need: the per-address registration and code
+    allowances raised, the lowest bcrypt cost the settings allow (10), and the pages from the checkout."""
+    settings = work / "Settings"
+    shutil.copytree(ROOT / "Settings", settings)
+    service = json.loads((settings / "service.json").read_text())
+    service["registrationsPerAddress"] = 100000
+    service["codeRequestsPerAddress"] = 100000
+    service["bcryptCost"] = 10
+    service["webFlows"] = str(ROOT / "WebFlows")
+    service["socialProviders"] = []
+    (settings / "service.json").write_text(json.dumps(service))
+    return settings
+
+
+@pytest.fixture(scope="module")
+def server():
+    """One service per test module: schemathesis's thousands of requests (and the sign-in limits they use up) do not
+    reach the Authlib tests' service."""
+    binary = _binary("CAPTURE_SERVER_BIN", ".build/debug/capture-server")
+    capturectl = _binary("CAPTURECTL_BIN", str(binary.parent / "capturectl"))
+    work = pathlib.Path(tempfile.mkdtemp(prefix="capture-interop-"))
+    db_path = work / "capture.sqlite"
+    log_path = work / "server.log"
+    settings = _test_settings(work)
+    env = {key: value for key, value in os.environ.items() if not key.startswith("CAPTURE_")}
+    # An app backend, registered as an operator registers one: its secret is printed once.
+    added = subprocess.run(
+        [str(capturectl), "client", "add", BACKEND_CLIENT_ID, "--confidential", "--name", "Interop backend",
+         "--redirect-uri", "/flows/webViewSignIn", "--response-type", "code", "--response-type", "token",
+         "--db", str(db_path), "--settings", str(settings), "--json"],
+        cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
+    assert added.returncode == 0, "capturectl client add failed: %s %s" % (added.stdout, added.stderr)
+    secret = json.loads(added.stdout)["client_secret"]
+    port = _free_port()
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(binary), "--host", "127.0.0.1", "--port", str(port), "--db", str(db_path), "--settings", str(settings)],
+            cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent)
+    running = Server("http://127.0.0.1:%d" % port, work, settings, db_path, log_path, secret, capturectl, env)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail("capture-server exited with %s before it was ready:\n%s" % (process.returncode, running.log()),
+                            pytrace=False)
+            try:
+                with urllib.request.urlopen(running.base + "/health/ready", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("capture-server not ready after 30 s:\n%s" % running.log(), pytrace=False)
+            time.sleep(0.05)
+        yield running
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        shutil.rmtree(work, ignore_errors=True)
