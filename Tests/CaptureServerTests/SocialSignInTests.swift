@@ -26,8 +26,8 @@ import Testing
         let provider = try await FixtureServer.start(script: script, arguments: [])
         defer { provider.stop() }
         let issuer = "http://localhost:\(provider.port)"
-        // The provider's ID tokens carry real times: the service's clock must be real too.
-        let world = try await TestWorld.make(time: TestTime(Date()))
+        // The provider's ID tokens carry real times: the service's clock runs with real time too.
+        let world = try await TestWorld.make(time: .followingWallClock())
         var service = world.service
         let (providers, problems) = await SocialProviders.discover(
             [
@@ -64,7 +64,7 @@ import Testing
         let provider = try await FixtureServer.start(script: script, arguments: [])
         defer { provider.stop() }
         let base = "http://localhost:\(provider.port)"
-        let world = try await TestWorld.make(time: TestTime(Date()))
+        let world = try await TestWorld.make(time: .followingWallClock())
         var service = world.service
         let (settings, secret) = try await configure(base)
         let (providers, problems) = await SocialProviders.discover(
@@ -484,7 +484,7 @@ import Testing
     @Test func theProviderGoneAtTheCallbackEndsOnThePageWithAReason() async throws {
         let provider = try await FixtureServer.start(script: Self.script, arguments: [])
         let issuer = "http://localhost:\(provider.port)"
-        let world = try await TestWorld.make(time: TestTime(Date()))
+        let world = try await TestWorld.make(time: .followingWallClock())
         var service = world.service
         service.social = await SocialProviders.discover(
             [SocialProviderSettings(name: "mock", displayName: "Mock", issuer: issuer, clientId: "c", allowPlainHTTP: true)],

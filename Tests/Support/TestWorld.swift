@@ -4,15 +4,29 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// A clock tests can move.
+/// A clock tests can move: frozen at `start`, or (`followingWallClock`) running with real time, for tests that meet
+/// servers stamping real times (an OpenID provider's ID tokens) however long a loaded machine takes between steps.
 public final class TestTime: TimeSource {
     private let current: Mutex<Date>
+    private let runs: Bool
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         current = Mutex(start)
+        runs = false
     }
 
-    public func now() -> Date { current.withLock { $0 } }
+    private init(offsetFromWallClock: TimeInterval) {
+        current = Mutex(Date(timeIntervalSinceReferenceDate: offsetFromWallClock))
+        runs = true
+    }
+
+    /// Real time, which `advance` moves ahead.
+    public static func followingWallClock() -> TestTime { TestTime(offsetFromWallClock: 0) }
+
+    public func now() -> Date {
+        let stored = current.withLock { $0 }
+        return runs ? Date() + stored.timeIntervalSinceReferenceDate : stored
+    }
 
     public func advance(by seconds: TimeInterval) {
         current.withLock { $0 += seconds }
