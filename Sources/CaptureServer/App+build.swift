@@ -17,18 +17,6 @@ public func buildApplication(
     let settings = service.settings
     // With an admin port, the admin API is served there and only there (as Kratos separates its admin API).
     let router = try buildRouter(service: service, servesAdmin: settings.adminPort == nil)
-    var services = services
-    if let adminPort = settings.adminPort {
-        services.append(
-            Application(
-                router: buildAdminRouter(service: service),
-                configuration: .init(
-                    address: .hostname(settings.adminHost ?? settings.host, port: adminPort), serverName: "capture-bridge-admin"),
-                onServerRunning: { channel in
-                    logger.info("admin API listening on \(settings.adminHost ?? settings.host):\(channel.localAddress?.port ?? 0)")
-                },
-                logger: logger))
-    }
     let replyHeaders = SecurityHeadersMiddleware(settings: settings).fields
     let limits = RequestDeadlineHandler.Limits(settings: settings)
     // Hummingbird's own idleTimeout stays off: it counts from the last request part, so a body trickled a byte at
@@ -39,6 +27,20 @@ public func buildApplication(
             RequestGuardHandler(replyHeaders: replyHeaders), RequestDeadlineHandler(limits: limits, logger: logger),
         ],
         idleTimeout: nil)
+    var services = services
+    if let adminPort = settings.adminPort {
+        // The same connection limits and deadlines as the public listener.
+        services.append(
+            Application(
+                router: buildAdminRouter(service: service), server: .http1(configuration: http1),
+                configuration: .init(
+                    address: .hostname(settings.adminHost ?? settings.host, port: adminPort), serverName: "capture-bridge-admin",
+                    availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
+                onServerRunning: { channel in
+                    logger.info("admin API listening on \(settings.adminHost ?? settings.host):\(channel.localAddress?.port ?? 0)")
+                },
+                logger: logger))
+    }
     return Application(
         router: router,
         server: .http1(configuration: http1),

@@ -24,6 +24,32 @@ import Testing
         }
     }
 
+    /// With `adminPort`, the admin API and `/metrics` are served on that listener only; the public one has neither.
+    @Test func theAdminAPIAndMetricsMoveToTheAdminListener() async throws {
+        let adminPort = Int.random(in: 32_000..<40_000)
+        let server = try await LiveServerProcess(settings: ["adminPort": adminPort, "adminHost": "127.0.0.1"])
+        defer { server.stop() }
+        #expect(server.get("/admin/v1/tokens")?.status == 404)
+        #expect(server.get("/metrics")?.status == 404)
+        #expect(server.get("/health/live")?.status == 200)
+        var admin: RawHTTPConnection.Reply?
+        for _ in 0..<50 where admin == nil {
+            if let connection = try? RawHTTPConnection(port: adminPort) {
+                try connection.send("GET /admin/v1/tokens HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
+                admin = connection.readReply(timeout: 3)
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect(admin?.status == 401)
+        #expect(admin?.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(admin?.headers["content-type"] == "application/problem+json")
+        let metrics = try RawHTTPConnection(port: adminPort)
+        try metrics.send("GET /metrics HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
+        #expect(metrics.readReply(timeout: 3)?.status == 200)
+        #expect(server.log.contains("admin API listening on 127.0.0.1:\(adminPort)"), "\(server.log)")
+    }
+
     /// A database with a migration this build does not know (as a newer build would leave it).
     static func newerDatabase() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newer-\(UUID().uuidString)")
