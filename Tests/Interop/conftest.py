@@ -2,19 +2,18 @@
 and a temporary copy of Settings/, a confidential client made with capturectl (as an operator would), and the
 public demo client. Libraries nobody here wrote (Authlib, schemathesis) then talk to it as third parties do."""
 
-import ctypes
 import json
 import os
 import pathlib
 import shutil
-import signal
-import socket
 import subprocess
+import sys
 import tempfile
-import time
-import urllib.request
 
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "PythonSupport"))
+from capture_process import die_with_parent, free_port, stop, wait_until_ready  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -24,18 +23,8 @@ BACKEND_CLIENT_ID = "interop-backend"
 PASSWORD = "correct horse battery"
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
-def _die_with_parent():
-    # Linux: the server gets SIGTERM if pytest dies without running the fixture's teardown.
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
 
 
 def _binary(variable, default):
@@ -114,35 +103,16 @@ def server():
         cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
     assert added.returncode == 0, "capturectl client add failed: %s %s" % (added.stdout, added.stderr)
     secret = json.loads(added.stdout)["client_secret"]
-    port = _free_port()
+    port = free_port()
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [str(binary), "--host", "127.0.0.1", "--port", str(port), "--db", str(db_path), "--settings", str(settings)],
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent)
+            preexec_fn=die_with_parent)
     running = Server("http://127.0.0.1:%d" % port, work, settings, db_path, log_path, secret, capturectl, env)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                pytest.fail("capture-server exited with %s before it was ready:\n%s" % (process.returncode, running.log()),
-                            pytrace=False)
-            try:
-                with urllib.request.urlopen(running.base + "/health/ready", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("capture-server not ready after 30 s:\n%s" % running.log(), pytrace=False)
-            time.sleep(0.05)
+        wait_until_ready(process, running.base, running.log)
         yield running
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
+        stop(process)
         shutil.rmtree(work, ignore_errors=True)

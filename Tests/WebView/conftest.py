@@ -3,7 +3,6 @@ SMTP server (aiosmtpd) it delivers mail to, a fresh native host (web view) per t
 an app backend would use."""
 
 import contextlib
-import ctypes
 import email
 import email.policy
 import json
@@ -11,8 +10,6 @@ import os
 import pathlib
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +21,9 @@ import urllib.request
 import uuid
 
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "PythonSupport"))
+from capture_process import die_with_parent, free_port, stop, wait_until_ready  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -38,18 +38,8 @@ CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 LINK_PATTERN = re.compile(r"(https?://\S+/flows/\S+#\S+)")
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
-def _die_with_parent():
-    # Linux: the server gets SIGTERM if pytest dies without running the fixture's teardown.
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
 
 
 class Server:
@@ -160,7 +150,7 @@ def oidc_provider():
     script = ROOT / "Tests" / "CaptureServerTests" / "Fixtures" / "oidc_provider.py"
     process = subprocess.Popen(
         [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        preexec_fn=_die_with_parent)
+        preexec_fn=die_with_parent)
     line = process.stdout.readline().decode().strip()
     if not line.isdigit():
         process.kill()
@@ -267,7 +257,7 @@ def mailbox():
     from aiosmtpd.controller import Controller
 
     box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=_free_port())
+    controller = Controller(box, hostname="127.0.0.1", port=free_port())
     controller.start()
     box.port = controller.port
     try:
@@ -287,7 +277,7 @@ def server(mailbox, oidc_provider):
     work = pathlib.Path(tempfile.mkdtemp(prefix="capture-webview-"))
     db_path = work / "capture.sqlite"
     log_path = work / "server.log"
-    port = _free_port()
+    port = free_port()
     settings = _test_settings(work, mailbox.port, oidc_provider)
     env = dict(os.environ)
     env["CAPTURE_PROVIDER_%s_SECRET" % oidc_provider.name.upper()] = oidc_provider.secret
@@ -297,33 +287,14 @@ def server(mailbox, oidc_provider):
             [str(binary), "--host", "127.0.0.1", "--port", str(port),
              "--db", str(db_path), "--settings", str(settings)],
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
     running = Server("http://127.0.0.1:%d" % port, str(db_path), str(log_path))
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                pytest.fail("capture-server exited with %s before it was ready:\n%s"
-                            % (process.returncode, running.log()), pytrace=False)
-            try:
-                with urllib.request.urlopen(running.base + "/health/ready", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("capture-server not ready after 30 s:\n%s" % running.log(), pytrace=False)
-            time.sleep(0.05)
+        wait_until_ready(process, running.base, running.log)
         yield running
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
+        stop(process)
 
 
 @pytest.fixture
