@@ -29,7 +29,15 @@ import Testing
         try await withAPI { api, world in
             let tokens = try await world.register("fault@example.com").grant
             let accessToken = try #require(tokens?.accessToken)
+            let adminKey = try await world.service.createAdminKey(name: "faults", by: .service).presented
             try await Self.breakTables(["tokens", "clients"], in: world)
+
+            // Problem details (the admin API): a 500 problem document.
+            let admin = try await api.get("/admin/v1/tokens", headers: [.authorization: "Bearer \(adminKey)"])
+            #expect(admin.status == .internalServerError)
+            #expect(admin.headers[.contentType] == "application/problem+json")
+            #expect(admin["status"] as? Int == 500 && admin["error"] as? String == "unexpected_error")
+            Self.expectSecurityHeaders(admin, "/admin/v1/tokens")
 
             // Janrain Capture: HTTP 500 with stat:error and code 500 (the only 5xx the Capture API gives).
             let capture = try await api.post("/entity", ["access_token": accessToken])
