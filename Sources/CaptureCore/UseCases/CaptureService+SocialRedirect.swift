@@ -125,7 +125,7 @@ extension CaptureService {
         }
         if let error, !error.isEmpty {
             let code = error == "access_denied" ? "cancelled" : "provider_error"
-            return back([("capture_social_error", code)], problem: "the provider answered \(error)")
+            return back([("capture_social_error", code)], problem: "the provider answered \(Self.loggable(providerError: error))")
         }
         guard let code, !code.isEmpty else {
             return back([("capture_social_error", "provider_error")], problem: "the provider sent no code")
@@ -144,5 +144,12 @@ extension CaptureService {
         let completed = login
         try await store.socialLogins.use(stateHash: login.stateHash) { _ in (completed, ()) }
         return back([("capture_social_token", token)])
+    }
+
+    /// A provider's `error` as the log may show it: RFC 6749 §4.1.2.1's characters (printable ASCII without `"` and
+    /// `\`), at most 64 of them. Anyone can put anything in the callback's URL; a newline must not forge a log line.
+    public static func loggable(providerError error: String) -> String {
+        let allowed = error.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" }
+        return allowed && error.count <= 64 ? error : "(an error code that is not RFC 6749's, \(error.utf8.count) bytes)"
     }
 }
