@@ -179,6 +179,22 @@ enum Migrations {
             }
             try db.create(index: "audit_log_target", on: "audit_log", columns: ["target", "id"])
         }
+        migrator.registerMigration("v8-change-counters") { db in
+            // A version per kind of cached row, bumped by triggers in the transaction of any change from any
+            // connection or process (a capturectl, another instance): a cache compares it and drops what is stale.
+            try db.create(table: "change_counters", options: [.withoutRowID]) { t in
+                t.primaryKey("name", .text)
+                t.column("version", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO change_counters (name, version) VALUES ('clients', 0)")
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER clients_changed_on_\(event.lowercased()) AFTER \(event) ON clients BEGIN
+                        UPDATE change_counters SET version = version + 1 WHERE name = 'clients'; END
+                        """)
+            }
+        }
         return migrator
     }
 }

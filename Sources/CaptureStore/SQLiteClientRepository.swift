@@ -24,6 +24,15 @@ struct SQLiteClientRepository: ClientRepository {
         }
     }
 
+    func version() async throws -> Int64 {
+        try await writer.read { db in try Self.version(db) }
+    }
+
+    /// The clients' change counter (migration v8's triggers), read inside a caller's transaction too.
+    static func version(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(try db.cachedStatement(sql: "SELECT version FROM change_counters WHERE name = 'clients'")) ?? 0
+    }
+
     func list() async throws -> [Client] {
         try await writer.read { db in try Client.order(Column("clientID")).fetchAll(db) }
     }

@@ -21,12 +21,14 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     /// Cached prepared statements: generating and authorizing the SQL anew cost more than the lookups themselves.
-    func findWithUser(hash: String) async throws -> (TokenRecord, User?)? {
+    func findWithUser(hash: String) async throws -> TokenLookup? {
         try await writer.read { db in
             let tokenStatement = try db.cachedStatement(sql: "SELECT * FROM tokens WHERE hash = ?")
             guard let token = try TokenRecord.fetchOne(tokenStatement, arguments: [hash]) else { return nil }
             let userStatement = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?")
-            return (token, try User.fetchOne(userStatement, arguments: [token.userID]))
+            return TokenLookup(
+                record: token, user: try User.fetchOne(userStatement, arguments: [token.userID]),
+                clientsVersion: try SQLiteClientRepository.version(db))
         }
     }
 

@@ -75,3 +75,24 @@ struct AdminKeyAuditTests {
         #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"))
     }
 }
+
+@Suite("capturectl in another process and the server's caches")
+struct CrossProcessChangeTests {
+    @Test("a secret rotated by capturectl is refused by the running service on the very next request")
+    func rotatedSecretIsRefusedAtOnce() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(["client", "add", "cached-backend", "--confidential", "--json"], in: world)
+        let old = try #require(try added.object()["client_secret"] as? String)
+        let token = try await world.register("cached@example.com").grant!.accessToken
+        #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: old) != nil)
+        let rotated = try await CLI.run(["client", "rotate-secret", "cached-backend", "--json"], in: world)
+        let new = try #require(try rotated.object()["client_secret"] as? String)
+        await #expect(throws: CaptureError.invalidClient) {
+            try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: old)
+        }
+        #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) != nil)
+        // A token revoked from another process is refused on the next check too (tokens are never cached).
+        #expect(try await CLI.run(["token", "revoke", "--user", "cached@example.com"], in: world).status == 0)
+        #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) == nil)
+    }
+}

@@ -30,7 +30,7 @@ import Testing
             let tokens = try await world.register("fault@example.com").grant
             let accessToken = try #require(tokens?.accessToken)
             let adminKey = try await world.service.createAdminKey(name: "faults", by: .service).presented
-            try await Self.breakTables(["tokens", "clients"], in: world)
+            try await Self.breakTables(["tokens", "clients", "change_counters"], in: world)
 
             // Problem details (the admin API): a 500 problem document.
             let admin = try await api.get("/admin/v1/tokens", headers: [.authorization: "Bearer \(adminKey)"])

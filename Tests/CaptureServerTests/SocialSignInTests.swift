@@ -472,7 +472,7 @@ import Testing
     /// Engage's group answers a failing database in Engage's shape (`err.code` -1), with the security headers.
     @Test func engageAnswersAFailingDatabaseInItsOwnShape() async throws {
         try await Self.withProvider { _, api, world, _ in
-            try await RouteGroupFaultTests.breakTables(["clients"], in: world)
+            try await RouteGroupFaultTests.breakTables(["clients", "change_counters"], in: world)
             let reply = try await api.post(
                 "/signin/oauth_token", ["provider": "mock", "token": "an-id-token", "client_id": "demo-mobile-app"])
             #expect(reply.status == .internalServerError)

@@ -33,6 +33,19 @@ public struct RevokedTokens: Sendable, Equatable {
     public var count: Int { byKind.values.reduce(0, +) }
 }
 
+/// A token as a token check reads it.
+public struct TokenLookup: Sendable {
+    public let record: TokenRecord
+    public let user: User?
+    public let clientsVersion: Int64
+
+    public init(record: TokenRecord, user: User?, clientsVersion: Int64) {
+        self.record = record
+        self.user = user
+        self.clientsVersion = clientsVersion
+    }
+}
+
 /// What happened when a one-use token (a refresh token, an authorization code) was presented.
 public enum Redemption: Sendable, Equatable {
     /// The token was marked used and its replacements stored, in one transaction.
@@ -46,8 +59,9 @@ public enum Redemption: Sendable, Equatable {
 public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
-    /// The token with this hash and the user it belongs to, in one read (the hot path of every token check).
-    func findWithUser(hash: String) async throws -> (TokenRecord, User?)?
+    /// The token with this hash, the user it belongs to and the clients' version (`ClientRepository.version`), in
+    /// one read: the hot path of every token check, which then finds its client in `ClientDirectory` without a read.
+    func findWithUser(hash: String) async throws -> TokenLookup?
     func find(id: Int64) async throws -> TokenRecord?
     /// Tokens whose hash starts with `prefix` (fingerprint lookup).
     func find(fingerprint prefix: String) async throws -> [TokenRecord]

@@ -1,16 +1,24 @@
 import Foundation
 
 extension CaptureService {
+    /// The registered client with this id, through `clientDirectory`; `version` is the store's clients version when
+    /// the caller read it already (with a token), else it is read here.
+    public func registeredClient(_ id: String, version: Int64? = nil) async throws -> Client? {
+        let current: Int64
+        if let version { current = version } else { current = try await store.clients.version() }
+        return try await clientDirectory.client(id, version: current) { try await store.clients.find(id: id) }
+    }
+
     /// Finds the client a request names; unknown → 402.
-    public func client(id: String?) async throws -> Client {
+    public func client(id: String?, version: Int64? = nil) async throws -> Client {
         guard let id, !id.isEmpty else { throw CaptureError.missingArgument("client_id") }
-        guard let client = try await store.clients.find(id: id) else { throw CaptureError.invalidClient }
+        guard let client = try await registeredClient(id, version: version) else { throw CaptureError.invalidClient }
         return client
     }
 
     /// Public clients present their id; confidential ones must also present the right secret.
-    public func authenticateClient(id: String?, secret: String?) async throws -> Client {
-        let client = try await client(id: id)
+    public func authenticateClient(id: String?, secret: String?, version: Int64? = nil) async throws -> Client {
+        let client = try await client(id: id, version: version)
         if let expected = client.secretHash {
             guard let secret, ConstantTime.equals(TokenMinter.hash(secret), expected) else {
                 throw CaptureError.invalidClient

@@ -62,7 +62,7 @@ extension CaptureService {
         guard let clientID = query.clientID ?? flow.defaultClient, !clientID.isEmpty else {
             throw refuse("This page needs a client_id parameter naming the app that opened it.")
         }
-        guard let client = try await store.clients.find(id: clientID) else {
+        guard let client = try await registeredClient(clientID) else {
             throw refuse("The app “\(clientID)” is not registered with this service (unknown client_id).")
         }
         if let requested = query.locale, !Localization.isLanguageTag(requested) {

@@ -30,9 +30,10 @@ extension CaptureService {
         guard abs(now.timeIntervalSince(signedAt)) <= Self.signedRefreshClockSkew else {
             throw CaptureError.invalidArgument("date", "is more than 5 minutes away from the service's clock")
         }
-        guard let (stored, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
-            stored.kind == .access, clientID.map({ $0 == stored.clientID }) ?? true
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
+            lookup.record.kind == .access, clientID.map({ $0 == lookup.record.clientID }) ?? true
         else { throw CaptureError.invalidAccessToken }
+        let (stored, user) = (lookup.record, lookup.user)
         if stored.revokedAt != nil { throw CaptureError.invalidAccessToken }
         if now.timeIntervalSince(stored.issuedAt) > settings.refreshTokenLifetime { throw CaptureError.accessTokenExpired }
         guard let secret = stored.refreshSecret else {
@@ -54,7 +55,7 @@ extension CaptureService {
             throw CaptureError.accountDeactivated
         }
 
-        let client = try await self.client(id: stored.clientID)
+        let client = try await self.client(id: stored.clientID, version: lookup.clientsVersion)
         let fresh = minter.mint()
         let lifetime = accessLifetime(for: client)
         let outcome = try await store.tokens.redeem(

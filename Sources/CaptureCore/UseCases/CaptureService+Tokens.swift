@@ -82,9 +82,10 @@ extension CaptureService {
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
-        guard let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
-            record.kind == .access
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
+            lookup.record.kind == .access
         else { throw CaptureError.invalidAccessToken }
+        let (record, user) = (lookup.record, lookup.user)
         switch record.state(at: time.now()) {
         case .active: break
         case .expired: throw CaptureError.accessTokenExpired
@@ -106,21 +107,36 @@ extension CaptureService {
 
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
-        guard !token.isEmpty, let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(token)),
-            record.kind.authorizes, record.state(at: time.now()) == .active, let user, !user.isDisabled
+        guard !token.isEmpty else { return nil }
+        return introspection(of: try await store.tokens.findWithUser(hash: TokenMinter.hash(token)))
+    }
+
+    func introspection(of lookup: TokenLookup?) -> Introspection? {
+        guard let lookup, lookup.record.kind.authorizes, lookup.record.state(at: time.now()) == .active,
+            let user = lookup.user, !user.isDisabled
         else { return nil }
-        return Introspection(record: record, user: user)
+        return Introspection(record: lookup.record, user: user)
     }
 
     /// `POST /oauth/introspect` (RFC 7662): only a confidential client, authenticated by its secret, may ask.
     /// A call without client authentication is RFC 6749's `invalid_client` (401), as a missing secret is.
+    /// One read: the token's, which brings the clients' version, so the client comes from the directory.
     public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
-        let client = try await authenticateClient(id: clientID, secret: clientSecret)
+        let presented = token.flatMap { $0.isEmpty ? nil : $0 }
+        let lookup = try await presented.asyncMap { try await store.tokens.findWithUser(hash: TokenMinter.hash($0)) } ?? nil
+        let client = try await authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient
         }
-        guard let token, !token.isEmpty else { throw CaptureError.missingArgument("token") }
-        return try await introspect(token: token)
+        guard presented != nil else { throw CaptureError.missingArgument("token") }
+        return introspection(of: lookup)
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -24,16 +24,19 @@ extension CaptureService {
             throw CaptureError.missingArgument(assertion?.isEmpty == false ? "audience" : "assertion")
         }
         guard let origin = URLOrigin(audience) else { return .failure(reason: "audience must be an http(s) origin") }
-        guard let (record, user) = try await store.tokens.findWithUser(hash: TokenMinter.hash(assertion)),
-            record.kind == .access, let user
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(assertion)),
+            lookup.record.kind == .access, let user = lookup.user
         else { return .failure(reason: "assertion is not a token this service issued") }
+        let record = lookup.record
         switch record.state(at: time.now()) {
         case .active: break
         case .expired: return .failure(reason: "assertion has expired")
         case .revoked, .used: return .failure(reason: "assertion has been revoked")
         }
         guard !user.isDisabled else { return .failure(reason: "the account is deactivated") }
-        guard let client = try await store.clients.find(id: record.clientID), origins(of: client).contains(origin) else {
+        guard let client = try await registeredClient(record.clientID, version: lookup.clientsVersion),
+            origins(of: client).contains(origin)
+        else {
             return .failure(reason: "audience does not match the client the assertion was issued to")
         }
         return .okay(

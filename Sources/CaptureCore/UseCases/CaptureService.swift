@@ -15,6 +15,8 @@ public struct CaptureService: Sendable {
     public let templates: MailTemplates
     /// Wakes the mail delivery loop (see `MailDelivery`).
     public let mailSignal = MailSignal()
+    /// Client rows already read, checked against the store's clients version on each use.
+    public let clientDirectory = ClientDirectory()
     /// The social sign-in providers that resolved at start-up (none until the server discovers them).
     public var social: SocialProviders = .none
     /// Where sign-ins, tokens and the outbox are counted (the server's Prometheus registry; else the global facade).
