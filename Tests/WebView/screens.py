@@ -49,26 +49,26 @@ def use_scheme(host, dark):
     set_dark_scheme(dark)
     query = "matchMedia('(prefers-color-scheme: dark)').matches"
     host.wait_for(lambda: host.run_js(query) is dark, 5, "prefers-color-scheme %s" % ("dark" if dark else "light"))
-    # Buttons fade their background (capture.css); a check in mid-fade would see half a colour.
-    running = ("document.getAnimations().filter(function(a){ var t = a.effect && a.effect.target;"
-               " return a.playState === 'running' && t && t.getClientRects().length > 0; })"
-               ".map(function(a){ return a.effect.target.tagName + '.' + a.effect.target.className; })")
+    # Buttons fade their background (capture.css); a check in mid-fade would see half a colour. What is checked is
+    # the end state, so every transition not finished yet (running, or still pending on a loaded machine) is
+    # finished, until a look finds none left.
+    unfinished = ("document.getAnimations().filter(function(a){ var t = a.effect && a.effect.target;"
+                  " return a.playState !== 'finished' && t && t.getClientRects().length > 0"
+                  " && a.effect.getComputedTiming().endTime !== Infinity; })"
+                  ".map(function(a){ try { a.finish(); } catch (e) {} var t = a.effect && a.effect.target;"
+                  " return t ? t.tagName + '.' + t.className : String(a); })")
     seen = {}
 
     def settled():
-        seen["running"] = host.run_js(running)
-        return seen["running"] == []
+        seen["unfinished"] = host.run_js(unfinished)
+        if seen["unfinished"]:
+            host.pump(0.05)
+        return seen["unfinished"] == []
 
     try:
-        host.wait_for(settled, 2, "colour transitions to end")
+        host.wait_for(settled, 5, "colour transitions to end")
     except AssertionError:
-        # A loaded machine may not paint the frames that end a transition; what is checked is the end state, so
-        # the remaining fades are finished rather than waited for.
-        host.run_js("(document.getAnimations().forEach(function(a){ try { a.finish(); } catch (e) {} }), true)")
-        try:
-            host.wait_for(settled, 3, "colour transitions to end")
-        except AssertionError:
-            raise AssertionError("still running after finishing them: %s" % seen.get("running")) from None
+        raise AssertionError("still unfinished after finishing them: %s" % seen.get("unfinished")) from None
 
 
 def settle_screen(host):
