@@ -8,7 +8,8 @@
 # authorization codes), BENCH_DURATION (10, seconds per wrk run), BENCH_CODE_DURATION (5, code exchange: every code is
 # used once, so its pool limits the run), BENCH_ROUNDS (5), BENCH_CONNECTIONS (64), BENCH_SIGNIN_CONNECTIONS (16),
 # BENCH_THREADS (wrk threads, default nproc), BENCH_TIMEOUT (30s), BENCH_BCRYPT_COST (10: the cost of the imported
-# hashes the sign-in load verifies), BENCH_BCRYPT_SECONDS (10), BENCH_ROUTES (which paths, default all),
+# hashes the sign-in load verifies), BENCH_BCRYPT_SECONDS (the raw bcrypt rate, measured in every round; default
+# BENCH_DURATION), BENCH_ROUTES (which paths, default all, in this order within a round),
 # BENCH_SERVER_LOG (keep the server's log there; default discarded), BENCH_KEEP=1 (keep the work directory),
 # BENCH_PERF=route (run `perf record -g` on the server during that route's first round; see docs/benchmarks.md).
 set -euo pipefail
@@ -26,8 +27,8 @@ signin_connections=${BENCH_SIGNIN_CONNECTIONS:-16}
 threads=${BENCH_THREADS:-$(nproc)}
 timeout=${BENCH_TIMEOUT:-30s}
 cost=${BENCH_BCRYPT_COST:-10}
-bcrypt_seconds=${BENCH_BCRYPT_SECONDS:-10}
-routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh update code signin storm}
+bcrypt_seconds=${BENCH_BCRYPT_SECONDS:-$duration}
+routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh update code bcrypt signin storm}
 perf_route=${BENCH_PERF:-}
 
 say() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
@@ -86,11 +87,6 @@ secret=$("${ctl[@]}" client add bench-backend --confidential --json "${common[@]
   python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
 basic=$(printf 'bench-backend:%s' "$secret" | base64 -w0)
 
-say "raw bcrypt verify rate, cost $cost, ${bcrypt_seconds}s (capture-bench bcrypt-rate)"
-bcrypt_line=$("$bin/capture-bench" bcrypt-rate --cost "$cost" --seconds "$bcrypt_seconds")
-say "$bcrypt_line"
-bcrypt_rate=$(sed -n 's/.*per_second=\([0-9.]*\).*/\1/p' <<<"$bcrypt_line")
-
 loadavg_before=$(cut -d' ' -f1-3 /proc/loadavg)
 say "starting the release capture-server on $base"
 "$bin/capture-server" --settings "$work/settings" >"${BENCH_SERVER_LOG:-/dev/null}" 2>&1 &
@@ -142,7 +138,7 @@ load() { # route name, mode, round, seconds, connections, file, [log suffix]
     wrk --latency -t"$threads" -c"$conns" -d"${seconds}s" --timeout "$timeout" -s scripts/bench/load.lua "$url" >"$out"
   local line
   line=$(grep '^BENCH ' "$out") || { say "$name round $round: wrk printed no BENCH line"; cat "$out" >&2; exit 1; }
-  echo "route=$name round=$round ${line#BENCH }" >>"$results"
+  echo "route=$name round=$round ${line#BENCH } load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
   say "$name round $round: ${line#BENCH }"
 }
 pools=$work/pools
@@ -160,6 +156,13 @@ for ((round = 0; round < rounds; round++)); do
       page | page_inm) load "$route" "$route" "$round" "$duration" "$connections" ;;
       refresh) load refresh refresh "$round" "$duration" "$connections" "$pools/refresh.txt" ;;
       code) load code code "$round" "$code_duration" "$connections" "$pools/codes.txt" ;;
+      bcrypt)
+        # The raw verify rate in-process, same cost, one thread per core, measured in every round just before the
+        # sign-in load (the server idles meanwhile): the ceiling sign-in is compared with, round by round.
+        line=$("$bin/capture-bench" bcrypt-rate --cost "$cost" --seconds "$bcrypt_seconds")
+        echo "route=bcrypt round=$round rps=$(sed -n 's/.*per_second=\([0-9.]*\).*/\1/p' <<<"$line") $line" >>"$results"
+        say "bcrypt round $round: $line"
+        ;;
       signin) load signin signin "$round" "$duration" "$signin_connections" "$pools/accounts.txt" ;;
       storm)
         # The sign-in storm starts a second before the token checks and ends a second after them.
@@ -176,6 +179,7 @@ for ((round = 0; round < rounds; round++)); do
 done
 loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg)
 peak_kib=$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")
+server_threads=$(awk '/^Threads:/ {print $2}' "/proc/$server/status")
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo "+local changes")
@@ -191,8 +195,8 @@ json.dump({
   "seed_tokens": "$(cat "$work/seed.log")",
   "threads": $threads, "connections": $connections, "signin_connections": $signin_connections,
   "duration_s": $duration, "code_duration_s": $code_duration, "timeout": "$timeout", "rounds": $rounds,
-  "bcrypt_cost": $cost, "bcrypt_raw_per_second": ${bcrypt_rate:-0}, "bcrypt_raw": "$bcrypt_line",
-  "page_etag": """$page_etag""", "peak_rss_mib": round($peak_kib / 1024, 1),
+  "bcrypt_cost": $cost, "bcrypt_seconds": $bcrypt_seconds,
+  "page_etag": """$page_etag""", "peak_rss_mib": round($peak_kib / 1024, 1), "server_threads": $server_threads,
   "wrk": "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)", "swift": "$(swift --version 2>&1 | head -1)",
 }, open(sys.argv[1], "w"), indent=2)
 PY

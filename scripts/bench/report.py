@@ -36,7 +36,13 @@ def main(meta_path, results_path, prefix):
         if "route" not in fields:
             continue
         route, rnd = fields.pop("route"), int(fields.pop("round"))
-        runs.setdefault(route, {})[rnd] = {k: float(v) for k, v in fields.items()}
+        values = {}
+        for key, value in fields.items():
+            try:
+                values[key] = float(value)
+            except ValueError:
+                pass
+        runs.setdefault(route, {})[rnd] = values
     bare = runs.get("bare", {})
     paths = {}
     for route, _ in ORDER:
@@ -58,15 +64,21 @@ def main(meta_path, results_path, prefix):
         if route in ("refresh", "code"):
             entry.update(pool=total("pool"), used=total("used"), exhausted=total("exhausted"))
         paths[route] = entry
-    raw = meta.get("bcrypt_raw_per_second")
-    if "signin" in paths and raw:
-        paths["signin"]["ratio_to_raw_bcrypt"] = round(paths["signin"]["rps"] / raw, 3)
-    if "storm_signin" in paths and raw:
-        paths["storm_signin"]["ratio_to_raw_bcrypt"] = round(paths["storm_signin"]["rps"] / raw, 3)
-    if "storm_entity" in runs and "entity" in runs:
-        solo = [r["rps"] / runs["entity"][n]["rps"] for n, r in runs["storm_entity"].items() if n in runs["entity"]]
-        if solo:
-            paths["storm_entity"]["ratio_to_solo_entity"] = round(statistics.median(solo), 3)
+    bcrypt = runs.get("bcrypt", {})
+    raw = statistics.median(r["rps"] for r in bcrypt.values()) if bcrypt else None
+    if raw:
+        meta["bcrypt_raw_per_second"] = round(raw, 2)
+        meta["bcrypt_raw_per_round"] = [bcrypt[n]["rps"] for n in sorted(bcrypt)]
+
+    def per_round_ratio(route, base):
+        ratios = [r["rps"] / base[n]["rps"] for n, r in runs.get(route, {}).items() if n in base and base[n]["rps"]]
+        return round(statistics.median(ratios), 3) if ratios else None
+
+    for route in ("signin", "storm_signin"):
+        if route in paths and bcrypt:
+            paths[route]["ratio_to_raw_bcrypt"] = per_round_ratio(route, bcrypt)
+    if "storm_entity" in paths and "entity" in runs:
+        paths["storm_entity"]["ratio_to_solo_entity"] = per_round_ratio("storm_entity", runs["entity"])
     report = dict(meta, paths=paths)
     json.dump(report, open(prefix + ".json", "w"), indent=2)
 
@@ -91,18 +103,26 @@ def main(meta_path, results_path, prefix):
                    f"{fmt(p['ratio_to_bare'], '{:.3f}'):>7} {fmt(p['p99_ratio_to_bare'], '{:.1f}'):>6} {p['errors']:>7}")
     out.append("")
     if raw:
-        out.append(f"raw bcrypt verify rate (cost {meta['bcrypt_cost']}, {meta['nproc']} threads, in-process): {raw:.2f}/s")
+        out.append(f"raw bcrypt verify rate (cost {meta['bcrypt_cost']}, {meta['nproc']} threads, in-process, median of "
+                   f"{len(bcrypt)} rounds): {raw:.2f}/s; per round {meta['bcrypt_raw_per_round']}")
     if "signin" in paths and raw:
-        out.append(f"sign-in / raw bcrypt: {paths['signin']['ratio_to_raw_bcrypt']:.3f}")
+        out.append(f"sign-in / raw bcrypt (median of per-round ratios): {paths['signin']['ratio_to_raw_bcrypt']:.3f}")
+    if "storm_signin" in paths and raw:
+        out.append(f"sign-in during the storm / raw bcrypt: {paths['storm_signin']['ratio_to_raw_bcrypt']:.3f}")
     if "storm_entity" in paths and "ratio_to_solo_entity" in paths["storm_entity"]:
         out.append(f"/entity during sign-in storm / solo /entity: {paths['storm_entity']['ratio_to_solo_entity']:.3f}")
     for route in ("refresh", "code"):
         if route in paths:
             p = paths[route]
             note = " (POOL RAN DRY: the rate is a lower bound; raise BENCH_CODES or lower BENCH_CODE_DURATION)" if p["exhausted"] else ""
-            out.append(f"{route}: {p['used']} of {p['pool']} pooled tokens presented{note}")
+            what = ("refresh tokens presented, each once (pool of " if route == "refresh" else "codes exchanged, each once (of ")
+            out.append(f"{route}: {p['used']} {what}{p['pool']} at the start{', replies re-queued' if route == 'refresh' else ''}){note}")
     out.append(f"flow page ETag: {meta['page_etag'] or 'none (pages send no ETag; If-None-Match gets a full 200)'}")
-    out.append(f"server peak RSS (VmHWM): {meta['peak_rss_mib']} MiB")
+    out.append(f"server peak RSS (VmHWM): {meta['peak_rss_mib']} MiB; server threads at the end: {meta['server_threads']}")
+    loads = [r.get("load1") for rounds in runs.values() for r in rounds.values() if r.get("load1") is not None]
+    if loads:
+        out.append(f"1-minute load average during the runs: min {min(loads):.2f}, median {statistics.median(loads):.2f}, "
+                   f"max {max(loads):.2f} (above {meta['nproc']}: other processes shared the cores)")
     errors = sum(p["errors"] for p in paths.values())
     out.append(f"errors (non-2xx, refused or unparsable replies, socket errors, timeouts): {errors}")
     open(prefix + ".txt", "w").write("\n".join(out) + "\n")
