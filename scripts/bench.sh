@@ -11,7 +11,8 @@
 # hashes the sign-in load verifies), BENCH_BCRYPT_SECONDS (the raw bcrypt rate, measured in every round; default
 # BENCH_DURATION), BENCH_ROUTES (which paths, default all, in this order within a round),
 # BENCH_SERVER_LOG (keep the server's log there; default discarded), BENCH_KEEP=1 (keep the work directory),
-# BENCH_PERF=route (run `perf record -g` on the server during that route's first round; see docs/benchmarks.md).
+# BENCH_PERF="route …" (`perf record -g` on the server during those routes' first round, written to
+# .build/perf-<route>.data; see docs/benchmarks.md, "Profiling").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -145,7 +146,7 @@ pools=$work/pools
 perf_pid=""
 for ((round = 0; round < rounds; round++)); do
   for route in $routes; do
-    if [[ "$route" == "$perf_route" && $round == 0 ]]; then
+    if [[ " $perf_route " == *" $route "* && $round == 0 ]]; then
       perf record -g -F 499 -o "$repo/.build/perf-$route.data" -p "$server" >/dev/null 2>&1 &
       perf_pid=$!
       sleep 1
