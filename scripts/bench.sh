@@ -10,6 +10,7 @@
 # BENCH_THREADS (wrk threads, default nproc), BENCH_TIMEOUT (30s), BENCH_BCRYPT_COST (10: the cost of the imported
 # hashes the sign-in load verifies), BENCH_BCRYPT_SECONDS (the raw bcrypt rate, measured in every round; default
 # BENCH_DURATION), BENCH_ROUTES (which paths, default all, in this order within a round),
+# BENCH_OUT (where the results go, default bench-results; point quick or profiling runs elsewhere, e.g. .build/bench),
 # BENCH_SERVER_LOG (keep the server's log there; default discarded), BENCH_KEEP=1 (keep the work directory),
 # BENCH_PERF="route …" (`perf record -g` on the server during those routes' first round, written to
 # .build/perf-<route>.data; see docs/benchmarks.md, "Profiling").
@@ -31,6 +32,7 @@ cost=${BENCH_BCRYPT_COST:-10}
 bcrypt_seconds=${BENCH_BCRYPT_SECONDS:-$duration}
 routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh update code bcrypt signin storm}
 perf_route=${BENCH_PERF:-}
+out_dir=${BENCH_OUT:-bench-results}
 
 say() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
@@ -201,9 +203,9 @@ json.dump({
   "wrk": "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)", "swift": "$(swift --version 2>&1 | head -1)",
 }, open(sys.argv[1], "w"), indent=2)
 PY
-mkdir -p bench-results
-python3 scripts/bench/report.py "$work/meta.json" "$results" "bench-results/$stamp"
-cp "$results" "bench-results/$stamp.raw.txt"
-cp "bench-results/$stamp.txt" bench-results/latest.txt
-cp "bench-results/$stamp.json" bench-results/latest.json
-say "written bench-results/$stamp.txt, .json (and latest.*); raw per-round lines in bench-results/$stamp.raw.txt"
+mkdir -p "$out_dir"
+python3 scripts/bench/report.py "$work/meta.json" "$results" "$out_dir/$stamp"
+cp "$results" "$out_dir/$stamp.raw.txt"
+cp "$out_dir/$stamp.txt" "$out_dir/latest.txt"
+cp "$out_dir/$stamp.json" "$out_dir/latest.json"
+say "written $out_dir/$stamp.txt, .json (and latest.*); raw per-round lines in $out_dir/$stamp.raw.txt"

@@ -44,11 +44,13 @@ struct SeedTokens: AsyncParsableCommand {
             directory: URL(fileURLWithPath: self.settings), flags: SettingsOverrides(databasePath: db), environment: [:])
         let store = CaptureDatabase.repositories(try CaptureDatabase.open(path: settings.databasePath))
         let started = Date()
+        // Large pages: the list is ordered by creation time, and each page sorts the table again.
+        let pageSize = 50_000
         var userIDs: [String] = []
         while true {
-            let page = try await store.users.list(search: nil, page: Page(limit: Page.maxLimit, offset: userIDs.count))
+            let page = try await store.users.list(search: nil, page: Page(limit: pageSize, offset: userIDs.count))
             userIDs += page.map(\.id)
-            if page.count < Page.maxLimit { break }
+            if page.count < pageSize { break }
         }
         guard !userIDs.isEmpty else { throw ValidationError("no users in \(settings.databasePath): import some first") }
         let listed = Date()
