@@ -33,6 +33,10 @@ bcrypt_seconds=${BENCH_BCRYPT_SECONDS:-$duration}
 routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh update code bcrypt signin storm}
 perf_route=${BENCH_PERF:-}
 out_dir=${BENCH_OUT:-bench-results}
+if [[ -n "$perf_route" ]] && ! command -v perf >/dev/null; then
+  echo "BENCH_PERF needs perf (Debian: apt-get install linux-perf)" >&2
+  exit 1
+fi
 
 say() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
@@ -177,7 +181,12 @@ for ((round = 0; round < rounds; round++)); do
         ;;
       *) say "unknown route $route"; exit 1 ;;
     esac
-    if [[ -n "$perf_pid" ]]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; perf_pid=""; say "profile in .build/perf-$route.data"; fi
+    if [[ -n "$perf_pid" ]]; then
+      kill -INT "$perf_pid" 2>/dev/null || true
+      wait "$perf_pid" || true
+      perf_pid=""
+      say "profile in .build/perf-$route.data"
+    fi
   done
 done
 loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg)
