@@ -122,7 +122,7 @@ def main(meta_path, results_path, prefix):
     loads = [r.get("load1") for rounds in runs.values() for r in rounds.values() if r.get("load1") is not None]
     if loads:
         out.append(f"1-minute load average during the runs: min {min(loads):.2f}, median {statistics.median(loads):.2f}, "
-                   f"max {max(loads):.2f} (above {meta['nproc']}: other processes shared the cores)")
+                   f"max {max(loads):.2f} (it counts wrk's and the server's own threads too; compare runs with it)")
     errors = sum(p["errors"] for p in paths.values())
     out.append(f"errors (non-2xx, refused or unparsable replies, socket errors, timeouts): {errors}")
     open(prefix + ".txt", "w").write("\n".join(out) + "\n")
