@@ -18,6 +18,7 @@ test: build
 	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
 	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server /usr/bin/python3 -m pytest Tests/Interop -q
 
+# Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:
 	./scripts/install-deps.sh --bench
 	./scripts/bench.sh

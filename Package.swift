@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "capture-server", targets: ["capture-server"]),
         .executable(name: "capturectl", targets: ["capturectl"]),
+        // Only `make bench` uses it (scripts/bench.sh): seeds tokens and measures the raw bcrypt rate.
+        .executable(name: "capture-bench", targets: ["capture-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -96,6 +98,17 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "capturectl", dependencies: ["CaptureCLI"]),
+        // The benchmark's helper (docs/benchmarks.md): token seeding through the project's own types, raw bcrypt rate.
+        .executableTarget(
+            name: "capture-bench",
+            dependencies: [
+                "CaptureCore",
+                "CaptureStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
         // Fixtures shared by the test targets: a movable clock and a service on a temporary database.
         .target(
             name: "CaptureTestSupport",
