@@ -101,7 +101,3 @@ func iso(_ date: Date) -> String {
 func iso(_ date: Date?) -> String {
     date.map { iso($0) } ?? "-"
 }
-
-func isoJSON(_ date: Date?) -> JSONValue {
-    date.map { .string(iso($0)) } ?? .null
-}

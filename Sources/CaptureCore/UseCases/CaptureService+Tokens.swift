@@ -124,19 +124,13 @@ extension CaptureService {
     public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
-        let lookup = try await presented.asyncMap { try await store.tokens.findWithUser(hash: TokenMinter.hash($0)) } ?? nil
+        var lookup: TokenLookup?
+        if let presented { lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(presented)) }
         let client = try await authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient
         }
         guard presented != nil else { throw CaptureError.missingArgument("token") }
         return introspection(of: lookup)
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

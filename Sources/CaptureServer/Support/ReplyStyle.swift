@@ -21,15 +21,16 @@ enum ReplyStyle: String, Sendable {
     func reply(
         to error: CaptureError, request: Request, context: CaptureRequestContext, status: HTTPResponse.Status? = nil
     ) -> Response {
-        if self == .problem { return Reply.problem(error, status: status) }
-        var response =
-            switch self {
-            case .capture: Reply.captureError(error, messages: context.language?.messages)
-            case .oauth: Reply.oauthError(error)
-            case .engage: Reply.engageError(error)
-            case .verify: Reply.verifyError(error)
-            case .problem, .page: ErrorPage.response(for: error, messages: context.pageMessages(request))
-            }
+        var response: Response
+        switch self {
+        case .capture: response = Reply.captureError(error, messages: context.language?.messages)
+        case .oauth: response = Reply.oauthError(error)
+        case .engage: response = Reply.engageError(error)
+        case .verify: response = Reply.verifyError(error)
+        // A problem document states its status in its body too.
+        case .problem: return Reply.problem(error, status: status)
+        case .page: response = ErrorPage.response(for: error, messages: context.pageMessages(request))
+        }
         if let status { response.status = status }
         return response
     }
