@@ -37,6 +37,8 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // NIOThreadPool: the bounded threads bcrypt runs on (HashingPool).
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // GRDB records, migrations and repositories: the only place SQL lives.
@@ -83,6 +85,9 @@ let package = Package(
             dependencies: [
                 "CaptureServer",
                 "CaptureStore",
+                // Its event loops become Swift's global executor (CaptureServerCommand.swift).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

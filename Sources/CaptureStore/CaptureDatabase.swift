@@ -34,11 +34,15 @@ public enum CaptureDatabase {
         }
     }
 
-    /// The repositories over one database.
-    /// The repositories over one database; each call's latency goes to `metrics`.
+    /// The repositories over one database; each call's latency goes to `metrics`. Over a file (a `DatabasePool`),
+    /// point lookups read through `PointReaders` of their own. Token redemptions share one `GroupCommit`.
     public static func repositories(_ writer: any DatabaseWriter, metrics: CaptureMetrics = .facade) -> Repositories {
+        let pointReaders = (writer as? DatabasePool).map { PointReaders(path: $0.path) }
+        let groupCommit = GroupCommit(writer: writer)
         func named(_ repository: String) -> MeteredDatabase {
-            MeteredDatabase(writer: writer, repository: repository, metrics: metrics)
+            MeteredDatabase(
+                writer: writer, repository: repository, metrics: metrics, pointReaders: pointReaders,
+                groupCommit: groupCommit)
         }
         return Repositories(
             users: SQLiteUserRepository(writer: named("users")),

@@ -53,9 +53,13 @@ struct SQLiteIdentityRepository: IdentityRepository {
     }
 
     func list(userID: String) async throws -> [LinkedIdentity] {
-        try await writer.read { db in
-            try LinkedIdentity.filter(Column("userID") == userID).order(Column("linkedAt"), Column("provider")).fetchAll(db)
-        }
+        try await writer.read { db in try Self.list(userID: userID, in: db) }
+    }
+
+    static func list(userID: String, in db: Database) throws -> [LinkedIdentity] {
+        let statement = try db.cachedStatement(
+            sql: "SELECT * FROM identities WHERE userID = ? ORDER BY linkedAt, provider")
+        return try LinkedIdentity.fetchAll(statement, arguments: [userID])
     }
 
     func link(_ identity: LinkedIdentity) async throws {

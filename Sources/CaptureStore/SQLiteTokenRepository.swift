@@ -17,17 +17,22 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func find(hash: String) async throws -> TokenRecord? {
-        try await writer.read { db in try TokenRecord.filter(Self.hash == hash).fetchOne(db) }
+        try await writer.pointRead { db in try Self.token(hash: hash, in: db) }
     }
 
-    /// Cached prepared statements: generating and authorizing the SQL anew cost more than the lookups themselves.
-    func findWithUser(hash: String) async throws -> TokenLookup? {
-        try await writer.read { db in
-            let tokenStatement = try db.cachedStatement(sql: "SELECT * FROM tokens WHERE hash = ?")
-            guard let token = try TokenRecord.fetchOne(tokenStatement, arguments: [hash]) else { return nil }
-            let userStatement = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?")
+    /// By the unique index, through a cached prepared statement: generating and authorizing the SQL anew cost more
+    /// than the lookup itself.
+    static func token(hash: String, in db: Database) throws -> TokenRecord? {
+        try TokenRecord.fetchOne(try db.cachedStatement(sql: "SELECT * FROM tokens WHERE hash = ?"), arguments: [hash])
+    }
+
+    /// One read on the calling thread (`pointRead`).
+    func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
+        try await writer.pointRead { db in
+            guard let token = try Self.token(hash: hash, in: db) else { return nil }
             return TokenLookup(
-                record: token, user: try User.fetchOne(userStatement, arguments: [token.userID]),
+                record: token, user: try SQLiteUserRepository.user(id: token.userID, in: db),
+                profiles: profiles ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
                 clientsVersion: try SQLiteClientRepository.version(db))
         }
     }
@@ -66,10 +71,11 @@ struct SQLiteTokenRepository: TokenRepository {
 
     func redeem(
         hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
-        replacements: @Sendable (TokenRecord) -> [TokenRecord]
+        replacements: @escaping @Sendable (TokenRecord) -> [TokenRecord]
     ) async throws -> Redemption {
-        try await writer.write { db in
-            guard var old = try TokenRecord.filter(Self.hash == hash).fetchOne(db), old.kind == kind,
+        // Many redemptions a second, each durable: they share transactions and fsyncs (GroupCommit).
+        try await writer.groupWrite { db in
+            guard var old = try Self.token(hash: hash, in: db), old.kind == kind,
                 old.clientID == client
             else { return .notUsable }
             switch old.state(at: now) {

@@ -26,7 +26,12 @@ struct SQLiteUserRepository: UserRepository {
     }
 
     func find(id: String) async throws -> User? {
-        try await writer.read { db in try User.fetchOne(db, key: id) }
+        try await writer.pointRead { db in try Self.user(id: id, in: db) }
+    }
+
+    /// By primary key through a cached prepared statement (token checks read it with the token).
+    static func user(id: String, in db: Database) throws -> User? {
+        try User.fetchOne(try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
     }
 
     func find(email: String) async throws -> User? {

@@ -107,34 +107,37 @@ struct SeedTokens: AsyncParsableCommand {
     }
 }
 
-/// Raw bcrypt verify rate: HummingbirdBcrypt's `Bcrypt.verify` (what `BcryptPasswordHasher` runs) on one thread per
-/// core, nothing else; the ceiling for password sign-in at the same cost. The threads run at the QoS of the service's
-/// pool (`BcryptPasswordHasher` offloads to the global `.userInitiated` queue, which libdispatch on Linux runs at
-/// nice -2): on a machine other processes share, a lower priority here would make the ceiling look lower than it is.
+/// Raw bcrypt verify rate: HummingbirdBcrypt's `Bcrypt.verify` (what `BcryptPasswordHasher` runs) on every thread
+/// of the service's `HashingPool` (one per core, at its priority), nothing else; the ceiling for password sign-in at
+/// the same cost.
 struct BcryptRate: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bcrypt-rate", abstract: "Verifies per second, all cores.")
 
     @Option(help: "bcrypt cost of the hash verified.") var cost = 12
     @Option(help: "How long to measure.") var seconds = 5.0
-    @Option(help: "Threads (default: the number of cores).") var threads = ProcessInfo.processInfo.activeProcessorCount
 
     func run() throws {
+        let threads = HashingPool.threadCount
         let hash = Bcrypt.hash("imported password 0", cost: UInt8(cost))
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: threads)
         defer { counts.deallocate() }
         let started = DispatchTime.now().uptimeNanoseconds
         nonisolated(unsafe) let slots = counts
-        // One long work item per thread, put on the queue the service's hasher uses, as it puts each verify there.
+        // One long work item per pool thread, as the service puts each verify there.
         let group = DispatchGroup()
         for thread in 0..<threads {
-            DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                var done = 0
-                while DispatchTime.now().uptimeNanoseconds < deadline {
-                    guard Bcrypt.verify("imported password 0", hash: hash) else { fatalError("bcrypt verify failed") }
-                    done += 1
+            group.enter()
+            Task {
+                slots[thread] = await HashingPool.run {
+                    var done = 0
+                    while DispatchTime.now().uptimeNanoseconds < deadline {
+                        guard Bcrypt.verify("imported password 0", hash: hash) else { fatalError("bcrypt verify failed") }
+                        done += 1
+                    }
+                    return done
                 }
-                slots[thread] = done
+                group.leave()
             }
         }
         group.wait()

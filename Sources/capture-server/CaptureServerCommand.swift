@@ -4,9 +4,21 @@ import CaptureServer
 import CaptureStore
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
+
+/// The process's entry: before any task runs, NIO's event loops become Swift's global executor, so a request's
+/// handler runs on the event loop its connection lives on instead of hopping to Swift's cooperative pool and back
+/// (measured: a third of a token check's time went to threads waking each other; docs/benchmarks.md).
+@main
+enum CaptureServerEntry {
+    static func main() async {
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        await CaptureServerCommand.main()
+    }
+}
 
 /// `capture-server`: starts the service. All logic lives in CaptureServer.
-@main
 struct CaptureServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture-server",

@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureOutbound
 import CaptureTestSupport
 import Foundation
 import Testing
@@ -94,5 +95,53 @@ struct CrossProcessChangeTests {
         // A token revoked from another process is refused on the next check too (tokens are never cached).
         #expect(try await CLI.run(["token", "revoke", "--user", "cached@example.com"], in: world).status == 0)
         #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) == nil)
+    }
+
+    /// The running server keeps rendered flow pages (ETag, 304); a client changed or removed by capturectl in another
+    /// process changes or refuses the page on the very next request, and a token revoked there is refused at once.
+    @Test("flow pages and token checks of a running server follow changes made by capturectl in another process")
+    func pagesAndTokenChecksFollowOtherProcesses() async throws {
+        let world = try await TestWorld.current()
+        let added = try await CLI.run(
+            ["client", "add", "paged-app", "--redirect-uri", "/flows/webViewSignIn"], in: world)
+        #expect(added.status == 0, "\(added.stderr)")
+        let server = try await CLIServer(world: world)
+        defer { server.stop() }
+        let http = OutboundHTTPClient()
+        func get(_ path: String, ifNoneMatch: String? = nil) async throws -> OutboundHTTPResponse {
+            try await http.send(
+                OutboundHTTPRequest(
+                    url: server.url + path, headers: ifNoneMatch.map { [OutboundHTTPHeader(name: "If-None-Match", value: $0)] } ?? [],
+                    allowsPlainHTTP: true))
+        }
+        let path = "/flows/webViewSignIn?client_id=paged-app"
+        let first = try await get(path)
+        #expect(first.status == 200)
+        #expect(first.header("Cache-Control") == "no-cache" && first.header("Vary") == "Accept-Language")
+        let etag = try #require(first.header("ETag"))
+        #expect(String(decoding: first.body, as: UTF8.self).contains(#""legacyTokenUrl":false"#))
+        #expect(try await get(path, ifNoneMatch: etag).status == 304)
+
+        #expect(try await CLI.run(["client", "update", "paged-app", "--legacy-token-url", "on"], in: world).status == 0)
+        let changed = try await get(path, ifNoneMatch: etag)
+        #expect(changed.status == 200 && changed.header("ETag") != etag)
+        #expect(String(decoding: changed.body, as: UTF8.self).contains(#""legacyTokenUrl":true"#))
+
+        #expect(try await CLI.run(["client", "remove", "paged-app"], in: world).status == 0)
+        let removed = try await get(path, ifNoneMatch: changed.header("ETag"))
+        #expect(removed.status == 400 && String(decoding: removed.body, as: UTF8.self).contains("not registered"))
+
+        let token = try await world.register("paged@example.com").grant!.accessToken
+        func entity() async throws -> String {
+            let reply = try await http.send(
+                OutboundHTTPRequest(
+                    method: .post, url: server.url + "/entity",
+                    headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                    body: Data("access_token=\(token)".utf8), allowsPlainHTTP: true))
+            return String(decoding: reply.body, as: UTF8.self)
+        }
+        #expect(try await entity().contains(#""stat":"ok""#))
+        #expect(try await CLI.run(["token", "revoke", "--user", "paged@example.com"], in: world).status == 0)
+        #expect(try await entity().contains(#""stat":"error""#))
     }
 }

@@ -18,7 +18,7 @@ import Testing
         #expect(defaults.metricsEnabled)
         #expect(defaults.logFormat == .text)
         #expect(defaults.logLevel == .info)
-        #expect(defaults.requestLogLevel == .info)
+        #expect(defaults.requestLogLevel == .debug)
         #expect(defaults.purgeIntervalMinutes == 60)
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// database from a newer build refused before anything is served.
 @Suite(.serialized) struct OperationsProcessTests {
     @Test func jsonLogsAndMetricsFromTheSettings() async throws {
-        let server = try await LiveServerProcess(settings: ["logFormat": "json", "logLevel": "info"])
+        let server = try await LiveServerProcess(settings: ["logFormat": "json", "logLevel": "info", "requestLogLevel": "info"])
         defer { server.stop() }
         let metrics = try #require(server.get("/metrics"))
         #expect(metrics.status == 200)

@@ -179,6 +179,8 @@ def _test_settings(work, smtp_port, provider=None):
     service["registrationsPerAddress"] = 10000
     service["codeRequestsPerAddress"] = 10000
     service["webFlows"] = str(ROOT / "WebFlows")
+    # The log checks read the one line per request (off by default).
+    service["requestLogLevel"] = "info"
     service["mail"] = dict(service.get("mail") or {}, smtp={"host": "127.0.0.1", "port": smtp_port, "security": "none"})
     demo = next(client for client in service["clients"] if client["clientId"] == CLIENT_ID)
     service["clients"].append(dict(demo, clientId=VERIFY_FIRST_CLIENT_ID, name="Requires a confirmed address",

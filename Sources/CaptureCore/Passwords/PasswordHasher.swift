@@ -1,4 +1,3 @@
-import Dispatch
 import HummingbirdBcrypt
 
 /// Hashes and checks passwords; implementations must not block the caller's thread.
@@ -7,7 +6,7 @@ public protocol PasswordHasher: Sendable {
     func verify(_ password: String, hash: String) async -> Bool
 }
 
-/// bcrypt (hummingbird-auth) on a global dispatch queue, never on an event loop.
+/// bcrypt (hummingbird-auth) on the `HashingPool`, never on an event loop.
 public struct BcryptPasswordHasher: PasswordHasher {
     public let cost: Int
 
@@ -25,10 +24,6 @@ public struct BcryptPasswordHasher: PasswordHasher {
     }
 
     private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: work())
-            }
-        }
+        await HashingPool.run(work)
     }
 }

@@ -37,11 +37,14 @@ public struct RevokedTokens: Sendable, Equatable {
 public struct TokenLookup: Sendable {
     public let record: TokenRecord
     public let user: User?
+    /// The user's linked provider accounts, when the lookup asked for them (`/entity`), else empty.
+    public let profiles: [LinkedIdentity]
     public let clientsVersion: Int64
 
-    public init(record: TokenRecord, user: User?, clientsVersion: Int64) {
+    public init(record: TokenRecord, user: User?, profiles: [LinkedIdentity] = [], clientsVersion: Int64) {
         self.record = record
         self.user = user
+        self.profiles = profiles
         self.clientsVersion = clientsVersion
     }
 }
@@ -59,9 +62,10 @@ public enum Redemption: Sendable, Equatable {
 public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
-    /// The token with this hash, the user it belongs to and the clients' version (`ClientRepository.version`), in
-    /// one read: the hot path of every token check, which then finds its client in `ClientDirectory` without a read.
-    func findWithUser(hash: String) async throws -> TokenLookup?
+    /// The token with this hash, the user it belongs to (with the linked accounts when `profiles`) and the clients'
+    /// version (`ClientRepository.version`), in one read: the hot path of every token check, which then finds its
+    /// client in `ClientDirectory` without a read.
+    func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup?
     func find(id: Int64) async throws -> TokenRecord?
     /// Tokens whose hash starts with `prefix` (fingerprint lookup).
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
@@ -71,7 +75,7 @@ public protocol TokenRepository: Sendable {
     /// (RFC 6819 §5.2.2.3, RFC 6749 §4.1.2).
     func redeem(
         hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
-        replacements: @Sendable (TokenRecord) -> [TokenRecord]
+        replacements: @escaping @Sendable (TokenRecord) -> [TokenRecord]
     ) async throws -> Redemption
     /// Each returns the tokens it newly revoked.
     @discardableResult func revoke(id: Int64, at: Date) async throws -> RevokedTokens

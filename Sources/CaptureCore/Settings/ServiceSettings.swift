@@ -63,11 +63,12 @@ public struct ServiceSettings: Sendable, Equatable {
     public var adminHost: String?
     /// Operations (docs/decisions.md, "Operations: metrics, logs, purge"): `GET /metrics` served or not; the log
     /// lines' format and least level (`CAPTURE_LOG_FORMAT`, `CAPTURE_LOG_LEVEL`); the level of the per-request
-    /// line; minutes between purges of expired rows (0: none).
+    /// line (debug: off at the default `logLevel`, so a busy service formats no line per request unless asked);
+    /// minutes between purges of expired rows (0: none).
     public var metricsEnabled = true
     public var logFormat = LogFormat.text
     public var logLevel = Logger.Level.info
-    public var requestLogLevel = Logger.Level.info
+    public var requestLogLevel = Logger.Level.debug
     public var purgeIntervalMinutes = 60.0
 
     public init() {}

@@ -4,6 +4,16 @@ extension CaptureService {
         try await authenticate(accessToken: accessToken).0
     }
 
+    /// `/entity`'s `result` on one read: the whole record in Janrain's shape, or the one attribute `attributeName`
+    /// names.
+    public func entityResult(accessToken: String?, attributeName: String?) async throws -> JSONValue {
+        guard let attributeName, !attributeName.isEmpty else {
+            let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, profiles: true)
+            return user.entity(schema: catalog.schema, profiles: lookup.profiles)
+        }
+        return try await entity(accessToken: accessToken).entityAttribute(attributeName, schema: catalog.schema)
+    }
+
     /// The record in Janrain's shape, with every attribute of the schema and the linked provider accounts.
     public func record(of user: User) async throws -> JSONValue {
         user.entity(schema: catalog.schema, profiles: try await store.identities.list(userID: user.id))

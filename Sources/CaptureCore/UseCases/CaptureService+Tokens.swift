@@ -81,19 +81,24 @@ extension CaptureService {
     /// The user and token behind an access token: unknown or revoked → invalid (200), expired → 414,
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
+        let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, profiles: false)
+        return (user, lookup.record)
+    }
+
+    /// `authenticate`'s checks on one read, which brings the user's linked accounts too when `profiles`.
+    func authenticatedLookup(accessToken: String?, profiles: Bool) async throws -> (User, TokenLookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
-        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken)),
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken), profiles: profiles),
             lookup.record.kind == .access
         else { throw CaptureError.invalidAccessToken }
-        let (record, user) = (lookup.record, lookup.user)
-        switch record.state(at: time.now()) {
+        switch lookup.record.state(at: time.now()) {
         case .active: break
         case .expired: throw CaptureError.accessTokenExpired
         case .revoked, .used: throw CaptureError.invalidAccessToken
         }
-        guard let user else { throw CaptureError.invalidAccessToken }
+        guard let user = lookup.user else { throw CaptureError.invalidAccessToken }
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
-        return (user, record)
+        return (user, lookup)
     }
 
     /// RFC 7009 revocation: a token of this client revokes its whole chain (signing out); unknown tokens are fine.
@@ -108,7 +113,7 @@ extension CaptureService {
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
         guard !token.isEmpty else { return nil }
-        return introspection(of: try await store.tokens.findWithUser(hash: TokenMinter.hash(token)))
+        return introspection(of: try await store.tokens.findWithUser(hash: TokenMinter.hash(token), profiles: false))
     }
 
     func introspection(of lookup: TokenLookup?) -> Introspection? {
@@ -125,7 +130,7 @@ extension CaptureService {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
         var lookup: TokenLookup?
-        if let presented { lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(presented)) }
+        if let presented { lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(presented), profiles: false) }
         let client = try await authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient

@@ -2,14 +2,15 @@ import Hummingbird
 import Logging
 
 /// One line per request: method, path, the route it matched, status and duration. Never the query or the body,
-/// where secrets may be. At `requestLogLevel` (info by default), so a busy service can turn it down without losing
-/// its other lines.
+/// where secrets may be. At `requestLogLevel` (debug by default: below the default `logLevel`), so the hot paths
+/// neither time nor format a line per request unless the operator asks for it.
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
 
-    var level: Logger.Level = .info
+    var level: Logger.Level = .debug
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard context.logger.logLevel <= level else { return try await next(request, context) }
         let clock = ContinuousClock()
         let start = clock.now
         let response = try await next(request, context)

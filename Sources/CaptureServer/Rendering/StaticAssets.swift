@@ -5,21 +5,29 @@ import Hummingbird
 
 /// The widget, bridge and CSS files, read once at start-up, each with a strong ETag.
 struct StaticAssets: Sendable {
+    /// Bytes served as they are, with a strong ETag from their SHA-256: the files here, and rendered flow pages
+    /// (`RenderedPages`).
     struct Asset: Sendable {
         let bytes: ByteBuffer
         let contentType: String
         let etag: String
+        /// Extra fields of every reply (a page's `Vary`).
+        var fields = HTTPFields()
 
-        /// The bytes with a strong ETag from their SHA-256.
         init(data: Data, contentType: String) {
-            bytes = ByteBuffer(data: data)
-            self.contentType = contentType
-            etag = "\"\(Data(SHA256.hash(data: data).prefix(16)).hexString)\""
+            self.init(bytes: ByteBuffer(data: data), contentType: contentType)
         }
 
-        /// 200 with the body, or 304 when the client already has this version.
+        init(bytes: ByteBuffer, contentType: String, fields: HTTPFields = HTTPFields()) {
+            self.bytes = bytes
+            self.contentType = contentType
+            self.fields = fields
+            etag = "\"\(Data(SHA256.hash(data: bytes.readableBytesView).prefix(16)).hexString)\""
+        }
+
+        /// 200 with the body, or 304 when the client already has this version; stored, revalidated before use.
         func response(ifNoneMatch: String?) -> Response {
-            var headers = HTTPFields()
+            var headers = fields
             headers[.eTag] = etag
             headers[.cacheControl] = "no-cache"
             if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {

@@ -7,6 +7,7 @@ struct FlowPageController {
     let service: CaptureService
     let pages: FlowPages
     var themes: ClientThemes = .none
+    let rendered = RenderedPages()
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/flows/assets/:file") { request, context in
@@ -32,12 +33,15 @@ struct FlowPageController {
             hasTemplate: { pages.templates[$0] != nil })
         let messages = service.catalog.localization.messages(for: view.locale)
         guard let template = pages.template(name, in: messages) else { throw FlowPageRefusal.noSuchFlow(name) }
-        let json = JanrainSettings.json(
-            flow: view.flow, client: view.client, locale: view.locale, responseType: view.responseType,
-            codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: service.settings,
-            providers: service.social.ordered, appReturnURI: view.appReturnURI)
-        let page = template.render(
-            settingsJSON: json, locale: view.locale, clientID: view.client.clientID, theme: themes.page(for: view.client.clientID))
-        return ErrorPage.html(page, status: .ok)
+        let page = rendered.page(for: view) {
+            let json = JanrainSettings.json(
+                flow: view.flow, client: view.client, locale: view.locale, responseType: view.responseType,
+                codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: service.settings,
+                providers: service.social.ordered, appReturnURI: view.appReturnURI)
+            return template.render(
+                settingsJSON: json, locale: view.locale, clientID: view.client.clientID,
+                theme: themes.page(for: view.client.clientID))
+        }
+        return page.response(ifNoneMatch: request.headers[.ifNoneMatch])
     }
 }
