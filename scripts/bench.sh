@@ -195,8 +195,8 @@ server_threads=$(awk '/^Threads:/ {print $2}' "/proc/$server/status")
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo "+local changes")
-python3 - "$work/meta.json" <<PY
-import json, sys
+BENCH_PAGE_ETAG=$page_etag python3 - "$work/meta.json" <<PY
+import json, os, sys
 json.dump({
   "started": "$stamp", "commit": "$commit", "nproc": $(nproc),
   "cpu": """$(lscpu | sed -n 's/^Model name: *//p' | head -1)""",
@@ -208,7 +208,7 @@ json.dump({
   "threads": $threads, "connections": $connections, "signin_connections": $signin_connections,
   "duration_s": $duration, "code_duration_s": $code_duration, "timeout": "$timeout", "rounds": $rounds,
   "bcrypt_cost": $cost, "bcrypt_seconds": $bcrypt_seconds,
-  "page_etag": """$page_etag""", "peak_rss_mib": round($peak_kib / 1024, 1), "server_threads": $server_threads,
+  "page_etag": os.environ.get("BENCH_PAGE_ETAG", ""), "peak_rss_mib": round($peak_kib / 1024, 1), "server_threads": $server_threads,
   "wrk": "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)", "swift": "$(swift --version 2>&1 | head -1)",
 }, open(sys.argv[1], "w"), indent=2)
 PY

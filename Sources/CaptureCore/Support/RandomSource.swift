@@ -6,8 +6,14 @@ public protocol RandomSource: Sendable {
 /// `SystemRandomNumberGenerator` reads the kernel CSPRNG (getrandom on Linux).
 public struct SystemRandom: RandomSource {
     public init() {}
+    /// Eight bytes per draw from the system's generator (one `getrandom` each), not one: a token is 4 draws, not 32.
     public func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
     }
 }
