@@ -42,8 +42,40 @@ extension Client: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "clients"
 }
 
+/// Columns by hand, not through `Codable`: every token check decodes a token and every grant encodes two
+/// (`Codable`'s keyed containers were most of a refresh grant's record work).
 extension TokenRecord: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "tokens"
+
+    public init(row: Row) throws {
+        self.init(
+            kind: TokenKind(rawValue: row["kind"]) ?? .device, hash: row["hash"], userID: row["userID"],
+            clientID: row["clientID"], chainID: row["chainID"], scope: row["scope"], authProvider: row["authProvider"],
+            issuedAt: row["issuedAt"], expiresAt: row["expiresAt"], refreshSecret: row["refreshSecret"])
+        id = row["id"]
+        usedAt = row["usedAt"]
+        revokedAt = row["revokedAt"]
+        redirectURI = row["redirectURI"]
+        codeChallenge = row["codeChallenge"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["kind"] = kind.rawValue
+        container["hash"] = hash
+        container["userID"] = userID
+        container["clientID"] = clientID
+        container["chainID"] = chainID
+        container["scope"] = scope
+        container["authProvider"] = authProvider
+        container["issuedAt"] = issuedAt
+        container["expiresAt"] = expiresAt
+        container["usedAt"] = usedAt
+        container["revokedAt"] = revokedAt
+        container["refreshSecret"] = refreshSecret
+        container["redirectURI"] = redirectURI
+        container["codeChallenge"] = codeChallenge
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
