@@ -13,6 +13,22 @@ import Testing
         }
     }
 
+    /// A token starting with `-` reads as an option on a command line (`capturectl token introspect -Ab…`): the
+    /// minter draws again instead.
+    @Test func noTokenStartsWithADash() {
+        /// Its first draw encodes to a leading `-` (0xF8: the top six bits are 62), every later one to `A…`.
+        final class DashFirst: RandomSource, @unchecked Sendable {
+            var draws = 0
+            func bytes(_ count: Int) -> [UInt8] {
+                draws += 1
+                return draws == 1 ? [0xF8] + Array(repeating: 0, count: count - 1) : Array(repeating: 0, count: count)
+            }
+        }
+        let source = DashFirst()
+        let token = TokenMinter(random: source).mint()
+        #expect(source.draws == 2 && token.hasPrefix("A") && token.count == 43)
+    }
+
     @Test func theStoredHashIsSHA256Hex() {
         #expect(TokenMinter.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }

@@ -53,6 +53,29 @@ import Testing
         }
     }
 
+    /// A flow page's link is checked once per clients version: a warm page reads only the version; a changed client
+    /// is checked again on the next request, and a page it no longer lists is refused.
+    @Test func aWarmFlowPageReadsOnlyTheClientsVersion() async throws {
+        try await withOperationsAPI { api, world, registry in
+            _ = try await world.service.addClient(
+                id: "paged", name: nil, confidential: false, redirectURIs: ["/flows/webViewSignIn"], allowedOrigins: [],
+                responseTypes: ["token"], legacyTokenURL: false)
+            let path = "/flows/webViewSignIn?client_id=paged"
+            #expect(try await api.get(path).status == .ok)
+            let before = Self.calls(registry)
+            let warm = try await api.get(path)
+            #expect(warm.status == .ok && warm.headers[.eTag] != nil)
+            let page = Self.delta(before, Self.calls(registry))
+            #expect(page.count == 1 && page.keys.first?.contains(#"operation="version()""#) == true, "\(page)")
+            #expect(page.values.first == 1)
+
+            try await world.pool.write { db in
+                try db.execute(sql: #"UPDATE clients SET redirectURIs = '["/flows/webViewProfile"]' WHERE clientID = 'paged'"#)
+            }
+            #expect(try await api.get(path).status == .badRequest)
+        }
+    }
+
     @Test func aClientChangedThroughAnotherConnectionIsReadAfreshOnTheNextRequest() async throws {
         let world = try await TestWorld.make()
         let (_, secret) = try await world.service.addClient(

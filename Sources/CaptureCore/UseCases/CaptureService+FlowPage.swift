@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a flow page's URL asks for (`/flows/{flow}?client_id=…&locale=…&response_type=…`), as read from the query.
-public struct FlowPageQuery: Sendable {
+public struct FlowPageQuery: Sendable, Hashable {
     public var flow: String
     public var clientID: String?
     public var locale: String?
@@ -51,10 +51,24 @@ public enum FlowPageRefusal: Error, Equatable, Sendable {
 }
 
 extension CaptureService {
+    /// The page view a link asks for, checked by `checkedFlowPage`. A view agreed to for the same query at the same
+    /// clients version is reused (`flowPageViews`), so the checks run once per link and client version, not per
+    /// request; links with a per-request value (a PKCE challenge, an app return URI) are checked each time and not
+    /// kept. `hasTemplate` must not change meanwhile (the templates are loaded once).
+    public func flowPage(_ query: FlowPageQuery, hasTemplate: (String) -> Bool) async throws -> FlowPageView {
+        let version = try await store.clients.version()
+        if let view = flowPageViews.value(query, version: version) { return view }
+        let view = try await checkedFlowPage(query, version: version, hasTemplate: hasTemplate)
+        if view.codeChallenge == nil, view.appReturnURI == nil { flowPageViews.keep(view, for: query, version: version) }
+        return view
+    }
+
     /// The rules of a flow page's link (SPEC §2): a registered client that lists the page among its redirect URIs,
     /// a response type it may use (with PKCE for a public client's code), an app return URI it lists, and a token
     /// URL on an origin it allows. `hasTemplate` says whether the flow has markup to show.
-    public func flowPage(_ query: FlowPageQuery, hasTemplate: (String) -> Bool) async throws -> FlowPageView {
+    private func checkedFlowPage(
+        _ query: FlowPageQuery, version: Int64, hasTemplate: (String) -> Bool
+    ) async throws -> FlowPageView {
         guard let flow = catalog.flow(named: query.flow), hasTemplate(query.flow) else {
             throw FlowPageRefusal.noSuchFlow(query.flow)
         }
@@ -62,7 +76,7 @@ extension CaptureService {
         guard let clientID = query.clientID ?? flow.defaultClient, !clientID.isEmpty else {
             throw refuse("This page needs a client_id parameter naming the app that opened it.")
         }
-        guard let client = try await registeredClient(clientID) else {
+        guard let client = try await registeredClient(clientID, version: version) else {
             throw refuse("The app “\(clientID)” is not registered with this service (unknown client_id).")
         }
         if let requested = query.locale, !Localization.isLanguageTag(requested) {

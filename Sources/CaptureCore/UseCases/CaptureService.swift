@@ -17,6 +17,8 @@ public struct CaptureService: Sendable {
     public let mailSignal = MailSignal()
     /// Client rows already read, checked against the store's clients version on each use.
     public let clientDirectory = ClientDirectory()
+    /// Flow page links already checked, by query, at the clients version they were checked at.
+    public let flowPageViews = VersionedCache<FlowPageQuery, FlowPageView>(capacity: 1024)
     /// The social sign-in providers that resolved at start-up (none until the server discovers them).
     public var social: SocialProviders = .none
     /// Where sign-ins, tokens and the outbox are counted (the server's Prometheus registry; else the global facade).
