@@ -60,7 +60,10 @@ def test_schemathesis_finds_no_failure(server, tmp_path, capsys):
         "--checks", ",".join(CHECKS),
         "--phases", "examples,coverage,fuzzing",
         "--max-examples", str(MAX_EXAMPLES),
-        "--workers", "4",
+        # One worker: with several, schemathesis generates in threads, and Debian's Python 3.11 then now and
+        # then fails inside its own AST construction ("SystemError: AST constructor recursion depth mismatch",
+        # CPython gh-106905), which schemathesis reports as a runtime error of the run.
+        "--workers", os.environ.get("INTEROP_SCHEMATHESIS_WORKERS", "1"),
         "--seed", os.environ.get("INTEROP_SCHEMATHESIS_SEED", "20261124"),
         "--no-shrink",
         "--request-timeout", "20",
