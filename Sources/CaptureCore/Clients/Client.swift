@@ -1,7 +1,7 @@
 import Foundation
 
 /// A registered app or backend: who may ask for tokens, and where they may be sent.
-public struct Client: Sendable, Hashable, Codable {
+public struct Client: Sendable, Equatable, Codable {
     public var clientID: String
     public var name: String
     /// SHA-256 hex of the secret; nil for a public (native) client.

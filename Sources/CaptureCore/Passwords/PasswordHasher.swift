@@ -16,14 +16,10 @@ public struct BcryptPasswordHasher: PasswordHasher {
 
     public func hash(_ password: String) async -> String {
         let cost = UInt8(self.cost)
-        return await Self.offloaded { Bcrypt.hash(password, cost: cost) }
+        return await HashingPool.run { Bcrypt.hash(password, cost: cost) }
     }
 
     public func verify(_ password: String, hash: String) async -> Bool {
-        await Self.offloaded { Bcrypt.verify(password, hash: hash) }
-    }
-
-    private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await HashingPool.run(work)
+        await HashingPool.run { Bcrypt.verify(password, hash: hash) }
     }
 }

@@ -34,6 +34,12 @@ public struct FlowPageView: Sendable {
     /// Absolute: a flow's relative `tokenUrl` is resolved against the public origin.
     public let tokenURL: String
     public let appReturnURI: String?
+    /// The store's clients version `client` was read at: whatever is derived from this view may be kept under it.
+    public let clientsVersion: Int64
+
+    /// False when the link carries a per-request value (a PKCE challenge, an app return URI): nothing derived from
+    /// the view is worth keeping for another request.
+    public var isShared: Bool { codeChallenge == nil && appReturnURI == nil }
 }
 
 /// Why a flow page is not shown to this caller: a link that names no flow, or one this app may not open. The message
@@ -59,7 +65,7 @@ extension CaptureService {
         let version = try await store.clients.version()
         if let view = flowPageViews.value(query, version: version) { return view }
         let view = try await checkedFlowPage(query, version: version, hasTemplate: hasTemplate)
-        if view.codeChallenge == nil, view.appReturnURI == nil { flowPageViews.keep(view, for: query, version: version) }
+        if view.isShared { flowPageViews.keep(view, for: query, version: version) }
         return view
     }
 
@@ -119,6 +125,6 @@ extension CaptureService {
         }
         return FlowPageView(
             flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
-            tokenURL: tokenURL, appReturnURI: query.appReturnURI)
+            tokenURL: tokenURL, appReturnURI: query.appReturnURI, clientsVersion: version)
     }
 }

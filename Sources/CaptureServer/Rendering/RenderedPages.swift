@@ -1,37 +1,32 @@
 import CaptureCore
 import Hummingbird
-import Synchronization
 
 /// Flow pages as rendered for a `FlowPageView`, so a page is rendered (settings JSON, template, ETag) once per
-/// client, flow, language and response type, not per request. The view holds the client as read against the
-/// clients' version on this request, so a changed client is a different key: a changed or removed client never gets
-/// an old page. Views with per-request values (a PKCE challenge, an app return URI) are rendered each time and not
-/// kept. Bounded: a full cache starts over.
+/// client, flow, language, response type and token URL, not per request. Kept under the clients version the view's
+/// client was read at (`VersionedCache`), so a changed or removed client never gets an old page. Views with
+/// per-request values (`FlowPageView.isShared`) are rendered each time and not kept.
 final class RenderedPages: Sendable {
     static let capacity = 256
 
     struct Key: Hashable, Sendable {
         let flow: String
-        let client: Client
+        let clientID: String
         let locale: String
         let responseType: String
         let tokenURL: String
     }
 
-    private let pages = Mutex<[Key: StaticAssets.Asset]>([:])
+    private let pages = VersionedCache<Key, StaticAssets.Asset>(capacity: capacity)
 
-    /// The page for `view`, from the cache or from `render` (kept when the view can be).
+    /// The page for `view`, from the cache or from `render` (kept when the view is shared).
     func page(for view: FlowPageView, render: () -> String) -> StaticAssets.Asset {
-        guard view.codeChallenge == nil, view.appReturnURI == nil else { return Self.asset(render()) }
+        guard view.isShared else { return Self.asset(render()) }
         let key = Key(
-            flow: view.flow.name, client: view.client, locale: view.locale, responseType: view.responseType,
+            flow: view.flow.name, clientID: view.client.clientID, locale: view.locale, responseType: view.responseType,
             tokenURL: view.tokenURL)
-        if let page = pages.withLock({ $0[key] }) { return page }
+        if let page = pages.value(key, version: view.clientsVersion) { return page }
         let page = Self.asset(render())
-        pages.withLock { pages in
-            if pages.count >= Self.capacity { pages.removeAll(keepingCapacity: true) }
-            pages[key] = page
-        }
+        pages.keep(page, for: key, version: view.clientsVersion)
         return page
     }
 
