@@ -26,6 +26,10 @@ let package = Package(
         // Metrics: Core and Store record through the swift-metrics facade; only the server exports (Prometheus).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The second storage backend (CapturePostgres).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Already in the graph through postgres-nio; named for the TLS settings of `sslmode`.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
@@ -50,6 +54,19 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // The same repositories on PostgreSQL over postgres-nio: the only place PostgreSQL's SQL lives.
+        .target(
+            name: "CapturePostgres",
+            dependencies: [
+                "CaptureCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Opens the store a `DatabaseLocation` names (SQLite file or PostgreSQL URL): what the server, capturectl,
+        // the benchmark and the tests open storage through.
+        .target(name: "CaptureStorage", dependencies: ["CaptureCore", "CaptureStore", "CapturePostgres"]),
         // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The one outbound client (SMTP relay, social providers, webhooks): the only place libcurl is used.
@@ -67,7 +84,7 @@ let package = Package(
             name: "CaptureServer",
             dependencies: [
                 "CaptureCore",
-                "CaptureStore",
+                "CaptureStorage",
                 "CaptureOutbound",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,7 +101,6 @@ let package = Package(
             name: "capture-server",
             dependencies: [
                 "CaptureServer",
-                "CaptureStore",
                 // Its event loops become Swift's global executor (CaptureServerCommand.swift).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -96,7 +112,7 @@ let package = Package(
             name: "CaptureCLI",
             dependencies: [
                 "CaptureCore",
-                "CaptureStore",
+                "CaptureStorage",
                 // --server: the admin API over the one outbound client.
                 "CaptureOutbound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -108,7 +124,7 @@ let package = Package(
             name: "capture-bench",
             dependencies: [
                 "CaptureCore",
-                "CaptureStore",
+                "CaptureStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -117,7 +133,10 @@ let package = Package(
         // Fixtures shared by the test targets: a movable clock and a service on a temporary database.
         .target(
             name: "CaptureTestSupport",
-            dependencies: ["CaptureCore", "CaptureStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CaptureCore", "CaptureStore", "CaptureStorage", "CapturePostgres",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/Support"
         ),
         .testTarget(
@@ -129,7 +148,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptureStoreTests",
-            dependencies: ["CaptureStore", "CaptureCore", "CaptureTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CaptureStore", "CapturePostgres", "CaptureStorage", "CaptureCore", "CaptureTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "CaptureServerTests",

@@ -1,14 +1,14 @@
 import ArgumentParser
 import CaptureCore
-import CaptureStore
+import CaptureStorage
 import Foundation
 
 /// Options every leaf command takes.
 public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(
         help: ArgumentHelp(
-            "SQLite database file (default: $CAPTURE_DB, else the settings' database, else \(ServiceSettings.defaultDatabasePath)).",
-            valueName: "path"))
+            "SQLite database file or postgres:// URL (default: $CAPTURE_DB, else the settings' database, else \(ServiceSettings.defaultDatabase)).",
+            valueName: "path-or-url"))
     public var db: String?
 
     @Option(
@@ -43,7 +43,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("service.json").path) {
             // flags > CAPTURE_DB > the file's `database` > default, exactly as capture-server resolves it.
             let resolved = try ServiceSettings.resolve(
-                directory: directory, flags: SettingsOverrides(databasePath: db), environment: environment)
+                directory: directory, flags: SettingsOverrides(database: db), environment: environment)
             return (resolved, try FlowCatalog.load(directory: directory))
         }
         if settings != nil || nonEmpty(environment["CAPTURE_SETTINGS"]) != nil {
@@ -51,7 +51,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             throw SettingsError(file: directory.appendingPathComponent("service.json").path, key: "(file)", problem: "does not exist")
         }
         var defaults = ServiceSettings()
-        defaults.databasePath = db ?? nonEmpty(environment["CAPTURE_DB"]) ?? ServiceSettings.defaultDatabasePath
+        defaults.database = db ?? nonEmpty(environment["CAPTURE_DB"]) ?? ServiceSettings.defaultDatabase
         return (defaults, FlowCatalog(schema: .emailOnly, fields: [:], forms: [:], flows: [:]))
     }
 
@@ -61,11 +61,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     func makeService(creatingDatabase: Bool = false) async throws -> CaptureService {
         var (resolved, catalog) = try loadConfiguration()
         resolved.bcryptCost = 10
-        guard creatingDatabase || FileManager.default.fileExists(atPath: resolved.databasePath) else {
-            throw CaptureError.recordNotFound("database file '\(resolved.databasePath)'")
+        let location = try resolved.databaseLocation(environment: environment)
+        if case .sqlite(let path) = location, !creatingDatabase, !FileManager.default.fileExists(atPath: path) {
+            throw CaptureError.recordNotFound("database file '\(path)'")
         }
-        let pool = try CaptureDatabase.open(path: resolved.databasePath)
-        return await CaptureService.make(settings: resolved, catalog: catalog, store: CaptureDatabase.repositories(pool))
+        let storage = try await OpenedStorage.open(location)
+        return await CaptureService.make(settings: resolved, catalog: catalog, store: storage.repositories)
     }
 
     /// Runs `body` with a service on the database file, turning refusals into a message on stderr and exit code 1.

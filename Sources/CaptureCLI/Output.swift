@@ -1,6 +1,5 @@
 import ArgumentParser
 import CaptureCore
-import CaptureStore
 import Foundation
 
 /// Prints tables, key/value lines or JSON, and reports failures with the right exit code.

@@ -1,6 +1,6 @@
 import CaptureCore
 import CaptureOutbound
-import CaptureStore
+import CaptureStorage
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -110,10 +110,9 @@ public enum CaptureServerMain {
         registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws {
         let catalog = try FlowCatalog.load(directory: settingsDirectory)
-        let pool = try CaptureDatabase.open(path: settings.databasePath)
         let metrics = CaptureMetrics.prometheus(registry)
-        var service = await CaptureService.make(
-            settings: settings, catalog: catalog, store: CaptureDatabase.repositories(pool, metrics: metrics))
+        let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics)
+        var service = await CaptureService.make(settings: settings, catalog: catalog, store: storage.repositories)
         service.metrics = metrics
         try await service.syncSettingsClients()
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
@@ -144,7 +143,7 @@ public enum CaptureServerMain {
         }
         // Hummingbird finishes in-flight requests on SIGTERM/SIGINT before returning.
         try await app.runService()
-        try pool.close()
+        try await storage.close()
         logger.info("capture-server stopped; database closed")
     }
 }

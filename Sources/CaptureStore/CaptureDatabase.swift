@@ -30,7 +30,7 @@ public enum CaptureDatabase {
         let unknown = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
         guard unknown.isEmpty else {
             try? pool.close()
-            throw DatabaseTooNew(path: path, unknownMigrations: unknown.sorted())
+            throw DatabaseTooNew(database: path, unknownMigrations: unknown.sorted())
         }
     }
 
@@ -58,19 +58,5 @@ public enum CaptureDatabase {
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })
-    }
-}
-
-/// The database file was migrated by a newer build: its `unknownMigrations` are steps this build does not have.
-public struct DatabaseTooNew: Error, CustomStringConvertible {
-    /// What `capturectl` and `capture-server` exit with when they refuse such a file (README, "capturectl").
-    public static let exitCode: Int32 = 3
-
-    public let path: String
-    public let unknownMigrations: [String]
-
-    public var description: String {
-        "the database \(path) was migrated by a newer version of capture-bridge (unknown migrations: "
-            + "\(unknownMigrations.joined(separator: ", "))); use that version, or restore a backup made for this one"
     }
 }

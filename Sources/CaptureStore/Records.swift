@@ -6,16 +6,10 @@ import GRDB
 extension User: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "users"
 
-    /// Stored profiles were written by this service, but an operator may edit the file: read them within
-    /// generous limits, and a document that is not a JSON object reads as an empty profile.
-    static let storedProfileLimits = JSONParser.Limits(
-        maxInputBytes: 1 << 20, maxDepth: 32, maxValues: 100_000, maxStringBytes: 1 << 20, maxNumberBytes: 64)
-
     public init(row: Row) throws {
         self.init(id: row["id"], email: row["email"], passwordHash: row["passwordHash"], createdAt: row["createdAt"])
         number = row["number"]
-        let text: String = row["profile"] ?? "{}"
-        if case .object(let members) = try? JSONParser.parse(text, limits: Self.storedProfileLimits) { profile = members }
+        profile = StoredJSON.object(row["profile"] ?? "{}") ?? [:]
         lastElementID = row["lastElementID"] ?? 0
         emailVerifiedAt = row["emailVerifiedAt"]
         updatedAt = row["updatedAt"]
@@ -28,7 +22,7 @@ extension User: FetchableRecord, PersistableRecord {
         container["number"] = number
         container["email"] = email
         container["passwordHash"] = passwordHash
-        container["profile"] = String(decoding: JSONValue.object(profile).encodedBytes(), as: UTF8.self)
+        container["profile"] = StoredJSON.text(profile)
         container["lastElementID"] = lastElementID
         container["emailVerifiedAt"] = emailVerifiedAt
         container["createdAt"] = createdAt
@@ -121,7 +115,7 @@ extension SocialLogin: FetchableRecord, MutablePersistableRecord {
         id = row["id"]
         expiresAt = row["expiresAt"]
         subject = row["subject"]
-        if let text: String = row["claims"], case .object(let members) = try? JSONParser.parse(text) { claims = members }
+        claims = (row["claims"] as String?).flatMap(StoredJSON.object)
         tokenHash = row["tokenHash"]
         tokenExpiresAt = row["tokenExpiresAt"]
         usedAt = row["usedAt"]
@@ -141,7 +135,7 @@ extension SocialLogin: FetchableRecord, MutablePersistableRecord {
         container["createdAt"] = createdAt
         container["expiresAt"] = expiresAt
         container["subject"] = subject
-        container["claims"] = claims.map { String(decoding: JSONValue.object($0).encodedBytes(), as: UTF8.self) }
+        container["claims"] = claims.map(StoredJSON.text)
         container["tokenHash"] = tokenHash
         container["tokenExpiresAt"] = tokenExpiresAt
         container["usedAt"] = usedAt

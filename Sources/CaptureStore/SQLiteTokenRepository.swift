@@ -70,26 +70,22 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func redeem(
-        hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
-        replacements: @escaping @Sendable (TokenRecord) -> [TokenRecord]
+        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?) -> RedemptionStep
     ) async throws -> Redemption {
-        // Many redemptions a second, each durable: they share transactions and fsyncs (GroupCommit).
+        // Many redemptions a second, each durable: they share transactions and fsyncs (GroupCommit). The write
+        // transaction is the lock: no other redemption reads the token until this one commits.
         try await writer.groupWrite { db in
-            guard var old = try Self.token(hash: hash, in: db), old.kind == kind,
-                old.clientID == client
-            else { return .notUsable }
-            switch old.state(at: now) {
-            case .used:
-                return .reused(try Self.revokeChain(old.chainID, at: now, in: db))
-            case .revoked:
-                return .notUsable
-            case .expired where !allowExpired:
-                return .notUsable
-            case .active, .expired:
+            let token = try Self.token(hash: hash, in: db)
+            switch (decide(token), token) {
+            case (.redeem(let replacements), var old?):
                 old.usedAt = now
                 try old.update(db)
-                for var token in replacements(old) { try token.insert(db) }
+                for var next in replacements { try next.insert(db) }
                 return .redeemed(old)
+            case (.revokeChain, let old?):
+                return .reused(try Self.revokeChain(old.chainID, at: now, in: db))
+            default:
+                return .notUsable
             }
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CaptureCore
-import CaptureStore
+import CaptureStorage
 import Crypto
 import Dispatch
 import Foundation
@@ -41,8 +41,8 @@ struct SeedTokens: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try ServiceSettings.resolve(
-            directory: URL(fileURLWithPath: self.settings), flags: SettingsOverrides(databasePath: db), environment: [:])
-        let store = CaptureDatabase.repositories(try CaptureDatabase.open(path: settings.databasePath))
+            directory: URL(fileURLWithPath: self.settings), flags: SettingsOverrides(database: db), environment: [:])
+        let store = try await OpenedStorage.open(try settings.databaseLocation()).repositories
         let started = Date()
         // Large pages: the list is ordered by creation time, and each page sorts the table again.
         let pageSize = 50_000
@@ -52,7 +52,7 @@ struct SeedTokens: AsyncParsableCommand {
             userIDs += page.map(\.id)
             if page.count < pageSize { break }
         }
-        guard !userIDs.isEmpty else { throw ValidationError("no users in \(settings.databasePath): import some first") }
+        guard !userIDs.isEmpty else { throw ValidationError("no users in \(settings.database): import some first") }
         let listed = Date()
         var inserting: TimeInterval = 0
         let minter = TokenMinter(random: SystemRandom())

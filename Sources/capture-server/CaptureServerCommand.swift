@@ -1,7 +1,6 @@
 import ArgumentParser
 import CaptureCore
 import CaptureServer
-import CaptureStore
 import Foundation
 import Logging
 import NIOCore
@@ -38,7 +37,7 @@ struct CaptureServerCommand: AsyncParsableCommand {
         do {
             let resolved = try ServiceSettings.resolve(
                 directory: directory,
-                flags: SettingsOverrides(host: host, port: port, databasePath: db, publicOrigin: publicOrigin),
+                flags: SettingsOverrides(host: host, port: port, database: db, publicOrigin: publicOrigin),
                 environment: environment)
             let (logger, registry) = ServerObservability.bootstrap(settings: resolved)
             try await CaptureServerMain.run(

@@ -88,7 +88,7 @@ enum CLI {
     /// Runs against `world`'s database with the repository's Settings.
     static func run(_ arguments: [String], in world: TestWorld, stdin: String? = nil) async throws -> CLIResult {
         try await run(
-            arguments + ["--db", world.databasePath, "--settings", TestWorld.settingsDirectory.path], stdin: stdin)
+            arguments + ["--db", world.database, "--settings", TestWorld.settingsDirectory.path], stdin: stdin)
     }
 }
 

@@ -35,7 +35,7 @@ final class CLIServer: @unchecked Sendable {
             let process = Process()
             process.executableURL = binary
             process.arguments = [
-                "--settings", TestWorld.settingsDirectory.path, "--db", world.databasePath, "--port", "\(port)",
+                "--settings", TestWorld.settingsDirectory.path, "--db", world.database, "--port", "\(port)",
             ]
             process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }
             process.standardOutput = FileHandle.nullDevice

@@ -70,12 +70,12 @@ import Testing
         let environment = ["CAPTURE_PORT": "7001", "CAPTURE_DB": "env.sqlite"]
         let withEnvironment = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: environment)
         #expect(withEnvironment.port == 7001)
-        #expect(withEnvironment.databasePath == "env.sqlite")
+        #expect(withEnvironment.database == "env.sqlite")
         #expect(withEnvironment.host == "127.0.0.2")
         let withFlags = try ServiceSettings.resolve(
             directory: directory, flags: SettingsOverrides(port: 7002), environment: environment)
         #expect(withFlags.port == 7002)
-        #expect(withFlags.databasePath == "env.sqlite")
+        #expect(withFlags.database == "env.sqlite")
         let defaults = try ServiceSettings.resolve(
             directory: try temporarySettings(serviceJSON: "{}"), flags: SettingsOverrides(), environment: [:])
         #expect(defaults.port == 8080)

@@ -39,7 +39,7 @@ import Testing
         #expect(entry.status == .sent && entry.sentAt != nil && entry.text == nil && entry.html == nil)
         // Nor is it left in the database's files: not in freed space, not in the write-ahead log.
         for suffix in ["", "-wal"] {
-            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: world.databasePath + suffix))) ?? Data()
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: world.database + suffix))) ?? Data()
             #expect(bytes.range(of: Data(code.utf8)) == nil, "the delivered code is still in capture.sqlite\(suffix)")
         }
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0, "sent once")

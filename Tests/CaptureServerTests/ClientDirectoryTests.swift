@@ -85,7 +85,7 @@ import Testing
         _ = try await world.service.introspect(token: token, clientID: "rotating-backend", clientSecret: secret)
         // Another connection (as capturectl or another instance would): the secret's hash replaced behind the
         // service's back, and the client removed after that.
-        let queue = try DatabaseQueue(path: world.databasePath)
+        let queue = try DatabaseQueue(path: world.database)
         try await queue.write { db in
             try db.execute(sql: "UPDATE clients SET secretHash = ? WHERE clientID = 'rotating-backend'", arguments: [TokenMinter.hash("new")])
         }

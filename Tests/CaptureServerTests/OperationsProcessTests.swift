@@ -1,3 +1,4 @@
+import CaptureCore
 import CaptureStore
 import CaptureTestSupport
 import Foundation

@@ -50,7 +50,7 @@ import Testing
         #expect(commits < 64, "64 redemptions took \(commits) commits")
 
         // A fresh connection to the file sees every redemption and every new token.
-        let file = try DatabaseQueue(path: world.databasePath)
+        let file = try DatabaseQueue(path: world.database)
         let (used, issued) = try await file.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM tokens WHERE kind = 'refresh' AND usedAt IS NOT NULL") ?? 0,

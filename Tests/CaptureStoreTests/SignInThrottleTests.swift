@@ -140,7 +140,7 @@ import Testing
         // A second service on the same file (a restart, or another process) sees the same counters.
         let restarted = await CaptureService.make(
             settings: world.service.settings, catalog: world.service.catalog,
-            store: CaptureDatabase.repositories(try CaptureDatabase.open(path: world.databasePath)), time: world.time)
+            store: CaptureDatabase.repositories(try CaptureDatabase.open(path: world.database)), time: world.time)
         #expect(await Self.attempt(restarted, password: Self.password, from: "203.0.113.5") == .limited)
 
         let before = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM throttle") ?? 0 }

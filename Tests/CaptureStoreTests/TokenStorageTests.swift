@@ -10,7 +10,7 @@ import Testing
         let world = try await TestWorld.make()
         let result = try await world.register("hash@example.com", password: "a long password")
         // Everything SQLite has written: the main file and the write-ahead log.
-        let bytes = try [world.databasePath, world.databasePath + "-wal"].reduce(Data()) { data, path in
+        let bytes = try [world.database, world.database + "-wal"].reduce(Data()) { data, path in
             data + ((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -94,7 +94,7 @@ import Testing
         let world = try await TestWorld.make()
         try await world.register("reopen@example.com")
         try world.pool.close()
-        let again = try CaptureDatabase.open(path: world.databasePath)
+        let again = try CaptureDatabase.open(path: world.database)
         let users = try await again.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
         #expect(users == 1)
         let mode = try await again.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }

@@ -41,7 +41,7 @@ public struct TestWorld: Sendable {
 
     public let service: CaptureService
     public let pool: DatabasePool
-    public let databasePath: String
+    public let database: String
     public let time: TestTime
 
     public static func make(
@@ -52,15 +52,15 @@ public struct TestWorld: Sendable {
         var settings = try ServiceSettings.load(file: settingsDirectory.appendingPathComponent("service.json"))
         settings.bcryptCost = 10
         settings.port = 8080
-        settings.databasePath = directory.appendingPathComponent("capture.sqlite").path
+        settings.database = directory.appendingPathComponent("capture.sqlite").path
         configure(&settings)
-        let pool = try CaptureDatabase.open(path: settings.databasePath)
+        let pool = try CaptureDatabase.open(path: settings.database)
         var service = await CaptureService.make(
             settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory),
             store: CaptureDatabase.repositories(pool, metrics: metrics), time: time)
         service.metrics = metrics
         try await service.syncSettingsClients()
-        return TestWorld(service: service, pool: pool, databasePath: settings.databasePath, time: time)
+        return TestWorld(service: service, pool: pool, database: settings.database, time: time)
     }
 
     /// The common parameters the demo page sends.

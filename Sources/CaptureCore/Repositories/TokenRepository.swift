@@ -58,6 +58,15 @@ public enum Redemption: Sendable, Equatable {
     case notUsable
 }
 
+/// What storage is to do with a presented one-use token; decided by `RedemptionRule`.
+public enum RedemptionStep: Sendable, Equatable {
+    /// Mark it used and store these tokens, which follow it in its chain.
+    case redeem(replacements: [TokenRecord])
+    /// It was used before: revoke its whole chain.
+    case revokeChain
+    case refuse
+}
+
 /// Storage of token hashes. All multi-row changes are single transactions.
 public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
@@ -67,15 +76,15 @@ public protocol TokenRepository: Sendable {
     /// client in `ClientDirectory` without a read.
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup?
     func find(id: Int64) async throws -> TokenRecord?
-    /// Tokens whose hash starts with `prefix` (fingerprint lookup).
+    /// Tokens whose hash starts with `prefix` (fingerprint lookup), at most 10. `CaptureService.findToken` passes
+    /// only hex digits, so the prefix is never a pattern.
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
     func list(_ filter: TokenFilter) async throws -> [TokenRecord]
-    /// Atomically: if the token `hash` of this kind and client is active (or only expired, when `allowExpired`),
-    /// mark it used and insert `replacements(old)`; if it was already used, revoke its chain
-    /// (RFC 6819 §5.2.2.3, RFC 6749 §4.1.2).
+    /// In one transaction: reads the token `hash` (locked against concurrent redemptions), lets `decide` judge it
+    /// (`RedemptionRule`, in Core) and carries the step out: marks it used at `now` and stores the replacements,
+    /// or revokes its chain, or changes nothing.
     func redeem(
-        hash: String, kind: TokenKind, now: Date, client: String, allowExpired: Bool,
-        replacements: @escaping @Sendable (TokenRecord) -> [TokenRecord]
+        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?) -> RedemptionStep
     ) async throws -> Redemption
     /// Each returns the tokens it newly revoked.
     @discardableResult func revoke(id: Int64, at: Date) async throws -> RevokedTokens

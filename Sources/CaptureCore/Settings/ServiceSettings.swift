@@ -3,11 +3,12 @@ import Logging
 
 /// Typed service configuration, parsed once at start-up from `Settings/service.json`.
 public struct ServiceSettings: Sendable, Equatable {
-    public static let defaultDatabasePath = ".data/capture.sqlite"
+    public static let defaultDatabase = ".data/capture.sqlite"
 
     public var host = "127.0.0.1"
     public var port = 8080
-    public var databasePath = ServiceSettings.defaultDatabasePath
+    /// A SQLite file path or a database URL (`DatabaseLocation`): `database` in the file, `--db`, `CAPTURE_DB`.
+    public var database = ServiceSettings.defaultDatabase
     /// The origin pages and clients see; defaults to `http://host:port`.
     public var publicOrigin: String?
     public var appID = "capture-bridge"

@@ -65,7 +65,7 @@ extension ServiceSettings {
         let name = url.path
         if let host = raw.host { settings.host = host }
         if let port = raw.port { settings.port = port }
-        if let database = raw.database { settings.databasePath = database }
+        if let database = raw.database { settings.database = database }
         settings.publicOrigin = raw.publicOrigin
         if let appId = raw.appId { settings.appID = appId }
         if let hours = raw.accessTokenLifeHours { settings.accessTokenLifeHours = hours }
@@ -123,7 +123,7 @@ extension ServiceSettings {
         }
         guard (1...65535).contains(port) else { throw fail("port", "must be between 1 and 65535, got \(port)") }
         guard !host.isEmpty else { throw fail("host", "must not be empty") }
-        guard !databasePath.isEmpty else { throw fail("database", "must not be empty") }
+        do { _ = try databaseLocation() } catch let error as SettingsError { throw fail("database", error.problem) }
         guard (10...16).contains(bcryptCost) else {
             throw fail("bcryptCost", "must be between 10 and 16, got \(bcryptCost)")
         }

@@ -5,7 +5,7 @@ import Logging
 public struct SettingsOverrides: Sendable, Equatable {
     public var host: String?
     public var port: Int?
-    public var databasePath: String?
+    public var database: String?
     public var publicOrigin: String?
     public var bcryptCost: Int?
     public var accessTokenLifeHours: Double?
@@ -13,13 +13,13 @@ public struct SettingsOverrides: Sendable, Equatable {
     public var logLevel: Logger.Level?
 
     public init(
-        host: String? = nil, port: Int? = nil, databasePath: String? = nil, publicOrigin: String? = nil,
+        host: String? = nil, port: Int? = nil, database: String? = nil, publicOrigin: String? = nil,
         bcryptCost: Int? = nil, accessTokenLifeHours: Double? = nil, logFormat: LogFormat? = nil,
         logLevel: Logger.Level? = nil
     ) {
         self.host = host
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.publicOrigin = publicOrigin
         self.bcryptCost = bcryptCost
         self.accessTokenLifeHours = accessTokenLifeHours
@@ -41,7 +41,7 @@ public struct SettingsOverrides: Sendable, Equatable {
         return SettingsOverrides(
             host: env["CAPTURE_HOST"].flatMap { $0.isEmpty ? nil : $0 },
             port: try number("CAPTURE_PORT", Int.self),
-            databasePath: env["CAPTURE_DB"].flatMap { $0.isEmpty ? nil : $0 },
+            database: env["CAPTURE_DB"].flatMap { $0.isEmpty ? nil : $0 },
             publicOrigin: env["CAPTURE_PUBLIC_ORIGIN"].flatMap { $0.isEmpty ? nil : $0 },
             bcryptCost: try number("CAPTURE_BCRYPT_COST", Int.self),
             accessTokenLifeHours: try number("CAPTURE_ACCESS_TOKEN_LIFE_HOURS", Double.self),
@@ -56,7 +56,7 @@ public struct SettingsOverrides: Sendable, Equatable {
     /// `self` wins over `other` where both are set.
     public func over(_ other: SettingsOverrides) -> SettingsOverrides {
         SettingsOverrides(
-            host: host ?? other.host, port: port ?? other.port, databasePath: databasePath ?? other.databasePath,
+            host: host ?? other.host, port: port ?? other.port, database: database ?? other.database,
             publicOrigin: publicOrigin ?? other.publicOrigin, bcryptCost: bcryptCost ?? other.bcryptCost,
             accessTokenLifeHours: accessTokenLifeHours ?? other.accessTokenLifeHours, logFormat: logFormat ?? other.logFormat,
             logLevel: logLevel ?? other.logLevel)
@@ -67,7 +67,7 @@ public struct SettingsOverrides: Sendable, Equatable {
         var result = settings
         if let host { result.host = host }
         if let port { result.port = port }
-        if let databasePath { result.databasePath = databasePath }
+        if let database { result.database = database }
         if let publicOrigin { result.publicOrigin = publicOrigin }
         if let bcryptCost { result.bcryptCost = bcryptCost }
         if let accessTokenLifeHours { result.accessTokenLifeHours = accessTokenLifeHours }

@@ -1,0 +1,67 @@
+import CaptureCore
+import PostgresNIO
+
+/// Clients in PostgreSQL; every change bumps the `clients` change counter (a statement trigger).
+struct PostgresClientRepository: ClientRepository {
+    let store: PostgresStore
+
+    func upsert(_ client: Client) async throws {
+        try await store.query(Self.insert(client, onConflict: """
+            ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, secret_hash = excluded.secret_hash,
+                redirect_uris = excluded.redirect_uris, allowed_origins = excluded.allowed_origins,
+                response_types = excluded.response_types, legacy_token_url = excluded.legacy_token_url,
+                access_token_life_hours = excluded.access_token_life_hours,
+                keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
+                require_verified_email = excluded.require_verified_email, created_at = excluded.created_at
+            """))
+    }
+
+    func insert(_ client: Client) async throws {
+        do {
+            try await store.query(Self.insert(client, onConflict: ""))
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw CaptureError.notPermitted("client '\(client.clientID)' already exists")
+        }
+    }
+
+    private static func insert(_ client: Client, onConflict: String) -> PostgresQuery {
+        """
+        INSERT INTO clients (client_id, name, secret_hash, redirect_uris, allowed_origins, response_types,
+            legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
+            created_at)
+        VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
+            \(client.allowedOrigins), \(client.responseTypes), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
+            \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.createdAt))
+        \(unescaped: onConflict)
+        """
+    }
+
+    func find(id: String) async throws -> Client? {
+        try await store.query("SELECT * FROM clients WHERE client_id = \(id)").first.map(Self.record)
+    }
+
+    func version() async throws -> Int64 {
+        try await store.query("SELECT version FROM change_counters WHERE name = 'clients'")
+            .first.map { try Columns($0)("version", as: Int64.self) } ?? 0
+    }
+
+    func list() async throws -> [Client] {
+        try await store.query("SELECT * FROM clients ORDER BY client_id").map(Self.record)
+    }
+
+    func delete(id: String) async throws -> Bool {
+        try await !store.query("DELETE FROM clients WHERE client_id = \(id) RETURNING 1").isEmpty
+    }
+
+    static func record(_ row: PostgresRow) throws -> Client {
+        let c = Columns(row)
+        var client = Client(
+            clientID: try c("client_id"), name: try c("name"), secretHash: try c("secret_hash"),
+            redirectURIs: try c("redirect_uris"), allowedOrigins: try c("allowed_origins"),
+            responseTypes: try c("response_types"), legacyTokenURL: try c("legacy_token_url"),
+            accessTokenLifeHours: try c("access_token_life_hours"), createdAt: try c("created_at"))
+        client.keepSessionsOnPasswordChange = try c("keep_sessions_on_password_change")
+        client.requireVerifiedEmail = try c("require_verified_email")
+        return client
+    }
+}

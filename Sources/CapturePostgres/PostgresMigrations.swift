@@ -1,0 +1,212 @@
+import CaptureCore
+import PostgresNIO
+
+/// Numbered schema steps for PostgreSQL, recorded in `capture_migrations`. A step that has landed is never edited:
+/// add a new one. Step 1 is the SQLite schema as its migrations v1–v8 left it, in PostgreSQL's types and
+/// snake_case names. Instances starting together take turns (an advisory lock held for the whole run).
+enum PostgresMigrations {
+    static let steps: [(id: String, sql: [String])] = [
+        ("p1-initial", initial)
+    ]
+
+    /// Applies the missing steps, each in its own transaction; refuses a database a newer build migrated.
+    static func migrate(_ client: PostgresClient, location: String) async throws {
+        try await client.withConnection { connection in
+            try await connection.withTransaction(logger: PostgresStore.logger) { connection in
+                try await connection.lock("capture_migrations")
+                try await connection.rows(
+                    """
+                    CREATE TABLE IF NOT EXISTS capture_migrations (
+                        id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                    """)
+                var applied: Set<String> = []
+                for row in try await connection.rows("SELECT id FROM capture_migrations") {
+                    applied.insert(try Columns(row)("id"))
+                }
+                let unknown = applied.subtracting(steps.map(\.id))
+                guard unknown.isEmpty else {
+                    throw DatabaseTooNew(database: location, unknownMigrations: unknown.sorted())
+                }
+                for step in steps where !applied.contains(step.id) {
+                    for statement in step.sql { try await connection.rows(PostgresQuery(unsafeSQL: statement)) }
+                    try await connection.rows("INSERT INTO capture_migrations (id) VALUES (\(step.id))")
+                }
+            }
+        }
+    }
+
+    private static let initial = [
+        """
+        CREATE TABLE users (
+            id text PRIMARY KEY,
+            number bigint UNIQUE,
+            email text NOT NULL,
+            password_hash text,
+            profile text NOT NULL DEFAULT '{}',
+            last_element_id bigint NOT NULL DEFAULT 0,
+            email_verified_at timestamptz,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            last_login_at timestamptz,
+            disabled_at timestamptz)
+        """,
+        // Addresses are stored lower-cased; the index also refuses two spellings of one address.
+        "CREATE UNIQUE INDEX users_by_email ON users (lower(email))",
+        "CREATE INDEX users_by_creation ON users (created_at, id)",
+        """
+        CREATE TABLE user_unique (
+            attribute text NOT NULL,
+            value text NOT NULL,
+            user_id text NOT NULL REFERENCES users ON DELETE CASCADE,
+            PRIMARY KEY (attribute, value))
+        """,
+        "CREATE INDEX user_unique_by_user ON user_unique (user_id)",
+        """
+        CREATE TABLE clients (
+            client_id text PRIMARY KEY,
+            name text NOT NULL,
+            secret_hash text,
+            redirect_uris text[] NOT NULL,
+            allowed_origins text[] NOT NULL,
+            response_types text[] NOT NULL,
+            legacy_token_url boolean NOT NULL,
+            access_token_life_hours double precision,
+            keep_sessions_on_password_change boolean NOT NULL DEFAULT false,
+            require_verified_email boolean NOT NULL DEFAULT false,
+            created_at timestamptz NOT NULL)
+        """,
+        """
+        CREATE TABLE tokens (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            kind text NOT NULL,
+            hash text NOT NULL UNIQUE,
+            user_id text NOT NULL REFERENCES users ON DELETE CASCADE,
+            client_id text NOT NULL,
+            chain_id text NOT NULL,
+            scope text NOT NULL,
+            auth_provider text NOT NULL,
+            issued_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL,
+            used_at timestamptz,
+            revoked_at timestamptz,
+            refresh_secret text,
+            redirect_uri text,
+            code_challenge text)
+        """,
+        "CREATE INDEX tokens_by_user ON tokens (user_id)",
+        "CREATE INDEX tokens_by_client ON tokens (client_id)",
+        "CREATE INDEX tokens_by_chain ON tokens (chain_id)",
+        "CREATE INDEX tokens_by_expiry ON tokens (expires_at)",
+        // The fingerprint lookup (a prefix of the hash) in any collation.
+        "CREATE INDEX tokens_by_hash_prefix ON tokens (hash text_pattern_ops)",
+        """
+        CREATE TABLE throttle (
+            key text PRIMARY KEY,
+            level double precision NOT NULL,
+            updated_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL)
+        """,
+        "CREATE INDEX throttle_by_expiry ON throttle (expires_at)",
+        """
+        CREATE TABLE codes (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            purpose text NOT NULL,
+            user_id text NOT NULL REFERENCES users ON DELETE CASCADE,
+            hash text NOT NULL,
+            created_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL,
+            attempts integer NOT NULL,
+            used_at timestamptz)
+        """,
+        "CREATE INDEX codes_by_user ON codes (user_id, purpose)",
+        "CREATE INDEX codes_by_expiry ON codes (expires_at)",
+        """
+        CREATE TABLE outbox (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            message_id text NOT NULL UNIQUE,
+            kind text NOT NULL,
+            recipient text NOT NULL,
+            user_id text REFERENCES users ON DELETE SET NULL,
+            subject text NOT NULL,
+            text text,
+            html text,
+            status text NOT NULL,
+            attempts integer NOT NULL,
+            next_attempt_at timestamptz NOT NULL,
+            last_error text,
+            created_at timestamptz NOT NULL,
+            sent_at timestamptz,
+            body_expires_at timestamptz NOT NULL)
+        """,
+        "CREATE INDEX outbox_due ON outbox (status, next_attempt_at)",
+        "CREATE INDEX outbox_bodies ON outbox (body_expires_at)",
+        "CREATE INDEX outbox_by_user ON outbox (user_id)",
+        """
+        CREATE TABLE social_logins (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            state_hash text NOT NULL UNIQUE,
+            provider text NOT NULL,
+            client_id text NOT NULL,
+            flow text NOT NULL,
+            locale text NOT NULL,
+            response_type text NOT NULL,
+            return_url text NOT NULL,
+            nonce text NOT NULL,
+            code_verifier text NOT NULL,
+            created_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL,
+            subject text,
+            claims text,
+            token_hash text UNIQUE,
+            token_expires_at timestamptz,
+            used_at timestamptz)
+        """,
+        "CREATE INDEX social_logins_by_expiry ON social_logins (expires_at)",
+        """
+        CREATE TABLE identities (
+            provider text NOT NULL,
+            subject text NOT NULL,
+            user_id text NOT NULL REFERENCES users ON DELETE CASCADE,
+            email text,
+            linked_at timestamptz NOT NULL,
+            last_used_at timestamptz,
+            PRIMARY KEY (provider, subject))
+        """,
+        "CREATE INDEX identities_by_user ON identities (user_id)",
+        """
+        CREATE TABLE admin_keys (
+            id text PRIMARY KEY,
+            name text NOT NULL,
+            secret_hash text NOT NULL,
+            created_at timestamptz NOT NULL,
+            revoked_at timestamptz)
+        """,
+        """
+        CREATE TABLE audit_log (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at timestamptz NOT NULL,
+            actor text NOT NULL,
+            action text NOT NULL,
+            target text NOT NULL,
+            outcome text NOT NULL,
+            detail text)
+        """,
+        "CREATE INDEX audit_log_by_time ON audit_log (at)",
+        "CREATE INDEX audit_log_target ON audit_log (target, id)",
+        // A version per kind of cached row, bumped in the transaction of any change from any connection, process
+        // or instance: a cache compares it and drops what is stale.
+        "CREATE TABLE change_counters (name text PRIMARY KEY, version bigint NOT NULL)",
+        "INSERT INTO change_counters (name, version) VALUES ('clients', 0)",
+        """
+        CREATE FUNCTION clients_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE change_counters SET version = version + 1 WHERE name = 'clients';
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER clients_changed AFTER INSERT OR UPDATE OR DELETE ON clients
+        FOR EACH STATEMENT EXECUTE FUNCTION clients_changed()
+        """,
+    ]
+}

@@ -1,0 +1,186 @@
+import CaptureCore
+import Foundation
+import PostgresNIO
+
+/// Token hashes in PostgreSQL. A redemption reads its token `FOR UPDATE`: of two instances redeeming one token at
+/// once, the second waits for the first's commit, then sees it used (and `RedemptionRule` revokes the chain).
+struct PostgresTokenRepository: TokenRepository {
+    let store: PostgresStore
+
+    static let columns = """
+        tokens.id, kind, hash, user_id, client_id, chain_id, scope, auth_provider, issued_at, expires_at, used_at, \
+        revoked_at, refresh_secret, redirect_uri, code_challenge
+        """
+
+    func insert(_ tokens: [TokenRecord]) async throws {
+        try await store.transaction { connection in
+            for token in tokens { try await Self.insert(token, on: connection) }
+        }
+    }
+
+    static func insert(_ token: TokenRecord, on connection: PostgresConnection) async throws {
+        try await connection.rows(
+            """
+            INSERT INTO tokens (kind, hash, user_id, client_id, chain_id, scope, auth_provider, issued_at, expires_at,
+                used_at, revoked_at, refresh_secret, redirect_uri, code_challenge)
+            VALUES (\(token.kind.rawValue), \(token.hash), \(token.userID), \(token.clientID), \(token.chainID),
+                \(token.scope), \(token.authProvider), \(token.issuedAt), \(token.expiresAt), \(token.usedAt),
+                \(token.revokedAt), \(token.refreshSecret), \(token.redirectURI), \(token.codeChallenge))
+            """)
+    }
+
+    func find(hash: String) async throws -> TokenRecord? {
+        try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE hash = \(hash)").first.map(Self.record)
+    }
+
+    func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
+        // One statement for the token, its user and the clients' version (a second for the linked accounts, which
+        // only `/entity` asks for).
+        let rows = try await store.query(
+            """
+            SELECT \(unescaped: Self.columns), \(unescaped: PostgresUserRepository.columns(prefix: "u_", table: "u")),
+                (SELECT version FROM change_counters WHERE name = 'clients') AS clients_version
+            FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
+            """)
+        guard let row = rows.first else { return nil }
+        let token = try Self.record(row)
+        let user = try Columns(row)("u_id", as: String?.self) == nil ? nil : try PostgresUserRepository.record(row, prefix: "u_")
+        let linked = profiles ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
+        return TokenLookup(
+            record: token, user: user, profiles: linked, clientsVersion: try Columns(row)("clients_version"))
+    }
+
+    func find(id: Int64) async throws -> TokenRecord? {
+        try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE id = \(id)").first.map(Self.record)
+    }
+
+    func find(fingerprint prefix: String) async throws -> [TokenRecord] {
+        try await store.query(
+            "SELECT \(unescaped: Self.columns) FROM tokens WHERE hash LIKE \(prefix + "%") ORDER BY id LIMIT 10"
+        ).map(Self.record)
+    }
+
+    func list(_ filter: TokenFilter) async throws -> [TokenRecord] {
+        var conditions: [String] = []
+        var binds = PostgresBindings()
+        func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        if let user = filter.userID { conditions.append("user_id = \(bind(user))") }
+        if let client = filter.clientID { conditions.append("client_id = \(bind(client))") }
+        if let kind = filter.kind { conditions.append("kind = \(bind(kind.rawValue))") }
+        if let state = filter.state {
+            // `TokenRecord.state(at:)` as SQL: revoked wins over used, used over expired.
+            switch state {
+            case .revoked: conditions.append("revoked_at IS NOT NULL")
+            case .used: conditions.append("revoked_at IS NULL AND used_at IS NOT NULL")
+            case .expired: conditions.append("revoked_at IS NULL AND used_at IS NULL AND expires_at <= \(bind(filter.now))")
+            case .active: conditions.append("revoked_at IS NULL AND used_at IS NULL AND expires_at > \(bind(filter.now))")
+            }
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = """
+            SELECT \(Self.columns) FROM tokens \(whereClause) ORDER BY id DESC \
+            LIMIT \(bind(filter.page.limit)) OFFSET \(bind(filter.page.offset))
+            """
+        return try await store.query(PostgresQuery(unsafeSQL: sql, binds: binds)).map(Self.record)
+    }
+
+    func redeem(
+        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?) -> RedemptionStep
+    ) async throws -> Redemption {
+        try await store.transaction { connection in
+            let token = try await connection.rows(
+                "SELECT \(unescaped: Self.columns) FROM tokens WHERE hash = \(hash) FOR UPDATE"
+            ).first.map(Self.record)
+            switch (decide(token), token) {
+            case (.redeem(let replacements), var old?):
+                old.usedAt = now
+                try await connection.rows("UPDATE tokens SET used_at = \(now) WHERE id = \(old.id)")
+                for next in replacements { try await Self.insert(next, on: connection) }
+                return .redeemed(old)
+            case (.revokeChain, let old?):
+                return .reused(try await Self.revoke(where: "chain_id = $2", old.chainID, at: now, on: connection))
+            default:
+                return .notUsable
+            }
+        }
+    }
+
+    func revoke(id: Int64, at date: Date) async throws -> RevokedTokens {
+        try await store.transaction { connection in try await Self.revoke(where: "id = $2", id, at: date, on: connection) }
+    }
+
+    func revokeChain(_ chainID: String, at date: Date) async throws -> RevokedTokens {
+        try await store.transaction { connection in
+            try await Self.revoke(where: "chain_id = $2", chainID, at: date, on: connection)
+        }
+    }
+
+    func revokeAll(userID: String, at date: Date) async throws -> RevokedTokens {
+        try await store.transaction { connection in
+            try await Self.revoke(where: "user_id = $2", userID, at: date, on: connection)
+        }
+    }
+
+    func revokeAll(userID: String, exceptChain: String, at date: Date) async throws -> RevokedTokens {
+        try await store.transaction { connection in
+            try await Self.revoke(
+                where: "user_id = $2 AND chain_id <> $3 AND kind <> $4", userID, exceptChain, TokenKind.device.rawValue,
+                at: date, on: connection)
+        }
+    }
+
+    func revokeAll(clientID: String, at date: Date) async throws -> RevokedTokens {
+        try await store.transaction { connection in
+            try await Self.revoke(where: "client_id = $2", clientID, at: date, on: connection)
+        }
+    }
+
+    func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int {
+        try await store.query(
+            """
+            WITH gone AS (DELETE FROM tokens WHERE expires_at < \(cutoff)
+                AND (kind <> \(TokenKind.access.rawValue) OR issued_at < \(accessIssuedBefore)) RETURNING 1)
+            SELECT count(*) AS n FROM gone
+            """
+        ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
+    }
+
+    /// Revokes the live tokens matching `condition` (its parameters from `$2`; `$1` is the time) and counts them by
+    /// kind, in one statement.
+    private static func revoke(
+        where condition: String, _ values: any PostgresDynamicTypeEncodable..., at date: Date,
+        on connection: PostgresConnection
+    ) async throws -> RevokedTokens {
+        var binds = PostgresBindings()
+        binds.append(date)
+        for value in values { binds.append(value) }
+        let sql = """
+            WITH revoked AS (UPDATE tokens SET revoked_at = $1 WHERE revoked_at IS NULL AND \(condition) RETURNING kind)
+            SELECT kind, count(*) AS n FROM revoked GROUP BY kind
+            """
+        var byKind: [TokenKind: Int] = [:]
+        for row in try await connection.rows(PostgresQuery(unsafeSQL: sql, binds: binds)) {
+            let columns = Columns(row)
+            if let kind = TokenKind(rawValue: try columns("kind")) { byKind[kind] = try columns("n") }
+        }
+        return RevokedTokens(byKind)
+    }
+
+    static func record(_ row: PostgresRow) throws -> TokenRecord {
+        let c = Columns(row)
+        var token = TokenRecord(
+            kind: TokenKind(rawValue: try c("kind")) ?? .device, hash: try c("hash"), userID: try c("user_id"),
+            clientID: try c("client_id"), chainID: try c("chain_id"), scope: try c("scope"),
+            authProvider: try c("auth_provider"), issuedAt: try c("issued_at"), expiresAt: try c("expires_at"),
+            refreshSecret: try c("refresh_secret"))
+        token.id = try c("id")
+        token.usedAt = try c("used_at")
+        token.revokedAt = try c("revoked_at")
+        token.redirectURI = try c("redirect_uri")
+        token.codeChallenge = try c("code_challenge")
+        return token
+    }
+}

@@ -1,0 +1,199 @@
+import CaptureCore
+import Foundation
+import PostgresNIO
+
+/// Users in PostgreSQL. The unique index on `lower(email)` settles races between registrations, and `user_unique`
+/// those between records claiming the value of a unique schema attribute. Janrain numbers are given under an
+/// advisory lock, so two instances never hand out the same one.
+struct PostgresUserRepository: UserRepository {
+    let store: PostgresStore
+
+    static let names = [
+        "id", "number", "email", "password_hash", "profile", "last_element_id", "email_verified_at", "created_at",
+        "updated_at", "last_login_at", "disabled_at",
+    ]
+
+    /// The columns, from `table` and renamed with `prefix` when the row also holds another table's.
+    static func columns(prefix: String = "", table: String = "users") -> String {
+        names.map { "\(table).\($0) AS \(prefix)\($0)" }.joined(separator: ", ")
+    }
+
+    func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User {
+        try await mappingDuplicates {
+            try await store.transaction { connection in
+                var stored = user
+                stored.number = try await Self.nextNumber(on: connection)
+                try await Self.insert(stored, on: connection)
+                try await Self.claimUniqueValues(of: stored, on: connection)
+                if let identity { try await PostgresIdentityRepository.link(identity, on: connection) }
+                return stored
+            }
+        }
+    }
+
+    func update(_ user: User) async throws {
+        try await mappingDuplicates {
+            try await store.transaction { connection in
+                try await connection.rows(
+                    """
+                    UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
+                        profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
+                        email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
+                        updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
+                        disabled_at = \(user.disabledAt)
+                    WHERE id = \(user.id)
+                    """)
+                try await Self.claimUniqueValues(of: user, on: connection)
+            }
+        }
+    }
+
+    func find(id: String) async throws -> User? {
+        try await store.query("SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(id)").first.map { try Self.record($0) }
+    }
+
+    func find(email: String) async throws -> User? {
+        try await store.query("SELECT \(unescaped: Self.columns()) FROM users WHERE lower(email) = lower(\(email))")
+            .first.map { try Self.record($0) }
+    }
+
+    func list(search: String?, page: Page) async throws -> [User] {
+        if let search, !search.isEmpty {
+            // ILIKE with the wildcards of the search itself escaped: a search for "a_b" finds only "a_b".
+            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            return try await store.query(
+                """
+                SELECT \(unescaped: Self.columns()) FROM users
+                WHERE email ILIKE \(pattern) OR users.profile::json ->> 'displayName' ILIKE \(pattern)
+                ORDER BY created_at, id LIMIT \(page.limit) OFFSET \(page.offset)
+                """
+            ).map { try Self.record($0) }
+        }
+        return try await store.query(
+            """
+            SELECT \(unescaped: Self.columns()) FROM users ORDER BY created_at, id
+            LIMIT \(page.limit) OFFSET \(page.offset)
+            """
+        ).map { try Self.record($0) }
+    }
+
+    func delete(id: String) async throws -> Bool {
+        // tokens, codes, identities and user_unique reference users ON DELETE CASCADE.
+        try await !store.query("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
+    }
+
+    func importBatch(_ users: [User]) async throws -> [Result<User, ImportConflict>] {
+        try await store.transaction { connection in
+            try await connection.lock("users.number")
+            var outcomes = [Result<User, ImportConflict>?](repeating: nil, count: users.count)
+            var renumber: [Int] = []
+            // Records whose number is taken are stored last, past the largest number, so they do not take a number
+            // a later record of the batch brings.
+            for (index, user) in users.enumerated() {
+                if let number = user.number,
+                    try await !connection.rows("SELECT 1 FROM users WHERE number = \(number)").isEmpty
+                {
+                    renumber.append(index)
+                } else {
+                    outcomes[index] = try await Self.imported(user, number: user.number, on: connection)
+                }
+            }
+            for index in renumber {
+                outcomes[index] = try await Self.imported(users[index], number: nil, on: connection)
+            }
+            return outcomes.map { $0! }
+        }
+    }
+
+    /// Stores one record under `number` (the next free one when nil), or names what another record already holds;
+    /// a savepoint takes the row back when one of its unique values is taken.
+    private static func imported(
+        _ user: User, number: Int64?, on connection: PostgresConnection
+    ) async throws -> Result<User, ImportConflict> {
+        if try await !connection.rows("SELECT 1 FROM users WHERE id = \(user.id)").isEmpty { return .failure(.id) }
+        if try await !connection.rows("SELECT 1 FROM users WHERE lower(email) = lower(\(user.email))").isEmpty {
+            return .failure(.email)
+        }
+        var stored = user
+        if let number {
+            stored.number = number
+        } else {
+            stored.number = try await nextNumber(on: connection, locked: true)
+        }
+        try await connection.rows("SAVEPOINT imported")
+        try await insert(stored, on: connection)
+        for (attribute, value) in (stored.uniqueValues ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard try await claim(attribute, value, for: stored.id, on: connection) else {
+                try await connection.rows("ROLLBACK TO SAVEPOINT imported")
+                return .failure(.unique(attribute))
+            }
+        }
+        try await connection.rows("RELEASE SAVEPOINT imported")
+        return .success(stored)
+    }
+
+    /// The next Janrain number; the lock is held until the transaction ends.
+    private static func nextNumber(on connection: PostgresConnection, locked: Bool = false) async throws -> Int64 {
+        if !locked { try await connection.lock("users.number") }
+        return try await connection.rows("SELECT COALESCE(MAX(number), 0) + 1 AS n FROM users")
+            .first.map { try Columns($0)("n", as: Int64.self) } ?? 1
+    }
+
+    private static func insert(_ user: User, on connection: PostgresConnection) async throws {
+        try await connection.rows(
+            """
+            INSERT INTO users (id, number, email, password_hash, profile, last_element_id, email_verified_at,
+                created_at, updated_at, last_login_at, disabled_at)
+            VALUES (\(user.id), \(user.number), \(user.email), \(user.passwordHash), \(StoredJSON.text(user.profile)),
+                \(user.lastElementID), \(user.emailVerifiedAt), \(user.createdAt), \(user.updatedAt),
+                \(user.lastLoginAt), \(user.disabledAt))
+            """)
+    }
+
+    /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
+    private static func claimUniqueValues(of user: User, on connection: PostgresConnection) async throws {
+        guard let values = user.uniqueValues else { return }
+        try await connection.rows("DELETE FROM user_unique WHERE user_id = \(user.id)")
+        for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard try await claim(attribute, value, for: user.id, on: connection) else {
+                throw CaptureError.schemaViolation(SchemaViolation(.unique, attribute, "this \(attribute) is already taken"))
+            }
+        }
+    }
+
+    /// False when another record holds the value (the statement does not fail, so the transaction goes on).
+    private static func claim(
+        _ attribute: String, _ value: String, for userID: String, on connection: PostgresConnection
+    ) async throws -> Bool {
+        try await !connection.rows(
+            """
+            INSERT INTO user_unique (attribute, value, user_id) VALUES (\(attribute), \(value), \(userID))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """
+        ).isEmpty
+    }
+
+    private func mappingDuplicates<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw CaptureError.emailAddressInUse(field: "email")
+        }
+    }
+
+    static func record(_ row: PostgresRow, prefix: String = "") throws -> User {
+        let c = Columns(row)
+        var user = User(
+            id: try c(prefix + "id"), email: try c(prefix + "email"), passwordHash: try c(prefix + "password_hash"),
+            createdAt: try c(prefix + "created_at"))
+        user.number = try c(prefix + "number")
+        user.profile = StoredJSON.object(try c(prefix + "profile")) ?? [:]
+        user.lastElementID = try c(prefix + "last_element_id")
+        user.emailVerifiedAt = try c(prefix + "email_verified_at")
+        user.updatedAt = try c(prefix + "updated_at")
+        user.lastLoginAt = try c(prefix + "last_login_at")
+        user.disabledAt = try c(prefix + "disabled_at")
+        return user
+    }
+}

@@ -1,0 +1,36 @@
+import CaptureCore
+import CapturePostgres
+import CaptureStore
+import Foundation
+import GRDB
+
+/// The store a `DatabaseLocation` names, open: its repositories, and how to close it. What the server, capturectl,
+/// the benchmark and the tests open storage through; each backend stays in its own target.
+public struct OpenedStorage: Sendable {
+    public let location: DatabaseLocation
+    public let repositories: Repositories
+    /// The SQLite file's pool, for the few callers that work on the file itself (tests); nil on PostgreSQL.
+    public let sqlite: DatabasePool?
+    private let closer: @Sendable () async throws -> Void
+
+    public func close() async throws {
+        try await closer()
+    }
+
+    /// Opens and migrates the store: a SQLite file (created with its directory when missing) or a PostgreSQL
+    /// database (which must exist; its tables are created). Database calls are timed into `metrics`.
+    public static func open(_ location: DatabaseLocation, metrics: CaptureMetrics = .facade) async throws -> OpenedStorage {
+        switch location {
+        case .sqlite(let path):
+            let pool = try CaptureDatabase.open(path: path)
+            return OpenedStorage(
+                location: location, repositories: CaptureDatabase.repositories(pool, metrics: metrics), sqlite: pool,
+                closer: { try pool.close() })
+        case .postgres(let server):
+            let database = try await PostgresDatabase.open(server)
+            return OpenedStorage(
+                location: location, repositories: database.repositories(metrics: metrics), sqlite: nil,
+                closer: { await database.close() })
+        }
+    }
+}

@@ -1,0 +1,371 @@
+import CaptureCore
+import CaptureStorage
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// What every storage backend must do, run against each: SQLite and a real PostgreSQL server (the test command
+/// starts one; without `CAPTURE_TEST_POSTGRES` the PostgreSQL cases fail, saying so). Races run through two stores
+/// opened on the same database, as two instances, or a capturectl beside the service, would.
+@Suite struct RepositoryConformanceTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func user(_ email: String, id: String = UUID().uuidString) -> User {
+        var user = User(id: id, email: email, passwordHash: "$2b$10$hash", createdAt: now)
+        user.profile = ["displayName": .string("Name of \(email)")]
+        return user
+    }
+
+    static func token(
+        _ kind: TokenKind, _ secret: String, user: String, chain: String = "chain", client: String = "app",
+        expires: TimeInterval = 3600
+    ) -> TokenRecord {
+        TokenRecord(
+            kind: kind, hash: TokenMinter.hash(secret), userID: user, clientID: client, chainID: chain,
+            issuedAt: now, expiresAt: now + expires)
+    }
+
+    /// Two stores on one new database.
+    static func twoStores(_ backend: TestBackend) async throws -> (OpenedStorage, OpenedStorage) {
+        let location = try await TestStorage.newLocation(backend)
+        return (try await OpenedStorage.open(location), try await OpenedStorage.open(location))
+    }
+
+    // MARK: users
+
+    @Test(arguments: TestBackend.allCases)
+    func usersGetNumbersInOrderAndAddressesStayUnique(_ backend: TestBackend) async throws {
+        let users = try await TestStorage.open(backend).repositories.users
+        let first = try await users.insert(Self.user("one@example.com"))
+        var later = Self.user("two@example.com")
+        later.createdAt = Self.now + 1
+        let second = try await users.insert(later)
+        #expect(first.number == 1 && second.number == 2)
+        await #expect(throws: CaptureError.emailAddressInUse(field: "email")) {
+            try await users.insert(Self.user("ONE@example.com"))
+        }
+        #expect(try await users.find(email: "One@Example.com")?.id == first.id)
+        let found = try #require(try await users.find(id: second.id))
+        #expect(found == second)
+
+        var changed = found
+        changed.profile["displayName"] = .string("Renamed 100%_")
+        changed.lastLoginAt = Self.now + 60
+        try await users.update(changed)
+        #expect(try await users.find(id: second.id) == changed)
+        // The search's own wildcards are literal.
+        #expect(try await users.list(search: "100%_", page: Page()).map(\.id) == [second.id])
+        #expect(try await users.list(search: "0%x", page: Page()).isEmpty)
+        #expect(try await users.list(search: nil, page: Page(limit: 1, offset: 1)).map(\.id) == [second.id])
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func concurrentRegistrationsFromTwoStoresGetDistinctNumbers(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                let users = (index % 2 == 0 ? a : b).repositories.users
+                group.addTask { try await users.insert(Self.user("racer\(index)@example.com")) }
+            }
+            try await group.waitForAll()
+        }
+        let numbers = try await a.repositories.users.list(search: nil, page: Page()).compactMap(\.number)
+        #expect(numbers.sorted() == Array(1...20))
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func deletingAUserTakesItsTokensAndLinks(_ backend: TestBackend) async throws {
+        let repositories = try await TestStorage.open(backend).repositories
+        let user = Self.user("gone@example.com")
+        try await repositories.users.insert(
+            user, linking: LinkedIdentity(provider: "oidc", subject: "s1", userID: user.id, email: nil, linkedAt: Self.now))
+        #expect(try await repositories.identities.list(userID: user.id).map(\.subject) == ["s1"])
+        try await repositories.tokens.insert([Self.token(.access, "a", user: user.id)])
+        #expect(try await repositories.users.delete(id: user.id))
+        #expect(try await repositories.tokens.find(hash: TokenMinter.hash("a")) == nil)
+        #expect(try await repositories.identities.find(provider: "oidc", subject: "s1") == nil)
+        #expect(try await !repositories.users.delete(id: user.id))
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func anImportNamesEachConflictAndRenumbersTakenNumbers(_ backend: TestBackend) async throws {
+        let users = try await TestStorage.open(backend).repositories.users
+        let existing = try await users.insert(Self.user("existing@example.com", id: "fixed-id"))
+        var numbered = Self.user("numbered@example.com")
+        numbered.number = existing.number
+        var free = Self.user("free@example.com")
+        free.number = 40
+        let outcomes = try await users.importBatch([
+            Self.user("other@example.com", id: "fixed-id"), Self.user("EXISTING@example.com"), numbered, free,
+        ])
+        #expect(outcomes[0] == .failure(.id))
+        #expect(outcomes[1] == .failure(.email))
+        // The taken number goes to the end, past the largest the batch brought.
+        #expect(try outcomes[2].get().number == 41)
+        #expect(try outcomes[3].get().number == 40)
+        #expect(try await users.find(email: "numbered@example.com")?.number == 41)
+    }
+
+    // MARK: tokens
+
+    @Test(arguments: TestBackend.allCases)
+    func aTokenCheckReadsTokenUserLinksAndClientsVersionTogether(_ backend: TestBackend) async throws {
+        let repositories = try await TestStorage.open(backend).repositories
+        let user = Self.user("lookup@example.com")
+        try await repositories.users.insert(
+            user, linking: LinkedIdentity(provider: "oidc", subject: "s9", userID: user.id, email: "x@y", linkedAt: Self.now))
+        try await repositories.tokens.insert([Self.token(.access, "secret", user: user.id)])
+        let before = try await repositories.clients.version()
+        try await repositories.clients.insert(Client(clientID: "app", name: "App", createdAt: Self.now))
+
+        let lookup = try #require(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret"), profiles: true))
+        #expect(lookup.record.hash == TokenMinter.hash("secret") && lookup.record.id != nil)
+        #expect(lookup.user?.email == "lookup@example.com" && lookup.user?.profile == user.profile)
+        #expect(lookup.profiles.map(\.subject) == ["s9"])
+        #expect(lookup.clientsVersion != before)
+        #expect(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret"), profiles: false)?.profiles == [])
+        #expect(try await repositories.tokens.findWithUser(hash: "unknown", profiles: true) == nil)
+        let fingerprint = String(TokenMinter.hash("secret").prefix(12))
+        #expect(try await repositories.tokens.find(fingerprint: fingerprint).count == 1)
+        #expect(try await repositories.tokens.find(fingerprint: "0123456789abcdef").isEmpty)
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func revocationsCountWhatTheyNewlyRevokeAndListingsFilterByState(_ backend: TestBackend) async throws {
+        let repositories = try await TestStorage.open(backend).repositories
+        let user = try await repositories.users.insert(Self.user("revoke@example.com"))
+        let tokens = repositories.tokens
+        try await tokens.insert([
+            Self.token(.access, "a1", user: user.id, chain: "c1"), Self.token(.refresh, "r1", user: user.id, chain: "c1"),
+            Self.token(.access, "a2", user: user.id, chain: "c2"), Self.token(.device, "d1", user: user.id, chain: "c3"),
+            Self.token(.access, "old", user: user.id, chain: "c4", expires: -10),
+        ])
+        #expect(try await tokens.list(TokenFilter(userID: user.id, state: .expired, now: Self.now)).count == 1)
+        #expect(try await tokens.list(TokenFilter(userID: user.id, state: .active, now: Self.now)).count == 4)
+        #expect(try await tokens.list(TokenFilter(kind: .refresh, now: Self.now)).map(\.hash) == [TokenMinter.hash("r1")])
+
+        let others = try await tokens.revokeAll(userID: user.id, exceptChain: "c1", at: Self.now)
+        #expect(others == RevokedTokens([.access: 2]), "devices and the kept chain stay")
+        #expect(try await tokens.revokeChain("c1", at: Self.now) == RevokedTokens([.access: 1, .refresh: 1]))
+        #expect(try await tokens.revokeChain("c1", at: Self.now).count == 0)
+        #expect(try await tokens.list(TokenFilter(state: .revoked, now: Self.now)).count == 4)
+        #expect(try await tokens.revokeAll(clientID: "app", at: Self.now) == RevokedTokens([.device: 1]))
+        #expect(try await tokens.purge(expiredBefore: Self.now, accessIssuedBefore: Self.now + 1) == 1)
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func aRefreshTokenRacedFromTwoStoresRedeemsOnceThenRevokesItsChain(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        let user = try await a.repositories.users.insert(Self.user("race@example.com"))
+        try await a.repositories.tokens.insert([Self.token(.refresh, "presented", user: user.id, chain: "race")])
+        let outcomes = try await withThrowingTaskGroup(of: Redemption.self) { group in
+            for index in 0..<16 {
+                let tokens = (index % 2 == 0 ? a : b).repositories.tokens
+                group.addTask {
+                    try await tokens.redeem(
+                        hash: TokenMinter.hash("presented"), kind: .refresh, now: Self.now, client: "app",
+                        allowExpired: false
+                    ) { old in [Self.token(.refresh, "next \(index)", user: old.userID, chain: old.chainID)] }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let redeemed = outcomes.filter { if case .redeemed = $0 { true } else { false } }
+        #expect(redeemed.count == 1, "\(outcomes)")
+        // The first one after the winner finds the token used and revokes the chain (it and its replacement); the
+        // rest find nothing left to revoke.
+        #expect(outcomes.contains { if case .reused(let revoked) = $0 { revoked == RevokedTokens([.refresh: 2]) } else { false } })
+        let chain = try await b.repositories.tokens.list(TokenFilter(userID: user.id, now: Self.now))
+        #expect(chain.count == 2 && chain.allSatisfy { $0.revokedAt != nil })
+        #expect(chain.filter { $0.usedAt != nil }.map(\.hash) == [TokenMinter.hash("presented")])
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func redemptionFollowsTheRuleForKindClientAndExpiry(_ backend: TestBackend) async throws {
+        let tokens = try await TestStorage.open(backend).repositories
+        let user = try await tokens.users.insert(Self.user("rule@example.com"))
+        try await tokens.tokens.insert([
+            Self.token(.refresh, "live", user: user.id), Self.token(.access, "expired", user: user.id, expires: -1),
+        ])
+        func redeem(_ secret: String, _ kind: TokenKind, client: String = "app", allowExpired: Bool = false) async throws -> Redemption {
+            try await tokens.tokens.redeem(
+                hash: TokenMinter.hash(secret), kind: kind, now: Self.now, client: client, allowExpired: allowExpired
+            ) { _ in [] }
+        }
+        #expect(try await redeem("live", .refresh, client: "other") == .notUsable)
+        #expect(try await redeem("live", .access) == .notUsable)
+        #expect(try await redeem("expired", .access) == .notUsable)
+        guard case .redeemed(let old) = try await redeem("expired", .access, allowExpired: true) else {
+            Issue.record("an expired access token is redeemable when allowed")
+            return
+        }
+        #expect(old.usedAt == Self.now)
+        #expect(try await tokens.tokens.find(hash: TokenMinter.hash("expired"))?.usedAt == Self.now)
+        #expect(try await redeem("unknown", .refresh) == .notUsable)
+    }
+
+    // MARK: clients
+
+    @Test(arguments: TestBackend.allCases)
+    func clientChangesFromAnotherStoreMoveTheVersion(_ backend: TestBackend) async throws {
+        let (service, cli) = try await Self.twoStores(backend)
+        var client = Client(
+            clientID: "web", name: "Web", secretHash: "h", redirectURIs: ["https://a.example/cb"],
+            allowedOrigins: ["https://a.example"], responseTypes: ["token", "code"], accessTokenLifeHours: 2,
+            createdAt: Self.now)
+        client.requireVerifiedEmail = true
+        let v0 = try await service.repositories.clients.version()
+        try await cli.repositories.clients.insert(client)
+        await #expect(throws: CaptureError.notPermitted("client 'web' already exists")) {
+            try await service.repositories.clients.insert(client)
+        }
+        let v1 = try await service.repositories.clients.version()
+        #expect(v1 != v0)
+        #expect(try await service.repositories.clients.find(id: "web") == client)
+        client.redirectURIs = []
+        try await cli.repositories.clients.upsert(client)
+        #expect(try await service.repositories.clients.version() != v1)
+        #expect(try await service.repositories.clients.list() == [client])
+        #expect(try await cli.repositories.clients.delete(id: "web"))
+        #expect(try await service.repositories.clients.find(id: "web") == nil)
+    }
+
+    // MARK: limits, codes, mail
+
+    @Test(arguments: TestBackend.allCases)
+    func throttleUpdatesFromTwoStoresAreEachCounted(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<24 {
+                let throttle = (index % 2 == 0 ? a : b).repositories.throttle
+                group.addTask {
+                    try await throttle.update(["k1", "k2"], now: Self.now) { states in
+                        let changes = ["k1", "k2"].reduce(into: [String: ThrottleState?]()) { changes, key in
+                            changes[key] = ThrottleState(
+                                level: (states[key]?.level ?? 0) + 1, updatedAt: Self.now, expiresAt: Self.now + 60)
+                        }
+                        return (changes, ())
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let levels = try await a.repositories.throttle.update(["k1", "k2"], now: Self.now) { states in
+            ([:], [states["k1"]?.level, states["k2"]?.level])
+        }
+        #expect(levels == [24, 24])
+        #expect(try await b.repositories.throttle.purge(expiredBefore: Self.now + 61) == 2)
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func codeEntriesFromTwoStoresAreEachCountedAndAMessageCarriesItsCode(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        let user = try await a.repositories.users.insert(Self.user("code@example.com"))
+        let entry = OutboxEntry(
+            messageID: "<m1@example>", kind: .passwordReset, recipient: user.email, userID: user.id, subject: "Reset",
+            text: "code 1234", html: nil, status: .pending, createdAt: Self.now, bodyExpiresAt: Self.now + 600)
+        let code = OneTimeCode(purpose: .passwordReset, userID: user.id, hash: "h1", createdAt: Self.now, expiresAt: Self.now + 600)
+        let stored = try await a.repositories.outbox.record(entry, issuing: code)
+        #expect(stored.id != nil)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<10 {
+                let codes = (index % 2 == 0 ? a : b).repositories.codes
+                group.addTask {
+                    try await codes.use(userID: user.id, purpose: .passwordReset) { newest in
+                        guard var newest else { return (nil, ()) }
+                        newest.attempts += 1
+                        return (newest, ())
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let attempts = try await b.repositories.codes.use(userID: user.id, purpose: .passwordReset) { newest in
+            (nil, newest?.attempts)
+        }
+        #expect(attempts == 10)
+
+        let outbox = b.repositories.outbox
+        #expect(try await outbox.pendingCount() == 1)
+        var due = try #require(try await outbox.due(at: Self.now, limit: 10).first)
+        #expect(due == stored)
+        due.status = .sent
+        due.sentAt = Self.now + 5
+        try await outbox.update(due)
+        #expect(try await outbox.forgetBodies(at: Self.now + 10) == 1)
+        #expect(try await outbox.find(id: stored.id!)?.text == nil)
+        try await outbox.scrub()
+        #expect(try await outbox.list(limit: 5).map(\.status) == [.sent])
+        #expect(try await a.repositories.codes.purge(expiredBefore: Self.now + 601) == 1)
+    }
+
+    // MARK: social sign-in, audit, admin keys
+
+    @Test(arguments: TestBackend.allCases)
+    func aSocialStateIsSpentOnceAcrossStores(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        var login = SocialLogin(
+            stateHash: "state", provider: "oidc", clientID: "app", flow: "webViewSignIn", locale: "en-US",
+            responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: Self.now)
+        login.claims = ["email": .string("s@example.com")]
+        try await a.repositories.socialLogins.insert(login)
+        let spent = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                let logins = (index % 2 == 0 ? a : b).repositories.socialLogins
+                group.addTask {
+                    try await logins.use(stateHash: "state") { found in
+                        guard var found, found.usedAt == nil else { return (nil, false) }
+                        found.usedAt = Self.now
+                        found.tokenHash = "token"
+                        return (found, true)
+                    }
+                }
+            }
+            return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(spent == 1)
+        let claims = try await b.repositories.socialLogins.use(tokenHash: "token") { found in (nil, found?.claims) }
+        #expect(claims == ["email": .string("s@example.com")])
+        #expect(try await a.repositories.socialLogins.purge(expiredBefore: Self.now + SocialLogin.lifetime + 1) == 1)
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func aProviderAccountHasOneOwner(_ backend: TestBackend) async throws {
+        let repositories = try await TestStorage.open(backend).repositories
+        let owner = try await repositories.users.insert(Self.user("owner@example.com"))
+        let other = try await repositories.users.insert(Self.user("other@example.com"))
+        try await repositories.identities.link(
+            LinkedIdentity(provider: "oidc", subject: "sub", userID: owner.id, email: nil, linkedAt: Self.now))
+        await #expect(throws: CaptureError.notPermitted("this oidc account is linked to another user")) {
+            try await repositories.identities.link(
+                LinkedIdentity(provider: "oidc", subject: "sub", userID: other.id, email: nil, linkedAt: Self.now))
+        }
+        try await repositories.identities.touch(provider: "oidc", subject: "sub", at: Self.now + 9)
+        #expect(try await repositories.identities.find(provider: "oidc", subject: "sub")?.lastUsedAt == Self.now + 9)
+        #expect(try await !repositories.identities.unlink(provider: "oidc", subject: "sub", userID: other.id))
+        #expect(try await repositories.identities.unlink(provider: "oidc", subject: "sub", userID: owner.id))
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func theAuditLogFiltersAndPurgesAndAdminKeysRevokeOnce(_ backend: TestBackend) async throws {
+        let repositories = try await TestStorage.open(backend).repositories
+        for (index, action) in ["user.delete", "client.add", "user.delete"].enumerated() {
+            try await repositories.audit.append(
+                AuditEntry(
+                    at: Self.now + Double(index), actor: "capturectl:root", action: action, target: "t\(index)",
+                    outcome: "ok"))
+        }
+        #expect(try await repositories.audit.list(AuditFilter(action: "user.delete")).map(\.target) == ["t2", "t0"])
+        #expect(try await repositories.audit.list(AuditFilter(actor: "service")).isEmpty)
+        #expect(try await repositories.audit.list(AuditFilter(page: Page(limit: 1, offset: 1))).map(\.target) == ["t1"])
+        #expect(try await repositories.audit.purge(before: Self.now + 1) == 1)
+
+        let key = AdminKey(id: "k1", name: "ops", secretHash: "h", createdAt: Self.now)
+        try await repositories.adminKeys.insert(key)
+        #expect(try await repositories.adminKeys.find(id: "k1") == key)
+        #expect(try await repositories.adminKeys.revoke(id: "k1", at: Self.now))
+        #expect(try await !repositories.adminKeys.revoke(id: "k1", at: Self.now))
+        #expect(try await repositories.adminKeys.list().map(\.revokedAt) == [Self.now])
+        #expect(await repositories.isReady())
+    }
+}

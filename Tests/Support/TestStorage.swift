@@ -1,0 +1,78 @@
+import CaptureCore
+import CaptureStorage
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The storage backends a test can run on.
+public enum TestBackend: String, Sendable, CaseIterable, CustomStringConvertible {
+    case sqlite, postgres
+
+    public var description: String { rawValue }
+
+    /// The backend `TestWorld.make()` uses: `CAPTURE_TEST_BACKEND` (`sqlite`, the default, or `postgres`).
+    public static var selected: TestBackend {
+        TestBackend(rawValue: ProcessInfo.processInfo.environment["CAPTURE_TEST_BACKEND"] ?? "") ?? .sqlite
+    }
+}
+
+/// A new, empty, migrated store of one backend: a temporary SQLite file, or a new database on the PostgreSQL
+/// server `scripts/with-postgres.sh` started (`CAPTURE_TEST_POSTGRES`, a superuser URL).
+public enum TestStorage {
+    /// Where a new store of `backend` is; each call names a new, empty one.
+    public static func newLocation(_ backend: TestBackend) async throws -> DatabaseLocation {
+        switch backend {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-test-\(UUID().uuidString)")
+            return .sqlite(path: directory.appendingPathComponent("capture.sqlite").path)
+        case .postgres:
+            return .postgres(try await PostgresTestServer.shared.newDatabase())
+        }
+    }
+
+    public static func open(_ backend: TestBackend, metrics: CaptureMetrics = .facade) async throws -> OpenedStorage {
+        try await OpenedStorage.open(try await newLocation(backend), metrics: metrics)
+    }
+}
+
+/// The test PostgreSQL server: creates a database per store on it through one superuser connection pool.
+public actor PostgresTestServer {
+    public static let shared = PostgresTestServer()
+
+    public struct NotConfigured: Error, CustomStringConvertible {
+        public var description: String {
+            "CAPTURE_TEST_POSTGRES is not set: run the tests through scripts/with-postgres.sh (make test does), which "
+                + "starts a PostgreSQL server on loopback for them"
+        }
+    }
+
+    private var admin: (PostgresClient, PostgresLocation)?
+
+    /// A new, empty database (its tables are created when a store opens it).
+    public func newDatabase() async throws -> PostgresLocation {
+        let (client, server) = try adminClient()
+        let name = "capture_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
+        var location = server
+        location.database = name
+        location.maxConnections = 4
+        return location
+    }
+
+    private func adminClient() throws -> (PostgresClient, PostgresLocation) {
+        if let admin { return admin }
+        guard let url = ProcessInfo.processInfo.environment["CAPTURE_TEST_POSTGRES"], !url.isEmpty else {
+            throw NotConfigured()
+        }
+        var server = try PostgresLocation(url: url)
+        server.tls = .disable
+        let client = PostgresClient(
+            configuration: .init(
+                host: server.host, port: server.port, username: server.user, password: server.password,
+                database: server.database, tls: .disable))
+        // Runs for the rest of the test process.
+        Task.detached { await client.run() }
+        admin = (client, server)
+        return (client, server)
+    }
+}
