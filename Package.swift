@@ -158,6 +158,7 @@ let package = Package(
             dependencies: [
                 "CaptureServer",
                 "CaptureStore",
+                "CaptureStorage",
                 "CaptureCore",
                 "CaptureTestSupport",
                 "CaptureOutbound",

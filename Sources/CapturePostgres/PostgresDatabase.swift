@@ -73,6 +73,7 @@ public final class PostgresDatabase: Sendable {
                 database: location.database, tls: tls)
         }
         configuration.options.maximumConnections = location.maxConnections
+        configuration.options.connectionIdleTimeout = .seconds(location.idleSeconds)
         configuration.options.connectTimeout = .seconds(10)
         return configuration
     }

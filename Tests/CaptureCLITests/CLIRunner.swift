@@ -94,8 +94,8 @@ enum CLI {
 
 extension TestWorld {
     /// A world whose clock is no earlier than the real one, so tokens it issues are active for the CLI (which uses real time).
-    static func current() async throws -> TestWorld {
-        let world = try await TestWorld.make()
+    static func current(backend: TestBackend = .selected) async throws -> TestWorld {
+        let world = try await TestWorld.make(backend: backend)
         let behind = Date().timeIntervalSince(world.time.now())
         if behind > 0 { world.time.advance(by: behind) }
         return world

@@ -7,7 +7,7 @@ import Testing
 /// A database a newer build migrated is refused with exit code 3, before anything reads or writes it.
 @Suite struct NewerDatabaseTests {
     @Test func capturectlRefusesADatabaseWithAnUnknownMigration() async throws {
-        let world = try await TestWorld.current()
+        let world = try await TestWorld.current(backend: .sqlite)
         try await world.register("kept@example.com")
         try await world.pool.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-a-newer-build')")

@@ -248,8 +248,7 @@ struct DestructiveCommandTests {
         await #expect(throws: CaptureError.invalidAccessToken) {
             try await world.service.entity(accessToken: auth.grant!.accessToken)
         }
-        let rows = try await world.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tokens") }
-        #expect(rows == 0)
+        #expect(try await world.service.store.tokens.list(TokenFilter()).isEmpty)
         let again = try await cli.run(["user", "delete", "gone@example.com"])
         #expect(again.status == 1)
     }

@@ -17,8 +17,8 @@ import Testing
         MailDelivery(service: world.service, transport: SMTPMailTransport(relay: relay(port: port)), logger: .init(label: "test"))
     }
 
-    static func world() async throws -> TestWorld {
-        try await TestWorld.make { $0.mailFrom = "capture <no-reply@capture.test>" }
+    static func world(backend: TestBackend = .selected) async throws -> TestWorld {
+        try await TestWorld.make(backend: backend) { $0.mailFrom = "capture <no-reply@capture.test>" }
     }
 
     @Test func aRecordedMessageIsDeliveredAndItsBodyForgotten() async throws {
@@ -26,7 +26,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: maildir) }
         let server = try await PythonServer.start("smtp", maildir.path)
         defer { server.stop() }
-        let world = try await Self.world()
+        let world = try await Self.world(backend: .sqlite)
         try await world.register("deliver@example.test")
         let code = try #require(
             try await world.service.listMail().first?.text?.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)).output

@@ -57,9 +57,10 @@ struct API {
 
 /// Runs `body` against a fresh service on its own database.
 func withAPI(
-    configure: (inout ServiceSettings) -> Void = { _ in }, _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
+    backend: TestBackend = .selected, configure: (inout ServiceSettings) -> Void = { _ in },
+    _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
 ) async throws {
-    let world = try await TestWorld.make(configure: configure)
+    let world = try await TestWorld.make(backend: backend, configure: configure)
     let app = Application(router: try buildRouter(service: world.service))
     try await app.test(.router) { client in try await body(API(client: client), world) }
 }

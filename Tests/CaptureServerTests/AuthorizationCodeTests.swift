@@ -33,7 +33,7 @@ import Testing
             #expect(signedIn.stat == "ok")
             #expect(signedIn["access_token"] == nil, "response_type=code hands out no token")
             let code = try #require(signedIn["authorization_code"] as? String)
-            let stored = try await world.pool.read { db in try String.fetchAll(db, sql: "SELECT hash FROM tokens WHERE kind = 'code'") }
+            let stored = try await world.service.store.tokens.list(TokenFilter(kind: .code)).map(\.hash)
             #expect(stored == [TokenMinter.hash(code)])
 
             let tokens = try await api.post("/oauth/token", Self.exchange(code))

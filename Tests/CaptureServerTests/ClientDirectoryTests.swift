@@ -1,5 +1,6 @@
 import CaptureCore
 import CaptureServer
+import CaptureStorage
 import CaptureTestSupport
 import Foundation
 import GRDB
@@ -69,15 +70,18 @@ import Testing
             #expect(page.count == 1 && page.keys.first?.contains(#"operation="version()""#) == true, "\(page)")
             #expect(page.values.first == 1)
 
-            try await world.pool.write { db in
-                try db.execute(sql: #"UPDATE clients SET redirectURIs = '["/flows/webViewProfile"]' WHERE clientID = 'paged'"#)
-            }
+            // Changed through another store on the same database, as capturectl or another instance would.
+            let other = try await OpenedStorage.open(try DatabaseLocation(world.database))
+            var client = try #require(try await other.repositories.clients.find(id: "paged"))
+            client.redirectURIs = ["/flows/webViewProfile"]
+            try await other.repositories.clients.upsert(client)
+            try await other.close()
             #expect(try await api.get(path).status == .badRequest)
         }
     }
 
     @Test func aClientChangedThroughAnotherConnectionIsReadAfreshOnTheNextRequest() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         let (_, secret) = try await world.service.addClient(
             id: "rotating-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [],
             responseTypes: ["token"], legacyTokenURL: false)

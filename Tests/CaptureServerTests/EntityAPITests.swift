@@ -146,7 +146,7 @@ import Testing
             .replacingOccurrences(of: #""displayName": { "type": "string", "length": 64 }"#,
                 with: #""displayName": { "type": "string", "length": 64, "unique": true }"#)
             .write(to: schemaURL, atomically: true, encoding: .utf8)
-        let world = try await TestWorld.make(settingsDirectory: settings)
+        let world = try await TestWorld.make(backend: .sqlite, settingsDirectory: settings)
         #expect(world.service.catalog.schema.uniquePaths.map(\.description) == ["displayName"])
 
         let first = try await world.register("unique-1@example.com").grant!.accessToken

@@ -88,9 +88,7 @@ import Testing
             let rotated = try await api.post(
                 "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "demo-mobile-app"])
             #expect(rotated.stat == "ok")
-            let secrets = try await world.pool.read { db in
-                try String?.fetchAll(db, sql: "SELECT refreshSecret FROM tokens ORDER BY id")
-            }
+            let secrets = try await world.service.store.tokens.list(TokenFilter()).map(\.refreshSecret)
             #expect(secrets.count == 4)
             #expect(secrets.allSatisfy { $0 == "0123456789abcdef0123456789abcdef01234567" })
         }

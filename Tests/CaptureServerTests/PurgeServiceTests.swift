@@ -16,7 +16,7 @@ import Testing
 
     @Test func itPurgesOnItsIntervalUntilCancelled() async throws {
         // 0.001 minutes: a pass every 60 ms.
-        let world = try await TestWorld.make { $0.purgeIntervalMinutes = 0.001 }
+        let world = try await TestWorld.make(backend: .sqlite) { $0.purgeIntervalMinutes = 0.001 }
         let expired = try await world.register("expired@example.com").grant!
         world.time.advance(by: world.service.settings.refreshTokenLifetime + 60)
         let live = try await world.register("live@example.com").grant!

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func concurrentRefreshesShareCommitsAndAllReachTheFile() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         let user = try await world.register("group@example.com").user
         let tokens = try await Self.refreshTokens(64, in: world, userID: user.id)
         let counter = CommitCounter()
@@ -99,7 +99,7 @@ import Testing
 
     /// A write that fails in a group rolls back alone; the group's other writes are committed.
     @Test func aFailingRedemptionLeavesTheOthersInItsGroup() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         let user = try await world.register("fail@example.com").user
         let tokens = try await Self.refreshTokens(8, in: world, userID: user.id)
         let now = world.time.now()

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aPassRemovesWhatExpiredAndKeepsWhatStillWorks() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         // Old: a session and codes (the registration's verification code, a reset code).
         try await world.register("old@example.com")
         try await forgotPassword("old@example.com", in: world)

@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func countersSurviveARestartAndExpiredOnesArePurged() async throws {
-        let world = try await TestWorld.make { $0.signInMaxFailures = 3 }
+        let world = try await TestWorld.make(backend: .sqlite) { $0.signInMaxFailures = 3 }
         try await world.register(Self.owner, password: Self.password)
         for _ in 0..<3 { await Self.attempt(world, password: "guess", from: "203.0.113.5") }
 

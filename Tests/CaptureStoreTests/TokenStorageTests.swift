@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct TokenStorageTests {
     @Test func theDatabaseHoldsHashesNeverTokens() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         let result = try await world.register("hash@example.com", password: "a long password")
         // Everything SQLite has written: the main file and the write-ahead log.
         let bytes = try [world.database, world.database + "-wal"].reduce(Data()) { data, path in
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func addressesAreUniqueRegardlessOfCase() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         try await world.register("Case@Example.com")
         await #expect(throws: CaptureError.emailAddressInUse(field: "emailAddress")) {
             try await world.register("case@example.COM")
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func theDatabaseReopensWithMigrationsApplied() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         try await world.register("reopen@example.com")
         try world.pool.close()
         let again = try CaptureDatabase.open(path: world.database)

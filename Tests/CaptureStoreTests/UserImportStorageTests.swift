@@ -26,7 +26,7 @@ struct UserImportStorageTests {
 
     @Test("a record whose unique value another holds leaves nothing behind; the rest of the batch is stored")
     func uniqueCollision() async throws {
-        let world = try await TestWorld.make()
+        let world = try await TestWorld.make(backend: .sqlite)
         let outcomes = try await world.service.store.users.importBatch([
             try Self.user(1, nickname: "Ace"), try Self.user(2, nickname: "ACE"), try Self.user(3, nickname: "Bee"),
             try Self.user(4, email: "U1@example.com"), try Self.user(1, email: "other@example.com"),

@@ -30,6 +30,27 @@ public enum TestStorage {
         }
     }
 
+    /// `location` as `--db` takes it: the path, or the URL with user and password (`--db` of a test's capturectl).
+    public static func connectionString(_ location: DatabaseLocation) -> String {
+        switch location {
+        case .sqlite(let path): return path
+        case .postgres(let server):
+            var components = URLComponents()
+            components.scheme = "postgres"
+            components.user = server.user
+            components.password = server.password
+            components.host = server.host
+            components.port = server.port
+            components.path = "/" + server.database
+            components.queryItems = [
+                URLQueryItem(name: "sslmode", value: server.tls.rawValue),
+                URLQueryItem(name: "pool_max", value: "\(server.maxConnections)"),
+                URLQueryItem(name: "pool_idle_seconds", value: "\(server.idleSeconds)"),
+            ]
+            return components.string!
+        }
+    }
+
     public static func open(_ backend: TestBackend, metrics: CaptureMetrics = .facade) async throws -> OpenedStorage {
         try await OpenedStorage.open(try await newLocation(backend), metrics: metrics)
     }
@@ -56,7 +77,22 @@ public actor PostgresTestServer {
         var location = server
         location.database = name
         location.maxConnections = 4
+        // Worlds are never closed: idle connections go soon, so a suite of hundreds stays under the server's limit.
+        location.idleSeconds = 1
         return location
+    }
+
+    /// Runs `sql` on the database of `location` through a connection of its own.
+    public func execute(_ sql: String, on location: PostgresLocation) async throws {
+        let client = PostgresClient(
+            configuration: .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: .disable))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.query(PostgresQuery(unsafeSQL: sql)).collect()
+        }
     }
 
     private func adminClient() throws -> (PostgresClient, PostgresLocation) {

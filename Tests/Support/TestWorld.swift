@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureStorage
 import CaptureStore
 import Foundation
 import GRDB
@@ -33,34 +34,52 @@ public final class TestTime: TimeSource {
     }
 }
 
-/// A service on its own temporary SQLite file, with the repository's Settings and WebFlows.
+/// A service on its own new store, with the repository's Settings and WebFlows: a temporary SQLite file, or a new
+/// PostgreSQL database when `CAPTURE_TEST_BACKEND=postgres` (`TestBackend.selected`). A test that looks into the SQLite
+/// file itself (its pages, its WAL, raw SQL) asks for `backend: .sqlite`.
 public struct TestWorld: Sendable {
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let settingsDirectory = repositoryRoot.appendingPathComponent("Settings")
 
     public let service: CaptureService
-    public let pool: DatabasePool
+    public let storage: OpenedStorage
+    /// What `--db` takes to reach the same store (a file path, or a PostgreSQL URL with its password).
     public let database: String
     public let time: TestTime
 
+    /// The SQLite file's pool; only for worlds made with `backend: .sqlite`.
+    public var pool: DatabasePool {
+        guard let pool = storage.sqlite else { preconditionFailure("this test reads the SQLite file: make its world with backend: .sqlite") }
+        return pool
+    }
+
+    /// Runs SQL that reads the same on both backends (`ALTER TABLE … RENAME TO …`) on the world's database, through a
+    /// connection of its own.
+    public func execute(sql: String) async throws {
+        switch storage.location {
+        case .sqlite: try await pool.write { db in try db.execute(sql: sql) }
+        case .postgres(let location): try await PostgresTestServer.shared.execute(sql, on: location)
+        }
+    }
+
     public static func make(
-        settingsDirectory: URL = settingsDirectory, time: TestTime = TestTime(), metrics: CaptureMetrics = .facade,
-        configure: (inout ServiceSettings) -> Void = { _ in }
+        backend: TestBackend = .selected, settingsDirectory: URL = settingsDirectory, time: TestTime = TestTime(),
+        metrics: CaptureMetrics = .facade, configure: (inout ServiceSettings) -> Void = { _ in }
     ) async throws -> TestWorld {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capture-test-\(UUID().uuidString)")
+        let location = try await TestStorage.newLocation(backend)
         var settings = try ServiceSettings.load(file: settingsDirectory.appendingPathComponent("service.json"))
         settings.bcryptCost = 10
         settings.port = 8080
-        settings.database = directory.appendingPathComponent("capture.sqlite").path
+        settings.database = TestStorage.connectionString(location)
         configure(&settings)
-        let pool = try CaptureDatabase.open(path: settings.database)
+        let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics)
         var service = await CaptureService.make(
-            settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory),
-            store: CaptureDatabase.repositories(pool, metrics: metrics), time: time)
+            settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory), store: storage.repositories,
+            time: time)
         service.metrics = metrics
         try await service.syncSettingsClients()
-        return TestWorld(service: service, pool: pool, database: settings.database, time: time)
+        return TestWorld(service: service, storage: storage, database: settings.database, time: time)
     }
 
     /// The common parameters the demo page sends.

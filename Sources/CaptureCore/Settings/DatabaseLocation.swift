@@ -57,10 +57,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var tls: TLSMode
     /// Connections this process may open at most (`pool_max`, default 20).
     public var maxConnections: Int
+    /// How long a connection may sit unused before it is closed (`pool_idle_seconds`, default 60).
+    public var idleSeconds: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String,
-        password: String?, database: String, tls: TLSMode = .prefer, maxConnections: Int = 20
+        password: String?, database: String, tls: TLSMode = .prefer, maxConnections: Int = 20, idleSeconds: Int = 60
     ) {
         self.host = host
         self.port = port
@@ -70,6 +72,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.database = database
         self.tls = tls
         self.maxConnections = maxConnections
+        self.idleSeconds = idleSeconds
     }
 
     public init(url text: String, environment: [String: String] = [:]) throws {
@@ -78,7 +81,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
-        let known: Set = ["sslmode", "pool_max", "host", "port", "user", "password", "dbname"]
+        let known: Set = ["sslmode", "pool_max", "pool_idle_seconds", "host", "port", "user", "password", "dbname"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw DatabaseLocationError("unknown parameter '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -109,9 +112,16 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             }
             maxConnections = value
         }
+        var idleSeconds = 60
+        if let text = query["pool_idle_seconds"] {
+            guard let value = Int(text), (1...86_400).contains(value) else {
+                throw DatabaseLocationError("pool_idle_seconds must be between 1 and 86400, got '\(text)'")
+            }
+            idleSeconds = value
+        }
         self.init(
             host: host, port: port, socketDirectory: socketDirectory, user: user, password: password,
-            database: database, tls: tls, maxConnections: maxConnections)
+            database: database, tls: tls, maxConnections: maxConnections, idleSeconds: idleSeconds)
     }
 
     /// The URL without the password.
