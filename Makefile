@@ -11,15 +11,23 @@ run: deps
 	swift build
 	.build/debug/capture-server --settings Settings
 
-# Test scratch files (temporary databases, settings) go under .build/test-tmp, emptied each run. The Swift suite runs
-# twice beside a throwaway PostgreSQL server on loopback (scripts/with-postgres.sh): on SQLite, then with every test
-# world on PostgreSQL (CAPTURE_TEST_BACKEND); the storage conformance suite runs against both backends each time.
+# Test scratch files (temporary databases, settings) go under .build/test-tmp, emptied each run. Each suite runs twice,
+# beside a throwaway PostgreSQL server on loopback (scripts/with-postgres.sh): on SQLite, then on PostgreSQL
+# (CAPTURE_TEST_BACKEND=postgres: every test world, web-view and interop server on its own database there). The storage
+# conformance suite runs against both backends each time.
+SUITE_ENV = TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server
+WITH_PG = scripts/with-postgres.sh
+WEBVIEW = xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
+INTEROP = /usr/bin/python3 -m pytest Tests/Interop -q
+
 test: build
 	rm -rf .build/test-tmp && mkdir -p .build/test-tmp
-	TMPDIR=$(CURDIR)/.build/test-tmp scripts/with-postgres.sh swift test --skip-build
-	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_TEST_BACKEND=postgres scripts/with-postgres.sh swift test --skip-build
-	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest Tests/WebView -q
-	TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server /usr/bin/python3 -m pytest Tests/Interop -q
+	$(SUITE_ENV) $(WITH_PG) swift test --skip-build
+	$(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) swift test --skip-build
+	$(SUITE_ENV) $(WITH_PG) $(WEBVIEW)
+	$(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(WEBVIEW)
+	$(SUITE_ENV) $(INTEROP)
+	$(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(INTEROP)
 
 # Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:

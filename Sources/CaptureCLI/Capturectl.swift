@@ -8,7 +8,7 @@ public struct Capturectl: AsyncParsableCommand {
         commandName: "capturectl",
         abstract: "Administers capture-bridge: tokens, users, clients, flow definitions, the entity schema and the outbox.",
         discussion: """
-            Works directly on the service's SQLite database (safe while the service runs), or with --server URL over
+            Works directly on the service's database (a SQLite file, safe while the service runs, or PostgreSQL), or with --server URL over
             the admin API (key from CAPTURE_ADMIN_KEY): token, user (but import), client and audit commands work both
             ways, with the same output and exit codes.
             Exit codes: 0 ok, 1 not found or refused, 2 usage error, 3 the database was migrated by a newer version.
@@ -16,7 +16,7 @@ public struct Capturectl: AsyncParsableCommand {
             """,
         subcommands: [
             TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, FlowsCommand.self,
-            SchemaCommand.self, MailCommand.self, PurgeCommand.self,
+            SchemaCommand.self, MailCommand.self, PurgeCommand.self, DatabaseCommand.self,
         ])
 
     public init() {}

@@ -49,6 +49,11 @@ public final class PostgresDatabase: Sendable {
             })
     }
 
+    /// Whole rows, for `capturectl db copy`.
+    public func rowStore(metrics: CaptureMetrics = .facade) -> any RowStore {
+        PostgresRowStore(store: PostgresStore(client: client, repository: "copy", metrics: metrics))
+    }
+
     /// Stops the pool: connections close, queries still waiting fail.
     public func close() async {
         runner.cancel()

@@ -25,13 +25,17 @@ struct PostgresOutboxRepository: OutboxRepository {
         }
     }
 
-    func due(at now: Date, limit: Int) async throws -> [OutboxEntry] {
+    func claimDue(at now: Date, lease: Date, limit: Int) async throws -> [OutboxEntry] {
+        // Rows another instance is claiming right now are skipped, not waited for.
         try await store.query(
             """
-            SELECT * FROM outbox WHERE status = \(OutboxEntry.Status.pending.rawValue) AND next_attempt_at <= \(now)
-            ORDER BY next_attempt_at, id LIMIT \(limit)
+            UPDATE outbox SET next_attempt_at = \(lease) WHERE id IN (
+                SELECT id FROM outbox
+                WHERE status = \(OutboxEntry.Status.pending.rawValue) AND next_attempt_at <= \(now)
+                ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+            RETURNING *
             """
-        ).map(Self.record)
+        ).map(Self.record).sorted { $0.id ?? 0 < $1.id ?? 0 }
     }
 
     func update(_ entry: OutboxEntry) async throws {

@@ -9,6 +9,8 @@ import GRDB
 public struct OpenedStorage: Sendable {
     public let location: DatabaseLocation
     public let repositories: Repositories
+    /// Whole rows, for `capturectl db copy`.
+    public let rows: any RowStore
     /// The SQLite file's pool, for the few callers that work on the file itself (tests); nil on PostgreSQL.
     public let sqlite: DatabasePool?
     private let closer: @Sendable () async throws -> Void
@@ -24,13 +26,13 @@ public struct OpenedStorage: Sendable {
         case .sqlite(let path):
             let pool = try CaptureDatabase.open(path: path)
             return OpenedStorage(
-                location: location, repositories: CaptureDatabase.repositories(pool, metrics: metrics), sqlite: pool,
-                closer: { try pool.close() })
+                location: location, repositories: CaptureDatabase.repositories(pool, metrics: metrics),
+                rows: SQLiteRowStore(pool), sqlite: pool, closer: { try pool.close() })
         case .postgres(let server):
             let database = try await PostgresDatabase.open(server)
             return OpenedStorage(
-                location: location, repositories: database.repositories(metrics: metrics), sqlite: nil,
-                closer: { await database.close() })
+                location: location, repositories: database.repositories(metrics: metrics),
+                rows: database.rowStore(metrics: metrics), sqlite: nil, closer: { await database.close() })
         }
     }
 }

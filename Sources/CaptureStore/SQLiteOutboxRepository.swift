@@ -15,10 +15,15 @@ struct SQLiteOutboxRepository: OutboxRepository {
         }
     }
 
-    func due(at now: Date, limit: Int) async throws -> [OutboxEntry] {
-        try await writer.read { db in
-            try OutboxEntry.filter(Column("status") == OutboxEntry.Status.pending.rawValue && Column("nextAttemptAt") <= now)
+    func claimDue(at now: Date, lease: Date, limit: Int) async throws -> [OutboxEntry] {
+        try await writer.write { db in
+            var due = try OutboxEntry.filter(Column("status") == OutboxEntry.Status.pending.rawValue && Column("nextAttemptAt") <= now)
                 .order(Column("nextAttemptAt"), Column("id")).limit(limit).fetchAll(db)
+            for index in due.indices {
+                due[index].nextAttemptAt = lease
+                try due[index].update(db, columns: ["nextAttemptAt"])
+            }
+            return due
         }
     }
 

@@ -23,6 +23,27 @@ import Testing
         }
     }
 
+    /// U+0000 in a field, a query or a JSON string is refused with the field named, on either backend (PostgreSQL's
+    /// text cannot hold it; a 500 from storage would be the alternative).
+    @Test(arguments: TestBackend.allCases) func aNULCharacterIsANamed400(_ backend: TestBackend) async throws {
+        try await withAPI(backend: backend) { api, world in
+            let form = try await api.post("/entity", raw: ByteBuffer(string: "access_token=a%00b"))
+            #expect(form.status == .badRequest && form["argument"] as? String == "access_token")
+            let token = try #require(try await world.register("nul@example.com").grant?.accessToken)
+            let value = try await api.post(
+                "/entity.update", ["access_token": token, "attribute_name": "/", "value": #"{"displayName":"a\u0000"}"#])
+            #expect(value.stat == "error" && value["argument"] as? String == "value", "\(value.text)")
+            #expect(try await world.service.store.users.find(email: "nul@example.com")?.profile["displayName"] == "Tester")
+            let key = try await world.service.createAdminKey(name: "nul", by: .service).presented
+            for path in ["/admin/v1/users?search=a%00b", "/admin/v1/audit?target=%00", "/admin/v1/users/a%00b"] {
+                let reply = try await api.get(path, headers: [.authorization: "Bearer \(key)"])
+                #expect(reply.status == .badRequest, "\(path): \(reply.text)")
+            }
+            let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app&locale=%00")
+            #expect(page.status == .badRequest)
+        }
+    }
+
     @Test func otherContentTypesGet415() async throws {
         try await withAPI { api, _ in
             let reply = try await api.post("/entity", raw: ByteBuffer(string: #"{"access_token":"x"}"#), contentType: "application/json")
@@ -73,7 +94,7 @@ import Testing
     @Test func controlCharactersAndOverlongFieldsAreFieldErrors() async throws {
         try await withAPI { api, _ in
             var fields = TestWorld.registration(email: "ctrl@example.com")
-            fields["displayName"] = "bad\u{0}name"
+            fields["displayName"] = "bad\u{7}name"
             fields["firstName"] = String(repeating: "y", count: 65)
             let reply = try await api.post("/oauth/register_native_traditional", fields)
             #expect(reply.code == 390)

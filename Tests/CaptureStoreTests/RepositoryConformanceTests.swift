@@ -287,8 +287,10 @@ import Testing
 
         let outbox = b.repositories.outbox
         #expect(try await outbox.pendingCount() == 1)
-        var due = try #require(try await outbox.due(at: Self.now, limit: 10).first)
-        #expect(due == stored)
+        var due = try #require(try await outbox.claimDue(at: Self.now, lease: Self.now + 300, limit: 10).first)
+        #expect(due.messageID == stored.messageID && due.nextAttemptAt == Self.now + 300)
+        #expect(try await outbox.claimDue(at: Self.now + 299, lease: Self.now + 600, limit: 10).isEmpty, "claimed")
+        #expect(try await outbox.claimDue(at: Self.now + 300, lease: Self.now + 600, limit: 10).count == 1, "lease over")
         due.status = .sent
         due.sentAt = Self.now + 5
         try await outbox.update(due)
@@ -297,6 +299,33 @@ import Testing
         try await outbox.scrub()
         #expect(try await outbox.list(limit: 5).map(\.status) == [.sent])
         #expect(try await a.repositories.codes.purge(expiredBefore: Self.now + 601) == 1)
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func twoStoresClaimingTheOutboxNeverTakeTheSameMessage(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        for index in 0..<12 {
+            try await a.repositories.outbox.record(
+                OutboxEntry(
+                    messageID: "<m\(index)@example>", kind: .emailVerification, recipient: "r\(index)@example.com",
+                    userID: nil, subject: "Verify", text: "body", html: nil, status: .pending, createdAt: Self.now,
+                    bodyExpiresAt: Self.now + 600),
+                issuing: nil)
+        }
+        let claimed = try await withThrowingTaskGroup(of: [String].self) { group in
+            for worker in 0..<6 {
+                let outbox = (worker % 2 == 0 ? a : b).repositories.outbox
+                group.addTask {
+                    var mine: [String] = []
+                    while let entry = try await outbox.claimDue(at: Self.now, lease: Self.now + 300, limit: 1).first {
+                        mine.append(entry.messageID)
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(claimed.count == 12 && Set(claimed).count == 12, "\(claimed.sorted())")
     }
 
     // MARK: social sign-in, audit, admin keys

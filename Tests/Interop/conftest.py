@@ -14,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "PythonSupport"))
 from capture_process import die_with_parent, free_port, stop, wait_until_ready  # noqa: E402
+from capture_store import Store  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -57,7 +58,7 @@ class Server:
     def admin_key(self):
         """A new admin API key, made on the database file as an operator makes one (printed once)."""
         made = subprocess.run(
-            [str(self.capturectl), "admin-key", "add", "interop", "--db", str(self.db_path), "--settings",
+            [str(self.capturectl), "admin-key", "add", "interop", "--db", self.db_path, "--settings",
              str(self.settings), "--json"], cwd=str(ROOT), env=self.env, capture_output=True, text=True, timeout=60)
         assert made.returncode == 0, "capturectl admin-key add failed: %s %s" % (made.stdout, made.stderr)
         return json.loads(made.stdout)["key"]
@@ -91,7 +92,7 @@ def server():
     binary = _binary("CAPTURE_SERVER_BIN", ".build/debug/capture-server")
     capturectl = _binary("CAPTURECTL_BIN", str(binary.parent / "capturectl"))
     work = pathlib.Path(tempfile.mkdtemp(prefix="capture-interop-"))
-    db_path = work / "capture.sqlite"
+    db_path = Store(work).location
     log_path = work / "server.log"
     settings = _test_settings(work)
     env = {key: value for key, value in os.environ.items() if not key.startswith("CAPTURE_")}
@@ -99,14 +100,14 @@ def server():
     added = subprocess.run(
         [str(capturectl), "client", "add", BACKEND_CLIENT_ID, "--confidential", "--name", "Interop backend",
          "--redirect-uri", "/flows/webViewSignIn", "--response-type", "code", "--response-type", "token",
-         "--db", str(db_path), "--settings", str(settings), "--json"],
+         "--db", db_path, "--settings", str(settings), "--json"],
         cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
     assert added.returncode == 0, "capturectl client add failed: %s %s" % (added.stdout, added.stderr)
     secret = json.loads(added.stdout)["client_secret"]
     port = free_port()
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [str(binary), "--host", "127.0.0.1", "--port", str(port), "--db", str(db_path), "--settings", str(settings)],
+            [str(binary), "--host", "127.0.0.1", "--port", str(port), "--db", db_path, "--settings", str(settings)],
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             preexec_fn=die_with_parent)
     running = Server("http://127.0.0.1:%d" % port, work, settings, db_path, log_path, secret, capturectl, env)

@@ -24,6 +24,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "PythonSupport"))
 from capture_process import die_with_parent, free_port, stop, wait_until_ready  # noqa: E402
+from capture_store import Store  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -43,11 +44,11 @@ LINK_PATTERN = re.compile(r"(https?://\S+/flows/\S+#\S+)")
 
 
 class Server:
-    """The running service: its base URL, database file and log."""
+    """The running service: its base URL, its database (`store.location` is what --db takes) and log."""
 
-    def __init__(self, base, db_path, log_path):
+    def __init__(self, base, store, log_path):
         self.base = base
-        self.db_path = db_path
+        self.store = store
         self.log_path = log_path
 
     def url(self, path):
@@ -277,7 +278,7 @@ def server(mailbox, oidc_provider):
         pytest.fail("capture-server binary not found at %s: build it first (swift build), "
                     "or point CAPTURE_SERVER_BIN at it" % binary, pytrace=False)
     work = pathlib.Path(tempfile.mkdtemp(prefix="capture-webview-"))
-    db_path = work / "capture.sqlite"
+    store = Store(work)
     log_path = work / "server.log"
     port = free_port()
     settings = _test_settings(work, mailbox.port, oidc_provider)
@@ -287,11 +288,11 @@ def server(mailbox, oidc_provider):
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [str(binary), "--host", "127.0.0.1", "--port", str(port),
-             "--db", str(db_path), "--settings", str(settings)],
+             "--db", store.location, "--settings", str(settings)],
             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             preexec_fn=die_with_parent,
         )
-    running = Server("http://127.0.0.1:%d" % port, str(db_path), str(log_path))
+    running = Server("http://127.0.0.1:%d" % port, store, str(log_path))
     try:
         wait_until_ready(process, running.base, running.log)
         yield running
@@ -300,9 +301,9 @@ def server(mailbox, oidc_provider):
 
 
 @pytest.fixture
-def db_path(server):
-    """The SQLite file the server writes, for tests that inspect what it stores."""
-    return server.db_path
+def store(server):
+    """The database the server writes, for tests that inspect what it stores."""
+    return server.store
 
 
 def _make_host(**options):

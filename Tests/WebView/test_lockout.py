@@ -2,7 +2,6 @@
 web view out, because the page carries the device token its earlier sign-in was given."""
 
 import hashlib
-import sqlite3
 
 from conftest import CLIENT_ID, PASSWORD, new_email
 from test_bridge import register_in_page
@@ -15,7 +14,7 @@ def api_sign_in(server, email, password):
     })[1]
 
 
-def test_the_owners_web_view_signs_in_while_its_account_is_under_attack(server, host, db_path):
+def test_the_owners_web_view_signs_in_while_its_account_is_under_attack(server, host, store):
     host.load(server.page("webViewSignIn"))
     host.wait_for_event("onCaptureRenderComplete")
     email = new_email()
@@ -24,8 +23,8 @@ def test_the_owners_web_view_signs_in_while_its_account_is_under_attack(server, 
     host.wait_for_event("onCaptureLoginSuccess", after=queue_mark)
     device = host.run_js("localStorage.getItem('captureBridgeDeviceToken')")
     assert device and len(device) == 43
-    with sqlite3.connect(db_path) as db:
-        kinds = db.execute("SELECT kind FROM tokens WHERE hash = ?", (hashlib.sha256(device.encode()).hexdigest(),)).fetchall()
+    device_hash = hashlib.sha256(device.encode()).hexdigest()
+    kinds = store.rows("SELECT kind FROM tokens WHERE hash = ?", "SELECT kind FROM tokens WHERE hash = ?", device_hash)
     assert kinds == [("device",)], "the device token is stored only as a hash, as a token of kind device"
     assert api_sign_in(server, email, PASSWORD)["stat"] == "ok"  # nothing is locked yet
 

@@ -27,7 +27,7 @@ def test_capturectl_revocation_ends_the_web_view_session(server, host):
     assert binary is not None, "capturectl is not built (swift build) or CAPTURECTL_BIN does not run"
 
     def capturectl(*arguments):
-        return subprocess.run([str(binary), *arguments, "--db", server.db_path, "--settings", str(ROOT / "Settings")],
+        return subprocess.run([str(binary), *arguments, "--db", server.store.location, "--settings", str(ROOT / "Settings")],
                               capture_output=True, text=True, timeout=60)
 
     email, _ = server.register()

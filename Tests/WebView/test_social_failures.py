@@ -7,7 +7,6 @@ redirect anywhere else, and no user or provider link made. Also: the host's refr
 
 import json
 import pathlib
-import sqlite3
 import time
 import urllib.error
 import urllib.parse
@@ -42,12 +41,12 @@ class LogMark:
             return log.read().decode("utf-8", "replace")
 
 
-def stored_for(db_path, subject, email):
+def stored_for(store, subject, email):
     """Users with that address and provider links for that subject, as the service stored them."""
-    with sqlite3.connect(db_path) as db:
-        users = db.execute("SELECT id FROM users WHERE email = ? COLLATE NOCASE", (email,)).fetchall()
-        links = db.execute("SELECT userID FROM identities WHERE provider = 'mock' AND subject = ?",
-                           (subject,)).fetchall()
+    users = store.rows("SELECT id FROM users WHERE email = ? COLLATE NOCASE",
+                       "SELECT id FROM users WHERE lower(email) = lower(?)", email)
+    links = store.rows("SELECT userID FROM identities WHERE provider = 'mock' AND subject = ?",
+                       "SELECT user_id FROM identities WHERE provider = 'mock' AND subject = ?", subject)
     return users, links
 
 
@@ -90,8 +89,8 @@ def assert_it_ended_on_the_sign_in_screen(server, host, marks, log, reason, why)
     assert "status=5" not in written, written
 
 
-def assert_nothing_stored(db_path, subject, email):
-    assert stored_for(db_path, subject, email) == ([], []), "no user or provider link for a failed sign-in"
+def assert_nothing_stored(store, subject, email):
+    assert stored_for(store, subject, email) == ([], []), "no user or provider link for a failed sign-in"
 
 
 # The fault at the provider's token endpoint, the reason the page gets, and what the service's log says failed.
@@ -108,7 +107,7 @@ TOKEN_FAULTS = [
 
 @pytest.mark.parametrize("fault, reason, why", TOKEN_FAULTS, ids=[fault for fault, _, _ in TOKEN_FAULTS])
 def test_a_bad_answer_from_the_provider_ends_on_the_sign_in_screen_with_a_reason(
-        server, host, oidc_provider, db_path, fault, reason, why):
+        server, host, oidc_provider, store, fault, reason, why):
     subject, email = a_provider_user(oidc_provider)
     host.load(server.page("webViewSignIn"))
     host.wait_for_screen("signIn")
@@ -122,7 +121,7 @@ def test_a_bad_answer_from_the_provider_ends_on_the_sign_in_screen_with_a_reason
         back_on_page(host, server, timeout=30)
         waited = time.monotonic() - started
     assert_it_ended_on_the_sign_in_screen(server, host, marks, log, reason, why)
-    assert_nothing_stored(db_path, subject, email)
+    assert_nothing_stored(store, subject, email)
     if fault == "slow":
         assert 9 < waited < 20, "the service gave up after its 10 s, not sooner and not much later: %.1f s" % waited
     else:
@@ -174,7 +173,7 @@ def provider_token(oidc_provider, code, redirect_uri):
         return error.code, json.loads(error.read() or b"{}")
 
 
-def test_an_answer_for_someone_elses_sign_in_is_stopped_and_named(server, host, oidc_provider, db_path):
+def test_an_answer_for_someone_elses_sign_in_is_stopped_and_named(server, host, oidc_provider, store):
     attacker, attacker_email = a_provider_user(oidc_provider)
     planted, code = someone_elses_answer(server, attacker)
     host.load(server.page("webViewSignIn"))
@@ -187,7 +186,7 @@ def test_an_answer_for_someone_elses_sign_in_is_stopped_and_named(server, host, 
     host.load(planted)
     back_on_page(host, server)
     assert_it_ended_on_the_sign_in_screen(server, host, marks, log, "state_mismatch", "state is not this browser's")
-    assert_nothing_stored(db_path, attacker, attacker_email)
+    assert_nothing_stored(store, attacker, attacker_email)
     # The attacker's code was never exchanged: the provider still takes it (the mock does not ask for PKCE).
     status, tokens = provider_token(oidc_provider, code, server.url("/social/callback"))
     assert status == 200 and tokens.get("id_token"), tokens

@@ -7,6 +7,10 @@ import Logging
 public struct MailDelivery: Sendable {
     /// Pauses after the 1st, 2nd, … failed attempt; after the last the message has failed for good.
     public static let retryPauses: [TimeInterval] = [30, 120, 600, 1800]
+    /// How long a claimed message is left to the instance that claimed it: well past one transfer's timeout, so it is
+    /// taken again only when that instance stopped before recording the outcome (then it is sent again: a message is
+    /// delivered at least once, and twice only after such a crash).
+    public static let claimLease: TimeInterval = 300
     /// How often the loop looks even when nothing woke it (retries come due while it sleeps).
     public static let pollInterval: Duration = .seconds(5)
 
@@ -44,7 +48,12 @@ public struct MailDelivery: Sendable {
         let store = service.store.outbox
         var forgotten = try await store.forgetBodies(at: service.time.now())
         var delivered = 0
-        for var entry in try await store.due(at: service.time.now(), limit: limit) {
+        // One message at a time, each claimed for `claimLease`: several instances deliver the same outbox without
+        // sending a message twice, and a claim never outlasts its one delivery attempt.
+        for _ in 0..<limit {
+            let claimed = service.time.now()
+            guard var entry = try await store.claimDue(at: claimed, lease: claimed + Self.claimLease, limit: 1).first
+            else { break }
             let now = service.time.now()
             guard let text = entry.text, entry.bodyExpiresAt > now else {
                 entry.status = .failed

@@ -295,6 +295,9 @@ private struct JSONReader {
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             case 0xDC00...0xDFFF:
                 throw .invalid("unpaired surrogate \\u\(String(scalar, radix: 16, uppercase: true))", offset: start)
+            case 0:
+                // No value needs it, and PostgreSQL's text cannot hold it: refused here, not failed in storage.
+                throw .invalid("\\u0000 (NUL) is not accepted in a string", offset: start)
             default:
                 break
             }

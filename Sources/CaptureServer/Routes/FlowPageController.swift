@@ -26,8 +26,7 @@ struct FlowPageController {
     /// The page's rules are `CaptureService.flowPage`'s; a refusal becomes an error page in the group's middleware.
     @Sendable func page(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let name = context.parameters.get("flow") ?? ""
-        var query: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        let query = try QueryFields.read(request)
         let view = try await service.flowPage(
             FlowPageQuery(flow: name, query: query, acceptLanguage: request.headers[.acceptLanguage]),
             hasTemplate: { pages.templates[$0] != nil })

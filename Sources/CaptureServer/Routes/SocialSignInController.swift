@@ -33,9 +33,8 @@ struct SocialSignInController {
     }
 
     @Sendable func start(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
         do {
+            let parameters = try QueryFields.read(request)
             let (url, state) = try await service.startSocialLogin(
                 SocialStart(parameters: parameters, provider: context.parameters.get("provider") ?? ""))
             var response = Self.redirect(to: url, status: .found)
@@ -53,10 +52,10 @@ struct SocialSignInController {
     }
 
     @Sendable func callback(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = try QueryFields.read(request)
         let outcome = try await service.finishSocialLogin(
-            state: query["state"].map(String.init), browserState: Self.cookieValue(request.headers[values: .cookie]),
-            code: query["code"].map(String.init), error: query["error"].map(String.init))
+            state: query["state"], browserState: Self.cookieValue(request.headers[values: .cookie]),
+            code: query["code"], error: query["error"])
         var response: Response
         switch outcome {
         case .page(let url, let problem):

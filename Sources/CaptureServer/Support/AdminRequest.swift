@@ -31,13 +31,9 @@ enum AdminRequest {
 
     /// A query parameter; the query may hold only `allowed` names (secrets never travel in a URL).
     static func query(_ request: Request, allowed: Set<String>) throws -> [String: String] {
-        var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters {
-            let name = String(key)
-            guard allowed.contains(name) else {
-                throw CaptureError.invalidArgument(name, "is not a parameter of this endpoint")
-            }
-            values[name] = String(value)
+        let values = try QueryFields.read(request)
+        if let name = values.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw CaptureError.invalidArgument(name, "is not a parameter of this endpoint")
         }
         return values
     }
@@ -51,6 +47,7 @@ enum AdminRequest {
         guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
             throw CaptureError.missingArgument(name)
         }
+        try QueryFields.refuseNUL(value, naming: name)
         return value
     }
 

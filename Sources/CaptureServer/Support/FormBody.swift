@@ -51,6 +51,7 @@ enum FormBody {
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw .malformedRequest(name, "is not valid UTF-8")
         }
+        try QueryFields.refuseNUL(string, naming: name)
         return string
     }
 }

@@ -1,0 +1,101 @@
+import CaptureCore
+import CaptureStorage
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// `capturectl db copy`: a populated SQLite file to PostgreSQL and back, every row of every table the same, and the
+/// copy serving the same sessions.
+@Suite struct DatabaseCopyTests {
+    /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
+    /// a confidential client, an admin key and the audit log, a linked provider account, a throttle counter and a
+    /// social sign-in under way.
+    static func populated() async throws -> (TestWorld, IssuedGrant) {
+        let world = try await TestWorld.current(backend: .sqlite)
+        let service = world.service
+        let first = try #require(try await world.register("copy@example.com").grant)
+        let rotated = try await service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        _ = try? await service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        let live = try #require(try await world.register("other@example.com").grant)
+        try await service.requestPasswordReset(
+            FlowRequest(parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
+                ["signInEmailAddress": "other@example.com"]) { _, new in new }))
+        _ = try? await service.signIn(FlowRequest(parameters: TestWorld.signIn(email: "other@example.com", password: "wrong guess")))
+        _ = try await service.addClient(
+            id: "copied-backend", name: "Copied", confidential: true, redirectURIs: ["https://a.example/cb"],
+            allowedOrigins: ["https://a.example"], responseTypes: ["code", "token"], legacyTokenURL: true)
+        _ = try await service.createAdminKey(name: "copy", by: .service)
+        let user = try #require(try await service.store.users.find(email: "other@example.com"))
+        try await service.store.identities.link(
+            LinkedIdentity(provider: "mock", subject: "s1", userID: user.id, email: user.email, linkedAt: world.time.now()))
+        var login = SocialLogin(
+            stateHash: "state", provider: "mock", clientID: "demo-mobile-app", flow: "webViewSignIn", locale: "en-US",
+            responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: world.time.now())
+        login.claims = ["email": .string("s@example.com")]
+        try await service.store.socialLogins.insert(login)
+        _ = rotated
+        return (world, live)
+    }
+
+    static func everyRow(_ store: OpenedStorage) async throws -> [String: [[StoredValue]]] {
+        var tables: [String: [[StoredValue]]] = [:]
+        for table in StoreCopy.tables {
+            tables[table.name] = try await store.rows.rows(of: table, offset: 0, limit: 10_000)
+        }
+        return tables
+    }
+
+    @Test func aSQLiteFileCopiedToPostgreSQLAndBackKeepsEveryRowAndItsSessions() async throws {
+        let (world, live) = try await Self.populated()
+        let source = try await Self.everyRow(world.storage)
+        for table in StoreCopy.tables where table.name != "user_unique" {
+            #expect(source[table.name]?.isEmpty == false, "nothing in \(table.name) to copy")
+        }
+
+        let postgres = TestStorage.connectionString(try await TestStorage.newLocation(.postgres))
+        let copied = try await CLI.run(["db", "copy", "--from", world.database, "--to", postgres, "--json"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(copied.stdout.utf8)) as? [[String: Any]])
+        #expect(report.map { $0["table"] as? String } == StoreCopy.tables.map(\.name))
+        for entry in report {
+            #expect(entry["rows"] as? Int == source[entry["table"] as! String]?.count, "\(entry)")
+        }
+        let onPostgres = try await OpenedStorage.open(try DatabaseLocation(postgres))
+        #expect(try await Self.everyRow(onPostgres) == source)
+
+        // The copy serves the same sessions: the access token checks, the refresh token rotates (new ids continue
+        // after the copied ones), the reused chain stays revoked.
+        let service = await CaptureService.make(
+            settings: world.service.settings, catalog: world.service.catalog, store: onPostgres.repositories,
+            time: world.time)
+        #expect(try await service.entity(accessToken: live.accessToken).email == "other@example.com")
+        let next = try await service.refresh(refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        let ids = try await onPostgres.repositories.tokens.list(TokenFilter(now: world.time.now())).compactMap(\.id)
+        let copiedIDs = source["tokens"]!.map { row -> Int64 in if case .integer(let id) = row[0] { id } else { 0 } }
+        #expect(Set(ids).isSuperset(of: copiedIDs) && ids.max()! > copiedIDs.max()!)
+        _ = next
+
+        // Back into a new SQLite file: the same rows again (the refresh just made on PostgreSQL included).
+        let back = TestStorage.connectionString(try await TestStorage.newLocation(.sqlite))
+        let returned = try await CLI.run(["db", "copy", "--from", postgres, "--to", back])
+        #expect(returned.status == 0, "\(returned.stderr)")
+        let onSQLite = try await OpenedStorage.open(try DatabaseLocation(back))
+        #expect(try await Self.everyRow(onSQLite) == Self.everyRow(onPostgres))
+
+        // A target that already holds records is refused, and left as it was.
+        let again = try await CLI.run(["db", "copy", "--from", world.database, "--to", back])
+        #expect(again.status == 1 && again.stderr.contains("not empty"), "\(again.stderr)")
+        #expect(try await onSQLite.rows.count(StoreCopy.tables[0]) == 2)
+        try await onPostgres.close()
+        try await onSQLite.close()
+    }
+
+    @Test func aMissingSourceOrABadURLIsRefusedBeforeAnythingIsWritten() async throws {
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("copy-\(UUID().uuidString).sqlite").path
+        let missing = try await CLI.run(["db", "copy", "--from", "/nonexistent/capture.sqlite", "--to", target])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/capture.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+        let bad = try await CLI.run(["db", "copy", "--from", "mysql://x/y", "--to", target])
+        #expect(bad.status == 2 && bad.stderr.contains("not supported"), "\(bad.stderr)")
+    }
+}
