@@ -19,6 +19,7 @@ public final class PostgresDatabase: Sendable {
     /// Connects (the first connection proves the server, credentials and database), migrates, and returns the
     /// database; on failure nothing is left running.
     public static func open(_ location: PostgresLocation) async throws -> PostgresDatabase {
+        try await probe(location)
         let database = PostgresDatabase(location: location, client: PostgresClient(configuration: try configuration(location)))
         do {
             try await PostgresMigrations.migrate(database.client, location: location.description)
@@ -60,6 +61,35 @@ public final class PostgresDatabase: Sendable {
         await runner.value
     }
 
+    /// One connection made directly, not through the pool (which would retry for ever): a server that cannot be
+    /// reached, a refused password or a missing database stops start-up at once, with the server's reason.
+    private static func probe(_ location: PostgresLocation) async throws {
+        var configuration: PostgresConnection.Configuration
+        if let directory = location.socketDirectory {
+            configuration = .init(
+                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user,
+                password: location.password, database: location.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            switch location.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            configuration = .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: PostgresStore.logger)
+            try await connection.close()
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            throw PostgresUnavailable(location: location.description, reason: reason)
+        }
+    }
+
     private static func configuration(_ location: PostgresLocation) throws -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         if let directory = location.socketDirectory {
@@ -82,4 +112,12 @@ public final class PostgresDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(10)
         return configuration
     }
+}
+
+/// The database could not be opened: nothing answered, or the server refused (password, database name).
+public struct PostgresUnavailable: Error, CustomStringConvertible {
+    public let location: String
+    public let reason: String
+
+    public var description: String { "cannot open the PostgreSQL database \(location): \(reason)" }
 }
