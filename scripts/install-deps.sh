@@ -9,6 +9,7 @@ packages=(
   python3-gi python3-gi-cairo gir1.2-webkit2-4.1 xvfb xauth python3-pytest   # the real web-view test suite
   python3-pip             # installs the PyPI test servers below
   postgresql              # a real PostgreSQL server (15 on Debian 12) the storage conformance tests start on loopback
+  nginx                   # /usr/sbin/nginx, the balancer in front of two instances in Tests/WebView/test_cluster.py
 )
 if [[ "${1:-}" == "--bench" ]]; then packages+=(wrk); fi
 
