@@ -71,10 +71,10 @@ public final class PostgresDatabase: Sendable {
                 password: location.password, database: location.database)
         } else {
             let tls: PostgresConnection.Configuration.TLS
-            switch location.tls {
-            case .disable: tls = .disable
-            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            switch (location.tls, Self.tlsConfiguration(location.tls)) {
+            case (.prefer, let settings?): tls = .prefer(try NIOSSLContext(configuration: settings))
+            case (_, let settings?): tls = .require(try NIOSSLContext(configuration: settings))
+            case (_, nil): tls = .disable
             }
             configuration = .init(
                 host: location.host, port: location.port, username: location.user, password: location.password,
@@ -90,6 +90,18 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
+    /// `sslmode` as libpq reads it: `prefer` and `require` encrypt without checking the certificate, `verify-full`
+    /// checks it against the system's roots and the host name; nil for `disable`.
+    static func tlsConfiguration(_ mode: PostgresLocation.TLSMode) -> TLSConfiguration? {
+        var settings = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable: return nil
+        case .prefer, .require: settings.certificateVerification = .none
+        case .verifyFull: break
+        }
+        return settings
+    }
+
     private static func configuration(_ location: PostgresLocation) throws -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         if let directory = location.socketDirectory {
@@ -98,10 +110,10 @@ public final class PostgresDatabase: Sendable {
                 password: location.password, database: location.database)
         } else {
             let tls: PostgresClient.Configuration.TLS
-            switch location.tls {
-            case .disable: tls = .disable
-            case .prefer: tls = .prefer(.makeClientConfiguration())
-            case .require: tls = .require(.makeClientConfiguration())
+            switch (location.tls, Self.tlsConfiguration(location.tls)) {
+            case (.prefer, let settings?): tls = .prefer(settings)
+            case (_, let settings?): tls = .require(settings)
+            case (_, nil): tls = .disable
             }
             configuration = PostgresClient.Configuration(
                 host: location.host, port: location.port, username: location.user, password: location.password,

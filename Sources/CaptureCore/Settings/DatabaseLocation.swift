@@ -36,15 +36,18 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A PostgreSQL server and database, from a URL such as
-/// `postgres://capture@db.internal:5432/capture?sslmode=require&pool_max=20`.
+/// `postgres://capture@db.internal:5432/capture?sslmode=verify-full&pool_max=20`.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
-    public enum TLSMode: String, Sendable, Equatable {
+    /// libpq's `sslmode` values and meanings (`allow` and `verify-ca` aside).
+    public enum TLSMode: String, Sendable, Equatable, CaseIterable {
         /// Plain TCP (loopback, or a network the operator trusts).
         case disable
-        /// TLS when the server offers it.
+        /// TLS when the server offers it, its certificate not checked (libpq's default).
         case prefer
-        /// TLS or no connection; the server's certificate is verified against the system's roots.
+        /// TLS or no connection, the certificate not checked: encryption without proof of the server's identity.
         case require
+        /// TLS, and the server's certificate verified against the system's roots and its host name.
+        case verifyFull = "verify-full"
     }
 
     public var host: String
@@ -103,7 +106,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             throw DatabaseLocationError("needs a database name: postgres://user@host/DATABASE")
         }
         guard let tls = TLSMode(rawValue: query["sslmode"] ?? TLSMode.prefer.rawValue) else {
-            throw DatabaseLocationError("sslmode must be disable, prefer or require, got '\(query["sslmode"] ?? "")'")
+            let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw DatabaseLocationError("sslmode must be one of \(modes), got '\(query["sslmode"] ?? "")'")
         }
         var maxConnections = 20
         if let text = query["pool_max"] {
