@@ -130,11 +130,13 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ]
         ),
-        // Fixtures shared by the test targets: a movable clock and a service on a temporary database.
+        // posix_spawn for the tests' child processes (TestProcess; Foundation's Process.run() can crash on Linux).
+        .target(name: "CTestSpawn", path: "Tests/CTestSpawn"),
+        // Fixtures shared by the test targets: a movable clock, a service on a temporary database, child processes.
         .target(
             name: "CaptureTestSupport",
             dependencies: [
-                "CaptureCore", "CaptureStore", "CaptureStorage", "CapturePostgres",
+                "CTestSpawn", "CaptureCore", "CaptureStore", "CaptureStorage", "CapturePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/Support"

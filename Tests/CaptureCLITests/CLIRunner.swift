@@ -55,7 +55,7 @@ enum CLI {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
 
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = binary
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }

@@ -15,7 +15,7 @@ enum CLIMode: String, CaseIterable, CustomTestStringConvertible, Sendable {
 final class CLIServer: @unchecked Sendable {
     let url: String
     let adminKey: String
-    private let process: Process
+    private let process: TestProcess
 
     static let binary: URL? = {
         var candidates: [URL] = []
@@ -32,7 +32,7 @@ final class CLIServer: @unchecked Sendable {
         var lastFailure = ""
         for _ in 0..<5 {
             let port = Int.random(in: 32_000..<48_000)
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = binary
             process.arguments = [
                 "--settings", TestWorld.settingsDirectory.path, "--db", world.database, "--port", "\(port)",

@@ -306,7 +306,7 @@ enum Export {
     /// A file from scripts/generate-export.py.
     static func generated(count: Int, format: String = "jsonl") throws -> URL {
         let url = try write("", name: "generated.\(format)")
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", TestWorld.repositoryRoot.appendingPathComponent("scripts/generate-export.py").path,

@@ -7,7 +7,7 @@ import Testing
 final class LiveServerProcess {
     let port: Int
     let directory: URL
-    private let process: Process
+    private let process: TestProcess
     private let logFile: URL
 
     /// Starts the server and waits until `/health/ready` answers 200.
@@ -27,7 +27,7 @@ final class LiveServerProcess {
         logFile = directory.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
-        process = Process()
+        process = TestProcess()
         process.executableURL = try #require(ServerProcessTests.binary, "build capture-server first (swift build)")
         process.arguments = [
             "--settings", settings.path, "--port", "\(port)", "--db", directory.appendingPathComponent("capture.sqlite").path,

@@ -18,8 +18,8 @@ import Testing
 
     static func freePort() -> Int { Int.random(in: 20_000..<32_000) }
 
-    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
+    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (TestProcess, Pipe, Pipe) {
+        let process = TestProcess()
         process.executableURL = try #require(Self.binary, "build capture-server first (swift build)")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }

@@ -24,21 +24,21 @@ public struct FixtureError: Error, CustomStringConvertible {
 /// `defer`) ends it, and so does the test process going away.
 public final class FixtureServer: @unchecked Sendable {
     public let port: Int
-    private let process: Process
+    private let process: TestProcess
     private let input: FileHandle
 
     /// Debian's python3 packages install for the system interpreter; a python3 earlier on PATH may not have them.
     public static let interpreter =
         FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
 
-    private init(port: Int, process: Process, input: FileHandle) {
+    private init(port: Int, process: TestProcess, input: FileHandle) {
         self.port = port
         self.process = process
         self.input = input
     }
 
     public static func start(script: String, arguments: [String]) async throws -> FixtureServer {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [interpreter, script] + arguments
         let output = Pipe()
@@ -76,9 +76,8 @@ public final class FixtureServer: @unchecked Sendable {
         Self.forceStop(process)
     }
 
-    /// SIGKILL, not Process.terminate(): a child spawned from a Swift concurrency thread inherits that thread's
-    /// blocked signals, SIGTERM among them, and would outlive the test (and hang waitUntilExit).
-    private static func forceStop(_ process: Process) {
+    /// SIGKILL: the server had its chance to end on its own.
+    private static func forceStop(_ process: TestProcess) {
         if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

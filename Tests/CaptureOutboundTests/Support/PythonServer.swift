@@ -20,7 +20,7 @@ enum PythonServer {
     /// Runs the script's `read` command on delivered messages and decodes its JSON, in the order given.
     static func readMessages(at paths: [String]) async throws -> [DeliveredMessage] {
         let data = try await onOwnThread {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [interpreter, script, "read"] + paths
             let output = Pipe()
@@ -62,7 +62,7 @@ struct TestCertificate: Sendable {
             certificate: directory.appendingPathComponent("cert.pem").path,
             key: directory.appendingPathComponent("key.pem").path)
         let status = try await onOwnThread {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
                 "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
