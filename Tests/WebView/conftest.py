@@ -58,12 +58,13 @@ class Server:
         query.setdefault("client_id", CLIENT_ID)
         return "%s/flows/%s?%s" % (self.base, flow, urllib.parse.urlencode(query))
 
-    def post(self, path, fields):
+    def post(self, path, fields, headers=None):
         """POST a form body; returns (status, parsed JSON or text, headers)."""
         request = urllib.request.Request(
             self.base + path,
             data=urllib.parse.urlencode(fields).encode(),
-            headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+            headers=dict({"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+                         **(headers or {})),
             method="POST",
         )
         return _send(request)

@@ -24,6 +24,7 @@ from conftest import CLIENT_ID, PASSWORD, ROOT, Server, _test_settings, new_emai
 from test_bridge import register_in_page
 
 NGINX = "/usr/sbin/nginx"
+SIGN_IN_FAILURES_PER_ADDRESS = 10  # the least the settings allow (signInMaxFailures)
 # The response header nginx adds: the upstream (or upstreams, when it passed a request on) that answered.
 UPSTREAM_HEADER = "X-Capture-Upstream"
 
@@ -83,7 +84,9 @@ http {{
         location / {{
             proxy_pass http://capture;
             proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $remote_addr;
+            # The client's own X-Forwarded-For (a CDN's, say) plus the address nginx saw: the instances trust only
+            # nginx, and count each attempt against the nearest address nginx does not stand for.
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             add_header {header} $upstream_addr always;
         }}
     }}
@@ -116,6 +119,8 @@ def cluster(mailbox):
     suite_settings = _test_settings(work, mailbox.port)
     service = json.loads((suite_settings / "service.json").read_text())
     service["trustedProxies"] = ["127.0.0.1"]
+    # Low enough for a test to reach: failed sign-ins from one client address, over all accounts, across instances.
+    service["signInMaxFailuresPerAddress"] = SIGN_IN_FAILURES_PER_ADDRESS
     settings = work / "ClusterSettings"
     shutil.copytree(suite_settings, settings)
     (settings / "service.json").write_text(json.dumps(service))
@@ -252,6 +257,35 @@ def test_a_revocation_through_one_instance_is_refused_by_the_other(cluster):
         assert refused["stat"] == "error" and refused["error"] == "invalid_access_token", (status, refused)
         status, refused, _ = _entity(issuer, token)
         assert refused["stat"] == "error" and refused["error"] == "invalid_access_token", (status, refused)
+
+
+def _sign_in(server, email, password, address):
+    """A sign-in over the API from a client at `address`, as a further proxy in front of the balancer reports it."""
+    status, reply, headers = server.post("/oauth/auth_native_traditional", {
+        "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "signInForm", "locale": "en-US",
+        "response_type": "token", "signInEmailAddress": email, "currentPassword": password,
+    }, headers={"X-Forwarded-For": address})
+    return reply, headers.get(UPSTREAM_HEADER)
+
+
+def test_per_address_limits_count_each_client_across_both_instances(cluster):
+    balancer = cluster.balancer
+    owner, _ = balancer.register()
+    attacker, neighbour = "203.0.113.7", "203.0.113.8"
+    answered_by = set()
+    # Wrong passwords for as many different accounts as one address may fail, alternating between the instances.
+    for _ in range(SIGN_IN_FAILURES_PER_ADDRESS):
+        reply, upstream = _sign_in(balancer, new_email(), "a wrong guess", attacker)
+        assert reply["stat"] == "error" and reply["code"] == 210, reply
+        answered_by.add(upstream)
+    assert answered_by == {instance.address for instance in cluster.instances}, answered_by
+    # The address's failures, counted on both instances together, now refuse it on either one, even with the right
+    # password; the next address behind the same balancer is a different client and signs in.
+    for _ in range(2):
+        reply, _ = _sign_in(balancer, owner, PASSWORD, attacker)
+        assert reply["stat"] == "error" and reply["error"] == "rate_limit_exceeded", reply
+    reply, _ = _sign_in(balancer, owner, PASSWORD, neighbour)
+    assert reply["stat"] == "ok" and reply["access_token"], reply
 
 
 def _wait_until(predicate, timeout, what):
