@@ -46,7 +46,11 @@ public final class PostgresDatabase: Sendable {
             audit: PostgresAuditRepository(store: named("audit_log")),
             adminKeys: PostgresAdminKeyRepository(store: named("admin_keys")),
             isReady: { [client] in
-                (try? await client.query("SELECT 1 AS one").collect().first.map { try Columns($0)("one", as: Int.self) }) == 1
+                // A health check answers soon either way: a server that does not answer within 2 s is not ready.
+                let one = try? await within(.seconds(2)) {
+                    try await client.query("SELECT 1 AS one").collect().first.map { try Columns($0)("one", as: Int.self) }
+                }
+                return one == 1
             })
     }
 
@@ -80,13 +84,21 @@ public final class PostgresDatabase: Sendable {
                 host: location.host, port: location.port, username: location.user, password: location.password,
                 database: location.database, tls: tls)
         }
-        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.connectTimeout = .seconds(Int64(location.connectTimeoutSeconds))
+        let limit = Duration.seconds(location.connectTimeoutSeconds)
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: PostgresStore.logger)
-            try await connection.close()
+            // The whole opening, the server's first answers included: a listener that never answers is no server.
+            try await within(limit) { [configuration] in
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: 0, logger: PostgresStore.logger)
+                try await connection.close()
+            }
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
             throw PostgresUnavailable(location: location.description, reason: reason)
+        } catch is TimedOut {
+            throw PostgresUnavailable(
+                location: location.description, reason: "no answer within \(location.connectTimeoutSeconds) s (connect_timeout)")
         }
     }
 
@@ -121,7 +133,7 @@ public final class PostgresDatabase: Sendable {
         }
         configuration.options.maximumConnections = location.maxConnections
         configuration.options.connectionIdleTimeout = .seconds(location.idleSeconds)
-        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.connectTimeout = .seconds(Int64(location.connectTimeoutSeconds))
         return configuration
     }
 }
@@ -132,4 +144,20 @@ public struct PostgresUnavailable: Error, CustomStringConvertible {
     public let reason: String
 
     public var description: String { "cannot open the PostgreSQL database \(location): \(reason)" }
+}
+
+struct TimedOut: Error {}
+
+/// `body`'s result, or `TimedOut` (and `body` cancelled) once `limit` has passed.
+func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw TimedOut() }
+        return value
+    }
 }

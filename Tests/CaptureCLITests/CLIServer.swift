@@ -46,7 +46,9 @@ final class CLIServer: @unchecked Sendable {
                 url = "http://127.0.0.1:\(port)"
                 return
             }
-            process.terminate()
+            // SIGKILL: a capture-server told to stop while it is still starting can hang in its graceful shutdown
+            // (ServiceLifecycle cancelling a group whose merged signal stream is being set up).
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             lastFailure = "capture-server did not become ready on port \(port)"
         }
@@ -55,7 +57,8 @@ final class CLIServer: @unchecked Sendable {
 
     private static func ready(port: Int) async -> Bool {
         let http = OutboundHTTPClient()
-        for _ in 0..<100 {
+        // Up to 30 s: a debug build starting beside a busy test run (and opening PostgreSQL) can take a while.
+        for _ in 0..<300 {
             let reply = try? await http.send(
                 OutboundHTTPRequest(url: "http://127.0.0.1:\(port)/health/ready", connectTimeoutSeconds: 1, allowsPlainHTTP: true))
             if reply?.status == 200 { return true }

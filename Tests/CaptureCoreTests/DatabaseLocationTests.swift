@@ -37,6 +37,7 @@ import Testing
             ("postgres://u@db/", "needs a database name"),
             ("postgres://u@db/capture?sslmode=verify-ca", "sslmode must be one of disable, prefer, require, verify-full"),
             ("postgres://u@db/capture?pool_max=0", "pool_max must be between 1 and 1000"),
+            ("postgres://u@db/capture?connect_timeout=0", "connect_timeout must be between 1 and 600 seconds"),
             ("postgres://u@db/capture?application_name=x", "unknown parameter 'application_name'"),
             ("postgres://u@db:99999/capture", "port '99999' is not between 1 and 65535"),
             ("postgres://u@db:x/capture", "is not a URL"),

@@ -5,6 +5,10 @@ import CaptureTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A PostgreSQL database that cannot be opened stops start-up at once, with the server's reason and no password.
 @Suite struct PostgresOpeningTests {
     @Test func aRefusedPasswordAMissingDatabaseAndNoServerAreNamedAtOnce() async throws {
@@ -27,5 +31,31 @@ import Testing
             }
             #expect(clock.now - started < .seconds(5))
         }
+    }
+
+    /// A listener that takes the connection and never answers (a hung server, a wrong port behind a firewall that
+    /// accepts) is given `connect_timeout` seconds, not for ever.
+    @Test func aServerThatNeverAnswersIsGivenConnectTimeoutSeconds() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(listener, raw, length) == 0, listen(listener, 8) == 0,
+                    getsockname(listener, raw, &length) == 0
+                else { throw POSIXError(.EADDRINUSE) }
+            }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: PostgresUnavailable.self) {
+            _ = try await OpenedStorage.open(
+                try DatabaseLocation("postgres://u:p@127.0.0.1:\(port)/db?sslmode=disable&connect_timeout=1"))
+        }
+        #expect(clock.now - started < .seconds(4))
     }
 }

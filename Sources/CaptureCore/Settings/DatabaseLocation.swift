@@ -62,6 +62,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var maxConnections: Int
     /// How long a connection may sit unused before it is closed (`pool_idle_seconds`, default 60).
     public var idleSeconds: Int
+    /// How long opening a connection may take, the server's first answers included (`connect_timeout`, libpq's
+    /// name, default 10).
+    public var connectTimeoutSeconds: Int = 10
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String,
@@ -84,7 +87,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
-        let known: Set = ["sslmode", "pool_max", "pool_idle_seconds", "host", "port", "user", "password", "dbname"]
+        let known: Set = [
+            "sslmode", "pool_max", "pool_idle_seconds", "connect_timeout", "host", "port", "user", "password", "dbname",
+        ]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw DatabaseLocationError("unknown parameter '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
         }
@@ -126,6 +131,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.init(
             host: host, port: port, socketDirectory: socketDirectory, user: user, password: password,
             database: database, tls: tls, maxConnections: maxConnections, idleSeconds: idleSeconds)
+        if let text = query["connect_timeout"] {
+            guard let value = Int(text), (1...600).contains(value) else {
+                throw DatabaseLocationError("connect_timeout must be between 1 and 600 seconds, got '\(text)'")
+            }
+            connectTimeoutSeconds = value
+        }
     }
 
     /// The URL without the password.
