@@ -270,14 +270,20 @@ def mailbox():
         controller.stop()
 
 
-@pytest.fixture(scope="session")
-def server(mailbox, oidc_provider):
+def server_binary():
+    """CAPTURE_SERVER_BIN, else the debug build; the test fails, saying so, when it is not there."""
     binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ".build/debug/capture-server"))
     if not binary.is_absolute():
         binary = ROOT / binary
     if not binary.exists():
         pytest.fail("capture-server binary not found at %s: build it first (swift build), "
                     "or point CAPTURE_SERVER_BIN at it" % binary, pytrace=False)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def server(mailbox, oidc_provider):
+    binary = server_binary()
     work = pathlib.Path(tempfile.mkdtemp(prefix="capture-webview-"))
     store = Store(work)
     log_path = work / "server.log"

@@ -20,7 +20,7 @@ import pytest
 
 from capture_process import die_with_parent, free_port, stop, wait_until_ready
 from capture_store import Store
-from conftest import CLIENT_ID, PASSWORD, ROOT, Server, _test_settings, new_email
+from conftest import CLIENT_ID, PASSWORD, ROOT, Server, _test_settings, new_email, server_binary
 from test_bridge import register_in_page
 
 NGINX = "/usr/sbin/nginx"
@@ -94,20 +94,9 @@ http {{
 """
 
 
-def _server_binary():
-    # Located as conftest.py's server fixture locates it, so CI runs the fresh build.
-    binary = pathlib.Path(os.environ.get("CAPTURE_SERVER_BIN", ".build/debug/capture-server"))
-    if not binary.is_absolute():
-        binary = ROOT / binary
-    if not binary.exists():
-        pytest.fail("capture-server binary not found at %s: build it first (swift build), "
-                    "or point CAPTURE_SERVER_BIN at it" % binary, pytrace=False)
-    return binary
-
-
 @pytest.fixture(scope="module")
 def cluster(mailbox):
-    binary = _server_binary()
+    binary = server_binary()
     assert os.access(NGINX, os.X_OK), "nginx is not installed at %s (scripts/install-deps.sh installs it)" % NGINX
     work = pathlib.Path(tempfile.mkdtemp(prefix="capture-cluster-"))
     # The cluster needs PostgreSQL whatever CAPTURE_TEST_BACKEND says (SQLite is one process's file).
