@@ -38,7 +38,10 @@ def run_axe(host):
                 " resultTypes: ['violations']}).then(function(r){ window.__axeResult = {violations: r.violations.map("
                 "function(v){ return [v.id, v.impact, v.help, v.nodes.map(function(n){"
                 " return n.target.join(' ') + ': ' + n.failureSummary; })]; })}; },"
-                " function(e){ window.__axeResult = {error: String(e)}; }), true)" % json.dumps(TAGS))
+                " function(e){ window.__axeResult = {error: String(e)}; }), true)" % json.dumps(TAGS),
+                # axe.run does part of its work before it returns its promise: on a busy machine that took over the
+                # default 10 s once (a clean-clone run, Arabic profile page).
+                timeout=30)
     result = host.wait_for(lambda: host.run_js("window.__axeResult"), 30, "axe.run to finish")
     assert "error" not in result, "axe.run failed: %s" % result["error"]
     return result["violations"]
