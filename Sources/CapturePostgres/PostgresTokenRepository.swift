@@ -88,13 +88,19 @@ struct PostgresTokenRepository: TokenRepository {
     }
 
     func redeem(
-        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?) -> RedemptionStep
+        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?, Bool) -> RedemptionStep
     ) async throws -> Redemption {
         try await store.transaction { connection in
             let token = try await connection.rows(
                 "SELECT \(unescaped: Self.columns) FROM tokens WHERE hash = \(hash) FOR UPDATE"
             ).first.map(Self.record)
-            switch (decide(token), token) {
+            var disabled = false
+            if let token {
+                // Deactivated, or gone (a deleted account took its tokens, so only within a race).
+                let account = try await connection.rows("SELECT disabled_at FROM users WHERE id = \(token.userID)").first
+                disabled = try account.map { try Columns($0)("disabled_at", as: Date?.self) != nil } ?? true
+            }
+            switch (decide(token, disabled), token) {
             case (.redeem(let replacements), var old?):
                 old.usedAt = now
                 try await connection.rows("UPDATE tokens SET used_at = \(now) WHERE id = \(old.id)")
@@ -102,6 +108,8 @@ struct PostgresTokenRepository: TokenRepository {
                 return .redeemed(old)
             case (.revokeChain, let old?):
                 return .reused(try await Self.revoke(where: "chain_id = $2", old.chainID, at: now, on: connection))
+            case (.revokeChainOfDisabledAccount, let old?):
+                return .accountDisabled(try await Self.revoke(where: "chain_id = $2", old.chainID, at: now, on: connection))
             default:
                 return .notUsable
             }

@@ -41,6 +41,12 @@ struct SQLiteTokenRepository: TokenRepository {
         ])
     }
 
+    /// Deactivated, or gone: one column of the user's row, before the stored profile (no overflow pages read).
+    private static func accountDisabled(_ userID: String, in db: Database) throws -> Bool {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabledAt FROM users WHERE id = ?"), arguments: [userID])
+        return row.map { $0[0] as Date? != nil } ?? true
+    }
+
     /// Sets `usedAt` alone. Updating the whole record would rewrite the row's entry in every index on its columns
     /// (hash, user, client, chain, expiry): pages all over the file, each a page image in the WAL.
     private static func markUsed(_ token: TokenRecord, in db: Database) throws {
@@ -91,13 +97,14 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func redeem(
-        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?) -> RedemptionStep
+        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?, Bool) -> RedemptionStep
     ) async throws -> Redemption {
         // Many redemptions a second, each durable: they share transactions and fsyncs (GroupCommit). The write
         // transaction is the lock: no other redemption reads the token until this one commits.
         try await writer.groupWrite { db in
             let token = try Self.token(hash: hash, in: db)
-            switch (decide(token), token) {
+            let disabled = try token.map { try Self.accountDisabled($0.userID, in: db) } ?? false
+            switch (decide(token, disabled), token) {
             case (.redeem(let replacements), var old?):
                 old.usedAt = now
                 try Self.markUsed(old, in: db)
@@ -105,6 +112,8 @@ struct SQLiteTokenRepository: TokenRepository {
                 return .redeemed(old)
             case (.revokeChain, let old?):
                 return .reused(try Self.revokeChain(old.chainID, at: now, in: db))
+            case (.revokeChainOfDisabledAccount, let old?):
+                return .accountDisabled(try Self.revokeChain(old.chainID, at: now, in: db))
             default:
                 return .notUsable
             }

@@ -25,6 +25,25 @@ import Testing
         }
     }
 
+    /// A refresh token of an account deactivated behind the service's back (another instance, the database itself)
+    /// issues nothing and ends its session.
+    @Test func aDeactivatedAccountsRefreshIssuesNothingAndEndsTheSession() async throws {
+        try await withAPI { api, world in
+            let result = try await world.register("off@example.com")
+            let grant = try #require(result.grant)
+            var user = try #require(try await world.service.store.users.find(id: result.user.id))
+            user.disabledAt = Date()
+            try await world.service.store.users.update(user)
+            let refused = try await api.post(
+                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
+            #expect(refused.status == .badRequest)
+            #expect(refused["error"] as? String == "invalid_grant")
+            #expect(refused["error_description"] as? String == "the account behind this grant is deactivated")
+            let access = try await world.service.store.tokens.find(hash: TokenMinter.hash(grant.accessToken))
+            #expect(access?.revokedAt != nil, "the session's access token is revoked")
+        }
+    }
+
     @Test func grantTypeAndClientErrors() async throws {
         try await withAPI { api, world in
             #expect(try await api.post("/oauth/token", ["client_id": "demo-mobile-app"])["error"] as? String == "invalid_request")

@@ -204,6 +204,29 @@ import Testing
         #expect(try await redeem("unknown", .refresh) == .notUsable)
     }
 
+    /// A deactivated account's refresh token redeems nothing: its chain is revoked in the same transaction.
+    @Test(arguments: TestBackend.allCases)
+    func aDeactivatedAccountsTokenRevokesItsChainAndIssuesNothing(_ backend: TestBackend) async throws {
+        let store = try await TestStorage.open(backend).repositories
+        var user = try await store.users.insert(Self.user("off@example.com"))
+        try await store.tokens.insert([
+            Self.token(.refresh, "off-refresh", user: user.id, chain: "c1"), Self.token(.access, "off-access", user: user.id, chain: "c1"),
+            Self.token(.refresh, "other-session", user: user.id, chain: "c2"),
+        ])
+        user.disabledAt = Self.now
+        try await store.users.update(user)
+        let next = Self.token(.refresh, "never-stored", user: user.id, chain: "c1")
+        let outcome = try await store.tokens.redeem(
+            hash: TokenMinter.hash("off-refresh"), kind: .refresh, now: Self.now, client: "app", allowExpired: false
+        ) { _ in [next] }
+        #expect(outcome == .accountDisabled(RevokedTokens([.refresh: 1, .access: 1])))
+        #expect(try await store.tokens.find(hash: next.hash) == nil)
+        #expect(try await store.tokens.find(hash: TokenMinter.hash("off-refresh"))?.usedAt == nil)
+        #expect(try await store.tokens.find(hash: TokenMinter.hash("off-access"))?.revokedAt == Self.now)
+        // Only the presented chain: the account's other sessions are the deactivation's business.
+        #expect(try await store.tokens.find(hash: TokenMinter.hash("other-session"))?.revokedAt == nil)
+    }
+
     // MARK: clients
 
     @Test(arguments: TestBackend.allCases)

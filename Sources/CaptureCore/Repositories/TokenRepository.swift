@@ -55,6 +55,8 @@ public enum Redemption: Sendable, Equatable {
     case redeemed(TokenRecord)
     /// The token had already been used: its whole chain is now revoked (these tokens).
     case reused(RevokedTokens)
+    /// The account behind the token is deactivated: its whole chain is now revoked, nothing issued.
+    case accountDisabled(RevokedTokens)
     case notUsable
 }
 
@@ -64,6 +66,8 @@ public enum RedemptionStep: Sendable, Equatable {
     case redeem(replacements: [TokenRecord])
     /// It was used before: revoke its whole chain.
     case revokeChain
+    /// Its account is deactivated: revoke its whole chain, issue nothing.
+    case revokeChainOfDisabledAccount
     case refuse
 }
 
@@ -80,11 +84,11 @@ public protocol TokenRepository: Sendable {
     /// only hex digits, so the prefix is never a pattern.
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
     func list(_ filter: TokenFilter) async throws -> [TokenRecord]
-    /// In one transaction: reads the token `hash` (locked against concurrent redemptions), lets `decide` judge it
-    /// (`RedemptionRule`, in Core) and carries the step out: marks it used at `now` and stores the replacements,
-    /// or revokes its chain, or changes nothing.
+    /// In one transaction: reads the token `hash` (locked against concurrent redemptions) and whether its account
+    /// is deactivated (or gone), lets `decide` judge them (`RedemptionRule`, in Core) and carries the step out:
+    /// marks it used at `now` and stores the replacements, or revokes its chain, or changes nothing.
     func redeem(
-        hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?) -> RedemptionStep
+        hash: String, now: Date, _ decide: @escaping @Sendable (_ token: TokenRecord?, _ accountDisabled: Bool) -> RedemptionStep
     ) async throws -> Redemption
     /// Each returns the tokens it newly revoked.
     @discardableResult func revoke(id: Int64, at: Date) async throws -> RevokedTokens

@@ -67,6 +67,11 @@ extension CaptureService {
                 "token.reuse", target: stored.fingerprint, outcome: "chain_revoked",
                 detail: "a signed refresh was replayed by \(stored.clientID); its chain is revoked")
         }
+        if case .accountDisabled(let revoked) = outcome {
+            // Deactivated since the lookup above.
+            metrics.revoked(revoked, .accountDisabled)
+            throw CaptureError.accountDeactivated
+        }
         guard case .redeemed(let old) = outcome else { throw CaptureError.invalidAccessToken }
         metrics.issued([record(.access, fresh, following: old, expiresAt: now + lifetime)])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)

@@ -62,11 +62,10 @@ extension CaptureService {
         switch outcome {
         case .redeemed(let old):
             metrics.issued(records(of: grant, following: old))
-            guard let user = try await store.users.find(id: old.userID), !user.isDisabled else {
-                metrics.revoked(try await store.tokens.revokeChain(old.chainID, at: time.now()), .accountDisabled)
-                throw CaptureError.invalidGrant("the account behind this grant is deactivated")
-            }
             return grant
+        case .accountDisabled(let revoked):
+            metrics.revoked(revoked, .accountDisabled)
+            throw CaptureError.invalidGrant("the account behind this grant is deactivated")
         case .reused(let revoked):
             metrics.revoked(revoked, .reuse)
             await recordSecurityEvent(
