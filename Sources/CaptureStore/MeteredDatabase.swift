@@ -13,8 +13,6 @@ struct MeteredDatabase: Sendable {
     let pointReaders: PointReaders?
     /// The groups `groupWrite` joins (one for the database).
     let groupCommit: GroupCommit
-    /// Kept alive with the repositories (the writer holds it weakly); nil for a database that is not a file.
-    let checkpointer: Checkpointer?
 
     func read<T: Sendable>(
         _ value: @Sendable (Database) throws -> T, operation: String = #function
