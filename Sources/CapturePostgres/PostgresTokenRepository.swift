@@ -50,6 +50,23 @@ struct PostgresTokenRepository: TokenRepository {
             record: token, user: user, profiles: linked, clientsVersion: try Columns(row)("clients_version"))
     }
 
+    func findWithAccount(hash: String) async throws -> AccountLookup? {
+        let rows = try await store.query(
+            """
+            SELECT \(unescaped: Self.columns), u.id AS account_id, u.email AS account_email,
+                u.disabled_at AS account_disabled_at,
+                (SELECT version FROM change_counters WHERE name = 'clients') AS clients_version
+            FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
+            """)
+        guard let row = rows.first else { return nil }
+        let columns = Columns(row)
+        let account = try columns("account_id", as: String?.self).map { id in
+            AccountSummary(
+                id: id, email: try columns("account_email"), disabledAt: try columns("account_disabled_at", as: Date?.self))
+        }
+        return AccountLookup(record: try Self.record(row), account: account, clientsVersion: try columns("clients_version"))
+    }
+
     func find(id: Int64) async throws -> TokenRecord? {
         try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE id = \(id)").first.map(Self.record)
     }

@@ -64,6 +64,25 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
+    /// One statement on the calling thread: the token, three columns of its user's row (before the stored profile,
+    /// so no overflow page is read) and the clients' version.
+    func findWithAccount(hash: String) async throws -> AccountLookup? {
+        try await writer.pointRead { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT tokens.*, users.id AS accountID, users.email AS accountEmail,
+                        users.disabledAt AS accountDisabledAt,
+                        (SELECT version FROM change_counters WHERE name = 'clients') AS clientsVersion
+                    FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
+                    """)
+            guard let row = try Row.fetchOne(statement, arguments: [hash]) else { return nil }
+            let account: AccountSummary? = (row["accountID"] as String?).map { id in
+                AccountSummary(id: id, email: row["accountEmail"], disabledAt: row["accountDisabledAt"])
+            }
+            return AccountLookup(record: try TokenRecord(row: row), account: account, clientsVersion: row["clientsVersion"] ?? 0)
+        }
+    }
+
     func find(id: Int64) async throws -> TokenRecord? {
         try await writer.read { db in try TokenRecord.fetchOne(db, key: id) }
     }

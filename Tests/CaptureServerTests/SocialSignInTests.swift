@@ -179,7 +179,7 @@ import Testing
             #expect((back["capture_user"] as? [String: Any])?["uuid"] as? String == stored.id)
             let access = try #require(back["access_token"] as? String)
             let introspected = try await service.introspect(token: access)
-            #expect(introspected?.record.authProvider == "mock" && introspected?.user.id == stored.id)
+            #expect(introspected?.record.authProvider == "mock" && introspected?.account.id == stored.id)
         }
     }
 

@@ -125,6 +125,15 @@ import Testing
         #expect(lookup.clientsVersion != before)
         #expect(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret"), profiles: false)?.profiles == [])
         #expect(try await repositories.tokens.findWithUser(hash: "unknown", profiles: true) == nil)
+        // The account alone, for introspection and /verify: the same token and version, no profile read.
+        let account = try #require(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret")))
+        #expect(account.record == lookup.record && account.clientsVersion == lookup.clientsVersion)
+        #expect(account.account == AccountSummary(id: user.id, email: "lookup@example.com", disabledAt: nil))
+        var disabled = user
+        disabled.disabledAt = Self.now
+        try await repositories.users.update(disabled)
+        #expect(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret"))?.account?.disabledAt == Self.now)
+        #expect(try await repositories.tokens.findWithAccount(hash: "unknown") == nil)
         let fingerprint = String(TokenMinter.hash("secret").prefix(12))
         #expect(try await repositories.tokens.find(fingerprint: fingerprint).count == 1)
         #expect(try await repositories.tokens.find(fingerprint: "0123456789abcdef").isEmpty)

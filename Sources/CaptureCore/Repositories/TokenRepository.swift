@@ -33,6 +33,19 @@ public struct RevokedTokens: Sendable, Equatable {
     public var count: Int { byKind.values.reduce(0, +) }
 }
 
+/// A token with its account (nil when gone) and the clients' version, in one read.
+public struct AccountLookup: Sendable {
+    public let record: TokenRecord
+    public let account: AccountSummary?
+    public let clientsVersion: Int64
+
+    public init(record: TokenRecord, account: AccountSummary?, clientsVersion: Int64) {
+        self.record = record
+        self.account = account
+        self.clientsVersion = clientsVersion
+    }
+}
+
 /// A token as a token check reads it.
 public struct TokenLookup: Sendable {
     public let record: TokenRecord
@@ -79,6 +92,9 @@ public protocol TokenRepository: Sendable {
     /// version (`ClientRepository.version`), in one read: the hot path of every token check, which then finds its
     /// client in `ClientDirectory` without a read.
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup?
+    /// `findWithUser` for the checks that need only who the account is (introspection, `/verify`): one read,
+    /// without the user's stored profile.
+    func findWithAccount(hash: String) async throws -> AccountLookup?
     func find(id: Int64) async throws -> TokenRecord?
     /// Tokens whose hash starts with `prefix` (fingerprint lookup), at most 10. `CaptureService.findToken` passes
     /// only hex digits, so the prefix is never a pattern.

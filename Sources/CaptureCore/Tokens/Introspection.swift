@@ -4,7 +4,7 @@ import Foundation
 /// both answer with these fields. An inactive token is exactly `{"active": false}`.
 public struct Introspection: Sendable, Equatable {
     public var record: TokenRecord
-    public var user: User
+    public var account: AccountSummary
 
     public static let inactive: JSONValue = ["active": false]
 
@@ -21,10 +21,10 @@ public struct Introspection: Sendable, Equatable {
 
     public var fields: [String: JSONValue] {
         var fields: [String: JSONValue] = [
-            "active": true, "sub": .string(user.id), "client_id": .string(record.clientID),
+            "active": true, "sub": .string(account.id), "client_id": .string(record.clientID),
             "exp": .int(Int64(record.expiresAt.timeIntervalSince1970)),
             "iat": .int(Int64(record.issuedAt.timeIntervalSince1970)),
-            "token_type": .string(tokenType), "username": .string(user.email),
+            "token_type": .string(tokenType), "username": .string(account.email),
         ]
         if !record.scope.isEmpty { fields["scope"] = .string(record.scope) }
         return fields

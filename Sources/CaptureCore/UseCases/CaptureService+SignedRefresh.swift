@@ -72,6 +72,11 @@ extension CaptureService {
             metrics.revoked(revoked, .accountDisabled)
             throw CaptureError.accountDeactivated
         }
+        if case .accountDisabled(let revoked) = outcome {
+            // Deactivated since the lookup above.
+            metrics.revoked(revoked, .accountDisabled)
+            throw CaptureError.accountDeactivated
+        }
         guard case .redeemed(let old) = outcome else { throw CaptureError.invalidAccessToken }
         metrics.issued([record(.access, fresh, following: old, expiresAt: now + lifetime)])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)

@@ -112,14 +112,14 @@ extension CaptureService {
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
         guard !token.isEmpty else { return nil }
-        return introspection(of: try await store.tokens.findWithUser(hash: TokenMinter.hash(token), profiles: false))
+        return introspection(of: try await store.tokens.findWithAccount(hash: TokenMinter.hash(token)))
     }
 
-    func introspection(of lookup: TokenLookup?) -> Introspection? {
+    func introspection(of lookup: AccountLookup?) -> Introspection? {
         guard let lookup, lookup.record.kind.authorizes, lookup.record.state(at: time.now()) == .active,
-            let user = lookup.user, !user.isDisabled
+            let account = lookup.account, !account.isDisabled
         else { return nil }
-        return Introspection(record: lookup.record, user: user)
+        return Introspection(record: lookup.record, account: account)
     }
 
     /// `POST /oauth/introspect` (RFC 7662): only a confidential client, authenticated by its secret, may ask.
@@ -128,8 +128,8 @@ extension CaptureService {
     public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
-        var lookup: TokenLookup?
-        if let presented { lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(presented), profiles: false) }
+        var lookup: AccountLookup?
+        if let presented { lookup = try await store.tokens.findWithAccount(hash: TokenMinter.hash(presented)) }
         let client = try await authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient

@@ -24,8 +24,8 @@ extension CaptureService {
             throw CaptureError.missingArgument(assertion?.isEmpty == false ? "audience" : "assertion")
         }
         guard let origin = URLOrigin(audience) else { return .failure(reason: "audience must be an http(s) origin") }
-        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(assertion), profiles: false),
-            lookup.record.kind == .access, let user = lookup.user
+        guard let lookup = try await store.tokens.findWithAccount(hash: TokenMinter.hash(assertion)),
+            lookup.record.kind == .access, let account = lookup.account
         else { return .failure(reason: "assertion is not a token this service issued") }
         let record = lookup.record
         switch record.state(at: time.now()) {
@@ -33,14 +33,14 @@ extension CaptureService {
         case .expired: return .failure(reason: "assertion has expired")
         case .revoked, .used: return .failure(reason: "assertion has been revoked")
         }
-        guard !user.isDisabled else { return .failure(reason: "the account is deactivated") }
+        guard !account.isDisabled else { return .failure(reason: "the account is deactivated") }
         guard let client = try await registeredClient(record.clientID, version: lookup.clientsVersion),
             origins(of: client).contains(origin)
         else {
             return .failure(reason: "audience does not match the client the assertion was issued to")
         }
         return .okay(
-            email: user.email, audience: origin.description,
+            email: account.email, audience: origin.description,
             expiresMilliseconds: Int64((record.expiresAt.timeIntervalSince1970 * 1000).rounded(.down)),
             issuer: settings.issuerHost)
     }
