@@ -86,15 +86,11 @@ struct OAuthController {
     /// HTTP Basic (RFC 6749 §2.3.1, form-encoded id and secret) or `client_id` [+ `client_secret`] in the body;
     /// using both is refused.
     static func clientCredentials(_ request: Request, _ parameters: [String: String]) throws -> (String?, String?) {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic ") else {
+        guard let header = request.headers[.authorization], let basic = try BasicCredentials.parse(header) else {
             return (parameters["client_id"], parameters["client_secret"])
         }
-        guard parameters["client_secret"] == nil,
-            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-            let decoded = String(data: data, encoding: .utf8), let colon = decoded.firstIndex(of: ":")
-        else { throw CaptureError.invalidClient }
-        let id = String(decoded[..<colon]).removingPercentEncoding
-        let secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
+        guard parameters["client_secret"] == nil else { throw CaptureError.invalidClient }
+        let (id, secret) = (basic.id, basic.secret)
         if let formID = parameters["client_id"], formID != id { throw CaptureError.invalidClient }
         return (id, secret)
     }
