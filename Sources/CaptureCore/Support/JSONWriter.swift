@@ -35,11 +35,12 @@ enum JSONWriter {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            // Pairs sorted once: no second hash lookup per key.
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(key, to: &output)
+                writeString(member.key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                write(members[key]!, to: &output)
+                write(member.value, to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -47,6 +48,11 @@ enum JSONWriter {
 
     static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: text.utf8)
+            return output.append(UInt8(ascii: "\""))
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
