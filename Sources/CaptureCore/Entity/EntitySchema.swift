@@ -4,7 +4,11 @@ import Foundation
 /// service itself keeps (`systemAttributes`). Values live in one JSON document per user, so adding an attribute
 /// here needs no code and no migration.
 public struct EntitySchema: Sendable, Equatable {
-    public var attributes: [String: AttributeDefinition]
+    public var attributes: [String: AttributeDefinition] {
+        didSet { layout = Self.layout(attributes) }
+    }
+    /// The record as `/entity` writes it (`User.writeEntity`).
+    private(set) var layout: EntityLayout
 
     /// Kept by the service, shown in every record, written by nobody through the API.
     public static let systemAttributes: Set<String> = [
@@ -13,9 +17,21 @@ public struct EntitySchema: Sendable, Equatable {
     /// Objects and plurals nest at most this deep.
     public static let maxDepth = 4
 
+    /// What `User.entity` adds to the schema's attributes (`email` replaces the schema's own).
+    static let entityServiceAttributes: Set<String> = [
+        "email", "id", "uuid", "emailVerified", "created", "lastUpdated", "lastLogin", "profiles",
+    ]
+
     public init(attributes: [String: AttributeDefinition]) {
         self.attributes = attributes
+        layout = Self.layout(attributes)
     }
+
+    private static func layout(_ attributes: [String: AttributeDefinition]) -> EntityLayout {
+        EntityLayout(scope: attributes, system: entityServiceAttributes)
+    }
+
+    public static func == (lhs: EntitySchema, rhs: EntitySchema) -> Bool { lhs.attributes == rhs.attributes }
 
     /// The least a record holds, for tools run without a settings directory.
     public static var emailOnly: EntitySchema {

@@ -6,12 +6,17 @@ extension CaptureService {
 
     /// `/entity`'s `result` on one read: the whole record in Janrain's shape, or the one attribute `attributeName`
     /// names.
-    public func entityResult(accessToken: String?, attributeName: String?) async throws -> JSONValue {
+    /// `/entity`'s `result` as JSON: the whole record, written straight from the stored profile
+    /// (`User.writeEntity`), or the one attribute `attributeName` names.
+    public func entityResultJSON(accessToken: String?, attributeName: String?) async throws -> [UInt8] {
         guard let attributeName, !attributeName.isEmpty else {
             let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, profiles: true)
-            return user.entity(schema: catalog.schema, profiles: lookup.profiles)
+            var output: [UInt8] = []
+            output.reserveCapacity(4096)
+            user.writeEntity(schema: catalog.schema, profiles: lookup.profiles, to: &output)
+            return output
         }
-        return try await entity(accessToken: accessToken).entityAttribute(attributeName, schema: catalog.schema)
+        return try await entity(accessToken: accessToken).entityAttribute(attributeName, schema: catalog.schema).encodedBytes()
     }
 
     /// The record in Janrain's shape, with every attribute of the schema and the linked provider accounts.

@@ -30,14 +30,19 @@ extension User {
         record["created"] = .string(CaptureDate.format(createdAt))
         record["lastUpdated"] = .string(CaptureDate.format(updatedAt))
         record["lastLogin"] = .optional(lastLoginAt.map(CaptureDate.format))
-        record["profiles"] = .array(profiles.map { identity in
+        record["profiles"] = Self.entityProfiles(profiles)
+        return .object(record)
+    }
+
+    /// The record's `profiles`: the linked provider accounts.
+    static func entityProfiles(_ profiles: [LinkedIdentity]) -> JSONValue {
+        .array(profiles.map { identity in
             [
                 "domain": .string(identity.provider), "identifier": .string(identity.identifier),
                 "email": .optional(identity.email), "created": .string(CaptureDate.format(identity.linkedAt)),
                 "lastUsed": .optional(identity.lastUsedAt.map(CaptureDate.format)),
             ]
         })
-        return .object(record)
     }
 
     /// `/entity`'s `attribute_name`: one attribute (or plural element) by path; a service attribute by name.

@@ -69,11 +69,8 @@ struct CaptureAPIController {
     @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(parameters, allowed: ["access_token", "client_id", "type_name", "attribute_name"])
-        return Reply.ok([
-            "result": try await service.entityResult(
-                accessToken: APIRequest.accessToken(request, parameters: parameters),
-                attributeName: parameters["attribute_name"])
-        ])
+        return Reply.ok(result: try await service.entityResultJSON(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), attributeName: parameters["attribute_name"]))
     }
 
     /// `/entity.update` (merge), `/entity.replace`, `/entity.delete`: the record as it now is, in `result`.

@@ -5,17 +5,31 @@ import Hummingbird
 /// JSON replies in the contract's shapes. The one place a `CaptureError` becomes a status and a body.
 enum Reply {
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        json(bytes: value.encodedBytes(), status: status)
+    }
+
+    /// A reply whose JSON is written already.
+    static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         // Replies can carry tokens: never cache them.
         headers[.cacheControl] = "no-store"
         headers[.pragma] = "no-cache"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: value.encoded())))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `{"stat":"ok", …}` (Janrain).
     static func ok(_ fields: [String: JSONValue] = [:]) -> Response {
         json(.object(fields.merging(["stat": "ok"]) { _, new in new }))
+    }
+
+    /// `{"result":…,"stat":"ok"}` around JSON written already (keys in `JSONWriter`'s order).
+    static func ok(result: [UInt8]) -> Response {
+        var bytes = Array(#"{"result":"#.utf8)
+        bytes.reserveCapacity(result.count + 24)
+        bytes.append(contentsOf: result)
+        bytes.append(contentsOf: #","stat":"ok"}"#.utf8)
+        return json(bytes: bytes)
     }
 
     /// The Capture API answers as Janrain did: HTTP 200 with `"stat":"error"` for every error about what the
