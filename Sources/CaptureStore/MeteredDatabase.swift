@@ -32,6 +32,17 @@ struct MeteredDatabase: Sendable {
         }
     }
 
+    /// `pointRead` of a single statement, outside any transaction on a point reader (one statement reads one
+    /// snapshot by itself).
+    func statementRead<T: Sendable>(
+        _ value: @Sendable (Database) throws -> T, operation: String = #function
+    ) async throws -> T {
+        try await measure(operation) {
+            if let pointReaders, let result = try pointReaders.read(transaction: false, value) { return result }
+            return try await writer.read(value)
+        }
+    }
+
     func write<T: Sendable>(
         _ updates: @Sendable (Database) throws -> T, operation: String = #function
     ) async throws -> T {

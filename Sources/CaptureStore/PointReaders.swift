@@ -24,11 +24,13 @@ final class PointReaders: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// `value` in a read transaction on a free connection of this thread's own, or nil when none is free.
-    func read<T>(_ value: (Database) throws -> T) throws -> T? {
+    /// `value` on a free connection of this thread's own, or nil when none is free: in a read transaction, or
+    /// without one when `value` runs a single statement (SQLite reads one statement from one snapshot by itself,
+    /// and BEGIN and COMMIT cost as much as a point lookup).
+    func read<T>(transaction: Bool = true, _ value: (Database) throws -> T) throws -> T? {
         guard let connection = try take() else { return nil }
         defer { state.withLock { $0.idle.append(connection) } }
-        return try connection.read(value)
+        return transaction ? try connection.read(value) : try connection.inDatabase(value)
     }
 
     private func take() throws -> DatabaseQueue? {

@@ -19,13 +19,13 @@ struct SQLiteClientRepository: ClientRepository {
 
     func find(id: String) async throws -> Client? {
         // Every flow page looks its client up: a cached statement skips SQL generation and authorization.
-        try await writer.pointRead { db in
+        try await writer.statementRead { db in
             try Client.fetchOne(try db.cachedStatement(sql: "SELECT * FROM clients WHERE clientID = ?"), arguments: [id])
         }
     }
 
     func version() async throws -> Int64 {
-        try await writer.pointRead { db in try Self.version(db) }
+        try await writer.statementRead { db in try Self.version(db) }
     }
 
     /// The clients' change counter (migration v8's triggers), read inside a caller's transaction too.

@@ -17,7 +17,7 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func find(hash: String) async throws -> TokenRecord? {
-        try await writer.pointRead { db in try Self.token(hash: hash, in: db) }
+        try await writer.statementRead { db in try Self.token(hash: hash, in: db) }
     }
 
     /// By the unique index, through a cached prepared statement: generating and authorizing the SQL anew cost more
@@ -67,7 +67,7 @@ struct SQLiteTokenRepository: TokenRepository {
     /// One statement on the calling thread: the token, three columns of its user's row (before the stored profile,
     /// so no overflow page is read) and the clients' version.
     func findWithAccount(hash: String) async throws -> AccountLookup? {
-        try await writer.pointRead { db in
+        try await writer.statementRead { db in
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT tokens.*, users.id AS accountID, users.email AS accountEmail,

@@ -26,7 +26,7 @@ struct SQLiteUserRepository: UserRepository {
     }
 
     func find(id: String) async throws -> User? {
-        try await writer.pointRead { db in try Self.user(id: id, in: db) }
+        try await writer.statementRead { db in try Self.user(id: id, in: db) }
     }
 
     /// By primary key through a cached prepared statement (token checks read it with the token).
