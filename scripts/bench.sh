@@ -138,16 +138,26 @@ results=$work/results.txt
 : >"$results"
 load() { # route name, mode, round, seconds, connections, file, [log suffix]
   local name=$1 mode=$2 round=$3 seconds=$4 conns=$5 file=${6:-} out=$work/wrk/$1-$3.txt
-  local url=$base/health/live
+  local url=$base/health/live ticks_before ticks_after
+  ticks_before=$(server_ticks)
   BENCH_MODE=$mode BENCH_FILE=$file BENCH_THREADS=$threads BENCH_ROUND=$round BENCH_ROUNDS=$rounds \
     BENCH_BASIC=$basic BENCH_AUDIENCE=$audience BENCH_ETAG="${page_etag:-\"bench\"}" \
     BENCH_EXPECT_304=$([[ -n "$page_etag" ]] && echo 1 || echo 0) \
     wrk --latency -t"$threads" -c"$conns" -d"${seconds}s" --timeout "$timeout" -s scripts/bench/load.lua "$url" >"$out"
   local line
+  ticks_after=$(server_ticks)
   line=$(grep '^BENCH ' "$out") || { say "$name round $round: wrk printed no BENCH line"; cat "$out" >&2; exit 1; }
-  echo "route=$name round=$round ${line#BENCH } load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+  # The server's CPU time (user + system) per request during this load: steadier than req/s, which also moves
+  # with what wrk and the rest of the machine take.
+  local requests cpu_us
+  requests=$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")
+  cpu_us=$(python3 -c "import sys; t, hz, n = map(float, sys.argv[1:]); print(f'{t / hz / n * 1e6:.1f}' if n else 0)" \
+    "$((ticks_after - ticks_before))" "$(getconf CLK_TCK)" "${requests:-0}")
+  echo "route=$name round=$round ${line#BENCH } cpu_us=$cpu_us load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
   say "$name round $round: ${line#BENCH }"
 }
+# utime + stime of the server, in clock ticks (/proc/<pid>/stat fields 14 and 15, after the command name).
+server_ticks() { sed 's/.*) //' "/proc/$server/stat" | awk '{print $12 + $13}'; }
 pools=$work/pools
 perf_pid=""
 for ((round = 0; round < rounds; round++)); do

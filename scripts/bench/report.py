@@ -5,7 +5,7 @@
 
 RESULTS.txt holds one line per wrk run, "route=NAME round=R" followed by load.lua's BENCH fields. Per path: the
 median over rounds of req/s, p50 and p99, and the median of the per-round ratios to the bare route of the same round
-(req/s and p99). Sign-in is also given as a ratio to the raw bcrypt verify rate; the entity check during a sign-in
+(req/s and p99), and the server's CPU time per request (`cpu_us`: user + system, from /proc). Sign-in is also given as a ratio to the raw bcrypt verify rate; the entity check during a sign-in
 storm as a ratio to the solo entity rate of the same round.
 """
 import json
@@ -61,6 +61,9 @@ def main(meta_path, results_path, prefix):
             "errors": total("bad") + total("socket_errors") + total("timeouts"), "non2xx": total("non2xx"),
             "timeouts": total("timeouts"), "per_round_rps": [rounds[n]["rps"] for n in sorted(rounds)],
         }
+        # The server's CPU per request (not for the storm, where two loads share the server).
+        if not route.startswith("storm") and all("cpu_us" in r for r in rounds.values()):
+            entry["server_cpu_us_per_request"] = round(med("cpu_us"), 1)
         if route in ("refresh", "code"):
             entry.update(pool=total("pool"), used=total("used"), exhausted=total("exhausted"))
         paths[route] = entry
@@ -93,14 +96,15 @@ def main(meta_path, results_path, prefix):
                f"-d{meta['duration_s']}s (code exchange -d{meta['code_duration_s']}s) --timeout {meta['timeout']}, "
                f"{meta['rounds']} interleaved rounds, medians; bcrypt cost {meta['bcrypt_cost']}")
     out.append("")
-    out.append(f"{'path':<36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x bare':>7} {'p99 x':>6} {'errors':>7}")
+    out.append(f"{'path':<36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x bare':>7} {'p99 x':>6} {'errors':>7} {'cpu µs':>7}")
     for route, label in ORDER:
         p = paths.get(route)
         if not p:
             continue
         fmt = lambda v, f: (f.format(v) if v is not None else "-")
         out.append(f"{label:<36} {p['rps']:>9.1f} {p['p50_ms']:>8.2f} {p['p99_ms']:>8.2f} "
-                   f"{fmt(p['ratio_to_bare'], '{:.3f}'):>7} {fmt(p['p99_ratio_to_bare'], '{:.1f}'):>6} {p['errors']:>7}")
+                   f"{fmt(p['ratio_to_bare'], '{:.3f}'):>7} {fmt(p['p99_ratio_to_bare'], '{:.1f}'):>6} {p['errors']:>7} "
+                   f"{fmt(p.get('server_cpu_us_per_request'), '{:.1f}'):>7}")
     out.append("")
     if raw:
         out.append(f"raw bcrypt verify rate (cost {meta['bcrypt_cost']}, {meta['nproc']} threads, in-process, median of "

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Who a token belongs to, as introspection, `/verify` and the signed refresh need it: no stored profile to read
+/// Who a token belongs to, as introspection and `/verify` need it: no stored profile to read
 /// and decode, which is most of what reading a whole `User` costs.
 public struct AccountSummary: Sendable, Equatable {
     public let id: String
