@@ -16,6 +16,8 @@ final class CLIServer: @unchecked Sendable {
     let url: String
     let adminKey: String
     private let process: TestProcess
+    /// The server's standard output and error.
+    private let output: URL
 
     static let binary: URL? = {
         var candidates: [URL] = []
@@ -29,36 +31,34 @@ final class CLIServer: @unchecked Sendable {
     init(world: TestWorld) async throws {
         adminKey = try await world.service.createAdminKey(name: "cli-tests", by: .service).presented
         let binary = try #require(Self.binary, "build capture-server first (swift build)")
-        var lastFailure = ""
-        for _ in 0..<5 {
-            let port = Int.random(in: 32_000..<48_000)
-            let process = TestProcess()
-            process.executableURL = binary
-            process.arguments = [
-                "--settings", TestWorld.settingsDirectory.path, "--db", world.database, "--port", "\(port)",
-            ]
-            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if await Self.ready(port: port) {
-                self.process = process
-                url = "http://127.0.0.1:\(port)"
-                return
-            }
+        // Port 0: the kernel's choice, announced in the server's output (ServerAnnouncement).
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let log = try FileHandle(forWritingTo: output)
+        defer { try? log.close() }
+        let process = TestProcess()
+        process.executableURL = binary
+        process.arguments = ["--settings", TestWorld.settingsDirectory.path, "--db", world.database, "--port", "0"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        self.process = process
+        // Up to 30 s: a debug build starting beside a busy test run (and opening PostgreSQL) can take a while.
+        guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else {
             // SIGKILL: a capture-server told to stop while it is still starting can hang in its graceful shutdown
             // (ServiceLifecycle cancelling a group whose merged signal stream is being set up).
-            kill(process.processIdentifier, SIGKILL)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            lastFailure = "capture-server did not become ready on port \(port)"
+            let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw FixtureError(description: "capture-server did not become ready: \(said.suffix(2000))")
         }
-        throw FixtureError(description: lastFailure)
+        url = "http://127.0.0.1:\(port)"
     }
 
     private static func ready(port: Int) async -> Bool {
         let http = OutboundHTTPClient()
-        // Up to 30 s: a debug build starting beside a busy test run (and opening PostgreSQL) can take a while.
-        for _ in 0..<300 {
+        for _ in 0..<100 {
             let reply = try? await http.send(
                 OutboundHTTPRequest(url: "http://127.0.0.1:\(port)/health/ready", connectTimeoutSeconds: 1, allowsPlainHTTP: true))
             if reply?.status == 200 { return true }
@@ -72,7 +72,10 @@ final class CLIServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: output)
+    }
 }
 
 /// Runs capturectl commands against one world in one mode; a remote session starts its server on first use.

@@ -54,6 +54,11 @@ import Testing
             try ServiceSettings.load(file: clients.appendingPathComponent("service.json"))
         }
         #expect(clientError?.key == "clients[0].redirectUris")
+        let port = try temporarySettings(serviceJSON: #"{"port": 65536}"#)
+        #expect(throws: SettingsError.self) { try ServiceSettings.load(file: port.appendingPathComponent("service.json")) }
+        // 0 asks the system for any free port (the server logs the one it got).
+        let anyPort = try temporarySettings(serviceJSON: #"{"port": 0}"#)
+        #expect(try ServiceSettings.load(file: anyPort.appendingPathComponent("service.json")).port == 0)
     }
 
     @Test func aFormNamingAnUndefinedFieldIsRefused() throws {

@@ -23,19 +23,20 @@ final class LiveServerProcess {
         service.merge(overrides) { _, new in new }
         try JSONSerialization.data(withJSONObject: service).write(to: file)
 
-        port = Int.random(in: 20_000..<32_000)
         logFile = directory.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
         process = TestProcess()
         process.executableURL = try #require(ServerProcessTests.binary, "build capture-server first (swift build)")
+        // Port 0: the kernel's choice, announced in the log (ServerAnnouncement), never another test's server.
         process.arguments = [
-            "--settings", settings.path, "--port", "\(port)", "--db", directory.appendingPathComponent("capture.sqlite").path,
+            "--settings", settings.path, "--port", "0", "--db", directory.appendingPathComponent("capture.sqlite").path,
         ]
         process.standardOutput = log
         process.standardError = log
         try process.run()
-        for _ in 0..<100 {
+        port = await ServerAnnouncement.port(in: logFile, of: process) ?? 0
+        for _ in 0..<100 where port != 0 {
             if let connection = try? RawHTTPConnection(port: port) {
                 try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
                 if connection.readReply(timeout: 2)?.status == 200 { return }
@@ -43,7 +44,7 @@ final class LiveServerProcess {
             try await Task.sleep(for: .milliseconds(100))
         }
         stop()
-        Issue.record("capture-server never became ready on port \(port)")
+        Issue.record("capture-server never became ready (port \(port)): \(self.log.suffix(2000))")
     }
 
     /// A fresh connection's answer to `GET path`, or nil when none comes within `timeout`.

@@ -121,7 +121,8 @@ extension ServiceSettings {
         func fail(_ key: String, _ problem: String) -> SettingsError {
             SettingsError(file: file, key: key, problem: problem)
         }
-        guard (1...65535).contains(port) else { throw fail("port", "must be between 1 and 65535, got \(port)") }
+        // 0: a free port the system picks, which the server logs ("capture-server listening on …") once it listens.
+        guard (0...65535).contains(port) else { throw fail("port", "must be between 0 (any free port) and 65535, got \(port)") }
         guard !host.isEmpty else { throw fail("host", "must not be empty") }
         do { _ = try databaseLocation() } catch let error as SettingsError { throw fail("database", error.problem) }
         guard (10...16).contains(bcryptCost) else {
