@@ -6,7 +6,15 @@ import PostgresNIO
 /// snake_case names. Instances starting together take turns (an advisory lock held for the whole run).
 enum PostgresMigrations {
     static let steps: [(id: String, sql: [String])] = [
-        ("p1-initial", initial)
+        ("p1-initial", initial),
+        // One index for a user's tokens and a chain's (a chain belongs to one user), as SQLite's v9.
+        (
+            "p2-tokens-by-user-and-chain",
+            [
+                "CREATE INDEX tokens_by_user_chain ON tokens (user_id, chain_id)", "DROP INDEX tokens_by_user",
+                "DROP INDEX tokens_by_chain",
+            ]
+        ),
     ]
 
     /// Applies the missing steps, each in its own transaction; refuses a database a newer build migrated.

@@ -124,9 +124,9 @@ struct PostgresTokenRepository: TokenRepository {
                 for next in replacements { try await Self.insert(next, on: connection) }
                 return .redeemed(old)
             case (.revokeChain, let old?):
-                return .reused(try await Self.revoke(where: "chain_id = $2", old.chainID, at: now, on: connection))
+                return .reused(try await Self.revokeChain(old.chainID, of: old.userID, at: now, on: connection))
             case (.revokeChainOfDisabledAccount, let old?):
-                return .accountDisabled(try await Self.revoke(where: "chain_id = $2", old.chainID, at: now, on: connection))
+                return .accountDisabled(try await Self.revokeChain(old.chainID, of: old.userID, at: now, on: connection))
             default:
                 return .notUsable
             }
@@ -137,9 +137,9 @@ struct PostgresTokenRepository: TokenRepository {
         try await store.transaction { connection in try await Self.revoke(where: "id = $2", id, at: date, on: connection) }
     }
 
-    func revokeChain(_ chainID: String, at date: Date) async throws -> RevokedTokens {
+    func revokeChain(_ chainID: String, of userID: String, at date: Date) async throws -> RevokedTokens {
         try await store.transaction { connection in
-            try await Self.revoke(where: "chain_id = $2", chainID, at: date, on: connection)
+            try await Self.revokeChain(chainID, of: userID, at: date, on: connection)
         }
     }
 
@@ -175,6 +175,12 @@ struct PostgresTokenRepository: TokenRepository {
 
     /// Revokes the live tokens matching `condition` (its parameters from `$2`; `$1` is the time) and counts them by
     /// kind, in one statement.
+    private static func revokeChain(_ chainID: String, of userID: String, at date: Date, on connection: PostgresConnection)
+        async throws -> RevokedTokens
+    {
+        try await revoke(where: "user_id = $2 AND chain_id = $3", userID, chainID, at: date, on: connection)
+    }
+
     private static func revoke(
         where condition: String, _ values: any PostgresDynamicTypeEncodable..., at date: Date,
         on connection: PostgresConnection

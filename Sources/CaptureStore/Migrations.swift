@@ -195,6 +195,13 @@ enum Migrations {
                         """)
             }
         }
+        migrator.registerMigration("v9-tokens-by-user-and-chain") { db in
+            // One index serves a user's tokens and a chain's (a chain belongs to one user): a refresh rotation
+            // writes one random index page fewer into the WAL (issue 12).
+            try db.create(index: "tokens_by_user_chain", on: "tokens", columns: ["userID", "chainID"])
+            try db.drop(index: "tokens_on_userID")
+            try db.drop(index: "tokens_on_chainID")
+        }
         return migrator
     }
 }

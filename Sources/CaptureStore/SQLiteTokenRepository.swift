@@ -130,9 +130,9 @@ struct SQLiteTokenRepository: TokenRepository {
                 for next in replacements { try Self.insert(next, in: db) }
                 return .redeemed(old)
             case (.revokeChain, let old?):
-                return .reused(try Self.revokeChain(old.chainID, at: now, in: db))
+                return .reused(try Self.revokeChain(old.chainID, of: old.userID, at: now, in: db))
             case (.revokeChainOfDisabledAccount, let old?):
-                return .accountDisabled(try Self.revokeChain(old.chainID, at: now, in: db))
+                return .accountDisabled(try Self.revokeChain(old.chainID, of: old.userID, at: now, in: db))
             default:
                 return .notUsable
             }
@@ -143,8 +143,8 @@ struct SQLiteTokenRepository: TokenRepository {
         try await writer.write { db in try Self.revoke(TokenRecord.filter(key: id), at: date, in: db) }
     }
 
-    func revokeChain(_ chainID: String, at date: Date) async throws -> RevokedTokens {
-        try await writer.write { db in try Self.revokeChain(chainID, at: date, in: db) }
+    func revokeChain(_ chainID: String, of userID: String, at date: Date) async throws -> RevokedTokens {
+        try await writer.write { db in try Self.revokeChain(chainID, of: userID, at: date, in: db) }
     }
 
     func revokeAll(userID: String, at date: Date) async throws -> RevokedTokens {
@@ -172,8 +172,8 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
-    private static func revokeChain(_ chainID: String, at date: Date, in db: Database) throws -> RevokedTokens {
-        try revoke(TokenRecord.filter(chain == chainID), at: date, in: db)
+    private static func revokeChain(_ chainID: String, of userID: String, at date: Date, in db: Database) throws -> RevokedTokens {
+        try revoke(TokenRecord.filter(Column("userID") == userID && chain == chainID), at: date, in: db)
     }
 
     /// Revokes the tokens of `request` not revoked yet, counting them by kind first (same transaction).

@@ -23,6 +23,28 @@ import Testing
         #expect(passwordHash?.hasPrefix("$2") == true)
     }
 
+    /// A rotation writes a user's index entry and a chain's through one index (`v9`); the lookups that used the two
+    /// single-column indexes still go through an index, none scans the table.
+    @Test func tokensOfAUserAndOfAChainShareOneIndex() async throws {
+        let world = try await TestWorld.make(backend: .sqlite)
+        let indexes = try await world.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tokens'")
+        }
+        #expect(indexes.contains("tokens_by_user_chain"))
+        #expect(!indexes.contains("tokens_on_userID") && !indexes.contains("tokens_on_chainID"))
+        for sql in [
+            "UPDATE tokens SET revokedAt = 1 WHERE revokedAt IS NULL AND userID = 'u' AND chainID = 'c'",
+            "UPDATE tokens SET revokedAt = 1 WHERE userID = 'u' AND chainID != 'c' AND kind != 'device'",
+            // The user's tokens, as a listing and as deleting a user (its foreign key) look them up.
+            "SELECT * FROM tokens WHERE userID = 'u'",
+        ] {
+            let plan = try await world.pool.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)").map { $0["detail"] as String }.joined(separator: "; ")
+            }
+            #expect(!plan.contains("SCAN tokens"), "\(sql): \(plan)")
+        }
+    }
+
     @Test func refreshRotatesAndReuseRevokesTheChain() async throws {
         let world = try await TestWorld.make()
         let first = try await world.register("rotate@example.com").grant!

@@ -108,7 +108,8 @@ public protocol TokenRepository: Sendable {
     ) async throws -> Redemption
     /// Each returns the tokens it newly revoked.
     @discardableResult func revoke(id: Int64, at: Date) async throws -> RevokedTokens
-    @discardableResult func revokeChain(_ chainID: String, at: Date) async throws -> RevokedTokens
+    /// The chain `chainID` of `userID`'s tokens (looked up by the two together: one index serves both).
+    @discardableResult func revokeChain(_ chainID: String, of userID: String, at: Date) async throws -> RevokedTokens
     @discardableResult func revokeAll(userID: String, at: Date) async throws -> RevokedTokens
     /// Every token of the user outside `exceptChain` (the other sessions).
     @discardableResult func revokeAll(userID: String, exceptChain: String, at: Date) async throws -> RevokedTokens

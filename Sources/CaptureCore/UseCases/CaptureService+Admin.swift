@@ -47,7 +47,7 @@ extension CaptureService {
         let record = try await findToken(reference)
         guard let id = record.id else { return 0 }
         let revoked = record.kind == .refresh
-            ? try await store.tokens.revokeChain(record.chainID, at: time.now())
+            ? try await store.tokens.revokeChain(record.chainID, of: record.userID, at: time.now())
             : try await store.tokens.revoke(id: id, at: time.now())
         metrics.revoked(revoked, .operatorAction)
         let count = revoked.count

@@ -51,7 +51,7 @@ extension CaptureService {
         // The lookup already brought the user: a deactivated account ends the session here (a deleted one took
         // its tokens with it).
         guard let user, !user.isDisabled else {
-            metrics.revoked(try await store.tokens.revokeChain(stored.chainID, at: now), .accountDisabled)
+            metrics.revoked(try await store.tokens.revokeChain(stored.chainID, of: stored.userID, at: now), .accountDisabled)
             throw CaptureError.accountDeactivated
         }
 

@@ -106,7 +106,7 @@ extension CaptureService {
         guard let token, !token.isEmpty else { throw CaptureError.missingArgument("token") }
         guard let record = try await store.tokens.find(hash: TokenMinter.hash(token)), record.clientID == client.clientID
         else { return }
-        metrics.revoked(try await store.tokens.revokeChain(record.chainID, at: time.now()), .signOut)
+        metrics.revoked(try await store.tokens.revokeChain(record.chainID, of: record.userID, at: time.now()), .signOut)
     }
 
     /// What an operator or backend may learn about a token: nil when it is not active.
