@@ -89,8 +89,8 @@ public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
     /// The token with this hash, the user it belongs to (with the linked accounts when `profiles`) and the clients'
-    /// version (`ClientRepository.version`), in one read: the hot path of every token check, which then finds its
-    /// client in `ClientDirectory` without a read.
+    /// version (`ClientRepository.version`), in one read: the hot path of `/entity` and the other calls made with an
+    /// access token, which then find their client in `ClientDirectory` without a read.
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup?
     /// `findWithUser` for the checks that need only who the account is (introspection, `/verify`): one read,
     /// without the user's stored profile.
