@@ -71,9 +71,17 @@ struct PostgresTokenRepository: TokenRepository {
         try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE id = \(id)").first.map(Self.record)
     }
 
+    /// The SHA-256 starts a plain key and follows the mint time in a time-led one (`TokenRecord.fingerprint`).
     func find(fingerprint prefix: String) async throws -> [TokenRecord] {
-        try await store.query(
-            "SELECT \(unescaped: Self.columns) FROM tokens WHERE hash LIKE \(prefix + "%") ORDER BY id LIMIT 10"
+        let lengths = TokenRecord.keyLengths, pattern = prefix + "%"
+        return try await store.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM tokens
+            WHERE (length(hash) = \(unescaped: String(lengths.plain)) AND hash LIKE \(pattern))
+                OR (length(hash) = \(unescaped: String(lengths.timeLed))
+                    AND substr(hash, \(unescaped: String(lengths.timeLed - lengths.plain + 1))) LIKE \(pattern))
+            ORDER BY id LIMIT 10
+            """
         ).map(Self.record)
     }
 

@@ -87,9 +87,14 @@ struct SQLiteTokenRepository: TokenRepository {
         try await writer.read { db in try TokenRecord.fetchOne(db, key: id) }
     }
 
+    /// The SHA-256 starts a plain key and follows the mint time in a time-led one (`TokenRecord.fingerprint`).
     func find(fingerprint prefix: String) async throws -> [TokenRecord] {
         try await writer.read { db in
-            try TokenRecord.filter(Self.hash.like("\(prefix)%")).limit(10).fetchAll(db)
+            let lengths = TokenRecord.keyLengths
+            return try TokenRecord.filter(
+                sql: "(length(hash) = ? AND hash LIKE ?) OR (length(hash) = ? AND substr(hash, ?) LIKE ?)",
+                arguments: [lengths.plain, prefix + "%", lengths.timeLed, lengths.timeLed - lengths.plain + 1, prefix + "%"]
+            ).limit(10).fetchAll(db)
         }
     }
 

@@ -69,23 +69,23 @@ struct SeedTokens: AsyncParsableCommand {
         }
         for index in 0..<(count / 2) {
             let user = userIDs[index % userIDs.count], chain = minter.identifier()
-            let accessToken = minter.mint(), refreshToken = minter.mint()
+            let accessToken = minter.mintToken(at: now), refreshToken = minter.mintToken(at: now)
             pending.append(
                 TokenRecord(
-                    kind: .access, hash: TokenMinter.hash(accessToken), userID: user, clientID: client, chainID: chain,
+                    kind: .access, hash: TokenMinter.key(accessToken), userID: user, clientID: client, chainID: chain,
                     issuedAt: now, expiresAt: now + settings.accessTokenLifetime))
             pending.append(
                 TokenRecord(
-                    kind: .refresh, hash: TokenMinter.hash(refreshToken), userID: user, clientID: client,
+                    kind: .refresh, hash: TokenMinter.key(refreshToken), userID: user, clientID: client,
                     chainID: chain, issuedAt: now, expiresAt: now + settings.refreshTokenLifetime))
             access.append(accessToken)
             refresh.append(refreshToken)
             try await flush()
         }
         for index in 0..<codes {
-            let code = minter.mint(), verifier = minter.mint() + minter.mint()  // 86 characters, RFC 7636 §4.1
+            let code = minter.mintToken(at: now), verifier = minter.mint() + minter.mint()  // 86 characters, RFC 7636 §4.1
             var record = TokenRecord(
-                kind: .code, hash: TokenMinter.hash(code), userID: userIDs[index % userIDs.count], clientID: client,
+                kind: .code, hash: TokenMinter.key(code), userID: userIDs[index % userIDs.count], clientID: client,
                 chainID: minter.identifier(), issuedAt: now, expiresAt: now + codeHours * 3600)
             record.codeChallenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
             pending.append(record)

@@ -33,6 +33,42 @@ import Testing
         #expect(TokenMinter.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
+    @Test func tokensForTheTokensTableAreLedByTheirMintTime() throws {
+        let minter = TokenMinter(random: SystemRandom())
+        let at = Date(timeIntervalSince1970: 1_795_000_000.123)
+        let tokens = (0..<200).map { _ in minter.mintToken(at: at) }
+        #expect(Set(tokens).count == 200)
+        for token in tokens {
+            #expect(token.count == 44 && token.hasPrefix("A"))
+            #expect(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            let bytes = try #require(Data(base64URLEncoded: token))
+            #expect(bytes.count == 33 && bytes.prefix(6) == Data([0x01, 0xA1, 0xEE, 0x56, 0x5E, 0x7B]))
+        }
+        // 1_795_000_000_123 ms is 0x01A1EE565E7B: the key is that time in hex, then the token's SHA-256.
+        #expect(TokenMinter.key(tokens[0]) == "01a1ee565e7b" + TokenMinter.hash(tokens[0]))
+        #expect(TokenRecord.fingerprint(ofKey: TokenMinter.key(tokens[0])) == String(TokenMinter.hash(tokens[0]).prefix(12)))
+    }
+
+    /// What makes the keys of new tokens land together at the end of the key index: later mints sort after earlier
+    /// ones, to the millisecond.
+    @Test func keysOfLaterTokensSortAfterEarlierOnes() {
+        let minter = TokenMinter(random: SystemRandom())
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let keys = (0..<50).map { TokenMinter.key(minter.mintToken(at: start + Double($0) * 0.001)) }
+        #expect(keys == keys.sorted())
+        #expect(Set(keys.map { $0.count }) == [76])
+    }
+
+    /// Tokens minted before (43 characters) and strings of any other shape keep the plain SHA-256 as their key, so
+    /// everything stored before time-led keys is found as before.
+    @Test func otherStringsKeepThePlainSHA256AsTheirKey() {
+        let older = TokenMinter(random: SystemRandom()).mint()
+        for text in [older, "abc", "", String(repeating: "*", count: 44), String(repeating: "A", count: 45)] {
+            #expect(TokenMinter.key(text) == TokenMinter.hash(text), "\(text)")
+        }
+        #expect(TokenRecord.fingerprint(ofKey: TokenMinter.key(older)) == String(TokenMinter.hash(older).prefix(12)))
+    }
+
     @Test func constantTimeComparisonIsExact() {
         #expect(ConstantTime.equals("secret", "secret"))
         #expect(!ConstantTime.equals("secret", "secreT"))

@@ -34,7 +34,7 @@ import Testing
             #expect(signedIn["access_token"] == nil, "response_type=code hands out no token")
             let code = try #require(signedIn["authorization_code"] as? String)
             let stored = try await world.service.store.tokens.list(TokenFilter(kind: .code)).map(\.hash)
-            #expect(stored == [TokenMinter.hash(code)])
+            #expect(stored == [TokenMinter.key(code)])
 
             let tokens = try await api.post("/oauth/token", Self.exchange(code))
             #expect(tokens.status == .ok)

@@ -39,7 +39,7 @@ import Testing
             #expect(refused.status == .badRequest)
             #expect(refused["error"] as? String == "invalid_grant")
             #expect(refused["error_description"] as? String == "the account behind this grant is deactivated")
-            let access = try await world.service.store.tokens.find(hash: TokenMinter.hash(grant.accessToken))
+            let access = try await world.service.store.tokens.find(hash: TokenMinter.key(grant.accessToken))
             #expect(access?.revokedAt != nil, "the session's access token is revoked")
         }
     }

@@ -38,7 +38,7 @@ import Testing
             #expect(signOut != code)
             let stored = try await world.service.store.tokens.list(TokenFilter(kind: .code))
                 + world.service.store.tokens.list(TokenFilter(kind: .signOut))
-            #expect(stored.map(\.hash) == [TokenMinter.hash(code), TokenMinter.hash(signOut)], "hashes only")
+            #expect(stored.map(\.hash) == [TokenMinter.key(code), TokenMinter.key(signOut)], "keys only")
             let chains = Array(Set(stored.map(\.chainID)))
             #expect(chains.count == 1, "one chain")
 

@@ -59,8 +59,8 @@ import Testing
         }
         #expect(used == 64)
         for grant in grants {
-            #expect(issued.contains(TokenMinter.hash(grant.refreshToken)))
-            #expect(issued.contains(TokenMinter.hash(grant.accessToken)))
+            #expect(issued.contains(TokenMinter.key(grant.refreshToken)))
+            #expect(issued.contains(TokenMinter.key(grant.accessToken)))
         }
     }
 

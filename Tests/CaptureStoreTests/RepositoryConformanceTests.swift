@@ -21,7 +21,7 @@ import Testing
         expires: TimeInterval = 3600
     ) -> TokenRecord {
         TokenRecord(
-            kind: kind, hash: TokenMinter.hash(secret), userID: user, clientID: client, chainID: chain,
+            kind: kind, hash: TokenMinter.key(secret), userID: user, clientID: client, chainID: chain,
             issuedAt: now, expiresAt: now + expires)
     }
 
@@ -107,6 +107,26 @@ import Testing
     }
 
     // MARK: tokens
+
+    /// A token minted before time-led keys (43 characters, stored under its SHA-256 alone) and one minted since are
+    /// found by the same kind of fingerprint: the first 12 digits of the token's SHA-256, never its mint time.
+    @Test(arguments: TestBackend.allCases)
+    func fingerprintsFindPlainAndTimeLedKeysAlike(_ backend: TestBackend) async throws {
+        let repositories = try await TestStorage.open(backend).repositories
+        let user = Self.user("fingerprints@example.com")
+        try await repositories.users.insert(user)
+        let minter = TokenMinter(random: SystemRandom())
+        let older = minter.mint(), newer = minter.mintToken(at: Self.now)
+        try await repositories.tokens.insert([Self.token(.access, older, user: user.id), Self.token(.refresh, newer, user: user.id)])
+
+        for (token, kind) in [(older, TokenKind.access), (newer, .refresh)] {
+            let fingerprint = String(TokenMinter.hash(token).prefix(12))
+            #expect(try await repositories.tokens.find(fingerprint: fingerprint).map(\.kind) == [kind])
+            #expect(try await repositories.tokens.find(hash: TokenMinter.key(token))?.fingerprint == fingerprint)
+        }
+        let mintTime = String(TokenMinter.key(newer).prefix(12))
+        #expect(try await repositories.tokens.find(fingerprint: mintTime).isEmpty)
+    }
 
     @Test(arguments: TestBackend.allCases)
     func aTokenCheckReadsTokenUserLinksAndClientsVersionTogether(_ backend: TestBackend) async throws {

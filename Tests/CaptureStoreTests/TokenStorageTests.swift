@@ -18,7 +18,7 @@ import Testing
         #expect(!text.contains(result.grant!.refreshToken))
         #expect(!text.contains("a long password"))
         let hashes = try await world.pool.read { db in try String.fetchAll(db, sql: "SELECT hash FROM tokens") }
-        #expect(Set(hashes) == [TokenMinter.hash(result.grant!.accessToken), TokenMinter.hash(result.grant!.refreshToken)])
+        #expect(Set(hashes) == [TokenMinter.key(result.grant!.accessToken), TokenMinter.key(result.grant!.refreshToken)])
         let passwordHash = try await world.pool.read { db in try String.fetchOne(db, sql: "SELECT passwordHash FROM users") }
         #expect(passwordHash?.hasPrefix("$2") == true)
     }
@@ -95,7 +95,7 @@ import Testing
     @Test func revocationIsImmediateAndFindsByFingerprint() async throws {
         let world = try await TestWorld.make()
         let grant = try await world.register("revoke@example.com").grant!
-        let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))
+        let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))  // the SHA-256 of the token, as an operator sees it
         let record = try await world.service.findToken(fingerprint)
         #expect(record.kind == .access)
         #expect(try await world.service.revokeToken(fingerprint) == 1)

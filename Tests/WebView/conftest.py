@@ -2,9 +2,11 @@
 SMTP server (aiosmtpd) it delivers mail to, a fresh native host (web view) per test, and small HTTP helpers
 an app backend would use."""
 
+import base64
 import contextlib
 import email
 import email.policy
+import hashlib
 import json
 import os
 import pathlib
@@ -107,6 +109,15 @@ def _send(request):
 
 def new_email():
     return "webview-%s@example.com" % uuid.uuid4().hex[:12]
+
+
+def stored_key(token):
+    """What the tokens table keeps for a token (TokenMinter.key): a 44-character token's mint time (its first six
+    bytes, in hex) and then its SHA-256; the SHA-256 alone for older, 43-character tokens."""
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    if len(token) != 44:
+        return digest
+    return base64.urlsafe_b64decode(token[:8])[:6].hex() + digest
 
 
 class OIDCProvider:

@@ -1,9 +1,8 @@
 """Targeted lockout (issue 6): guesses at an account from the owner's own address cannot keep the owner's
 web view out, because the page carries the device token its earlier sign-in was given."""
 
-import hashlib
 
-from conftest import CLIENT_ID, PASSWORD, new_email
+from conftest import CLIENT_ID, PASSWORD, new_email, stored_key
 from test_bridge import register_in_page
 
 
@@ -22,8 +21,8 @@ def test_the_owners_web_view_signs_in_while_its_account_is_under_attack(server, 
     register_in_page(host, email)
     host.wait_for_event("onCaptureLoginSuccess", after=queue_mark)
     device = host.run_js("localStorage.getItem('captureBridgeDeviceToken')")
-    assert device and len(device) == 43
-    device_hash = hashlib.sha256(device.encode()).hexdigest()
+    assert device and len(device) == 44
+    device_hash = stored_key(device)
     kinds = store.rows("SELECT kind FROM tokens WHERE hash = ?", "SELECT kind FROM tokens WHERE hash = ?", device_hash)
     assert kinds == [("device",)], "the device token is stored only as a hash, as a token of kind device"
     assert api_sign_in(server, email, PASSWORD)["stat"] == "ok"  # nothing is locked yet

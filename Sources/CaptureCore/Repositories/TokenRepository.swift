@@ -96,7 +96,7 @@ public protocol TokenRepository: Sendable {
     /// without the user's stored profile.
     func findWithAccount(hash: String) async throws -> AccountLookup?
     func find(id: Int64) async throws -> TokenRecord?
-    /// Tokens whose hash starts with `prefix` (fingerprint lookup), at most 10. `CaptureService.findToken` passes
+    /// Tokens whose SHA-256 starts with `prefix` (fingerprint lookup; `TokenRecord.fingerprint`), at most 10. `CaptureService.findToken` passes
     /// only hex digits, so the prefix is never a pattern.
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
     func list(_ filter: TokenFilter) async throws -> [TokenRecord]

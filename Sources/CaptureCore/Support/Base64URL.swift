@@ -43,6 +43,18 @@ extension Data {
     }
 }
 
-private enum Base64URLAlphabet {
+enum Base64URLAlphabet {
     static let symbols = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// The six bits `symbol` stands for; nil for a byte outside the alphabet.
+    static func value(of symbol: UInt8) -> UInt8? {
+        switch symbol {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): symbol - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): symbol - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): symbol - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
+    }
 }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Mints opaque tokens (256 bits, base64url) and hashes them for storage and lookup.
+/// Mints opaque tokens (base64url) and hashes them for storage and lookup.
 public struct TokenMinter: Sendable {
     let random: any RandomSource
 
@@ -19,6 +19,26 @@ public struct TokenMinter: Sendable {
         }
     }
 
+    /// A token for the tokens table (access, refresh, code, device, sign-out): 33 bytes as 44 URL-safe characters,
+    /// the mint time first (milliseconds since 1970, 6 bytes big-endian) and 216 random bits after it. Its stored key
+    /// (`key(_:)`) starts with that time, so the keys of new tokens land together at the end of the key index: a
+    /// group of refresh rotations writes a few shared index pages instead of two random ones each (docs/decisions.md,
+    /// "Time-led token keys"). The time says only when the token was issued, which its holder knows anyway. Never
+    /// starts with `-`: the first character is `A` until the year 2109.
+    public func mintToken(at now: Date) -> String {
+        let milliseconds = UInt64(max(0, min((now.timeIntervalSince1970 * 1000).rounded(), Double(TokenKey.maxMilliseconds))))
+        let time = (0..<TokenKey.timeBytes).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) }
+        return Data(time + random.bytes(TokenKey.randomBytes)).base64URLEncoded()
+    }
+
+    /// The key a token is stored and looked up by (`TokenRecord.hash`): for a token from `mintToken`, its mint time
+    /// in 12 hex digits, then the SHA-256 of the whole token in 64; for any other string (tokens minted before
+    /// time-led keys were 43 characters), the SHA-256 alone, as stored then.
+    public static func key(_ token: String) -> String {
+        guard let time = TokenKey.timePrefix(of: token) else { return hash(token) }
+        return time + hash(token)
+    }
+
     /// A fresh random identifier (UUID-shaped, version 4 bits set).
     public func identifier() -> String {
         var bytes = random.bytes(16)
@@ -31,8 +51,32 @@ public struct TokenMinter: Sendable {
         return parts.joined(separator: "-")
     }
 
-    /// Lower-case hex SHA-256: what the database stores and looks up by.
+    /// Lower-case hex SHA-256: what the database stores for a secret (a client's, an admin key's) and for a token,
+    /// after the mint time (`key(_:)`).
     public static func hash(_ token: String) -> String {
         Data(SHA256.hash(data: Data(token.utf8))).hexString
+    }
+}
+
+/// The layout of a token from `TokenMinter.mintToken` and of its stored key.
+enum TokenKey {
+    static let timeBytes = 6
+    static let randomBytes = 27
+    /// 44 base64url characters (33 bytes, no padding); 43 was the length of every token before.
+    static let length = 44
+    static let maxMilliseconds: UInt64 = (1 << 48) - 1
+    /// Lower-case hex digits of the mint time in a key.
+    static let timeDigits = 2 * timeBytes
+
+    /// The mint time of a 44-character token in hex, decoded from its first 8 characters; nil for any other string.
+    static func timePrefix(of token: String) -> String? {
+        let utf8 = token.utf8
+        guard utf8.count == length else { return nil }
+        var time: UInt64 = 0
+        for symbol in utf8.prefix(8) {
+            guard let value = Base64URLAlphabet.value(of: symbol) else { return nil }
+            time = time << 6 | UInt64(value)
+        }
+        return Data((0..<timeBytes).reversed().map { UInt8(truncatingIfNeeded: time >> (8 * UInt64($0))) }).hexString
     }
 }

@@ -18,7 +18,8 @@ public enum TokenKind: String, Codable, Sendable, CaseIterable {
 public struct TokenRecord: Sendable, Equatable, Codable {
     public var id: Int64?
     public var kind: TokenKind
-    /// Lower-case hex SHA-256 of the token; the lookup key.
+    /// The lookup key, `TokenMinter.key(token)`: lower-case hex, the mint time then the SHA-256 of the token (only the
+    /// SHA-256 for tokens minted before time-led keys).
     public var hash: String
     public var userID: String
     public var clientID: String
@@ -53,8 +54,14 @@ public struct TokenRecord: Sendable, Equatable, Codable {
         self.refreshSecret = refreshSecret
     }
 
-    /// A short, non-secret handle for operators: the first 12 hex digits of the hash.
-    public var fingerprint: String { String(hash.prefix(12)) }
+    /// A short, non-secret handle for operators: the first 12 hex digits of the token's SHA-256.
+    public var fingerprint: String { Self.fingerprint(ofKey: hash) }
+
+    /// The fingerprint of the token stored under `key`: the mint time a key starts with is left out.
+    public static func fingerprint(ofKey key: String) -> String { String(key.suffix(64).prefix(12)) }
+
+    /// Lengths of a stored key: the SHA-256 alone (tokens minted before time-led keys), and with the mint time.
+    public static let keyLengths = (plain: 64, timeLed: 64 + TokenKey.timeDigits)
 
     public func state(at now: Date) -> TokenState {
         if revokedAt != nil { return .revoked }

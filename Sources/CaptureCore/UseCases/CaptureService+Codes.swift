@@ -16,15 +16,15 @@ extension CaptureService {
     func issueCode(
         for user: User, client: Client, redirectURI: String?, codeChallenge: String?, refreshSecret: String?
     ) async throws -> IssuedCode {
-        let code = minter.mint()
+        let code = mintToken()
         let now = time.now()
         var record = TokenRecord(
-            kind: .code, hash: TokenMinter.hash(code), userID: user.id, clientID: client.clientID,
+            kind: .code, hash: TokenMinter.key(code), userID: user.id, clientID: client.clientID,
             chainID: minter.identifier(), issuedAt: now, expiresAt: now + Self.authorizationCodeLifetime,
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         record.redirectURI = redirectURI
         record.codeChallenge = codeChallenge
-        let signOut = minter.mint()
+        let signOut = mintToken()
         let records = [record, signOutRecord(signOut, joining: record)]
         try await store.tokens.insert(records)
         metrics.issued(records)
@@ -39,7 +39,7 @@ extension CaptureService {
         let client = try await authenticateClient(id: clientID, secret: clientSecret)
         guard let code, !code.isEmpty else { throw CaptureError.missingArgument("code") }
         let notUsable = "authorization code is invalid, used, or was issued to another client"
-        guard let record = try await store.tokens.find(hash: TokenMinter.hash(code)), record.kind == .code,
+        guard let record = try await store.tokens.find(hash: TokenMinter.key(code)), record.kind == .code,
             record.clientID == client.clientID
         else { throw CaptureError.invalidGrant(notUsable) }
         if record.state(at: time.now()) == .expired { throw CaptureError.authorizationCodeExpired }

@@ -5,10 +5,10 @@ extension CaptureService {
     static let deviceLifetime: TimeInterval = 365 * 86400
     static let devicesPerUser = 10
 
-    /// The hash of `token` when it is an active device token of `user`.
+    /// The stored key of `token` when it is an active device token of `user`.
     func trustedDevice(_ token: String?, of user: User?) async throws -> String? {
         guard let token, !token.isEmpty, let user else { return nil }
-        let hash = TokenMinter.hash(token)
+        let hash = TokenMinter.key(token)
         guard let record = try await store.tokens.find(hash: hash), record.kind == .device, record.userID == user.id,
             record.state(at: time.now()) == .active
         else { return nil }
@@ -19,10 +19,10 @@ extension CaptureService {
     /// the oldest beyond `devicesPerUser` are revoked so an account's list stays short.
     func deviceToken(for user: User, client: Client, request: FlowRequest, trusted: String?) async throws -> String? {
         guard request.deviceToken != nil, trusted == nil else { return nil }
-        let token = minter.mint()
+        let token = mintToken()
         let now = time.now()
         let device = TokenRecord(
-            kind: .device, hash: TokenMinter.hash(token), userID: user.id, clientID: client.clientID,
+            kind: .device, hash: TokenMinter.key(token), userID: user.id, clientID: client.clientID,
             chainID: minter.identifier(), issuedAt: now, expiresAt: now + Self.deviceLifetime)
         try await store.tokens.insert([device])
         metrics.issued([device])

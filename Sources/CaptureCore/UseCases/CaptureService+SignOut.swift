@@ -7,7 +7,7 @@ extension CaptureService {
     /// code, device), so it is refused there, and introspection calls it inactive (`TokenKind.authorizes`).
     func signOutRecord(_ token: String, joining chainStart: TokenRecord) -> TokenRecord {
         TokenRecord(
-            kind: .signOut, hash: TokenMinter.hash(token), userID: chainStart.userID, clientID: chainStart.clientID,
+            kind: .signOut, hash: TokenMinter.key(token), userID: chainStart.userID, clientID: chainStart.clientID,
             chainID: chainStart.chainID, authProvider: chainStart.authProvider, issuedAt: chainStart.issuedAt,
             expiresAt: chainStart.issuedAt + settings.refreshTokenLifetime)
     }

@@ -30,7 +30,7 @@ extension CaptureService {
         guard abs(now.timeIntervalSince(signedAt)) <= Self.signedRefreshClockSkew else {
             throw CaptureError.invalidArgument("date", "is more than 5 minutes away from the service's clock")
         }
-        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken), profiles: false),
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(accessToken), profiles: false),
             lookup.record.kind == .access, clientID.map({ $0 == lookup.record.clientID }) ?? true
         else { throw CaptureError.invalidAccessToken }
         let (stored, user) = (lookup.record, lookup.user)
@@ -56,7 +56,7 @@ extension CaptureService {
         }
 
         let client = try await self.client(id: stored.clientID, version: lookup.clientsVersion)
-        let fresh = minter.mint()
+        let fresh = mintToken()
         let lifetime = accessLifetime(for: client)
         let outcome = try await store.tokens.redeem(
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true

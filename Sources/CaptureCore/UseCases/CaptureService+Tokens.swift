@@ -22,8 +22,11 @@ extension CaptureService {
 
     /// New access and refresh tokens for `client`; only the caller ever sees them.
     func mintGrant(for client: Client) -> IssuedGrant {
-        IssuedGrant(accessToken: minter.mint(), refreshToken: minter.mint(), expiresIn: Int(accessLifetime(for: client)))
+        IssuedGrant(accessToken: mintToken(), refreshToken: mintToken(), expiresIn: Int(accessLifetime(for: client)))
     }
+
+    /// A new token for the tokens table, led by the time it is minted (`TokenMinter.mintToken`).
+    func mintToken() -> String { minter.mintToken(at: time.now()) }
 
     /// The stored form of `grant`, continuing `previous`'s chain (same user, client, scope, provider, refresh secret).
     func records(of grant: IssuedGrant, following previous: TokenRecord) -> [TokenRecord] {
@@ -37,7 +40,7 @@ extension CaptureService {
     /// The stored form of one new token in `previous`'s chain, issued now.
     func record(_ kind: TokenKind, _ token: String, following previous: TokenRecord, expiresAt: Date) -> TokenRecord {
         TokenRecord(
-            kind: kind, hash: TokenMinter.hash(token), userID: previous.userID, clientID: previous.clientID,
+            kind: kind, hash: TokenMinter.key(token), userID: previous.userID, clientID: previous.clientID,
             chainID: previous.chainID, scope: previous.scope, authProvider: previous.authProvider, issuedAt: time.now(),
             expiresAt: expiresAt, refreshSecret: previous.refreshSecret)
     }
@@ -57,7 +60,7 @@ extension CaptureService {
     func redeem(_ token: String, kind: TokenKind, client: Client, reused: String, notUsable: String) async throws -> IssuedGrant {
         let grant = mintGrant(for: client)
         let outcome = try await store.tokens.redeem(
-            hash: TokenMinter.hash(token), kind: kind, now: time.now(), client: client.clientID, allowExpired: false
+            hash: TokenMinter.key(token), kind: kind, now: time.now(), client: client.clientID, allowExpired: false
         ) { old in records(of: grant, following: old) }
         switch outcome {
         case .redeemed(let old):
@@ -69,7 +72,7 @@ extension CaptureService {
         case .reused(let revoked):
             metrics.revoked(revoked, .reuse)
             await recordSecurityEvent(
-                "token.reuse", target: String(TokenMinter.hash(token).prefix(12)), outcome: "chain_revoked",
+                "token.reuse", target: TokenRecord.fingerprint(ofKey: TokenMinter.key(token)), outcome: "chain_revoked",
                 detail: "a used \(kind.rawValue) was presented again by \(client.clientID); its chain is revoked")
             throw CaptureError.invalidGrant(reused)
         case .notUsable:
@@ -87,7 +90,7 @@ extension CaptureService {
     /// `authenticate`'s checks on one read, which brings the user's linked accounts too when `profiles`.
     func authenticatedLookup(accessToken: String?, profiles: Bool) async throws -> (User, TokenLookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
-        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.hash(accessToken), profiles: profiles),
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(accessToken), profiles: profiles),
             lookup.record.kind == .access
         else { throw CaptureError.invalidAccessToken }
         switch lookup.record.state(at: time.now()) {
@@ -104,7 +107,7 @@ extension CaptureService {
     public func revoke(token: String?, clientID: String?, clientSecret: String?) async throws {
         let client = try await authenticateClient(id: clientID, secret: clientSecret)
         guard let token, !token.isEmpty else { throw CaptureError.missingArgument("token") }
-        guard let record = try await store.tokens.find(hash: TokenMinter.hash(token)), record.clientID == client.clientID
+        guard let record = try await store.tokens.find(hash: TokenMinter.key(token)), record.clientID == client.clientID
         else { return }
         metrics.revoked(try await store.tokens.revokeChain(record.chainID, of: record.userID, at: time.now()), .signOut)
     }
@@ -112,7 +115,7 @@ extension CaptureService {
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
         guard !token.isEmpty else { return nil }
-        return introspection(of: try await store.tokens.findWithAccount(hash: TokenMinter.hash(token)))
+        return introspection(of: try await store.tokens.findWithAccount(hash: TokenMinter.key(token)))
     }
 
     func introspection(of lookup: AccountLookup?) -> Introspection? {
@@ -129,7 +132,7 @@ extension CaptureService {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
         var lookup: AccountLookup?
-        if let presented { lookup = try await store.tokens.findWithAccount(hash: TokenMinter.hash(presented)) }
+        if let presented { lookup = try await store.tokens.findWithAccount(hash: TokenMinter.key(presented)) }
         let client = try await authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient
