@@ -26,7 +26,8 @@ struct SQLiteTokenRepository: TokenRepository {
         try TokenRecord.fetchOne(try db.cachedStatement(sql: "SELECT * FROM tokens WHERE hash = ?"), arguments: [hash])
     }
 
-    /// Through a cached statement naming every column: GRDB's record encoding cost more than the insert.
+    /// Through a cached statement naming every column, dates written by `StoredDate`: GRDB's record encoding and its
+    /// date formatter cost more than the insert.
     static func insert(_ token: TokenRecord, in db: Database) throws {
         try db.cachedStatement(
             sql: """
@@ -36,7 +37,8 @@ struct SQLiteTokenRepository: TokenRepository {
                 """
         ).execute(arguments: [
             token.kind.rawValue, token.hash, token.userID, token.clientID, token.chainID, token.scope,
-            token.authProvider, token.issuedAt, token.expiresAt, token.usedAt, token.revokedAt, token.refreshSecret,
+            token.authProvider, StoredDate.text(token.issuedAt), StoredDate.text(token.expiresAt),
+            StoredDate.text(token.usedAt), StoredDate.text(token.revokedAt), token.refreshSecret,
             token.redirectURI, token.codeChallenge,
         ])
     }
@@ -50,7 +52,7 @@ struct SQLiteTokenRepository: TokenRepository {
     /// Sets `usedAt` alone. Updating the whole record would rewrite the row's entry in every index on its columns
     /// (hash, user, client, chain, expiry): pages all over the file, each a page image in the WAL.
     private static func markUsed(_ token: TokenRecord, in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [token.usedAt, token.id])
+        try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [StoredDate.text(token.usedAt), token.id])
     }
 
     /// One read on the calling thread (`pointRead`).
