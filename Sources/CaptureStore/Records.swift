@@ -32,6 +32,42 @@ extension User: FetchableRecord, PersistableRecord {
     }
 }
 
+extension Statement {
+    /// The first row, decoded where the statement holds it (a `Row` fetched whole copies every value first); nil
+    /// when there is none.
+    /// The cursor lives until `decode` returns: the row is a view of the statement, which the cursor resets when it
+    /// goes.
+    func first<T>(arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> T? {
+        let cursor = try Row.fetchCursor(self, arguments: arguments)
+        return try withExtendedLifetime(cursor) {
+            guard let row = try cursor.next() else { return nil }
+            return try decode(row)
+        }
+    }
+}
+
+/// The hot paths' reads select these columns by name and decode them by position: a lookup by name lower-cases the
+/// name and searches the statement's columns, for each column of each row.
+extension User {
+    static let selection = """
+        users.id, users.email, users.passwordHash, users.createdAt, users.number, users.profile, users.lastElementID,
+        users.emailVerifiedAt, users.updatedAt, users.lastLoginAt, users.disabledAt
+        """
+    static let selectionCount = 11
+
+    /// A user from `selection`'s columns, the first at `start`.
+    init(row: Row, selectionAt start: Int) {
+        self.init(id: row[start], email: row[start + 1], passwordHash: row[start + 2], createdAt: row[start + 3])
+        number = row[start + 4]
+        profile = StoredJSON.object(row[start + 5] ?? "{}") ?? [:]
+        lastElementID = row[start + 6] ?? 0
+        emailVerifiedAt = row[start + 7]
+        updatedAt = row[start + 8]
+        lastLoginAt = row[start + 9]
+        disabledAt = row[start + 10]
+    }
+}
+
 extension Client: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "clients"
 }
@@ -73,6 +109,29 @@ extension TokenRecord: FetchableRecord, MutablePersistableRecord {
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+}
+
+extension TokenRecord {
+    /// The columns `init(row:selectionAt:)` reads, in its order (see `User.selection`).
+    static let selection = """
+        tokens.id, tokens.kind, tokens.hash, tokens.userID, tokens.clientID, tokens.chainID, tokens.scope,
+        tokens.authProvider, tokens.issuedAt, tokens.expiresAt, tokens.usedAt, tokens.revokedAt, tokens.refreshSecret,
+        tokens.redirectURI, tokens.codeChallenge
+        """
+    static let selectionCount = 15
+
+    /// A token from `selection`'s columns, the first at `start`.
+    init(row: Row, selectionAt start: Int) {
+        self.init(
+            kind: TokenKind(rawValue: row[start + 1]) ?? .device, hash: row[start + 2], userID: row[start + 3],
+            clientID: row[start + 4], chainID: row[start + 5], scope: row[start + 6], authProvider: row[start + 7],
+            issuedAt: row[start + 8], expiresAt: row[start + 9], refreshSecret: row[start + 12])
+        id = row[start]
+        usedAt = row[start + 10]
+        revokedAt = row[start + 11]
+        redirectURI = row[start + 13]
+        codeChallenge = row[start + 14]
     }
 }
 

@@ -23,7 +23,8 @@ struct SQLiteTokenRepository: TokenRepository {
     /// By the unique index, through a cached prepared statement: generating and authorizing the SQL anew cost more
     /// than the lookup itself.
     static func token(hash: String, in db: Database) throws -> TokenRecord? {
-        try TokenRecord.fetchOne(try db.cachedStatement(sql: "SELECT * FROM tokens WHERE hash = ?"), arguments: [hash])
+        let statement = try db.cachedStatement(sql: "SELECT \(TokenRecord.selection) FROM tokens WHERE hash = ?")
+        return try statement.first(arguments: [hash]) { TokenRecord(row: $0, selectionAt: 0) }
     }
 
     /// Through a cached statement naming every column, dates written by `StoredDate`: GRDB's record encoding and its
@@ -55,15 +56,30 @@ struct SQLiteTokenRepository: TokenRepository {
         try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [StoredDate.text(token.usedAt), token.id])
     }
 
-    /// One read on the calling thread (`pointRead`).
+    /// One read on the calling thread (`pointRead`, or `statementRead` without the linked accounts).
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
-        try await writer.pointRead { db in
-            guard let token = try Self.token(hash: hash, in: db) else { return nil }
+        let read: @Sendable (Database) throws -> TokenLookup? = { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(TokenRecord.selection), \(User.selection),
+                        (SELECT version FROM change_counters WHERE name = 'clients')
+                    FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
+                    """)
+            guard
+                let (token, user, clientsVersion) = try statement.first(arguments: [hash], { row in
+                    let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
+                    let user = (row[userAt] as String?) == nil ? nil : User(row: row, selectionAt: userAt)
+                    return (TokenRecord(row: row, selectionAt: 0), user, row[after] as Int64? ?? 0)
+                })
+            else { return nil }
             return TokenLookup(
-                record: token, user: try SQLiteUserRepository.user(id: token.userID, in: db),
+                record: token, user: user,
                 profiles: profiles ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
-                clientsVersion: try SQLiteClientRepository.version(db))
+                clientsVersion: clientsVersion)
         }
+        // The token, its user and the clients' version are one statement; the linked accounts a second, in the same
+        // read transaction.
+        return profiles ? try await writer.pointRead(read) : try await writer.statementRead(read)
     }
 
     /// One statement on the calling thread: the token, three columns of its user's row (before the stored profile,
@@ -72,16 +88,18 @@ struct SQLiteTokenRepository: TokenRepository {
         try await writer.statementRead { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT tokens.*, users.id AS accountID, users.email AS accountEmail,
-                        users.disabledAt AS accountDisabledAt,
-                        (SELECT version FROM change_counters WHERE name = 'clients') AS clientsVersion
+                    SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
+                        (SELECT version FROM change_counters WHERE name = 'clients')
                     FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
                     """)
-            guard let row = try Row.fetchOne(statement, arguments: [hash]) else { return nil }
-            let account: AccountSummary? = (row["accountID"] as String?).map { id in
-                AccountSummary(id: id, email: row["accountEmail"], disabledAt: row["accountDisabledAt"])
+            return try statement.first(arguments: [hash]) { row in
+                let after = TokenRecord.selectionCount
+                let account: AccountSummary? = (row[after] as String?).map { id in
+                    AccountSummary(id: id, email: row[after + 1], disabledAt: row[after + 2])
+                }
+                return AccountLookup(
+                    record: TokenRecord(row: row, selectionAt: 0), account: account, clientsVersion: row[after + 3] ?? 0)
             }
-            return AccountLookup(record: try TokenRecord(row: row), account: account, clientsVersion: row["clientsVersion"] ?? 0)
         }
     }
 

@@ -31,7 +31,8 @@ struct SQLiteUserRepository: UserRepository {
 
     /// By primary key through a cached prepared statement (token checks read it with the token).
     static func user(id: String, in db: Database) throws -> User? {
-        try User.fetchOne(try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
+        let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE id = ?")
+        return try statement.first(arguments: [id]) { User(row: $0, selectionAt: 0) }
     }
 
     func find(email: String) async throws -> User? {
