@@ -28,4 +28,12 @@ import Testing
             #expect(Data(base64URLEncoded: encoded) == bytes)
         }
     }
+
+    @Test func hexIsTwoLowerCaseDigitsPerByteInOrder() {
+        let every = Data((0...255).map { UInt8($0) })
+        let expected = (0...255).map { String(format: "%02x", $0) }.joined()
+        #expect(every.hexString == expected)
+        #expect(Data().hexString == "")
+        #expect(Data([0x00, 0x0F, 0xF0, 0xFF]).hexString == "000ff0ff")
+    }
 }

@@ -4,6 +4,22 @@ import Testing
 @testable import CaptureServer
 
 @Suite struct FormBodyTests {
+    @Test func aFormIsItsMediaTypeInAnyCaseWithParametersAndBlanksAround() {
+        for form in [
+            "application/x-www-form-urlencoded", "Application/X-WWW-Form-URLEncoded", " application/x-www-form-urlencoded\t",
+            "application/x-www-form-urlencoded; charset=utf-8", "application/x-www-form-urlencoded ;charset=UTF-8",
+        ] {
+            #expect(APIRequest.isForm(form), "\(form)")
+        }
+        for other in [
+            "", ";", "application/json", "application/x-www-form-urlencodedx", "application/x-www-form-urlencode",
+            "multipart/form-data; boundary=x", "application /x-www-form-urlencoded", "application/x-www-form-urlencoded\u{00A0}",
+            "xapplication/x-www-form-urlencoded",
+        ] {
+            #expect(!APIRequest.isForm(other), "\(other)")
+        }
+    }
+
     @Test func decodesPlusAndPercentEscapes() throws {
         let parsed = try FormBody.parse(Array("a=1+2%2B3&b=%C3%A9&empty=&flag".utf8))
         #expect(parsed == ["a": "1 2+3", "b": "é", "empty": "", "flag": ""])

@@ -42,8 +42,16 @@ public struct CaptureMetrics: Sendable {
 
     /// Tokens stored for callers (each record's kind).
     public func issued(_ records: [TokenRecord]) {
-        for (kind, count) in Dictionary(grouping: records, by: \.kind).mapValues(\.count) {
-            Counter(label: Name.tokensIssued, dimensions: [("kind", kind.rawValue)], factory: factory).increment(by: count)
+        issued(records.map(\.kind))
+    }
+
+    /// Tokens stored for callers, one kind each.
+    public func issued(_ kinds: [TokenKind]) {
+        for kind in TokenKind.allCases {
+            let count = kinds.count { $0 == kind }
+            if count > 0 {
+                Counter(label: Name.tokensIssued, dimensions: [("kind", kind.rawValue)], factory: factory).increment(by: count)
+            }
         }
     }
 

@@ -30,16 +30,9 @@ extension Data {
         self.init(base64Encoded: base64)
     }
 
-    /// Lower-case hex, built from a table (String(format:) per byte is slow on Linux and this runs per request).
+    /// Lower-case hex (`Hex.lowercase`).
     public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count * 2)
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        withUnsafeBytes { Hex.lowercase($0) }
     }
 }
 

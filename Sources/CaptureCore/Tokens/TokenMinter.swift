@@ -54,7 +54,8 @@ public struct TokenMinter: Sendable {
     /// Lower-case hex SHA-256: what the database stores for a secret (a client's, an admin key's) and for a token,
     /// after the mint time (`key(_:)`).
     public static func hash(_ token: String) -> String {
-        Data(SHA256.hash(data: Data(token.utf8))).hexString
+        var text = token
+        return text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }.withUnsafeBytes { Hex.lowercase($0) }
     }
 }
 

@@ -60,7 +60,9 @@ extension CaptureService {
         let lifetime = accessLifetime(for: client)
         let outcome = try await store.tokens.redeem(
             hash: stored.hash, kind: .access, now: now, client: stored.clientID, allowExpired: true
-        ) { old in [record(.access, fresh, following: old, expiresAt: now + lifetime)] }
+        ) { [key = TokenMinter.key(fresh)] old in
+            [Self.record(.access, key: key, following: old, issuedAt: now, expiresAt: now + lifetime)]
+        }
         if case .reused(let revoked) = outcome {
             metrics.revoked(revoked, .reuse)
             await recordSecurityEvent(
@@ -77,8 +79,8 @@ extension CaptureService {
             metrics.revoked(revoked, .accountDisabled)
             throw CaptureError.accountDeactivated
         }
-        guard case .redeemed(let old) = outcome else { throw CaptureError.invalidAccessToken }
-        metrics.issued([record(.access, fresh, following: old, expiresAt: now + lifetime)])
+        guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
+        metrics.issued([.access])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)
     }
 

@@ -30,19 +30,32 @@ extension CaptureService {
 
     /// The stored form of `grant`, continuing `previous`'s chain (same user, client, scope, provider, refresh secret).
     func records(of grant: IssuedGrant, following previous: TokenRecord) -> [TokenRecord] {
-        let now = time.now()
-        return [
-            record(.access, grant.accessToken, following: previous, expiresAt: now + TimeInterval(grant.expiresIn)),
-            record(.refresh, grant.refreshToken, following: previous, expiresAt: now + settings.refreshTokenLifetime),
-        ]
+        records(of: grant)(previous)
     }
 
-    /// The stored form of one new token in `previous`'s chain, issued now.
-    func record(_ kind: TokenKind, _ token: String, following previous: TokenRecord, expiresAt: Date) -> TokenRecord {
+    /// `records(of:following:)` in two steps: the keys (a SHA-256 each) and times now, where the request runs; the
+    /// records when the chain they continue is known, inside a redemption's write, on the one writer, which then
+    /// has only values to copy.
+    func records(of grant: IssuedGrant) -> @Sendable (_ previous: TokenRecord) -> [TokenRecord] {
+        let now = time.now()
+        let access = TokenMinter.key(grant.accessToken), refresh = TokenMinter.key(grant.refreshToken)
+        let accessExpiry = now + TimeInterval(grant.expiresIn), refreshExpiry = now + settings.refreshTokenLifetime
+        return { previous in
+            [
+                Self.record(.access, key: access, following: previous, issuedAt: now, expiresAt: accessExpiry),
+                Self.record(.refresh, key: refresh, following: previous, issuedAt: now, expiresAt: refreshExpiry),
+            ]
+        }
+    }
+
+    /// The stored form of one new token in `previous`'s chain, stored under `key`.
+    static func record(
+        _ kind: TokenKind, key: String, following previous: TokenRecord, issuedAt: Date, expiresAt: Date
+    ) -> TokenRecord {
         TokenRecord(
-            kind: kind, hash: TokenMinter.key(token), userID: previous.userID, clientID: previous.clientID,
-            chainID: previous.chainID, scope: previous.scope, authProvider: previous.authProvider, issuedAt: time.now(),
-            expiresAt: expiresAt, refreshSecret: previous.refreshSecret)
+            kind: kind, hash: key, userID: previous.userID, clientID: previous.clientID, chainID: previous.chainID,
+            scope: previous.scope, authProvider: previous.authProvider, issuedAt: issuedAt, expiresAt: expiresAt,
+            refreshSecret: previous.refreshSecret)
     }
 
     /// `/oauth/token` with `grant_type=refresh_token`: rotates the refresh token; a reused one revokes its chain.
@@ -60,11 +73,11 @@ extension CaptureService {
     func redeem(_ token: String, kind: TokenKind, client: Client, reused: String, notUsable: String) async throws -> IssuedGrant {
         let grant = mintGrant(for: client)
         let outcome = try await store.tokens.redeem(
-            hash: TokenMinter.key(token), kind: kind, now: time.now(), client: client.clientID, allowExpired: false
-        ) { old in records(of: grant, following: old) }
+            hash: TokenMinter.key(token), kind: kind, now: time.now(), client: client.clientID, allowExpired: false,
+            replacements: records(of: grant))
         switch outcome {
-        case .redeemed(let old):
-            metrics.issued(records(of: grant, following: old))
+        case .redeemed:
+            metrics.issued([.access, .refresh])
             return grant
         case .accountDisabled(let revoked):
             metrics.revoked(revoked, .accountDisabled)

@@ -40,10 +40,7 @@ enum APIRequest {
         }
         // A declared content type must be a form even when the body is empty; an undeclared one only when empty.
         let contentType = request.headers[.contentType]
-        let mediaType = contentType?.split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard mediaType == "application/x-www-form-urlencoded" || (contentType == nil && buffer.readableBytes == 0) else {
+        guard contentType.map(isForm) ?? (buffer.readableBytes == 0) else {
             throw CaptureError.unsupportedContentType(contentType ?? "(none)")
         }
         let fromBody = try FormBody.parse(buffer.readableBytesView)
@@ -52,6 +49,22 @@ enum APIRequest {
         }
         return fromBody.merging(fromQuery) { body, _ in body }
     }
+
+    /// Whether a `Content-Type` value names a form: its media type (before any `;`, without the spaces and tabs
+    /// around it) is `application/x-www-form-urlencoded` in any case. On bytes: Foundation's trimming and
+    /// lower-casing bridged through `NSString` on every API request.
+    static func isForm(_ contentType: String) -> Bool {
+        var mediaType = contentType.utf8[...]
+        if let semicolon = mediaType.firstIndex(of: UInt8(ascii: ";")) { mediaType = mediaType[..<semicolon] }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        mediaType = mediaType.drop(while: blank)
+        while let last = mediaType.last, blank(last) { mediaType = mediaType.dropLast() }
+        return mediaType.elementsEqual(formMediaType) { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? (byte | 0x20) == expected : byte == expected
+        }
+    }
+
+    private static let formMediaType = "application/x-www-form-urlencoded".utf8
 
     /// `Authorization: Bearer <token>` (or Janrain's `OAuth <token>`), else the form's `access_token`.
     static func accessToken(_ request: Request, parameters: [String: String]) -> String? {
