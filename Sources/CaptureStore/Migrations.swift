@@ -202,6 +202,12 @@ enum Migrations {
             try db.drop(index: "tokens_on_userID")
             try db.drop(index: "tokens_on_chainID")
         }
+        migrator.registerMigration("v10-account-standing") { db in
+            // Who an account is and whether it is deactivated, without its row: a redemption and the checks that
+            // need only that (introspection, /verify) read this small index instead of a random page of the users
+            // table, whose rows hold the stored profiles (issue 12).
+            try db.create(index: "users_standing", on: "users", columns: ["id", "email", "disabledAt"])
+        }
         return migrator
     }
 }

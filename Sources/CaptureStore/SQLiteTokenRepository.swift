@@ -44,10 +44,12 @@ struct SQLiteTokenRepository: TokenRepository {
         ])
     }
 
-    /// Deactivated, or gone: one column of the user's row, before the stored profile (no overflow pages read).
+    /// Deactivated, or gone: read from the `users_standing` index alone, no page of the users table (whose rows hold
+    /// the stored profiles). SQLite would pick the primary key's index and then the row.
+    static let accountDisabledSQL = "SELECT disabledAt FROM users INDEXED BY users_standing WHERE id = ?"
+
     private static func accountDisabled(_ userID: String, in db: Database) throws -> Bool {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabledAt FROM users WHERE id = ?"), arguments: [userID])
-        return row.map { $0[0] as Date? != nil } ?? true
+        try db.cachedStatement(sql: accountDisabledSQL).first(arguments: [userID]) { $0[0] as Date? != nil } ?? true
     }
 
     /// Sets `usedAt` alone. Updating the whole record would rewrite the row's entry in every index on its columns
@@ -82,16 +84,17 @@ struct SQLiteTokenRepository: TokenRepository {
         return profiles ? try await writer.pointRead(read) : try await writer.statementRead(read)
     }
 
-    /// One statement on the calling thread: the token, three columns of its user's row (before the stored profile,
-    /// so no overflow page is read) and the clients' version.
+    /// The token, who its account is (from `users_standing` alone, as `accountDisabledSQL`) and the clients' version.
+    static let findWithAccountSQL = """
+        SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
+            (SELECT version FROM change_counters WHERE name = 'clients')
+        FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
+        """
+
+    /// One statement on the calling thread (`findWithAccountSQL`).
     func findWithAccount(hash: String) async throws -> AccountLookup? {
         try await writer.statementRead { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
-                        (SELECT version FROM change_counters WHERE name = 'clients')
-                    FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
-                    """)
+            let statement = try db.cachedStatement(sql: Self.findWithAccountSQL)
             return try statement.first(arguments: [hash]) { row in
                 let after = TokenRecord.selectionCount
                 let account: AccountSummary? = (row[after] as String?).map { id in

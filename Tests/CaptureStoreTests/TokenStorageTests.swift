@@ -1,5 +1,5 @@
 import CaptureCore
-import CaptureStore
+@testable import CaptureStore
 import CaptureTestSupport
 import Foundation
 import GRDB
@@ -42,6 +42,19 @@ import Testing
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)").map { $0["detail"] as String }.joined(separator: "; ")
             }
             #expect(!plan.contains("SCAN tokens"), "\(sql): \(plan)")
+        }
+    }
+
+    /// A redemption's account check and introspection's account read take what they need from `users_standing`,
+    /// never a page of the users table (whose rows hold the stored profiles).
+    @Test func accountStandingIsReadFromItsIndexAlone() async throws {
+        let world = try await TestWorld.make(backend: .sqlite)
+        for sql in [SQLiteTokenRepository.accountDisabledSQL, SQLiteTokenRepository.findWithAccountSQL] {
+            let plan = try await world.pool.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: ["k"])
+                    .map { $0["detail"] as String }.joined(separator: "; ")
+            }
+            #expect(plan.contains("USING COVERING INDEX users_standing"), "\(sql): \(plan)")
         }
     }
 
