@@ -29,6 +29,15 @@ import Testing
         #expect(source.draws == 2 && token.hasPrefix("A") && token.count == 43)
     }
 
+    @Test func randomDrawsHaveTheirLengthAndNeverRepeat() {
+        let random = SystemRandom()
+        #expect(random.bytes(0).isEmpty && random.bytes(1).count == 1 && random.bytes(27).count == 27)
+        let draws = (0..<1000).map { _ in random.bytes(16) }
+        #expect(Set(draws).count == 1000)
+        // Every byte value turns up across 16,000 bytes (each is missing with probability about 1e-27).
+        #expect(Set(draws.joined()).count == 256)
+    }
+
     @Test func theStoredHashIsSHA256Hex() {
         #expect(TokenMinter.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
