@@ -4,7 +4,7 @@
 # capture-server on loopback; wrk against each path in interleaved rounds, the bare /health/live measured in every
 # round as the ceiling; medians, ratios, peak RSS; bench-results/<UTC time>.txt/.json and latest.txt/.json.
 #
-# Knobs (environment): BENCH_USERS (100000), BENCH_TOKENS (200000 access + refresh), BENCH_CODES (200000
+# Knobs (environment): BENCH_USERS (100000), BENCH_TOKENS (200000 access + refresh), BENCH_CODES (400000
 # authorization codes), BENCH_DURATION (10, seconds per wrk run), BENCH_CODE_DURATION (5, code exchange: every code is
 # used once, so its pool limits the run), BENCH_ROUNDS (5), BENCH_CONNECTIONS (64), BENCH_SIGNIN_CONNECTIONS (16),
 # BENCH_THREADS (wrk threads, default nproc), BENCH_TIMEOUT (30s), BENCH_BCRYPT_COST (10: the cost of the imported
@@ -20,7 +20,7 @@ repo=$PWD
 
 users=${BENCH_USERS:-100000}
 tokens=${BENCH_TOKENS:-200000}
-codes=${BENCH_CODES:-200000}
+codes=${BENCH_CODES:-400000}
 duration=${BENCH_DURATION:-10}
 code_duration=${BENCH_CODE_DURATION:-5}
 rounds=${BENCH_ROUNDS:-5}

@@ -51,6 +51,16 @@ import Testing
         }
     }
 
+    @Test func ifNoneMatchListsAreReadItemByItem() {
+        let etag = "\"0123abcd\""
+        for header in [etag, " \(etag)\t", "\"other\", \(etag)", "\(etag),\"other\"", "\"a\",,\t\(etag) ,\"b\""] {
+            #expect(StaticAssets.Asset.list(header, contains: etag), "\(header)")
+        }
+        for header in ["", ",", "\"0123abc\"", "W/\(etag)", "0123abcd", "\"other\" \(etag)", "\(etag)x"] {
+            #expect(!StaticAssets.Asset.list(header, contains: etag), "\(header)")
+        }
+    }
+
     @Test func formsAndFieldsUseTheJanrainNames() async throws {
         try await withAPI { api, _ in
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text

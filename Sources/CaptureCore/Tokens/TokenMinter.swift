@@ -27,8 +27,7 @@ public struct TokenMinter: Sendable {
     /// starts with `-`: the first character is `A` until the year 2109.
     public func mintToken(at now: Date) -> String {
         let milliseconds = UInt64(max(0, min((now.timeIntervalSince1970 * 1000).rounded(), Double(TokenKey.maxMilliseconds))))
-        let time = (0..<TokenKey.timeBytes).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) }
-        return Data(time + random.bytes(TokenKey.randomBytes)).base64URLEncoded()
+        return Data(TokenKey.timeBytes(milliseconds) + random.bytes(TokenKey.randomBytes)).base64URLEncoded()
     }
 
     /// The key a token is stored and looked up by (`TokenRecord.hash`): for a token from `mintToken`, its mint time
@@ -61,13 +60,13 @@ public struct TokenMinter: Sendable {
 
 /// The layout of a token from `TokenMinter.mintToken` and of its stored key.
 enum TokenKey {
-    static let timeBytes = 6
+    static let timeByteCount = 6
     static let randomBytes = 27
     /// 44 base64url characters (33 bytes, no padding); 43 was the length of every token before.
     static let length = 44
     static let maxMilliseconds: UInt64 = (1 << 48) - 1
     /// Lower-case hex digits of the mint time in a key.
-    static let timeDigits = 2 * timeBytes
+    static let timeDigits = 2 * timeByteCount
 
     /// The mint time of a 44-character token in hex, decoded from its first 8 characters; nil for any other string.
     static func timePrefix(of token: String) -> String? {
@@ -78,6 +77,11 @@ enum TokenKey {
             guard let value = Base64URLAlphabet.value(of: symbol) else { return nil }
             time = time << 6 | UInt64(value)
         }
-        return Data((0..<timeBytes).reversed().map { UInt8(truncatingIfNeeded: time >> (8 * UInt64($0))) }).hexString
+        return Data(timeBytes(time)).hexString
+    }
+
+    /// A mint time as the token holds it: 6 bytes, big-endian.
+    static func timeBytes(_ milliseconds: UInt64) -> [UInt8] {
+        (0..<timeByteCount).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> (8 * UInt64($0))) }
     }
 }

@@ -30,11 +30,22 @@ struct StaticAssets: Sendable {
             var headers = fields
             headers[.eTag] = etag
             headers[.cacheControl] = "no-cache"
-            if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            if let ifNoneMatch, Self.list(ifNoneMatch, contains: etag) {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = contentType
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+        }
+
+        /// Whether a comma-separated list of entity tags (`If-None-Match`) holds `etag`, each compared without the
+        /// spaces and tabs around it. On bytes: Foundation's trimming bridged through `NSString` on every page.
+        static func list(_ header: String, contains etag: String) -> Bool {
+            let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            return header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { item in
+                var item = item.drop(while: blank)
+                while let last = item.last, blank(last) { item = item.dropLast() }
+                return item.elementsEqual(etag.utf8)
+            }
         }
     }
 
