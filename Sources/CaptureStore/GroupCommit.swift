@@ -2,12 +2,12 @@ import GRDB
 import Synchronization
 
 /// Group commit for short, frequent writes (a refresh grant, a code exchange): the writes that arrive while a
-/// transaction is being committed wait, then all run in the next transaction and are committed with one fsync. Each caller resumes only after the commit that holds its write, so an acknowledged
-/// write is as durable as with a transaction of its own (`synchronous = FULL`). Writes run one after another in the
-/// transaction; should one fail, the transaction is rolled back and the group runs again with each write in a
-/// savepoint of its own, so the failing write alone is lost (a savepoint for every write would cost two statements
-/// each, on the one writer, for a failure that almost never comes). Nothing waits on a timer: with no write in
-/// progress, a write starts at once.
+/// transaction is being committed wait, then all run in the next transaction and are committed with one fsync. Each
+/// caller resumes only after the commit that holds its write, so an acknowledged write is as durable as with a
+/// transaction of its own (`synchronous = FULL`). Writes run one after another in the transaction; should one fail,
+/// the transaction is rolled back and the group runs again with each write in a savepoint of its own, so the failing
+/// write alone is lost (a savepoint for every write would cost two statements each, on the one writer, for a failure
+/// that almost never comes). Nothing waits on a timer: with no write in progress, a write starts at once.
 final class GroupCommit: Sendable {
     /// At most this many writes share a transaction, so one commit's wait stays short.
     static let batchLimit = 256
