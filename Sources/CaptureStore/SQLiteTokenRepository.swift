@@ -44,12 +44,20 @@ struct SQLiteTokenRepository: TokenRepository {
         ])
     }
 
-    /// Deactivated, or gone: read from the `users_standing` index alone, no page of the users table (whose rows hold
-    /// the stored profiles). SQLite would pick the primary key's index and then the row.
-    static let accountDisabledSQL = "SELECT disabledAt FROM users INDEXED BY users_standing WHERE id = ?"
+    /// The presented token and its account's standing, in one statement: the account from the `users_standing`
+    /// index alone, no page of the users table (whose rows hold the stored profiles). SQLite would pick the primary
+    /// key's index and then read the row.
+    static let redemptionSQL = """
+        SELECT \(TokenRecord.selection), users.id, users.disabledAt
+        FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
+        """
 
-    private static func accountDisabled(_ userID: String, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: accountDisabledSQL).first(arguments: [userID]) { $0[0] as Date? != nil } ?? true
+    /// The token with this key and whether its account is deactivated or gone.
+    private static func tokenAndStanding(hash: String, in db: Database) throws -> (TokenRecord, disabled: Bool)? {
+        try db.cachedStatement(sql: redemptionSQL).first(arguments: [hash]) { row in
+            let after = TokenRecord.selectionCount
+            return (TokenRecord(row: row, selectionAt: 0), (row[after] as String?) == nil || (row[after + 1] as Date?) != nil)
+        }
     }
 
     /// Sets `usedAt` alone. Updating the whole record would rewrite the row's entry in every index on its columns
@@ -84,7 +92,7 @@ struct SQLiteTokenRepository: TokenRepository {
         return profiles ? try await writer.pointRead(read) : try await writer.statementRead(read)
     }
 
-    /// The token, who its account is (from `users_standing` alone, as `accountDisabledSQL`) and the clients' version.
+    /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`) and the clients' version.
     static let findWithAccountSQL = """
         SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
             (SELECT version FROM change_counters WHERE name = 'clients')
@@ -149,9 +157,9 @@ struct SQLiteTokenRepository: TokenRepository {
         // Many redemptions a second, each durable: they share transactions and fsyncs (GroupCommit). The write
         // transaction is the lock: no other redemption reads the token until this one commits.
         try await writer.groupWrite { db in
-            let token = try Self.token(hash: hash, in: db)
-            let disabled = try token.map { try Self.accountDisabled($0.userID, in: db) } ?? false
-            switch (decide(token, disabled), token) {
+            let found = try Self.tokenAndStanding(hash: hash, in: db)
+            let token = found?.0
+            switch (decide(token, found?.disabled ?? false), token) {
             case (.redeem(let replacements), var old?):
                 old.usedAt = now
                 try Self.markUsed(old, in: db)

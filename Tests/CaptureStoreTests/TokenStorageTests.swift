@@ -45,11 +45,11 @@ import Testing
         }
     }
 
-    /// A redemption's account check and introspection's account read take what they need from `users_standing`,
+    /// A redemption's and introspection's reads of the account take what they need from `users_standing`,
     /// never a page of the users table (whose rows hold the stored profiles).
     @Test func accountStandingIsReadFromItsIndexAlone() async throws {
         let world = try await TestWorld.make(backend: .sqlite)
-        for sql in [SQLiteTokenRepository.accountDisabledSQL, SQLiteTokenRepository.findWithAccountSQL] {
+        for sql in [SQLiteTokenRepository.redemptionSQL, SQLiteTokenRepository.findWithAccountSQL] {
             let plan = try await world.pool.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: ["k"])
                     .map { $0["detail"] as String }.joined(separator: "; ")
