@@ -40,8 +40,11 @@ struct PostgresClientRepository: ClientRepository {
         try await store.query("SELECT * FROM clients WHERE client_id = \(id)").first.map(Self.record)
     }
 
+    /// The clients' version; token lookups read it in their own statement, as a subquery.
+    static let versionQuery = "SELECT version FROM change_counters WHERE name = 'clients'"
+
     func version() async throws -> Int64 {
-        try await store.query("SELECT version FROM change_counters WHERE name = 'clients'")
+        try await store.query("\(unescaped: Self.versionQuery)")
             .first.map { try Columns($0)("version", as: Int64.self) } ?? 0
     }
 

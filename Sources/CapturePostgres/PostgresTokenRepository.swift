@@ -39,7 +39,7 @@ struct PostgresTokenRepository: TokenRepository {
         let rows = try await store.query(
             """
             SELECT \(unescaped: Self.columns), \(unescaped: PostgresUserRepository.columns(prefix: "u_", table: "u")),
-                (SELECT version FROM change_counters WHERE name = 'clients') AS clients_version
+                (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version
             FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
             """)
         guard let row = rows.first else { return nil }
@@ -55,7 +55,7 @@ struct PostgresTokenRepository: TokenRepository {
             """
             SELECT \(unescaped: Self.columns), u.id AS account_id, u.email AS account_email,
                 u.disabled_at AS account_disabled_at,
-                (SELECT version FROM change_counters WHERE name = 'clients') AS clients_version
+                (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version
             FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
             """)
         guard let row = rows.first else { return nil }

@@ -29,8 +29,11 @@ struct SQLiteClientRepository: ClientRepository {
     }
 
     /// The clients' change counter (migration v8's triggers), read inside a caller's transaction too.
+    /// The clients' version; token lookups read it in their own statement, as a subquery.
+    static let versionQuery = "SELECT version FROM change_counters WHERE name = 'clients'"
+
     static func version(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(try db.cachedStatement(sql: "SELECT version FROM change_counters WHERE name = 'clients'")) ?? 0
+        try Int64.fetchOne(try db.cachedStatement(sql: versionQuery)) ?? 0
     }
 
     func list() async throws -> [Client] {

@@ -72,7 +72,7 @@ struct SQLiteTokenRepository: TokenRepository {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(TokenRecord.selection), \(User.selection),
-                        (SELECT version FROM change_counters WHERE name = 'clients')
+                        (\(SQLiteClientRepository.versionQuery))
                     FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
                     """)
             guard
@@ -95,7 +95,7 @@ struct SQLiteTokenRepository: TokenRepository {
     /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`) and the clients' version.
     static let findWithAccountSQL = """
         SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
-            (SELECT version FROM change_counters WHERE name = 'clients')
+            (\(SQLiteClientRepository.versionQuery))
         FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
         """
 

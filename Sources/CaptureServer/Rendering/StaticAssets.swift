@@ -38,13 +38,10 @@ struct StaticAssets: Sendable {
         }
 
         /// Whether a comma-separated list of entity tags (`If-None-Match`) holds `etag`, each compared without the
-        /// spaces and tabs around it. On bytes: Foundation's trimming bridged through `NSString` on every page.
+        /// spaces and tabs around it.
         static func list(_ header: String, contains etag: String) -> Bool {
-            let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            return header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { item in
-                var item = item.drop(while: blank)
-                while let last = item.last, blank(last) { item = item.dropLast() }
-                return item.elementsEqual(etag.utf8)
+            header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { item in
+                item.trimmingOptionalWhitespace.elementsEqual(etag.utf8)
             }
         }
     }

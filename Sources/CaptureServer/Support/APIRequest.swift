@@ -51,15 +51,12 @@ enum APIRequest {
     }
 
     /// Whether a `Content-Type` value names a form: its media type (before any `;`, without the spaces and tabs
-    /// around it) is `application/x-www-form-urlencoded` in any case. On bytes: Foundation's trimming and
-    /// lower-casing bridged through `NSString` on every API request.
+    /// around it) is `application/x-www-form-urlencoded` in any case. On bytes: Foundation's lower-casing bridged
+    /// through `NSString` on every API request.
     static func isForm(_ contentType: String) -> Bool {
         var mediaType = contentType.utf8[...]
         if let semicolon = mediaType.firstIndex(of: UInt8(ascii: ";")) { mediaType = mediaType[..<semicolon] }
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        mediaType = mediaType.drop(while: blank)
-        while let last = mediaType.last, blank(last) { mediaType = mediaType.dropLast() }
-        return mediaType.elementsEqual(formMediaType) { byte, expected in
+        return mediaType.trimmingOptionalWhitespace.elementsEqual(formMediaType) { byte, expected in
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? (byte | 0x20) == expected : byte == expected
         }
     }
