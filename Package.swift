@@ -20,6 +20,7 @@ let package = Package(
         // swift-nio and swift-nio-extras are already in the graph through Hummingbird; named so the connection
         // handlers can use NIO's HTTP/1 types.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // Already in the graph through Hummingbird; named for the mail delivery service that runs beside the server.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -51,6 +52,7 @@ let package = Package(
             dependencies: [
                 "CaptureCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),

@@ -12,7 +12,10 @@ public enum CaptureDatabase {
         // The CLI and the service write the same file; wait for the other's lock instead of failing.
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
+        // Every change to tokens, users and clients is stamped for the token-check caches of every process.
+        let stamps = try ChangeStamps.forDatabase(at: path)
         configuration.prepareDatabase { db in
+            db.add(transactionObserver: ChangeRecorder(stamps: stamps), extent: .databaseLifetime)
             // An acknowledged write survives a crash of the process and of the machine.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Freed content (a message body once delivered, a deleted user) is overwritten, not left in free space.
@@ -38,6 +41,9 @@ public enum CaptureDatabase {
     /// point lookups read through `PointReaders` of their own. Token redemptions share one `GroupCommit`.
     public static func repositories(_ writer: any DatabaseWriter, metrics: CaptureMetrics = .facade) -> Repositories {
         let pointReaders = (writer as? DatabasePool).map { PointReaders(path: $0.path) }
+        let checks = (writer as? DatabasePool).flatMap { pool in
+            (try? ChangeStamps.forDatabase(at: pool.path)).map { TokenCheckCache(stamps: $0) }
+        }
         let groupCommit = GroupCommit(writer: writer)
         func named(_ repository: String) -> MeteredDatabase {
             MeteredDatabase(
@@ -46,7 +52,7 @@ public enum CaptureDatabase {
         }
         return Repositories(
             users: SQLiteUserRepository(writer: named("users")),
-            tokens: SQLiteTokenRepository(writer: named("tokens")),
+            tokens: SQLiteTokenRepository(writer: named("tokens"), checks: checks),
             clients: SQLiteClientRepository(writer: named("clients")),
             throttle: SQLiteThrottleRepository(writer: named("throttle")),
             codes: SQLiteCodeRepository(writer: named("codes")),

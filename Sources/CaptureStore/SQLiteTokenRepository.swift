@@ -5,6 +5,8 @@ import GRDB
 /// Token hashes in SQLite. Lookups are by the unique `hash` index.
 struct SQLiteTokenRepository: TokenRepository {
     let writer: MeteredDatabase
+    /// Token checks kept in memory (a file database's; none in memory or in tests that pass none).
+    var checks: TokenCheckCache? = nil
 
     private static let hash = Column("hash")
     private static let chain = Column("chainID")
@@ -92,26 +94,35 @@ struct SQLiteTokenRepository: TokenRepository {
         return profiles ? try await writer.pointRead(read) : try await writer.statementRead(read)
     }
 
-    /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`) and the clients' version.
+    /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`, with its row id for
+    /// `ChangeStamps`) and the clients' version.
     static let findWithAccountSQL = """
         SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
-            (\(SQLiteClientRepository.versionQuery))
+            (\(SQLiteClientRepository.versionQuery)), users.rowid
         FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
         """
 
-    /// One statement on the calling thread (`findWithAccountSQL`).
+    /// From `checks` while nothing it depends on has changed, else one statement on the calling thread
+    /// (`findWithAccountSQL`), kept in `checks` when it is one they hold.
     func findWithAccount(hash: String) async throws -> AccountLookup? {
-        try await writer.statementRead { db in
+        if let checks, let kept = checks.lookup(key: hash) { return kept }
+        let generation = checks?.generation
+        let found = try await writer.statementRead { db in
             let statement = try db.cachedStatement(sql: Self.findWithAccountSQL)
-            return try statement.first(arguments: [hash]) { row in
+            return try statement.first(arguments: [hash]) { row -> (AccountLookup, userRow: Int64?) in
                 let after = TokenRecord.selectionCount
                 let account: AccountSummary? = (row[after] as String?).map { id in
                     AccountSummary(id: id, email: row[after + 1], disabledAt: row[after + 2])
                 }
-                return AccountLookup(
+                let lookup = AccountLookup(
                     record: TokenRecord(row: row, selectionAt: 0), account: account, clientsVersion: row[after + 3] ?? 0)
+                return (lookup, row[after + 4])
             }
         }
+        if let checks, let generation, let (lookup, userRow) = found, let userRow {
+            checks.keep(lookup, key: hash, userRow: userRow, generation: generation)
+        }
+        return found?.0
     }
 
     func find(id: Int64) async throws -> TokenRecord? {

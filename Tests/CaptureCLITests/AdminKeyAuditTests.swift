@@ -92,7 +92,7 @@ struct CrossProcessChangeTests {
             try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: old)
         }
         #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) != nil)
-        // A token revoked from another process is refused on the next check too (tokens are never cached).
+        // A token revoked from another process is refused on the next check too, though its check was kept.
         #expect(try await CLI.run(["token", "revoke", "--user", "cached@example.com"], in: world).status == 0)
         #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) == nil)
     }
@@ -132,16 +132,24 @@ struct CrossProcessChangeTests {
         #expect(removed.status == 400 && String(decoding: removed.body, as: UTF8.self).contains("not registered"))
 
         let token = try await world.register("paged@example.com").grant!.accessToken
-        func entity() async throws -> String {
+        func post(_ path: String, _ form: String) async throws -> String {
             let reply = try await http.send(
                 OutboundHTTPRequest(
-                    method: .post, url: server.url + "/entity",
+                    method: .post, url: server.url + path,
                     headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
-                    body: Data("access_token=\(token)".utf8), allowsPlainHTTP: true))
+                    body: Data(form.utf8), allowsPlainHTTP: true))
             return String(decoding: reply.body, as: UTF8.self)
         }
+        func entity() async throws -> String { try await post("/entity", "access_token=\(token)") }
+        func verify() async throws -> String {
+            try await post("/verify", "assertion=\(token)&audience=http%3A%2F%2Fandroid.library")
+        }
         #expect(try await entity().contains(#""stat":"ok""#))
+        // /verify's check is kept in memory by the server (on SQLite) after the first: the second answers from there.
+        #expect(try await verify().contains(#""status":"okay""#))
+        #expect(try await verify().contains(#""status":"okay""#))
         #expect(try await CLI.run(["token", "revoke", "--user", "paged@example.com"], in: world).status == 0)
         #expect(try await entity().contains(#""stat":"error""#))
+        #expect(try await verify().contains(#""status":"failure""#))
     }
 }

@@ -35,6 +35,13 @@ public struct Client: Sendable, Equatable, Codable {
     }
 
     public var isConfidential: Bool { secretHash != nil }
+
+    /// The origins the client's pages and apps run on: its allowed origins and the origins of its redirect URIs
+    /// (path-only redirect URIs live on this service's own origin, `publicOrigin`).
+    public func origins(publicOrigin: String) -> Set<URLOrigin> {
+        let uris = allowedOrigins + redirectURIs.map { $0.hasPrefix("/") ? publicOrigin + $0 : $0 }
+        return Set(uris.compactMap(URLOrigin.init))
+    }
 }
 
 /// Rules about client ids, redirect URIs and response types, shared by settings, the CLI and the service.

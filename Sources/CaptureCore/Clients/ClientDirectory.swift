@@ -5,6 +5,7 @@
 public final class ClientDirectory: Sendable {
     public static let capacity = 4096
     private let clients = VersionedCache<String, Client>(capacity: capacity)
+    private let origins = VersionedCache<String, Set<URLOrigin>>(capacity: capacity)
 
     public init() {}
 
@@ -14,5 +15,14 @@ public final class ClientDirectory: Sendable {
         guard let client = try await load() else { return nil }
         clients.keep(client, for: id, version: version)
         return client
+    }
+
+    /// Where the client's pages and apps run (`Client.origins(publicOrigin:)`), worked out once per clients version:
+    /// parsing each URI costs more than the token check that `/verify` makes.
+    public func origins(of client: Client, version: Int64, publicOrigin: String) -> Set<URLOrigin> {
+        if let known = origins.value(client.clientID, version: version) { return known }
+        let found = client.origins(publicOrigin: publicOrigin)
+        origins.keep(found, for: client.clientID, version: version)
+        return found
     }
 }

@@ -35,7 +35,8 @@ extension CaptureService {
         }
         guard !account.isDisabled else { return .failure(reason: "the account is deactivated") }
         guard let client = try await registeredClient(record.clientID, version: lookup.clientsVersion),
-            origins(of: client).contains(origin)
+            clientDirectory.origins(of: client, version: lookup.clientsVersion, publicOrigin: settings.resolvedPublicOrigin)
+                .contains(origin)
         else {
             return .failure(reason: "audience does not match the client the assertion was issued to")
         }
@@ -45,11 +46,4 @@ extension CaptureService {
             issuer: settings.issuerHost)
     }
 
-    /// The origins a client's pages and apps run on: its allowed origins and the origins of its redirect URIs
-    /// (path-only redirect URIs live on this service's own origin).
-    func origins(of client: Client) -> Set<URLOrigin> {
-        let publicOrigin = settings.resolvedPublicOrigin
-        let uris = client.allowedOrigins + client.redirectURIs.map { $0.hasPrefix("/") ? publicOrigin + $0 : $0 }
-        return Set(uris.compactMap(URLOrigin.init))
-    }
 }

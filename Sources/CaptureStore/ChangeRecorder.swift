@@ -1,0 +1,55 @@
+import GRDB
+
+/// On every connection that can write (`CaptureDatabase.open`, in the service and in capturectl alike): the rows of
+/// `tokens` and `users` a transaction updates or deletes, and any change to `clients`, stamped in `ChangeStamps`
+/// before the commit and again after it. Inserts are not stamped: nothing cached can depend on a row that was not
+/// there. Only SQLite's own connections are seen, so a change made to the file by other software (the `sqlite3`
+/// shell) reaches a cache only when its entries are replaced; docs/operations.md says so.
+final class ChangeRecorder: TransactionObserver {
+    private let stamps: ChangeStamps
+    private var subjects: Set<ChangeStamps.Subject> = []
+    private var everything = false
+    /// Past this many rows in one transaction (a purge), one stamp of everything replaces theirs.
+    static let rowLimit = 4096
+
+    init(stamps: ChangeStamps) {
+        self.stamps = stamps
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        switch eventKind {
+        case .insert(let table): table == "clients"
+        case .update(let table, _), .delete(let table): table == "tokens" || table == "users" || table == "clients"
+        }
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        guard !everything else { return }
+        switch event.tableName {
+        case "tokens": subjects.insert(.token(rowID: event.rowID))
+        case "users": subjects.insert(.user(rowID: event.rowID))
+        default: everything = true
+        }
+        if subjects.count > Self.rowLimit { everything = true }
+        if everything { subjects = [.everything] }
+    }
+
+    /// Before the commit too: a process that dies between its commit and the stamp after it has still stamped.
+    func databaseWillCommit() throws {
+        if !subjects.isEmpty { stamps.changed(subjects) }
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        if !subjects.isEmpty { stamps.changed(subjects) }
+        forget()
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        forget()
+    }
+
+    private func forget() {
+        subjects = []
+        everything = false
+    }
+}

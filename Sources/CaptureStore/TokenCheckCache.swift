@@ -1,0 +1,186 @@
+import CaptureCore
+import Foundation
+import Synchronization
+
+/// Token checks (`/oauth/introspect`, `/verify`) answered from memory: the lookup of an active access token of an
+/// active account, kept until its token row, its user row or a client changes anywhere (`ChangeStamps`), bounded by
+/// `capacity` entries. Anything else (revoked, used, disabled, not found, other kinds) is read every time, so a
+/// refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is on a read.
+///
+/// An entry is about 200 bytes: the key is 128 bits of the token's SHA-256, identifiers in UUID form are kept as
+/// their 16 bytes, and client ids, scopes and providers are kept once each.
+final class TokenCheckCache: Sendable {
+    private let stamps: ChangeStamps
+    private let capacity: Int
+    private let state: Mutex<State>
+
+    /// 98,304 entries fill a table of 131,072 slots to Swift's three quarters: about 20 MB.
+    static let defaultCapacity = 98_304
+
+    init(stamps: ChangeStamps, capacity: Int = defaultCapacity) {
+        self.stamps = stamps
+        self.capacity = max(1, capacity)
+        // The whole table at once: growing it by doubling would hold the old and the new one for a moment.
+        var state = State()
+        state.entries.reserveCapacity(self.capacity)
+        self.state = Mutex(state)
+    }
+
+    /// Read before the database, and passed to `keep` with what was read.
+    var generation: UInt64 { stamps.generation }
+
+    /// The lookup `key` had when it was kept, unless anything it depends on changed since.
+    func lookup(key: String) -> AccountLookup? {
+        guard let digest = Digest(key: key) else { return nil }
+        guard let (entry, words) = state.withLock({ state in state.entries[digest].map { ($0, state.words) } }) else {
+            return nil
+        }
+        let filled = entry.filledAt
+        guard stamps.stamp(of: .token(rowID: entry.tokenRow)) <= filled, stamps.stamp(of: .user(rowID: entry.userRow)) <= filled,
+            stamps.stamp(of: .everything) <= filled
+        else {
+            state.withLock { state in
+                if state.entries[digest]?.filledAt == filled { state.entries[digest] = nil }
+            }
+            return nil
+        }
+        return entry.lookup(key: key, words: words)
+    }
+
+    /// Keeps `lookup`, read after `generation` was, if it is one this cache holds.
+    func keep(_ lookup: AccountLookup, key: String, userRow: Int64, generation: UInt64) {
+        let record = lookup.record
+        guard record.kind == .access, let tokenRow = record.id, record.revokedAt == nil, record.usedAt == nil,
+            record.refreshSecret == nil, record.redirectURI == nil, record.codeChallenge == nil, record.hash == key,
+            let account = lookup.account, account.disabledAt == nil, account.id == record.userID,
+            let digest = Digest(key: key)
+        else { return }
+        state.withLock { state in
+            guard let clientID = state.word(record.clientID), let scope = state.word(record.scope),
+                let provider = state.word(record.authProvider)
+            else { return }
+            if state.entries.count >= capacity, state.entries[digest] == nil { state.evict(capacity / 8) }
+            state.entries[digest] = Entry(
+                tokenRow: tokenRow, userRow: userRow, filledAt: generation, clientsVersion: lookup.clientsVersion,
+                issuedAt: record.issuedAt, expiresAt: record.expiresAt, userID: CompactID(record.userID),
+                chainID: CompactID(record.chainID), email: account.email, clientID: clientID, scope: scope,
+                authProvider: provider)
+        }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+
+    private struct State: ~Copyable {
+        var entries: [Digest: Entry] = [:]
+        /// Client ids, scopes and providers, each kept once; entries name them by index.
+        var words: [String] = []
+        var wordIndex: [String: UInt16] = [:]
+
+        mutating func word(_ text: String) -> UInt16? {
+            if let index = wordIndex[text] { return index }
+            guard words.count < Int(UInt16.max) else { return nil }
+            let index = UInt16(words.count)
+            words.append(text)
+            wordIndex[text] = index
+            return index
+        }
+
+        /// Room for more: `count` entries go, the first in the table's own (hashed, so arbitrary) order.
+        mutating func evict(_ count: Int) {
+            for digest in Array(entries.keys.prefix(max(1, count))) { entries[digest] = nil }
+        }
+    }
+
+    /// 128 bits of the SHA-256 in a token's key (`TokenMinter.key`), which follows the mint time in a time-led key.
+    struct Digest: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init?(key: String) {
+            let hex = key.utf8
+            guard hex.count >= 64 else { return nil }
+            var words: [UInt64] = [0, 0]
+            var index = hex.index(hex.endIndex, offsetBy: -64)
+            for word in 0..<2 {
+                for _ in 0..<16 {
+                    guard let value = Self.nibble(hex[index]) else { return nil }
+                    words[word] = words[word] << 4 | UInt64(value)
+                    index = hex.index(after: index)
+                }
+            }
+            (high, low) = (words[0], words[1])
+        }
+
+        private static func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+    }
+
+    /// A lower-case UUID's 16 bytes, or any other text as it is.
+    enum CompactID {
+        case uuid(UInt64, UInt64)
+        case text(String)
+
+        init(_ text: String) {
+            let hex = text.utf8.filter { $0 != UInt8(ascii: "-") }
+            var words: (UInt64, UInt64) = (0, 0)
+            var valid = text.utf8.count == 36 && hex.count == 32
+            for (offset, byte) in hex.enumerated() where valid {
+                let value: UInt64
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
+                default: valid = false; continue
+                }
+                if offset < 16 { words.0 = words.0 << 4 | value } else { words.1 = words.1 << 4 | value }
+            }
+            let compact = CompactID.uuid(words.0, words.1)
+            self = valid && compact.text == text ? compact : .text(text)
+        }
+
+        var text: String {
+            switch self {
+            case .text(let text): return text
+            case .uuid(let high, let low):
+                let words = (high.bigEndian, low.bigEndian)
+                let hex = Array(withUnsafeBytes(of: words) { Hex.lowercase($0) }.utf8)
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(36)
+                for (offset, digit) in hex.enumerated() {
+                    if offset == 8 || offset == 12 || offset == 16 || offset == 20 { bytes.append(UInt8(ascii: "-")) }
+                    bytes.append(digit)
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
+    private struct Entry {
+        let tokenRow: Int64
+        let userRow: Int64
+        let filledAt: UInt64
+        let clientsVersion: Int64
+        let issuedAt: Date
+        let expiresAt: Date
+        let userID: CompactID
+        let chainID: CompactID
+        let email: String
+        let clientID: UInt16
+        let scope: UInt16
+        let authProvider: UInt16
+
+        func lookup(key: String, words: [String]) -> AccountLookup {
+            let userID = userID.text
+            var record = TokenRecord(
+                kind: .access, hash: key, userID: userID, clientID: words[Int(clientID)], chainID: chainID.text,
+                scope: words[Int(scope)], authProvider: words[Int(authProvider)], issuedAt: issuedAt, expiresAt: expiresAt)
+            record.id = tokenRow
+            return AccountLookup(
+                record: record, account: AccountSummary(id: userID, email: email, disabledAt: nil), clientsVersion: clientsVersion)
+        }
+    }
+}

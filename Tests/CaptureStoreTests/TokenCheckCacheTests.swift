@@ -1,0 +1,190 @@
+import CaptureCore
+import Foundation
+import GRDB
+import Testing
+
+@testable import CaptureStore
+
+/// Token checks kept in memory (`TokenCheckCache`) and the stamps that retire them (`ChangeStamps`, written by
+/// `ChangeRecorder` on every writing connection of every process).
+@Suite struct TokenCheckCacheTests {
+    static func temporaryDatabase(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite").path
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-changes"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    @Test func aStampWrittenThroughOneMappingIsReadThroughAnother() async throws {
+        let path = Self.temporaryDatabase("stamps")
+        defer { Self.remove(path) }
+        let writer = try ChangeStamps(path: path + "-changes")
+        let reader = try ChangeStamps(path: path + "-changes")
+        #expect(reader.generation == 0 && reader.stamp(of: .token(rowID: 7)) == 0)
+        writer.changed([.token(rowID: 7), .user(rowID: 9)])
+        #expect(reader.generation == 1)
+        #expect(reader.stamp(of: .token(rowID: 7)) == 1 && reader.stamp(of: .user(rowID: 9)) == 1)
+        #expect(reader.stamp(of: .token(rowID: 9)) == 0 && reader.stamp(of: .user(rowID: 7)) == 0)
+        #expect(reader.stamp(of: .everything) == 0)
+        reader.changed([.everything])
+        #expect(writer.generation == 2 && writer.stamp(of: .everything) == 2)
+
+        // Many writers stamping one row at once: the stamp ends at the newest generation, never an older one.
+        await withTaskGroup(of: Void.self) { group in
+            for stamps in [writer, reader, writer, reader] {
+                group.addTask { for _ in 0..<500 { stamps.changed([.token(rowID: 7)]) } }
+            }
+        }
+        #expect(reader.generation == 2002 && writer.stamp(of: .token(rowID: 7)) == 2002)
+    }
+
+    /// Rows spread over the stamps as at random (100k rows over 262,143 stamps: about 83k distinct).
+    @Test func neighbouringRowsHaveStampsOfTheirOwn() {
+        let slots = Set((1...100_000).map { ChangeStamps.slot(of: .token(rowID: Int64($0))) })
+        #expect(slots.count > 80_000 && !slots.contains(0))
+        #expect(ChangeStamps.slot(of: .token(rowID: 1)) != ChangeStamps.slot(of: .user(rowID: 1)))
+        #expect(ChangeStamps.slot(of: .everything) == 0)
+    }
+
+    @Test func identifiersInUUIDFormAreKeptAsTheirBytes() {
+        for _ in 0..<200 {
+            let id = UUID().uuidString.lowercased()
+            let compact = TokenCheckCache.CompactID(id)
+            guard case .uuid = compact else { Issue.record("\(id) kept as text"); continue }
+            #expect(compact.text == id)
+        }
+        for text in [UUID().uuidString, "u-1", "", "0123456789abcdef0123456789abcdef", "g0000000-0000-4000-8000-000000000000"] {
+            let compact = TokenCheckCache.CompactID(text)
+            guard case .text = compact else { Issue.record("\(text) taken for a UUID"); continue }
+            #expect(compact.text == text)
+        }
+    }
+
+    /// A store on a file, with an active access token of an active account, and the cache it reads through.
+    struct Fixture {
+        let path: String
+        let pool: DatabasePool
+        let repositories: Repositories
+        let checks: TokenCheckCache
+        let user: User
+        let key: String
+
+        init(_ name: String, kind: TokenKind = .access) async throws {
+            path = TokenCheckCacheTests.temporaryDatabase(name)
+            pool = try CaptureDatabase.open(path: path)
+            repositories = CaptureDatabase.repositories(pool)
+            checks = try #require((repositories.tokens as? SQLiteTokenRepository)?.checks)
+            user = try await repositories.users.insert(
+                User(id: UUID().uuidString.lowercased(), email: "\(name)@example.com", passwordHash: nil, createdAt: Date()))
+            key = TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))
+            try await repositories.tokens.insert([
+                TokenRecord(
+                    kind: kind, hash: key, userID: user.id, clientID: "app", chainID: UUID().uuidString.lowercased(),
+                    scope: "openid", authProvider: "capture", issuedAt: Date(), expiresAt: Date() + 3600)
+            ])
+        }
+
+        func close() throws {
+            try pool.close()
+            TokenCheckCacheTests.remove(path)
+        }
+    }
+
+    @Test func aCheckIsKeptAsItWasReadAndAnsweredFromMemory() async throws {
+        let fixture = try await Fixture("kept")
+        defer { try? fixture.close() }
+        let read = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        #expect(fixture.checks.count == 1)
+        let kept = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        #expect(kept.record == read.record && kept.account == read.account && kept.clientsVersion == read.clientsVersion)
+
+        // Software other than capture-bridge (no stamps) changing the file is not seen: the kept check answers.
+        let foreign = try DatabaseQueue(path: fixture.path)
+        try await foreign.write { db in try db.execute(sql: "UPDATE tokens SET scope = 'changed behind its back'") }
+        try foreign.close()
+        #expect(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key)?.record.scope == "openid")
+    }
+
+    /// Each change through another store on the same file (as capturectl or another instance makes it) retires the
+    /// kept check: the next lookup reads the database.
+    @Test func aChangeToTheTokenItsUserOrAnyClientIsSeenOnTheNextLookup() async throws {
+        let fixture = try await Fixture("retired")
+        defer { try? fixture.close() }
+        let tokens = fixture.repositories.tokens
+        let otherPool = try CaptureDatabase.open(path: fixture.path)
+        defer { try? otherPool.close() }
+        let other = CaptureDatabase.repositories(otherPool)
+
+        _ = try await tokens.findWithAccount(hash: fixture.key)
+        var user = fixture.user
+        user.email = "renamed@example.com"
+        try await other.users.update(user)
+        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.email == "renamed@example.com")
+
+        _ = try await tokens.findWithAccount(hash: fixture.key)
+        user.disabledAt = Date()
+        try await other.users.update(user)
+        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.isDisabled == true)
+        #expect(fixture.checks.count == 0, "a disabled account's check is not kept")
+        user.disabledAt = nil
+        try await other.users.update(user)
+
+        let version = try #require(try await tokens.findWithAccount(hash: fixture.key)).clientsVersion
+        try await other.clients.upsert(Client(clientID: "another", name: "another", createdAt: Date()))
+        #expect(try await tokens.findWithAccount(hash: fixture.key)?.clientsVersion == version + 1)
+
+        _ = try await tokens.findWithAccount(hash: fixture.key)
+        _ = try await other.tokens.revokeAll(userID: fixture.user.id, at: Date())
+        let revoked = try #require(try await tokens.findWithAccount(hash: fixture.key))
+        #expect(revoked.record.state(at: Date()) == .revoked)
+        #expect(fixture.checks.count == 0, "a revoked token's check is not kept")
+    }
+
+    @Test func onlyActiveAccessTokensOfActiveAccountsAreKept() async throws {
+        let refresh = try await Fixture("refresh", kind: .refresh)
+        defer { try? refresh.close() }
+        #expect(try await refresh.repositories.tokens.findWithAccount(hash: refresh.key)?.record.kind == .refresh)
+        #expect(refresh.checks.count == 0)
+        #expect(try await refresh.repositories.tokens.findWithAccount(hash: TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))) == nil)
+        #expect(refresh.checks.count == 0)
+    }
+
+    /// A transaction that changes more rows than are worth stamping one by one (a purge) stamps everything.
+    @Test func aLargeChangeRetiresEveryKeptCheck() async throws {
+        let fixture = try await Fixture("purged")
+        defer { try? fixture.close() }
+        let stamps = try ChangeStamps.forDatabase(at: fixture.path)
+        _ = try await fixture.repositories.tokens.findWithAccount(hash: fixture.key)
+        let before = stamps.stamp(of: .everything)
+        try await fixture.pool.write { db in
+            for index in 0...ChangeRecorder.rowLimit {
+                try db.execute(
+                    sql: """
+                        INSERT INTO tokens (kind, hash, userID, clientID, chainID, scope, authProvider, issuedAt, expiresAt)
+                        VALUES ('access', ?, ?, 'app', 'c', '', 'capture', ?, ?)
+                        """, arguments: ["bulk-\(index)", fixture.user.id, Date(), Date()])
+            }
+        }
+        #expect(stamps.stamp(of: .everything) == before, "inserts are not stamped")
+        try await fixture.pool.write { db in try db.execute(sql: "DELETE FROM tokens WHERE hash LIKE 'bulk-%'") }
+        #expect(stamps.stamp(of: .everything) > before)
+        #expect(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key) != nil)
+    }
+
+    @Test func theCacheHoldsAtMostItsCapacity() async throws {
+        let fixture = try await Fixture("bounded")
+        defer { try? fixture.close() }
+        let stamps = try ChangeStamps.forDatabase(at: fixture.path)
+        let checks = TokenCheckCache(stamps: stamps, capacity: 16)
+        let lookup = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        for _ in 0..<100 {
+            let key = TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))
+            var record = lookup.record
+            record.hash = key
+            checks.keep(AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1, generation: stamps.generation)
+            #expect(checks.count <= 16)
+            #expect(checks.lookup(key: key)?.record == record)
+        }
+    }
+}
