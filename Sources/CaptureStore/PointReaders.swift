@@ -60,6 +60,7 @@ final class PointReaders: Sendable {
         // A WAL reader waits only while another connection recovers the file; never long on an event loop.
         configuration.busyMode = .timeout(1)
         configuration.label = "capture.point-reader"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = \(CaptureDatabase.readerCacheKiB)") }
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 }
