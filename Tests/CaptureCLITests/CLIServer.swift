@@ -48,8 +48,7 @@ final class CLIServer: @unchecked Sendable {
         guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else {
             // SIGKILL: a capture-server told to stop while it is still starting can hang in its graceful shutdown
             // (ServiceLifecycle cancelling a group whose merged signal stream is being set up).
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            await process.ended(signal: SIGKILL, grace: 0)
             let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             throw FixtureError(description: "capture-server did not become ready: \(said.suffix(2000))")
         }
@@ -67,9 +66,9 @@ final class CLIServer: @unchecked Sendable {
         return false
     }
 
+    /// SIGKILL; returns at once (it is called from `deinit`), the child is reaped on a thread of its own.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if process.isRunning { process.end(signal: SIGKILL, grace: 0) }
     }
 
     deinit {

@@ -13,7 +13,7 @@ struct UserImportTests {
     @Test("a generated export of 300 records is imported whole: ids, dates, hashes, objects and plurals kept")
     func generatedExport() async throws {
         let world = try await TestWorld.current()
-        let file = try Export.generated(count: 300)
+        let file = try await Export.generated(count: 300)
         let result = try await CLI.run(["user", "import", file.path, "--json"], in: world)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
@@ -182,7 +182,7 @@ struct UserImportTests {
     @Test("CSV: dot paths for object members, a plural as a JSON cell, quoted cells with commas and line breaks")
     func csvImport() async throws {
         let world = try await TestWorld.current()
-        let generated = try Export.generated(count: 40, format: "csv")
+        let generated = try await Export.generated(count: 40, format: "csv")
         let first = try await CLI.run(["user", "import", generated.path, "--json"], in: world)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try first.object()["imported"] as? Int == 40)
@@ -304,7 +304,7 @@ enum Export {
     }
 
     /// A file from scripts/generate-export.py.
-    static func generated(count: Int, format: String = "jsonl") throws -> URL {
+    static func generated(count: Int, format: String = "jsonl") async throws -> URL {
         let url = try write("", name: "generated.\(format)")
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -314,7 +314,7 @@ enum Export {
         ]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         try #require(process.terminationStatus == 0, "scripts/generate-export.py failed")
         return url
     }

@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureTestSupport
 import Foundation
 import Hummingbird
 import Testing
@@ -9,34 +10,39 @@ import Testing
     /// Distinct deadlines, so a test can tell which one closed a connection.
     static var deadlines: [String: Any] { ["requestHeaderTimeoutSeconds": 1, "requestBodyTimeoutSeconds": 1.5, "idleTimeoutSeconds": 2.5] }
 
-    /// Sends `bytes` one at a time, `interval` apart, until the server closes; the seconds that took, or nil if it never did.
-    func dribble(_ bytes: String, on connection: RawHTTPConnection, every interval: Double) -> Double? {
-        let start = Date()
-        for byte in bytes.utf8 {
-            // A send into a closed connection fails; the read after it says whether the server closed it.
-            try? connection.send([byte])
-            if connection.readUntilClosed(timeout: interval).ending == .closed { return Date().timeIntervalSince(start) }
+    /// Sends `bytes` one at a time, `interval` apart, until the server closes; when it closed, or nil if it never
+    /// did. The whole loop runs on a thread of its own, so a busy concurrency pool cannot stretch its steps.
+    func dribble(_ bytes: String, on connection: RawHTTPConnection, every interval: Double) async -> Date? {
+        await onOwnThread {
+            for byte in bytes.utf8 {
+                // A send into a closed connection fails; the read after it says whether the server closed it.
+                try? connection.send([byte])
+                let read = connection.blockingReadUntilClosed(timeout: interval)
+                if read.ending == .closed { return read.endedAt }
+            }
+            return nil
         }
-        return nil
     }
 
     @Test func aRequestHeadDribbledAByteAtATimeIsClosedAtTheHeaderDeadlineWhileOthersAreServed() async throws {
         let server = try await LiveServerProcess(settings: Self.deadlines)
         let slow = try RawHTTPConnection(port: server.port)
         try slow.send("GET /health/live HTTP/1.1\r\nHost: test\r\n")
-        #expect(server.get("/health/live")?.status == 200, "a slow client does not hold up the others")
-        let closedAfter = try #require(dribble("X-Slow: " + String(repeating: "a", count: 40), on: slow, every: 0.2))
+        #expect(await server.get("/health/live")?.status == 200, "a slow client does not hold up the others")
+        let start = Date()
+        let closedAt = try #require(await dribble("X-Slow: " + String(repeating: "a", count: 40), on: slow, every: 0.2))
+        let closedAfter = closedAt.timeIntervalSince(start)
         // The deadline counts from the connection opening; bytes arriving do not extend it.
         #expect(closedAfter < 2, "closed \(closedAfter)s into the dribble")
-        #expect(server.get("/health/live")?.status == 200)
+        #expect(await server.get("/health/live")?.status == 200)
     }
 
     @Test func aConnectionThatSendsNothingIsClosedAtTheHeaderDeadline() async throws {
         let server = try await LiveServerProcess(settings: Self.deadlines)
         let start = Date()
         let silent = try RawHTTPConnection(port: server.port)
-        let result = silent.readUntilClosed(timeout: 5)
-        let elapsed = Date().timeIntervalSince(start)
+        let result = await silent.readUntilClosed(timeout: 5)
+        let elapsed = result.endedAt.timeIntervalSince(start)
         #expect(result.ending == .closed)
         #expect(result.data.isEmpty, "closed without a reply")
         #expect(elapsed > 0.8 && elapsed < 2.5, "closed after \(elapsed)s; the header deadline is 1s")
@@ -49,9 +55,9 @@ import Testing
         try slow.send(
             "POST /entity HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\naccess_tok")
         // Ten bytes of a hundred, then a byte every 0.2 s: still far short when the deadline passes.
-        _ = dribble(String(repeating: "e", count: 40), on: slow, every: 0.2)
-        let result = slow.readUntilClosed(timeout: 3)
-        let elapsed = Date().timeIntervalSince(start)
+        let closedAt = try #require(await dribble(String(repeating: "e", count: 40), on: slow, every: 0.2))
+        let result = await slow.readUntilClosed(timeout: 3)
+        let elapsed = closedAt.timeIntervalSince(start)
         #expect(result.ending == .closed)
         #expect(elapsed > 1.2 && elapsed < 3, "closed after \(elapsed)s; the body deadline is 1.5s")
         #expect(!String(decoding: result.data, as: UTF8.self).contains("HTTP/1.1 5"), "never a 5xx")
@@ -65,14 +71,18 @@ import Testing
         let server = try await LiveServerProcess(settings: settings)
         let connection = try RawHTTPConnection(port: server.port)
         try connection.send("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n")
-        #expect(connection.readReply()?.status == 200)
+        #expect(await connection.readReply()?.status == 200)
         // Longer than the header deadline: an idle kept-alive connection is not waiting on a head yet.
         try await Task.sleep(for: .seconds(1.5))
-        try connection.send("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n")
-        #expect(connection.readReply()?.status == 200, "the connection was still open")
-        let idleSince = Date()
-        let result = connection.readUntilClosed(timeout: 10)
-        let elapsed = Date().timeIntervalSince(idleSince)
+        // The second reply and the idle wait after it on one thread, timed there.
+        let (status, result, elapsed) = await onOwnThread {
+            try? connection.send("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n")
+            let reply = connection.blockingReadReply()
+            let idleSince = Date()
+            let result = connection.blockingReadUntilClosed(timeout: 10)
+            return (reply?.status, result, result.endedAt.timeIntervalSince(idleSince))
+        }
+        #expect(status == 200, "the connection was still open")
         #expect(result.ending == .closed)
         #expect(elapsed > 4.5 && elapsed < 8, "closed after \(elapsed)s idle; the idle deadline is 5s")
     }
@@ -85,12 +95,12 @@ import Testing
                 + "POST /entity HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Content-Length: 14\r\n\r\naccess_token=x"
                 + "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
-        #expect(connection.readReply()?.status == 200)
-        let entity = try #require(connection.readReply())
+        #expect(await connection.readReply()?.status == 200)
+        let entity = try #require(await connection.readReply())
         #expect(entity.status == 200)
         #expect(entity.json["error"] as? String == "invalid_access_token", "the body reached the route whole")
-        #expect(connection.readReply()?.status == 405)
-        #expect(connection.readUntilClosed(timeout: 1.5).ending == .closed)
+        #expect(await connection.readReply()?.status == 405)
+        #expect(await connection.readUntilClosed(timeout: 1.5).ending == .closed)
     }
 
     /// Hummingbird's `MaximumAvailableConnections` stops accepting at the limit: newcomers complete the TCP
@@ -111,10 +121,10 @@ import Testing
             try connection.send("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n")
             waiting.append(connection)
         }
-        #expect(waiting[0].readReply(timeout: 1.5) == nil, "not served while \(limit) connections are held")
+        #expect(await waiting[0].readReply(timeout: 1.5) == nil, "not served while \(limit) connections are held")
         held.removeFirst(2)  // closes two
         for connection in waiting {
-            #expect(connection.readReply(timeout: 3)?.status == 200, "served once held connections closed")
+            #expect(await connection.readReply(timeout: 3)?.status == 200, "served once held connections closed")
         }
     }
 
@@ -131,7 +141,7 @@ import Testing
         let server = try await LiveServerProcess(settings: ["requestHeaderTimeoutSeconds": 10])
         let connection = try RawHTTPConnection(port: server.port)
         try connection.send(request)
-        let reply = try #require(connection.readReply(timeout: 3), "a complete reply, framed by Content-Length")
+        let reply = try #require(await connection.readReply(timeout: 3), "a complete reply, framed by Content-Length")
         #expect(reply.status == status)
         #expect(reply.headers["content-length"] == "\(reply.body.count)")
         #expect(reply.headers["connection"] == "close")
@@ -144,8 +154,8 @@ import Testing
         #expect(reply.json["error"] as? String == "invalid_argument")
         #expect(reply.json["argument"] as? String == argument)
         // Long before the 10 s header deadline: the server ends the connection itself.
-        #expect(connection.readUntilClosed(timeout: 1.5).ending == .closed)
-        #expect(server.get("/health/live")?.status == 200)
+        #expect(await connection.readUntilClosed(timeout: 1.5).ending == .closed)
+        #expect(await server.get("/health/live")?.status == 200)
     }
 
     @Test(arguments: [
@@ -159,7 +169,7 @@ import Testing
             "POST /entity HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n" + body)
         if endsStream { connection.shutdownWrite() }
-        let reply = try #require(connection.readReply(timeout: 3))
+        let reply = try #require(await connection.readReply(timeout: 3))
         #expect(reply.status == 400)
         #expect(reply.headers["content-length"] == "\(reply.body.count)")
         #expect(reply.headers["connection"] == "close")
@@ -168,7 +178,7 @@ import Testing
         #expect(reply.json["error"] as? String == "invalid_argument")
         #expect(reply.json["argument"] as? String == "body")
         #expect((reply.json["error_description"] as? String)?.hasPrefix("body: ") == true)
-        #expect(connection.readUntilClosed(timeout: 3).ending == .closed)
+        #expect(await connection.readUntilClosed(timeout: 3).ending == .closed)
         #expect(!server.log.contains("unexpected failure"))
     }
 

@@ -39,19 +39,19 @@ final class LiveServerProcess {
         for _ in 0..<100 where port != 0 {
             if let connection = try? RawHTTPConnection(port: port) {
                 try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-                if connection.readReply(timeout: 2)?.status == 200 { return }
+                if await connection.readReply(timeout: 2)?.status == 200 { return }
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        stop()
+        await stopped()
         Issue.record("capture-server never became ready (port \(port)): \(self.log.suffix(2000))")
     }
 
     /// A fresh connection's answer to `GET path`, or nil when none comes within `timeout`.
-    func get(_ path: String, timeout: Double = 3) -> RawHTTPConnection.Reply? {
+    func get(_ path: String, timeout: Double = 3) async -> RawHTTPConnection.Reply? {
         guard let connection = try? RawHTTPConnection(port: port) else { return nil }
         try? connection.send("GET \(path) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-        return connection.readReply(timeout: timeout)
+        return await connection.readReply(timeout: timeout)
     }
 
     /// Everything the server logged so far.
@@ -60,14 +60,15 @@ final class LiveServerProcess {
     }
 
     /// SIGTERM (the server finishes in-flight requests), then SIGKILL if it is still there after 10 s: a child
-    /// started from a concurrency thread can inherit a blocked SIGTERM, and a test must not hang on it.
+    /// started from a concurrency thread can inherit a blocked SIGTERM, and a test must not hang on it. Returns at
+    /// once (it is called from `defer` and `deinit`); `stopped()` waits.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date() + 10
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if process.isRunning { process.end(signal: SIGTERM, grace: 10) }
+    }
+
+    /// `stop()`, returning once the server has exited (its log is complete).
+    func stopped() async {
+        if process.isRunning { await process.ended(signal: SIGTERM, grace: 10) }
     }
 
     deinit {

@@ -11,12 +11,12 @@ import Testing
     @Test func jsonLogsAndMetricsFromTheSettings() async throws {
         let server = try await LiveServerProcess(settings: ["logFormat": "json", "logLevel": "info", "requestLogLevel": "info"])
         defer { server.stop() }
-        let metrics = try #require(server.get("/metrics"))
+        let metrics = try #require(await server.get("/metrics"))
         #expect(metrics.status == 200)
         let text = String(decoding: metrics.body, as: UTF8.self)
         #expect(text.contains("capture_http_requests_total{"), "\(text)")
         #expect(text.contains(#"route="/health/ready""#))
-        server.stop()
+        await server.stopped()
         let lines = server.log.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.contains { $0.contains(#""message":"request""#) }, "\(server.log)")
         for line in lines {
@@ -31,14 +31,14 @@ import Testing
         let adminPort = Int.random(in: 20_000..<32_000)
         let server = try await LiveServerProcess(settings: ["adminPort": adminPort, "adminHost": "127.0.0.1"])
         defer { server.stop() }
-        #expect(server.get("/admin/v1/tokens")?.status == 404)
-        #expect(server.get("/metrics")?.status == 404)
-        #expect(server.get("/health/live")?.status == 200)
+        #expect(await server.get("/admin/v1/tokens")?.status == 404)
+        #expect(await server.get("/metrics")?.status == 404)
+        #expect(await server.get("/health/live")?.status == 200)
         var admin: RawHTTPConnection.Reply?
         for _ in 0..<50 where admin == nil {
             if let connection = try? RawHTTPConnection(port: adminPort) {
                 try connection.send("GET /admin/v1/tokens HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
-                admin = connection.readReply(timeout: 3)
+                admin = await connection.readReply(timeout: 3)
             } else {
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -48,7 +48,7 @@ import Testing
         #expect(admin?.headers["content-type"] == "application/problem+json")
         let metrics = try RawHTTPConnection(port: adminPort)
         try metrics.send("GET /metrics HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
-        #expect(metrics.readReply(timeout: 3)?.status == 200)
+        #expect(await metrics.readReply(timeout: 3)?.status == 200)
         #expect(server.log.contains("admin API listening on 127.0.0.1:\(adminPort)"), "\(server.log)")
     }
 
@@ -68,7 +68,7 @@ import Testing
         let database = try Self.newerDatabase()
         let (process, _, err) = try ServerProcessTests().launch(
             ["--port", "\(ServerProcessTests.freePort())", "--db", database, "--settings", TestWorld.settingsDirectory.path])
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == DatabaseTooNew.exitCode)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("refusing to start"), "\(message)")

@@ -1,3 +1,4 @@
+import CaptureTestSupport
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -5,9 +6,11 @@ import Foundation
     import Darwin
 #endif
 
-/// A blocking TCP connection to 127.0.0.1 for tests that need bytes no HTTP client would send: half a head,
-/// a body that stops, CONNECT, a broken chunk. Blocking calls are fine here: each test owns its sockets.
-final class RawHTTPConnection {
+/// A TCP connection to 127.0.0.1 for tests that need bytes no HTTP client would send: half a head, a body that
+/// stops, CONNECT, a broken chunk. Sends are short blocking calls; reads, which wait for seconds, block a thread of
+/// their own (`onOwnThread`), never one of the concurrency threads every running test shares. A connection is
+/// used by one test, one call at a time, hence `@unchecked Sendable`.
+final class RawHTTPConnection: @unchecked Sendable {
     /// What a read saw: the server closed (end of stream or reset), or nothing came before the timeout.
     enum Ending: Equatable { case closed, timedOut }
 
@@ -71,23 +74,41 @@ final class RawHTTPConnection {
         shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// What `readUntilClosed` saw, and when it ended: taken on the reading thread, so a busy concurrency pool
+    /// resuming the test late does not stretch the time a test measures.
+    struct Read: Sendable {
+        let ending: Ending
+        let data: Data
+        let endedAt: Date
+    }
+
     /// Reads until the server ends the stream or `timeout` passes with nothing new; keeps what it read.
     @discardableResult
-    func readUntilClosed(timeout: Double) -> (ending: Ending, data: Data) {
+    func readUntilClosed(timeout: Double) async -> Read {
+        await onOwnThread { self.blockingReadUntilClosed(timeout: timeout) }
+    }
+
+    /// Reads one reply (head, then Content-Length bytes of body); nil if the stream ends or times out first.
+    func readReply(timeout: Double = 5) async -> Reply? {
+        await onOwnThread { self.blockingReadReply(timeout: timeout) }
+    }
+
+    /// `readUntilClosed` on the calling thread, for a loop that runs wholly on a thread of its own.
+    func blockingReadUntilClosed(timeout: Double) -> Read {
         let start = Date()
         while true {
             let left = timeout - Date().timeIntervalSince(start)
-            guard left > 0 else { return (.timedOut, buffered) }
+            guard left > 0 else { return Read(ending: .timedOut, data: buffered, endedAt: Date()) }
             switch receive(timeout: left) {
-            case .some(let chunk) where chunk.isEmpty: return (.closed, buffered)
+            case .some(let chunk) where chunk.isEmpty: return Read(ending: .closed, data: buffered, endedAt: Date())
             case .some(let chunk): buffered.append(chunk)
-            case .none: return (.timedOut, buffered)
+            case .none: return Read(ending: .timedOut, data: buffered, endedAt: Date())
             }
         }
     }
 
-    /// Reads one reply (head, then Content-Length bytes of body); nil if the stream ends or times out first.
-    func readReply(timeout: Double = 5) -> Reply? {
+    /// `readReply` on the calling thread.
+    func blockingReadReply(timeout: Double = 5) -> Reply? {
         let start = Date()
         let separator = Data("\r\n\r\n".utf8)
         while true {

@@ -61,7 +61,7 @@ import Testing
         #expect(await get("http://127.0.0.1:\(port)/health/live") == 200)
         #expect(FileManager.default.fileExists(atPath: database), "--db beats CAPTURE_DB")
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0)
         let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed.contains("/flows/webViewDemo?client_id=demo-mobile-app"))
@@ -76,7 +76,7 @@ import Testing
         try await waitUntilReady("http://127.0.0.1:\(port)")
         #expect(FileManager.default.fileExists(atPath: database))
         process.interrupt()  // SIGINT
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0)
     }
 
@@ -85,7 +85,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(#"{"port": 8080, "bcryptCost": "twelve"}"#.utf8).write(to: directory.appendingPathComponent("service.json"))
         let (process, _, err) = try launch(["--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path])
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus != 0)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("service.json"))
@@ -102,7 +102,7 @@ import Testing
         // A file the theme names is missing: found as the pages are prepared, before the port opens.
         try FileManager.default.removeItem(at: directory.appendingPathComponent("themes/northwind.css"))
         let (process, _, err) = try launch(["--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path])
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 78)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("service.json"))

@@ -499,7 +499,7 @@ import Testing
                     headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
                     body: Data("sub=late".utf8), allowsPlainHTTP: true))
             let callback = try #require(answer.header("Location"))
-            provider.stop()
+            await provider.stopped()
             let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)))
             #expect(back.status == .seeOther)
             let fragment = Self.fragment(of: try #require(back.headers[.location]))

@@ -6,11 +6,19 @@ import Foundation
     import Darwin
 #endif
 
-/// Runs blocking work (waiting for a child process) on a thread of its own, so the tests that measure whether the
-/// cooperative pool stays free are not starved by the other tests' set-up.
+/// Runs blocking work (waiting for a child process, a socket read with a timeout) on a thread of its own. Swift's
+/// cooperative pool has one thread per core (two here) for every test running at once: a test that blocks one of
+/// them for seconds stalls the others' servers and clients, and a request of theirs can then time out.
 public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result(catching: body)) }
+    }
+}
+
+/// `onOwnThread` for work that cannot fail.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }
 
@@ -50,7 +58,7 @@ public final class FixtureServer: @unchecked Sendable {
         try process.run()
         // The first line is the port; an empty read means the script died before listening.
         let reader = output.fileHandleForReading
-        let line = try await onOwnThread {
+        let line = await onOwnThread {
             var line = Data()
             while !line.contains(UInt8(ascii: "\n")) {
                 let chunk = reader.availableData
@@ -61,24 +69,23 @@ public final class FixtureServer: @unchecked Sendable {
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            forceStop(process)
+            await process.ended(signal: SIGKILL, grace: 0)
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw FixtureError(description: "\(arguments.first ?? script) did not start: \(stderr)")
         }
         return FixtureServer(port: port, process: process, input: input.fileHandleForWriting)
     }
 
-    /// Closes the server's input, which ends it; SIGKILL only if it has not gone within 5 s.
+    /// Closes the server's input, which ends it; SIGKILL only if it has not gone within 5 s. Returns at once (it
+    /// is called from `defer`): the waiting happens on a thread of its own.
     public func stop() {
         try? input.close()
-        let deadline = Date() + 5
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        Self.forceStop(process)
+        process.end(grace: 5)
     }
 
-    /// SIGKILL: the server had its chance to end on its own.
-    private static func forceStop(_ process: TestProcess) {
-        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    /// `stop()`, returning once the server has gone (its port no longer answers).
+    public func stopped() async {
+        try? input.close()
+        await process.ended(grace: 5)
     }
 }

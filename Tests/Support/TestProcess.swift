@@ -75,6 +75,31 @@ public final class TestProcess: @unchecked Sendable {
         exited.signal()
     }
 
+    /// `waitUntilExit()` without blocking a concurrency thread.
+    public func exited() async {
+        await onOwnThread { self.waitUntilExit() }
+    }
+
+    /// Sends `signal` (none: the child was told to end some other way), then SIGKILL if the child is still there
+    /// after `grace` seconds. Returns at once; the waiting happens on a thread of its own.
+    public func end(signal: Int32? = nil, grace: Double) {
+        if let signal { send(signal) }
+        Thread.detachNewThread { self.awaitEnd(grace: grace) }
+    }
+
+    /// `end(signal:grace:)`, returning once the child has exited.
+    public func ended(signal: Int32? = nil, grace: Double) async {
+        if let signal { send(signal) }
+        await onOwnThread { self.awaitEnd(grace: grace) }
+    }
+
+    private func awaitEnd(grace: Double) {
+        let deadline = Date() + grace
+        while isRunning && Date() < deadline { usleep(10_000) }
+        send(SIGKILL)
+        waitUntilExit()
+    }
+
     public func terminate() { send(SIGTERM) }
     public func interrupt() { send(SIGINT) }
 

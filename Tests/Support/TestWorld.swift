@@ -69,7 +69,7 @@ public struct TestWorld: Sendable {
     ) async throws -> TestWorld {
         let location = try await TestStorage.newLocation(backend)
         var settings = try ServiceSettings.load(file: settingsDirectory.appendingPathComponent("service.json"))
-        settings.bcryptCost = 10
+        settings.bcryptCost = 4  // below what a settings file may say (10): these tests are not about bcrypt
         settings.port = 8080
         settings.database = TestStorage.connectionString(location)
         configure(&settings)
