@@ -1,9 +1,10 @@
 import GRDB
 
 /// On every connection that can write (`CaptureDatabase.open`, in the service and in capturectl alike): the rows of
-/// `tokens` and `users` a transaction updates or deletes, and any change to `clients`, stamped in `ChangeStamps`
-/// before the commit and again after it. Inserts are not stamped: nothing cached can depend on a row that was not
-/// there. Only SQLite's own connections are seen, so a change made to the file by other software (the `sqlite3`
+/// `tokens` a transaction updates or deletes, the rows of `users` it deletes or whose id, address or standing
+/// (`SQLiteUserRepository.standingColumns`) it updates, and any change to `clients`, stamped in `ChangeStamps` before
+/// the commit and again after it. Inserts are not stamped: nothing cached can depend on a row that was not there.
+/// A user's other columns (the profile, `lastLoginAt`) are read afresh by whoever needs them, never kept. Only SQLite's own connections are seen, so a change made to the file by other software (the `sqlite3`
 /// shell) reaches a cache only when its entries are replaced; docs/operations.md says so.
 final class ChangeRecorder: TransactionObserver {
     private let stamps: ChangeStamps
@@ -11,6 +12,9 @@ final class ChangeRecorder: TransactionObserver {
     private var everything = false
     /// Past this many rows in one transaction (a purge), one stamp of everything replaces theirs.
     static let rowLimit = 4096
+    /// The columns of `users` whose update is stamped (SQLite names columns case-insensitively: either spelling).
+    static let userColumns: Set<String> = Set(
+        (["id"] + SQLiteUserRepository.standingColumns).flatMap { [$0, $0.lowercased()] })
 
     init(stamps: ChangeStamps) {
         self.stamps = stamps
@@ -19,6 +23,7 @@ final class ChangeRecorder: TransactionObserver {
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         switch eventKind {
         case .insert(let table): table == "clients"
+        case .update("users", let columns): !columns.isDisjoint(with: Self.userColumns)
         case .update(let table, _), .delete(let table): table == "tokens" || table == "users" || table == "clients"
         }
     }

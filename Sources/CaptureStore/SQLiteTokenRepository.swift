@@ -68,30 +68,56 @@ struct SQLiteTokenRepository: TokenRepository {
         try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [StoredDate.text(token.usedAt), token.id])
     }
 
-    /// One read on the calling thread (`pointRead`, or `statementRead` without the linked accounts).
+    /// The token, its user and (for `/entity`) the user's linked accounts. With the token's check kept in `checks`,
+    /// only the user's row is read, by its row id; otherwise one statement reads the token, its user and the clients'
+    /// version, and what it read is kept when it is a check `checks` holds. The linked accounts are a second
+    /// statement in the same read transaction (`pointRead`; `statementRead` without them).
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
-        let read: @Sendable (Database) throws -> TokenLookup? = { db in
+        if let checks, let (kept, userRow) = checks.kept(key: hash) {
+            let read: @Sendable (Database) throws -> TokenLookup? = { db in
+                let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE rowid = ?")
+                // The id as well: a row id can be given again once its row is deleted.
+                guard let user = try statement.first(arguments: [userRow], { User(row: $0, selectionAt: 0) }),
+                    user.id == kept.record.userID
+                else { return nil }
+                return TokenLookup(
+                    record: kept.record, user: user,
+                    profiles: profiles ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
+                    clientsVersion: kept.clientsVersion)
+            }
+            if let found = try await (profiles ? writer.pointRead(read) : writer.statementRead(read)) { return found }
+        }
+        let generation = checks?.generation
+        let read: @Sendable (Database) throws -> (TokenLookup, userRow: Int64?)? = { db in
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(TokenRecord.selection), \(User.selection),
-                        (\(SQLiteClientRepository.versionQuery))
+                        (\(SQLiteClientRepository.versionQuery)), users.rowid
                     FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
                     """)
             guard
-                let (token, user, clientsVersion) = try statement.first(arguments: [hash], { row in
+                let (token, user, clientsVersion, userRow) = try statement.first(arguments: [hash], { row in
                     let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
                     let user = (row[userAt] as String?) == nil ? nil : User(row: row, selectionAt: userAt)
-                    return (TokenRecord(row: row, selectionAt: 0), user, row[after] as Int64? ?? 0)
+                    return (TokenRecord(row: row, selectionAt: 0), user, row[after] as Int64? ?? 0, row[after + 1] as Int64?)
                 })
             else { return nil }
-            return TokenLookup(
+            let lookup = TokenLookup(
                 record: token, user: user,
                 profiles: profiles ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
                 clientsVersion: clientsVersion)
+            return (lookup, userRow)
         }
-        // The token, its user and the clients' version are one statement; the linked accounts a second, in the same
-        // read transaction.
-        return profiles ? try await writer.pointRead(read) : try await writer.statementRead(read)
+        guard let (found, userRow) = try await (profiles ? writer.pointRead(read) : writer.statementRead(read)) else {
+            return nil
+        }
+        if let checks, let generation, let user = found.user, let userRow {
+            let account = AccountSummary(id: user.id, email: user.email, disabledAt: user.disabledAt)
+            checks.keep(
+                AccountLookup(record: found.record, account: account, clientsVersion: found.clientsVersion), key: hash,
+                userRow: userRow, generation: generation)
+        }
+        return found
     }
 
     /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`, with its row id for

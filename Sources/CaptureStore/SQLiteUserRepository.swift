@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import GRDB
 
 /// Users in SQLite. The unique index on `email` (case-insensitive) settles races between registrations, and
@@ -20,10 +21,33 @@ struct SQLiteUserRepository: UserRepository {
 
     func update(_ user: User) async throws {
         try await writeMappingDuplicates { db in
-            try user.update(db)
+            try Self.write(user, in: db)
             try Self.writeUniqueValues(of: user, in: db)
         }
     }
+
+    /// Who the account is and whether it may be used: what a kept token check holds of it (`TokenCheckCache`), and
+    /// the only columns whose update stamps the user (`ChangeRecorder`).
+    static let standingColumns = ["email", "disabledAt"]
+
+    /// Every column, except that `standingColumns` are written only when they differ from the stored ones: a
+    /// profile edit or a sign-in's `lastLoginAt` leaves the account's kept token checks in place. Any doubt (the
+    /// row not found, a date read back differently) writes them, which only costs those checks.
+    static func write(_ user: User, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: "SELECT email, disabledAt FROM users WHERE id = ?")
+        let unchanged = try statement.first(arguments: [user.id]) { row in
+            (row[0] as String) == user.email && (row[1] as Date?) == user.disabledAt
+        }
+        if unchanged == true {
+            try user.update(db, columns: profileColumns)
+        } else {
+            try user.update(db)
+        }
+    }
+
+    private static let profileColumns = [
+        "number", "passwordHash", "profile", "lastElementID", "emailVerifiedAt", "createdAt", "updatedAt", "lastLoginAt",
+    ]
 
     func find(id: String) async throws -> User? {
         try await writer.statementRead { db in try Self.user(id: id, in: db) }

@@ -2,10 +2,10 @@ import CaptureCore
 import Foundation
 import Synchronization
 
-/// Token checks (`/oauth/introspect`, `/verify`) answered from memory: the lookup of an active access token of an
-/// active account, kept until its token row, its user row or a client changes anywhere (`ChangeStamps`), bounded by
-/// `capacity` entries. Anything else (revoked, used, disabled, not found, other kinds) is read every time, so a
-/// refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is on a read.
+/// Token checks (`/oauth/introspect`, `/verify`, the token half of `/entity`) answered from memory: the lookup of an
+/// active access token of an active account, kept until its token row, its user row or a client changes anywhere
+/// (`ChangeStamps`), bounded by `capacity` entries. Anything else (revoked, used, disabled, not found, other kinds) is
+/// read every time, so a refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is on a read.
 ///
 /// An entry is 128 bytes and its address: the key is 128 bits of the token's SHA-256, identifiers in UUID form are
 /// kept as their 16 bytes, and client ids, scopes and providers are kept once each.
@@ -31,6 +31,11 @@ final class TokenCheckCache: Sendable {
 
     /// The lookup `key` had when it was kept, unless anything it depends on changed since.
     func lookup(key: String) -> AccountLookup? {
+        kept(key: key)?.lookup
+    }
+
+    /// `lookup(key:)` and the row id of the token's user, so that its row can be read without the token's.
+    func kept(key: String) -> (lookup: AccountLookup, userRow: Int64)? {
         guard let digest = Digest(key: key) else { return nil }
         guard let (entry, words) = state.withLock({ state in state.entries[digest].map { ($0, state.words) } }) else {
             return nil
@@ -44,7 +49,7 @@ final class TokenCheckCache: Sendable {
             }
             return nil
         }
-        return entry.lookup(key: key, words: words)
+        return (entry.lookup(key: key, words: words), entry.userRow)
     }
 
     /// Keeps `lookup`, read after `generation` was, if it is one this cache holds.

@@ -141,6 +141,66 @@ import Testing
         #expect(fixture.checks.count == 0, "a revoked token's check is not kept")
     }
 
+    /// A profile edit or a sign-in's `lastLoginAt` changes nothing a check keeps: nothing is stamped and the account's
+    /// checks stay; the same edit with a new address is stamped.
+    @Test func aProfileEditLeavesTheAccountsChecksInPlace() async throws {
+        let fixture = try await Fixture("profile")
+        defer { try? fixture.close() }
+        let stamps = try ChangeStamps.forDatabase(at: fixture.path)
+        let tokens = fixture.repositories.tokens
+        _ = try await tokens.findWithAccount(hash: fixture.key)
+        let generation = stamps.generation
+        let otherPool = try CaptureDatabase.open(path: fixture.path)
+        defer { try? otherPool.close() }
+        let other = CaptureDatabase.repositories(otherPool)
+
+        var user = try #require(try await other.users.find(id: fixture.user.id))
+        user.profile["displayName"] = .string("Zoë")
+        user.lastLoginAt = Date()
+        user.updatedAt = Date()
+        try await other.users.update(user)
+        #expect(stamps.generation == generation, "nothing stamped")
+        #expect(try await other.users.find(id: user.id)?.profile["displayName"] == .string("Zoë"), "the edit is stored")
+        #expect(fixture.checks.count == 1)
+        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.email == "profile@example.com")
+
+        user.email = "moved@example.com"
+        try await other.users.update(user)
+        #expect(stamps.generation > generation)
+        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.email == "moved@example.com")
+        #expect(try await other.users.find(id: user.id)?.email == "moved@example.com")
+    }
+
+    /// `/entity`'s read keeps the token's check like the others, and with it kept reads only the user's row: the
+    /// record is always the stored one, and a revocation anywhere is seen on the next read.
+    @Test func theEntityReadKeepsTheTokensCheckAndReadsItsUserEachTime() async throws {
+        let fixture = try await Fixture("entity")
+        defer { try? fixture.close() }
+        let tokens = fixture.repositories.tokens
+        let read = try #require(try await tokens.findWithUser(hash: fixture.key, profiles: true))
+        #expect(read.user?.email == "entity@example.com" && read.profiles.isEmpty)
+        #expect(fixture.checks.count == 1)
+
+        // Behind the stamps' back: the token's row is not read again (its scope stays as kept), the user's row is.
+        let foreign = try DatabaseQueue(path: fixture.path)
+        try await foreign.write { db in
+            try db.execute(sql: "UPDATE tokens SET scope = 'changed behind its back'")
+            try db.execute(sql: "UPDATE users SET email = 'read@example.com'")
+        }
+        try foreign.close()
+        let kept = try #require(try await tokens.findWithUser(hash: fixture.key, profiles: true))
+        #expect(kept.record == read.record && kept.record.scope == "openid")
+        #expect(kept.user?.email == "read@example.com")
+        #expect(try await tokens.findWithUser(hash: fixture.key, profiles: false)?.user?.email == "read@example.com")
+
+        let otherPool = try CaptureDatabase.open(path: fixture.path)
+        defer { try? otherPool.close() }
+        _ = try await CaptureDatabase.repositories(otherPool).tokens.revokeAll(userID: fixture.user.id, at: Date())
+        let revoked = try #require(try await tokens.findWithUser(hash: fixture.key, profiles: true))
+        #expect(revoked.record.state(at: Date()) == .revoked && revoked.record.scope == "changed behind its back")
+        #expect(fixture.checks.count == 0)
+    }
+
     @Test func onlyActiveAccessTokensOfActiveAccountsAreKept() async throws {
         let refresh = try await Fixture("refresh", kind: .refresh)
         defer { try? refresh.close() }

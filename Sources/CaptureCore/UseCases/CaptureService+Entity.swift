@@ -4,8 +4,6 @@ extension CaptureService {
         try await authenticate(accessToken: accessToken).0
     }
 
-    /// `/entity`'s `result` on one read: the whole record in Janrain's shape, or the one attribute `attributeName`
-    /// names.
     /// `/entity`'s `result` as JSON: the whole record, written straight from the stored profile
     /// (`User.writeEntity`), or the one attribute `attributeName` names.
     public func entityResultJSON(accessToken: String?, attributeName: String?) async throws -> [UInt8] {
