@@ -74,6 +74,7 @@ struct SQLiteTokenRepository: TokenRepository {
     /// statement in the same read transaction (`pointRead`; `statementRead` without them).
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
         if let checks, let (kept, userRow) = checks.kept(key: hash) {
+            writer.metrics.tokenCheck(kept: true)
             let read: @Sendable (Database) throws -> TokenLookup? = { db in
                 let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE rowid = ?")
                 // The id as well: a row id can be given again once its row is deleted.
@@ -86,6 +87,8 @@ struct SQLiteTokenRepository: TokenRepository {
                     clientsVersion: kept.clientsVersion)
             }
             if let found = try await (profiles ? writer.pointRead(read) : writer.statementRead(read)) { return found }
+        } else if checks != nil {
+            writer.metrics.tokenCheck(kept: false)
         }
         let generation = checks?.generation
         let read: @Sendable (Database) throws -> (TokenLookup, userRow: Int64?)? = { db in
@@ -131,7 +134,11 @@ struct SQLiteTokenRepository: TokenRepository {
     /// From `checks` while nothing it depends on has changed, else one statement on the calling thread
     /// (`findWithAccountSQL`), kept in `checks` when it is one they hold.
     func findWithAccount(hash: String) async throws -> AccountLookup? {
-        if let checks, let kept = checks.lookup(key: hash) { return kept }
+        if let checks {
+            let kept = checks.lookup(key: hash)
+            writer.metrics.tokenCheck(kept: kept != nil)
+            if let kept { return kept }
+        }
         let generation = checks?.generation
         let found = try await writer.statementRead { db in
             let statement = try db.cachedStatement(sql: Self.findWithAccountSQL)

@@ -105,6 +105,24 @@ func withOperationsAPI(
         }
     }
 
+    /// On SQLite a token check says whether it was answered from a kept check or read; PostgreSQL keeps none.
+    @Test func tokenChecksSayWhetherTheyWereKeptOrRead() async throws {
+        try await withOperationsAPI { api, _, _ in
+            let registered = try await api.post(
+                "/oauth/register_native_traditional", TestWorld.registration(email: "checked@example.com"))
+            let token = try #require(registered["access_token"] as? String)
+            for _ in 0..<3 { #expect(try await api.post("/entity", ["access_token": token]).stat == "ok") }
+            let text = try await api.get("/metrics").text
+            switch TestBackend.selected {
+            case .sqlite:
+                #expect(Self.value(text, "capture_token_checks_total", [#"answer="read""#]) == 1)
+                #expect(Self.value(text, "capture_token_checks_total", [#"answer="kept""#]) == 2)
+            case .postgres:
+                #expect(Self.samples(text, "capture_token_checks_total").isEmpty)
+            }
+        }
+    }
+
     @Test func metricsEnabledFalseServesNoMetrics() async throws {
         try await withOperationsAPI(configure: { $0.metricsEnabled = false }) { api, _, _ in
             let reply = try await api.get("/metrics")

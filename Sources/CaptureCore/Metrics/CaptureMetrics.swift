@@ -24,6 +24,12 @@ public struct CaptureMetrics: Sendable {
         public static let outboxPending = "capture_mail_outbox_pending"
         public static let databaseDuration = "capture_db_call_duration_seconds"
         public static let purged = "capture_purged_rows_total"
+        public static let tokenChecks = "capture_token_checks_total"
+    }
+
+    /// A token check on a store that keeps checks in memory (SQLite): answered from a kept check, or read.
+    public func tokenCheck(kept: Bool) {
+        Counter(label: Name.tokenChecks, dimensions: [("answer", kept ? "kept" : "read")], factory: factory).increment()
     }
 
     /// One answered HTTP request. `route` is the route's template (`/flows/{flow}`), never the path a caller sent.
