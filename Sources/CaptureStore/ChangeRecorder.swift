@@ -4,8 +4,9 @@ import GRDB
 /// `tokens` a transaction updates or deletes, the rows of `users` it deletes or whose id, address or standing
 /// (`SQLiteUserRepository.standingColumns`) it updates, and any change to `clients`, stamped in `ChangeStamps` before
 /// the commit and again after it. Inserts are not stamped: nothing cached can depend on a row that was not there.
-/// A user's other columns (the profile, `lastLoginAt`) are read afresh by whoever needs them, never kept. Only SQLite's own connections are seen, so a change made to the file by other software (the `sqlite3`
-/// shell) reaches a cache only when its entries are replaced; docs/operations.md says so.
+/// A user's other columns (the profile, `lastLoginAt`) are read afresh by whoever needs them, never kept. Only
+/// SQLite's own connections are seen, so a change made to the file by other software (the `sqlite3` shell) reaches a
+/// cache only when its entries are replaced; docs/operations.md says so.
 final class ChangeRecorder: TransactionObserver {
     private let stamps: ChangeStamps
     private var subjects: Set<ChangeStamps.Subject> = []

@@ -5,7 +5,8 @@ import Synchronization
 /// Token checks (`/oauth/introspect`, `/verify`, the token half of `/entity`) answered from memory: the lookup of an
 /// active access token of an active account, kept until its token row, its user row or a client changes anywhere
 /// (`ChangeStamps`), bounded by `capacity` entries. Anything else (revoked, used, disabled, not found, other kinds) is
-/// read every time, so a refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is on a read.
+/// read every time, so a refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is
+/// on a read.
 ///
 /// An entry is 128 bytes and its address: the key is 128 bits of the token's SHA-256, identifiers in UUID form are
 /// kept as their 16 bytes, and client ids, scopes and providers are kept once each.
