@@ -73,23 +73,13 @@ struct SQLiteTokenRepository: TokenRepository {
     /// version, and what it read is kept when it is a check `checks` holds. The linked accounts are a second
     /// statement in the same read transaction (`pointRead`; `statementRead` without them).
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
-        if let checks, let (kept, userRow) = checks.kept(key: hash) {
+        if let checks, let (kept, userRow) = checks.kept(key: hash),
+            let found = try await read(profiles: profiles, { db in try Self.user(row: userRow, of: kept, profiles: profiles, in: db) })
+        {
             writer.metrics.tokenCheck(kept: true)
-            let read: @Sendable (Database) throws -> TokenLookup? = { db in
-                let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE rowid = ?")
-                // The id as well: a row id can be given again once its row is deleted.
-                guard let user = try statement.first(arguments: [userRow], { User(row: $0, selectionAt: 0) }),
-                    user.id == kept.record.userID
-                else { return nil }
-                return TokenLookup(
-                    record: kept.record, user: user,
-                    profiles: profiles ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
-                    clientsVersion: kept.clientsVersion)
-            }
-            if let found = try await (profiles ? writer.pointRead(read) : writer.statementRead(read)) { return found }
-        } else if checks != nil {
-            writer.metrics.tokenCheck(kept: false)
+            return found
         }
+        if checks != nil { writer.metrics.tokenCheck(kept: false) }
         let generation = checks?.generation
         let read: @Sendable (Database) throws -> (TokenLookup, userRow: Int64?)? = { db in
             let statement = try db.cachedStatement(
@@ -111,9 +101,7 @@ struct SQLiteTokenRepository: TokenRepository {
                 clientsVersion: clientsVersion)
             return (lookup, userRow)
         }
-        guard let (found, userRow) = try await (profiles ? writer.pointRead(read) : writer.statementRead(read)) else {
-            return nil
-        }
+        guard let (found, userRow) = try await self.read(profiles: profiles, read) else { return nil }
         if let checks, let generation, let user = found.user, let userRow {
             let account = AccountSummary(id: user.id, email: user.email, disabledAt: user.disabledAt)
             checks.keep(
@@ -121,6 +109,24 @@ struct SQLiteTokenRepository: TokenRepository {
                 userRow: userRow, generation: generation)
         }
         return found
+    }
+
+    /// A kept check's lookup with its user's row, read by row id; nil when that row is gone (the id is compared as
+    /// well: a row id can be given again once its row is deleted).
+    private static func user(row userRow: Int64, of kept: AccountLookup, profiles: Bool, in db: Database) throws -> TokenLookup? {
+        let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE rowid = ?")
+        guard let user = try statement.first(arguments: [userRow], { User(row: $0, selectionAt: 0) }),
+            user.id == kept.record.userID
+        else { return nil }
+        return TokenLookup(
+            record: kept.record, user: user, profiles: profiles ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
+            clientsVersion: kept.clientsVersion)
+    }
+
+    /// `body` in one read transaction when it also reads the linked accounts (`pointRead`), else as the one statement
+    /// it is (`statementRead`).
+    private func read<T: Sendable>(profiles: Bool, _ body: @Sendable (Database) throws -> T) async throws -> T {
+        profiles ? try await writer.pointRead(body) : try await writer.statementRead(body)
     }
 
     /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`, with its row id for
