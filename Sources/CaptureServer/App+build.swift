@@ -17,7 +17,7 @@ public func buildApplication(
     let settings = service.settings
     // With an admin port, the admin API is served there and only there (as Kratos separates its admin API).
     let router = try buildRouter(service: service, servesAdmin: settings.adminPort == nil)
-    let replyHeaders = SecurityHeadersMiddleware(settings: settings).fields
+    let replyHeaders = SecurityHeaders(settings: settings).fields
     let limits = RequestDeadlineHandler.Limits(settings: settings)
     // Hummingbird's own idleTimeout stays off: it counts from the last request part, so a body trickled a byte at
     // a time keeps it from firing. RequestDeadlineHandler owns all three deadlines.
@@ -60,12 +60,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     let themes = try ClientThemes.load(settings: service.settings)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.addOperations(service: service)
-    router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
-    router.add(middleware: RequestLogMiddleware(level: service.settings.requestLogLevel))
-    // Before UnknownRouteMiddleware: its pages speak the request's language too.
-    router.add(middleware: LanguageMiddleware(localization: service.catalog.localization))
-    router.add(middleware: UnknownRouteMiddleware())
+    router.add(middleware: RequestPipelineMiddleware(service: service))
     // One group per reply style; each group's ErrorReplyMiddleware is the one owner of its routes' failures.
     func group(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
         router.group().add(middleware: ErrorReplyMiddleware(style: style))
@@ -93,10 +88,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
 /// headers, request log and replies to unknown routes as the main one.
 public func buildAdminRouter(service: CaptureService) -> Router<CaptureRequestContext> {
     let router = Router(context: CaptureRequestContext.self)
-    router.addOperations(service: service)
-    router.add(middleware: SecurityHeadersMiddleware(settings: service.settings, proxies: service.proxies))
-    router.add(middleware: RequestLogMiddleware(level: service.settings.requestLogLevel))
-    router.add(middleware: UnknownRouteMiddleware())
+    router.add(middleware: RequestPipelineMiddleware(service: service))
     let problem = router.group().add(middleware: ErrorReplyMiddleware(style: .problem))
     MetricsController.mount(on: problem, service: service)
     AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service)))

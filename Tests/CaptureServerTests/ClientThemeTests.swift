@@ -65,8 +65,8 @@ import Testing
             #expect(page.text.contains(#"<meta name="color-scheme" content="light dark">"#))
             #expect(!page.text.contains("{{"), "every placeholder is filled")
             #expect(!page.text.contains(" style="), "no inline style")
-            #expect(page.headers[.contentSecurityPolicy] == SecurityHeadersMiddleware.contentSecurityPolicy)
-            #expect(SecurityHeadersMiddleware.contentSecurityPolicy.contains("style-src 'self';"))
+            #expect(page.headers[.contentSecurityPolicy] == SecurityHeaders.contentSecurityPolicy)
+            #expect(SecurityHeaders.contentSecurityPolicy.contains("style-src 'self';"))
         }
     }
 

@@ -110,7 +110,10 @@ import Testing
     @Test func healthEndpoints() async throws {
         try await withAPI { api, _ in
             #expect(try await api.get("/health/live").status == .ok)
-            let ready = try await api.get("/health/ready")
+            // Readiness gives the database 2 s; a balancer polls it. On a starved machine (PostgreSQL's first query
+            // of a fresh pool under a load average of 6 here) one poll can miss, so up to three polls.
+            var ready = try await api.get("/health/ready")
+            for _ in 1..<3 where ready.status != .ok { ready = try await api.get("/health/ready") }
             #expect(ready.status == .ok)
             #expect(ready["status"] as? String == "ready")
         }

@@ -29,4 +29,18 @@ public struct Introspection: Sendable, Equatable {
         if !record.scope.isEmpty { fields["scope"] = .string(record.scope) }
         return fields
     }
+
+    /// `fields` as JSON, written directly (`POST /oauth/introspect` answers with it on every active token).
+    public var encodedBytes: [UInt8] {
+        var object = JSONObjectWriter()
+        object.member("active", true)
+        object.member("client_id", record.clientID)
+        object.member("exp", Int64(record.expiresAt.timeIntervalSince1970))
+        object.member("iat", Int64(record.issuedAt.timeIntervalSince1970))
+        if !record.scope.isEmpty { object.member("scope", record.scope) }
+        object.member("sub", account.id)
+        object.member("token_type", tokenType)
+        object.member("username", account.email)
+        return object.finished()
+    }
 }

@@ -52,7 +52,7 @@ struct OAuthController {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
         let (clientID, secret) = try Self.clientCredentials(request, parameters)
         let introspection = try await service.introspect(token: parameters["token"], clientID: clientID, clientSecret: secret)
-        return Reply.json(introspection.map { .object($0.fields) } ?? Introspection.inactive)
+        return Reply.json(bytes: introspection?.encodedBytes ?? Introspection.inactive.encodedBytes())
     }
 
     /// RFC 8414: what a standard OAuth library needs to find the endpoints. Only what works today is listed.

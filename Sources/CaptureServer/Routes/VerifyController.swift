@@ -12,6 +12,6 @@ struct VerifyController {
     @Sendable func verify(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
         let receipt = try await service.verify(assertion: parameters["assertion"], audience: parameters["audience"])
-        return Reply.json(receipt.json)
+        return Reply.json(bytes: receipt.encodedBytes)
     }
 }

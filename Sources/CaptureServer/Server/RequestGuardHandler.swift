@@ -35,7 +35,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// with unread input makes the kernel send a reset, which can destroy the reply before the client reads it.
     static let linger = TimeAmount.seconds(2)
 
-    /// Security headers every reply carries (`SecurityHeadersMiddleware.fields`).
+    /// Security headers every reply carries (`SecurityHeaders.fields`).
     private let replyHeaders: HTTPFields
     /// Requests handed to the app whose response has not ended yet.
     private var responsesOwed = 0

@@ -4,7 +4,7 @@ import NIOCore
 import Synchronization
 
 /// Per-request context: Hummingbird's core storage plus the peer address (for sign-in throttling) and the language
-/// the reply speaks (set by `LanguageMiddleware`).
+/// the reply speaks (set by `RequestPipelineMiddleware`).
 public struct CaptureRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?

@@ -48,7 +48,7 @@ enum ReplyStyle: String, Sendable {
 
 extension CaptureRequestContext {
     /// The language of an HTML reply: the page's `locale`, else `Accept-Language` (English before
-    /// `LanguageMiddleware` has run).
+    /// `RequestPipelineMiddleware` has set it).
     func pageMessages(_ request: Request) -> Messages {
         (language?.localization ?? Localization(catalogs: [])).messages(for: request)
     }

@@ -1,29 +1,17 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 
-/// Gives each request an id: the caller's `X-Request-Id` when it is short and plain (at most 64 of
-/// `A-Z a-z 0-9 . _ -`), so a proxy's id follows the request through; otherwise a new one. It goes into the request
+/// Each request's id: the caller's `X-Request-Id` when it is short and plain (at most 64 of `A-Z a-z 0-9 . _ -`), so
+/// a proxy's id follows the request through; otherwise a new one. `RequestPipelineMiddleware` puts it into the request
 /// logger's metadata (`hb.request.id`, replacing Hummingbird's own, so every line of the request names one id) and
 /// back to the caller as `X-Request-Id`.
-struct RequestIDMiddleware: RouterMiddleware {
-    typealias Context = CaptureRequestContext
-
+enum RequestID {
     static let header = HTTPField.Name("X-Request-Id")!
     static let metadataKey = "hb.request.id"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = request.headers[Self.header].flatMap { Self.isUsable($0) ? $0 : nil } ?? Self.generate()
-        var context = context
-        context.logger[metadataKey: Self.metadataKey] = .string(id)
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
-        }
-        response.headers[Self.header] = id
-        return response
+    /// The caller's id if usable, else a new one.
+    static func of(_ request: Request) -> String {
+        request.headers[header].flatMap { isUsable($0) ? $0 : nil } ?? generate()
     }
 
     /// Nothing that could break a log line or a header, nor anything long enough to carry a payload.

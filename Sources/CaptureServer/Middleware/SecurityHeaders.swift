@@ -2,9 +2,7 @@ import CaptureCore
 import Hummingbird
 
 /// Strict CSP and friends on every response. `frame-src janrain:` lets the bridge signal its host.
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = CaptureRequestContext
-
+struct SecurityHeaders {
     static let contentSecurityPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
         "form-action 'self'", "frame-src janrain:", "base-uri 'none'", "frame-ancestors 'none'",
@@ -31,14 +29,8 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         self.fields = fields
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            // Router-level failures (unknown route, wrong method) get the same headers.
-            response = try error.response(from: request, context: context)
-        }
+    /// Sets the headers on `response`, whatever answered.
+    func apply(to response: inout Response, request: Request, context: CaptureRequestContext) {
         for field in fields {
             response.headers[field.name] = field.value
         }
@@ -48,6 +40,5 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         {
             response.headers[.strictTransportSecurity] = "max-age=31536000"
         }
-        return response
     }
 }
