@@ -140,4 +140,17 @@ import Testing
         #expect(CaptureDate.format(Date(timeIntervalSince1970: 1_800_000_000.25)) == "2027-01-15 08:00:00.250000 +0000")
         #expect(CaptureDate.format(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00.000000 +0000")
     }
+
+    /// `/verify` parses its audience through `URLOrigin.reused`: the same answers as a fresh parse, the first time and
+    /// every time after, for origins and for text that is none.
+    @Test func reusedOriginsAnswerAsAFreshParse() {
+        let texts = [
+            "https://App.Example:443", "http://android.library", "https://app.example:8443/path?q", "ftp://files.example",
+            "https://user:pw@app.example", "not a url", "", "http://", "HTTP://Example.COM:80",
+        ] + (0..<300).map { "https://host\($0).example" }
+        for _ in 0..<2 {
+            for text in texts { #expect(URLOrigin.reused(text) == URLOrigin(text), "\(text)") }
+        }
+        #expect(URLOrigin.reused("HTTP://Example.COM:80")?.description == "http://example.com")
+    }
 }

@@ -35,7 +35,7 @@ extension CaptureService {
         guard let assertion, !assertion.isEmpty, let audience, !audience.isEmpty else {
             throw CaptureError.missingArgument(assertion?.isEmpty == false ? "audience" : "assertion")
         }
-        guard let origin = URLOrigin(audience) else { return .failure(reason: "audience must be an http(s) origin") }
+        guard let origin = URLOrigin.reused(audience) else { return .failure(reason: "audience must be an http(s) origin") }
         guard let lookup = try await store.tokens.findWithAccount(hash: TokenMinter.key(assertion)),
             lookup.record.kind == .access, let account = lookup.account
         else { return .failure(reason: "assertion is not a token this service issued") }
