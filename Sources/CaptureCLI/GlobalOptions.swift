@@ -55,10 +55,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return (defaults, FlowCatalog(schema: .emailOnly, fields: [:], forms: [:], flows: [:]))
     }
 
-    /// Opens the database and builds the service (the CLI never hashes passwords, so bcrypt runs at the lowest cost).
-    /// A database file that does not exist is refused (a mistyped `--db` must not create an empty one),
-    /// unless the command writes the first record (`client add`).
-    func makeService(creatingDatabase: Bool = false) async throws -> CaptureService {
+    /// Opens the database, builds the service on it (the CLI never hashes passwords, so bcrypt runs at the lowest
+    /// cost), runs `body` and closes the database however `body` ends: SQLite's last connection folds the WAL back
+    /// into the file (a copy of the file alone is then whole), and PostgreSQL's connections end with a goodbye rather
+    /// than with the process. A database file that does not exist is refused (a mistyped `--db` must not create an
+    /// empty one), unless the command writes the first record (`client add`).
+    func withOpenedService<T>(creatingDatabase: Bool = false, _ body: (CaptureService) async throws -> T) async throws -> T {
         var (resolved, catalog) = try loadConfiguration()
         resolved.bcryptCost = 10
         let location = try resolved.databaseLocation(environment: environment)
@@ -66,7 +68,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             throw CaptureError.recordNotFound("database file '\(path)'")
         }
         let storage = try await OpenedStorage.open(location)
-        return await CaptureService.make(settings: resolved, catalog: catalog, store: storage.repositories)
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(await CaptureService.make(settings: resolved, catalog: catalog, store: storage.repositories)))
+        } catch {
+            result = .failure(error)
+        }
+        // The command's outcome is what counts; a close that fails changes nothing the command did.
+        try? await storage.close()
+        return try result.get()
     }
 
     /// Runs `body` with a service on the database file, turning refusals into a message on stderr and exit code 1.
@@ -77,8 +87,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         try refuseServer()
         let output = Output(json: json)
         try await Output.guarding {
-            let service = try await makeService(creatingDatabase: creatingDatabase)
-            try await body(service, output)
+            try await withOpenedService(creatingDatabase: creatingDatabase) { service in try await body(service, output) }
         }
     }
 
@@ -90,8 +99,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             if let server {
                 try await body(try RemoteAdminConsole(server: server, key: environment["CAPTURE_ADMIN_KEY"]), output)
             } else {
-                let service = try await makeService(creatingDatabase: creatingDatabase)
-                try await body(DatabaseAdminConsole(service: service, actor: .currentOperator), output)
+                try await withOpenedService(creatingDatabase: creatingDatabase) { service in
+                    try await body(DatabaseAdminConsole(service: service, actor: .currentOperator), output)
+                }
             }
         }
     }

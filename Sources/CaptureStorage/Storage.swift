@@ -25,9 +25,9 @@ public struct OpenedStorage: Sendable {
         switch location {
         case .sqlite(let path):
             let pool = try CaptureDatabase.open(path: path)
+            let (repositories, close) = CaptureDatabase.repositoriesClosing(pool, metrics: metrics)
             return OpenedStorage(
-                location: location, repositories: CaptureDatabase.repositories(pool, metrics: metrics),
-                rows: SQLiteRowStore(pool), sqlite: pool, closer: { try pool.close() })
+                location: location, repositories: repositories, rows: SQLiteRowStore(pool), sqlite: pool, closer: close)
         case .postgres(let server):
             let database = try await PostgresDatabase.open(server)
             return OpenedStorage(

@@ -46,7 +46,28 @@ public enum CaptureDatabase {
     /// The repositories over one database; each call's latency goes to `metrics`. Over a file (a `DatabasePool`),
     /// point lookups read through `PointReaders` of their own. Token redemptions share one `GroupCommit`.
     public static func repositories(_ writer: any DatabaseWriter, metrics: CaptureMetrics = .facade) -> Repositories {
-        let pointReaders = (writer as? DatabasePool).map { PointReaders(path: $0.path) }
+        repositories(writer, metrics: metrics, pointReaders: (writer as? DatabasePool).map { PointReaders(path: $0.path) })
+    }
+
+    /// The repositories over the file `pool` opens, and how to close them: the point readers, a checkpoint, the pool.
+    /// The checkpoint copies what the WAL holds into the file (SQLite would at the last connection's close, but GRDB
+    /// closes its writer before its read-only readers, which cannot), so once no other process writes, a copy of the
+    /// file alone is whole. It is passive: it never waits for another process's readers or writer.
+    public static func repositoriesClosing(
+        _ pool: DatabasePool, metrics: CaptureMetrics = .facade
+    ) -> (repositories: Repositories, close: @Sendable () throws -> Void) {
+        let pointReaders = PointReaders(path: pool.path)
+        let repositories = repositories(pool, metrics: metrics, pointReaders: pointReaders)
+        return (repositories, {
+            pointReaders.close()
+            _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            try pool.close()
+        })
+    }
+
+    private static func repositories(
+        _ writer: any DatabaseWriter, metrics: CaptureMetrics, pointReaders: PointReaders?
+    ) -> Repositories {
         let checks = (writer as? DatabasePool).flatMap { pool in
             (try? ChangeStamps.forDatabase(at: pool.path)).map { TokenCheckCache(stamps: $0) }
         }

@@ -17,6 +17,7 @@ final class PointReaders: Sendable {
     private struct State {
         var idle: [DatabaseQueue] = []
         var opened = 0
+        var closed = false
     }
 
     init(path: String, capacity: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -29,13 +30,33 @@ final class PointReaders: Sendable {
     /// and BEGIN and COMMIT cost as much as a point lookup).
     func read<T>(transaction: Bool = true, _ value: (Database) throws -> T) throws -> T? {
         guard let connection = try take() else { return nil }
-        defer { state.withLock { $0.idle.append(connection) } }
+        defer { giveBack(connection) }
         return transaction ? try connection.read(value) : try connection.inDatabase(value)
+    }
+
+    /// Closes the connections and opens no more (reads then go to the pool): with the pool's own, the last
+    /// connection to the file closes, and SQLite folds the WAL back into it. One in use closes when its read ends.
+    func close() {
+        let idle = state.withLock { state in
+            state.closed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for connection in idle { try? connection.close() }
+    }
+
+    private func giveBack(_ connection: DatabaseQueue) {
+        let closed = state.withLock { state in
+            if !state.closed { state.idle.append(connection) }
+            return state.closed
+        }
+        if closed { try? connection.close() }
     }
 
     private func take() throws -> DatabaseQueue? {
         enum Taken { case idle(DatabaseQueue), open, none }
         let taken: Taken = state.withLock { state in
+            if state.closed { return .none }
             if let connection = state.idle.popLast() { return .idle(connection) }
             guard state.opened < capacity else { return .none }
             state.opened += 1

@@ -2,6 +2,7 @@ import CaptureCore
 import CaptureStore
 import CaptureTestSupport
 import Foundation
+import GRDB
 import Testing
 
 @Suite("capturectl user")
@@ -115,6 +116,23 @@ struct ClientCommandTests {
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("client_secret"))
         #expect(table.stdout.contains("only its hash is stored"))
+    }
+
+    /// Each command closes the database it opened, and what the WAL held is copied into the file first: a copy of
+    /// the file alone, made after the command, holds what the command wrote.
+    @Test func aCommandLeavesTheSQLiteFileWhole() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("closed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("capture.sqlite").path
+        let added = try await CLI.run(["client", "add", "closed-app", "--db", path, "--settings", TestWorld.settingsDirectory.path])
+        #expect(added.status == 0, "\(added.stderr)")
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let clients = try await DatabaseQueue(path: copy).read { db in
+            try String.fetchAll(db, sql: "SELECT clientID FROM clients")
+        }
+        #expect(clients.contains("closed-app"))
     }
 
     @Test("a public client has no secret; a duplicate is refused (exit 1), bad arguments are usage errors (exit 2)", arguments: CLIMode.allCases)
