@@ -56,9 +56,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     }
 
     /// Opens the database, builds the service on it (the CLI never hashes passwords, so bcrypt runs at the lowest
-    /// cost), runs `body` and closes the database however `body` ends: SQLite's last connection folds the WAL back
-    /// into the file (a copy of the file alone is then whole), and PostgreSQL's connections end with a goodbye rather
-    /// than with the process. A database file that does not exist is refused (a mistyped `--db` must not create an
+    /// cost), runs `body` and closes the database however `body` ends: on SQLite the WAL is checkpointed into the file
+    /// first (a copy of the file alone is then whole), and PostgreSQL's connections end with a goodbye rather than
+    /// with the process. A database file that does not exist is refused (a mistyped `--db` must not create an
     /// empty one), unless the command writes the first record (`client add`).
     func withOpenedService<T>(creatingDatabase: Bool = false, _ body: (CaptureService) async throws -> T) async throws -> T {
         var (resolved, catalog) = try loadConfiguration()

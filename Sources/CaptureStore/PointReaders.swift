@@ -34,8 +34,8 @@ final class PointReaders: Sendable {
         return transaction ? try connection.read(value) : try connection.inDatabase(value)
     }
 
-    /// Closes the connections and opens no more (reads then go to the pool): with the pool's own, the last
-    /// connection to the file closes, and SQLite folds the WAL back into it. One in use closes when its read ends.
+    /// Closes the connections and opens no more (reads then go to the pool, until it closes too); one in use closes
+    /// when its read ends.
     func close() {
         let idle = state.withLock { state in
             state.closed = true
