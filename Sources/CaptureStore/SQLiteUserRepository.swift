@@ -38,16 +38,19 @@ struct SQLiteUserRepository: UserRepository {
         let unchanged = try statement.first(arguments: [user.id]) { row in
             (row[0] as String) == user.email && (row[1] as Date?) == user.disabledAt
         }
-        if unchanged == true {
+        if unchanged == true, let profileColumns {
             try user.update(db, columns: profileColumns)
         } else {
             try user.update(db)
         }
     }
 
-    private static let profileColumns = [
-        "number", "passwordHash", "profile", "lastElementID", "emailVerifiedAt", "createdAt", "updatedAt", "lastLoginAt",
-    ]
+    /// Every column `User.encode` writes but the key and `standingColumns`, taken from the encoding itself, so a
+    /// column added there is written here too; nil (write them all) if a sample could not be encoded.
+    private static let profileColumns: [String]? = {
+        let sample = User(id: "", email: "", passwordHash: nil, createdAt: Date(timeIntervalSinceReferenceDate: 0))
+        return (try? sample.databaseDictionary.keys).map { $0.filter { !(["id"] + standingColumns).contains($0) } }
+    }()
 
     func find(id: String) async throws -> User? {
         try await writer.statementRead { db in try Self.user(id: id, in: db) }

@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 
 /// The scheme://host[:port] of an http(s) URL, lower-cased, default ports dropped.
@@ -23,16 +22,14 @@ public struct URLOrigin: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// cost 2 % of a `/verify`. Origins parsed once are kept, at most 256 (a full table starts over); text that is not
     /// an origin is parsed each time and never kept, so it cannot crowd out the rest.
     public static func reused(_ string: String) -> URLOrigin? {
-        if let known = parsed.withLock({ $0[string] }) { return known }
+        if let known = parsed.value(string, version: 0) { return known }
         guard let origin = URLOrigin(string) else { return nil }
-        parsed.withLock { table in
-            if table.count >= 256 { table.removeAll(keepingCapacity: true) }
-            table[string] = origin
-        }
+        parsed.keep(origin, for: string, version: 0)
         return origin
     }
 
-    private static let parsed = Mutex<[String: URLOrigin]>([:])
+    /// A parse depends on the text alone: one version for ever.
+    private static let parsed = VersionedCache<String, URLOrigin>(capacity: 256)
 
     public var description: String {
         port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
