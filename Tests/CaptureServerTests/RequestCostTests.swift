@@ -4,6 +4,7 @@ import CaptureTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 /// What a hostile request costs the service, against a live server over real sockets: the review's payloads
@@ -115,6 +116,16 @@ import Testing
         }
     }
 
+    /// A count the child tasks of a test share.
+    final class Count: Sendable {
+        let value: Mutex<Int>
+        init(_ value: Int) { self.value = Mutex(value) }
+    }
+
+    /// A liveness check, so `make test` runs it alone (the Makefile's `ALONE`): in the parallel suite, every test's
+    /// servers share the same two cores and the same cooperative threads, and a check there waits on other tests'
+    /// work as much as on this one's hostile requests (2.3 s typical under a PostgreSQL run's load of 8, where alone
+    /// it is 3 ms).
     @Test func healthAnswersWithinASecondWhileHostileRequestsArrive() async throws {
         try await Self.withLiveServer { port, token, _ in
             let bodies = [
@@ -123,10 +134,12 @@ import Testing
                 Self.entityUpdate(token: token, attributes: Self.wideObject),
                 Self.manyParameters,
             ]
+            let sending = Count(bodies.count)
             try await withThrowingTaskGroup(of: [Duration].self) { group in
                 // Four senders at once, each sending its payload repeatedly, as the review's test did.
                 for body in bodies {
                     group.addTask {
+                        defer { sending.value.withLock { $0 -= 1 } }
                         for _ in 0..<4 {
                             let reply = try await Self.send(port: port, "/entity.update", body: body)
                             #expect(reply.status.code < 500 && reply.json["stat"] as? String == "error")
@@ -134,9 +147,10 @@ import Testing
                         return []
                     }
                 }
+                // Checks for as long as any sender still sends, and at least ten.
                 group.addTask {
                     var latencies: [Duration] = []
-                    for _ in 0..<10 {
+                    while latencies.count < 10 || sending.value.withLock({ $0 }) > 0 {
                         let clock = ContinuousClock()
                         let started = clock.now
                         let reply = try await Self.send(port: port, "/health/live", method: .get)
@@ -148,11 +162,10 @@ import Testing
                 }
                 for try await latencies in group where !latencies.isEmpty {
                     // Starved workers (the bug) kept every check waiting for as long as the hostile requests ran
-                    // (80 s seen). The whole test suite runs in parallel on the same two cores, so one check may
-                    // wait on another test's bcrypt: the typical check must answer within two seconds, none in ten.
+                    // (80 s seen).
                     let sorted = latencies.sorted()
-                    #expect(sorted[sorted.count / 2] < .seconds(2), "/health/live latencies: \(sorted)")
-                    #expect(sorted.last! < .seconds(10), "/health/live latencies: \(sorted)")
+                    #expect(sorted[sorted.count / 2] < .seconds(1), "/health/live latencies: \(sorted)")
+                    #expect(sorted.last! < .seconds(5), "/health/live latencies: \(sorted)")
                 }
             }
         }
