@@ -4,12 +4,19 @@ import Foundation
 /// Every metric the service records, named in one place (docs/decisions.md, "Operations: metrics, logs, purge").
 /// It records through a swift-metrics factory: Core, Store and the server name no backend; the server hands in the
 /// Prometheus factory whose registry `/metrics` serves. Metrics are looked up by name and labels on each use (the
-/// factory keeps one per series), so a value of this type is cheap to copy and holds no state of its own.
+/// factory keeps one per series), except those of every request and every token check, which are kept once made;
+/// copies of a value share what it keeps.
 public struct CaptureMetrics: Sendable {
     public let factory: any MetricsFactory
+    private let httpSeries = MadeSeries<HTTPLabels, (requests: CoreMetrics.Counter, duration: CoreMetrics.Timer)>()
+    private let tokenCheckSeries = MadeSeries<Bool, Counter>(capacity: 2)
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
+    }
+
+    private struct HTTPLabels: Hashable, Sendable {
+        let route: String, method: String, status: Int
     }
 
     /// Records into whatever `MetricsSystem` was bootstrapped with (nothing, unless a process bootstrapped it).
@@ -29,14 +36,22 @@ public struct CaptureMetrics: Sendable {
 
     /// A token check on a store that keeps checks in memory (SQLite): answered from a kept check, or read.
     public func tokenCheck(kept: Bool) {
-        Counter(label: Name.tokenChecks, dimensions: [("answer", kept ? "kept" : "read")], factory: factory).increment()
+        tokenCheckSeries.series(kept) {
+            Counter(label: Name.tokenChecks, dimensions: [("answer", kept ? "kept" : "read")], factory: factory)
+        }.increment()
     }
 
     /// One answered HTTP request. `route` is the route's template (`/flows/{flow}`), never the path a caller sent.
     public func httpRequest(route: String, method: String, status: Int, duration: Duration) {
-        let labels = [("route", route), ("method", method), ("status", String(status))]
-        Counter(label: Name.httpRequests, dimensions: labels, factory: factory).increment()
-        Timer(label: Name.httpDuration, dimensions: labels, factory: factory).recordNanoseconds(duration.nanoseconds)
+        let series = httpSeries.series(HTTPLabels(route: route, method: method, status: status)) {
+            let labels = [("route", route), ("method", method), ("status", String(status))]
+            return (
+                Counter(label: Name.httpRequests, dimensions: labels, factory: factory),
+                Timer(label: Name.httpDuration, dimensions: labels, factory: factory)
+            )
+        }
+        series.requests.increment()
+        series.duration.recordNanoseconds(duration.nanoseconds)
     }
 
     /// One sign-in attempt and how it ended.
