@@ -12,8 +12,8 @@
 # BENCH_DURATION), BENCH_ROUTES (which paths, default all, in this order within a round),
 # BENCH_OUT (where the results go, default bench-results; point quick or profiling runs elsewhere, e.g. .build/bench),
 # BENCH_SERVER_LOG (keep the server's log there; default discarded), BENCH_KEEP=1 (keep the work directory),
-# BENCH_PERF="route …" (`perf record -g` on the server during those routes' first round, written to
-# .build/perf-<route>.data; see docs/benchmarks.md, "Profiling").
+# BENCH_PERF="route …" (`perf record -g` on the server during those routes' first round, or round
+# BENCH_PERF_ROUND, written to .build/perf-<route>.data; see docs/benchmarks.md, "Profiling").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -32,6 +32,7 @@ cost=${BENCH_BCRYPT_COST:-10}
 bcrypt_seconds=${BENCH_BCRYPT_SECONDS:-$duration}
 routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh update code bcrypt signin storm}
 perf_route=${BENCH_PERF:-}
+perf_round=${BENCH_PERF_ROUND:-0}
 out_dir=${BENCH_OUT:-bench-results}
 if [[ -n "$perf_route" ]] && ! command -v perf >/dev/null; then
   echo "BENCH_PERF needs perf (Debian: apt-get install linux-perf)" >&2
@@ -162,7 +163,7 @@ pools=$work/pools
 perf_pid=""
 for ((round = 0; round < rounds; round++)); do
   for route in $routes; do
-    if [[ " $perf_route " == *" $route "* && $round == 0 ]]; then
+    if [[ " $perf_route " == *" $route "* && $round == "$perf_round" ]]; then
       perf record -g -F 499 -o "$repo/.build/perf-$route.data" -p "$server" >/dev/null 2>&1 &
       perf_pid=$!
       sleep 1

@@ -70,36 +70,42 @@ struct SQLiteTokenRepository: TokenRepository {
 
     /// The token, its user and (for `/entity`) the user's linked accounts. With the token's check kept in `checks`,
     /// only the user's row is read, by its row id; otherwise one statement reads the token, its user and the clients'
-    /// version, and what it read is kept when it is a check `checks` holds. The linked accounts are a second
-    /// statement in the same read transaction (`pointRead`; `statementRead` without them).
+    /// version, and what it read is kept when it is a check `checks` holds. Either statement also says whether the
+    /// user has linked accounts; only then are they listed, the read made again with the list in one read transaction
+    /// (`read(profiles:_:)`).
     func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
         if let checks, let (kept, userRow) = checks.kept(key: hash),
-            let found = try await read(profiles: profiles, { db in try Self.user(row: userRow, of: kept, profiles: profiles, in: db) })
+            let found = try await read(profiles: profiles, { db, listing in
+                try Self.user(row: userRow, of: kept, listing: listing, in: db)
+            })
         {
             writer.metrics.tokenCheck(kept: true)
             return found
         }
         if checks != nil { writer.metrics.tokenCheck(kept: false) }
         let generation = checks?.generation
-        let read: @Sendable (Database) throws -> (TokenLookup, userRow: Int64?)? = { db in
+        let read: @Sendable (Database, Bool) throws -> ((TokenLookup, userRow: Int64?), linked: Bool)? = { db, listing in
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(TokenRecord.selection), \(User.selection),
-                        (\(SQLiteClientRepository.versionQuery)), users.rowid
+                        (\(SQLiteClientRepository.versionQuery)), users.rowid, \(Self.linkedSQL)
                     FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
                     """)
             guard
-                let (token, user, clientsVersion, userRow) = try statement.first(arguments: [hash], { row in
+                let (token, user, clientsVersion, userRow, linked) = try statement.first(arguments: [hash], { row in
                     let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
                     let user = (row[userAt] as String?) == nil ? nil : User(row: row, selectionAt: userAt)
-                    return (TokenRecord(row: row, selectionAt: 0), user, row[after] as Int64? ?? 0, row[after + 1] as Int64?)
+                    return (
+                        TokenRecord(row: row, selectionAt: 0), user, row[after] as Int64? ?? 0, row[after + 1] as Int64?,
+                        row[after + 2] as Bool
+                    )
                 })
             else { return nil }
             let lookup = TokenLookup(
                 record: token, user: user,
-                profiles: profiles ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
+                profiles: listing ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
                 clientsVersion: clientsVersion)
-            return (lookup, userRow)
+            return ((lookup, userRow), linked)
         }
         guard let (found, userRow) = try await self.read(profiles: profiles, read) else { return nil }
         if let checks, let generation, let user = found.user, let userRow {
@@ -111,22 +117,40 @@ struct SQLiteTokenRepository: TokenRepository {
         return found
     }
 
-    /// A kept check's lookup with its user's row, read by row id; nil when that row is gone (the id is compared as
-    /// well: a row id can be given again once its row is deleted).
-    private static func user(row userRow: Int64, of kept: AccountLookup, profiles: Bool, in db: Database) throws -> TokenLookup? {
-        let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE rowid = ?")
-        guard let user = try statement.first(arguments: [userRow], { User(row: $0, selectionAt: 0) }),
+    /// Whether the selected user has linked accounts (an index lookup; false without a user).
+    private static let linkedSQL = "EXISTS (SELECT 1 FROM identities WHERE identities.userID = users.id)"
+
+    /// A kept check's lookup with its user's row, read by row id, and whether the user has linked accounts (listed
+    /// when `listing`); nil when that row is gone (the id is compared as well: a row id can be given again once its
+    /// row is deleted).
+    private static func user(row userRow: Int64, of kept: AccountLookup, listing: Bool, in db: Database) throws
+        -> (TokenLookup, linked: Bool)?
+    {
+        let statement = try db.cachedStatement(sql: "SELECT \(User.selection), \(linkedSQL) FROM users WHERE rowid = ?")
+        guard
+            let (user, linked) = try statement.first(arguments: [userRow], { row in
+                (User(row: row, selectionAt: 0), row[User.selectionCount] as Bool)
+            }),
             user.id == kept.record.userID
         else { return nil }
-        return TokenLookup(
-            record: kept.record, user: user, profiles: profiles ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
+        let lookup = TokenLookup(
+            record: kept.record, user: user,
+            profiles: listing ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
             clientsVersion: kept.clientsVersion)
+        return (lookup, linked)
     }
 
-    /// `body` in one read transaction when it also reads the linked accounts (`pointRead`), else as the one statement
-    /// it is (`statementRead`).
-    private func read<T: Sendable>(profiles: Bool, _ body: @Sendable (Database) throws -> T) async throws -> T {
-        profiles ? try await writer.pointRead(body) : try await writer.statementRead(body)
+    /// `body` as the one statement it is (`statementRead`, no transaction), unless the linked accounts are wanted and
+    /// the user has some: then `body` again, listing them, in one read transaction (`pointRead`), so the record and
+    /// its list come from one snapshot. Most users have none, and BEGIN and COMMIT cost what the read costs.
+    private func read<T: Sendable>(
+        profiles: Bool, _ body: @escaping @Sendable (Database, _ listing: Bool) throws -> (T, linked: Bool)?,
+        operation: String = #function
+    ) async throws -> T? {
+        guard let (found, linked) = try await writer.statementRead({ db in try body(db, false) }, operation: operation)
+        else { return nil }
+        guard profiles, linked else { return found }
+        return try await writer.pointRead({ db in try body(db, true) }, operation: operation)?.0
     }
 
     /// The token, who its account is (from `users_standing` alone, as in `redemptionSQL`, with its row id for

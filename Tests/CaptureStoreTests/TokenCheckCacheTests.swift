@@ -193,6 +193,17 @@ import Testing
         #expect(kept.user?.email == "read@example.com")
         #expect(try await tokens.findWithUser(hash: fixture.key, profiles: false)?.user?.email == "read@example.com")
 
+        // Linked accounts are listed only when asked for and there are any (the read then takes a transaction):
+        // one linked from another process is on the very next read.
+        let linking = try CaptureDatabase.open(path: fixture.path)
+        try await CaptureDatabase.repositories(linking).identities.link(
+            LinkedIdentity(provider: "oidc", subject: "s1", userID: fixture.user.id, email: nil, linkedAt: Date()))
+        try linking.close()
+        let linked = try #require(try await tokens.findWithUser(hash: fixture.key, profiles: true))
+        #expect(linked.profiles.map(\.subject) == ["s1"] && linked.user?.email == "read@example.com")
+        #expect(try await tokens.findWithUser(hash: fixture.key, profiles: false)?.profiles == [])
+        #expect(fixture.checks.count == 1, "still answered from the kept check")
+
         let otherPool = try CaptureDatabase.open(path: fixture.path)
         defer { try? otherPool.close() }
         _ = try await CaptureDatabase.repositories(otherPool).tokens.revokeAll(userID: fixture.user.id, at: Date())
