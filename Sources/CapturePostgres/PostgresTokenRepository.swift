@@ -33,7 +33,7 @@ struct PostgresTokenRepository: TokenRepository {
         try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE hash = \(hash)").first.map(Self.record)
     }
 
-    func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
+    func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup? {
         // One statement for the token, its user and the clients' version (a second for the linked accounts, which
         // only `/entity` asks for).
         let rows = try await store.query(
@@ -44,10 +44,12 @@ struct PostgresTokenRepository: TokenRepository {
             """)
         guard let row = rows.first else { return nil }
         let token = try Self.record(row)
-        let user = try Columns(row)("u_id", as: String?.self) == nil ? nil : try PostgresUserRepository.record(row, prefix: "u_")
-        let linked = profiles ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
+        let found = try Columns(row)("u_id", as: String?.self) != nil
+        let user = found ? try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity) : nil
+        let text: String? = found && forEntity ? try Columns(row)("u_profile") : nil
+        let linked = forEntity ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
         return TokenLookup(
-            record: token, user: user, profiles: linked, clientsVersion: try Columns(row)("clients_version"))
+            record: token, user: user, profiles: linked, storedProfile: text, clientsVersion: try Columns(row)("clients_version"))
     }
 
     func findWithAccount(hash: String) async throws -> AccountLookup? {

@@ -182,13 +182,14 @@ struct PostgresUserRepository: UserRepository {
         }
     }
 
-    static func record(_ row: PostgresRow, prefix: String = "") throws -> User {
+    /// Without `parsingProfile`, the profile is left empty (the caller reads its text, column `profile`).
+    static func record(_ row: PostgresRow, prefix: String = "", parsingProfile: Bool = true) throws -> User {
         let c = Columns(row)
         var user = User(
             id: try c(prefix + "id"), email: try c(prefix + "email"), passwordHash: try c(prefix + "password_hash"),
             createdAt: try c(prefix + "created_at"))
         user.number = try c(prefix + "number")
-        user.profile = StoredJSON.object(try c(prefix + "profile")) ?? [:]
+        if parsingProfile { user.profile = StoredJSON.object(try c(prefix + "profile")) ?? [:] }
         user.lastElementID = try c(prefix + "last_element_id")
         user.emailVerifiedAt = try c(prefix + "email_verified_at")
         user.updatedAt = try c(prefix + "updated_at")

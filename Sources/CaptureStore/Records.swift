@@ -55,16 +55,22 @@ extension User {
         """
     static let selectionCount = 11
 
-    /// A user from `selection`'s columns, the first at `start`.
-    init(row: Row, selectionAt start: Int) {
+    /// A user from `selection`'s columns, the first at `start`; without `parsingProfile`, its profile is left empty
+    /// (see `storedProfile`).
+    init(row: Row, selectionAt start: Int, parsingProfile: Bool = true) {
         self.init(id: row[start], email: row[start + 1], passwordHash: row[start + 2], createdAt: row[start + 3])
         number = row[start + 4]
-        profile = StoredJSON.object(row[start + 5] ?? "{}") ?? [:]
+        if parsingProfile { profile = StoredJSON.object(Self.storedProfile(row, selectionAt: start)) ?? [:] }
         lastElementID = row[start + 6] ?? 0
         emailVerifiedAt = row[start + 7]
         updatedAt = row[start + 8]
         lastLoginAt = row[start + 9]
         disabledAt = row[start + 10]
+    }
+
+    /// The stored profile's text among `selection`'s columns, the first at `start`.
+    static func storedProfile(_ row: Row, selectionAt start: Int) -> String {
+        row[start + 5] ?? "{}"
     }
 }
 

@@ -68,15 +68,15 @@ struct SQLiteTokenRepository: TokenRepository {
         try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [StoredDate.text(token.usedAt), token.id])
     }
 
-    /// The token, its user and (for `/entity`) the user's linked accounts. With the token's check kept in `checks`,
+    /// The token, its user and (for `/entity`) the user's linked accounts and stored profile text. With the token's check kept in `checks`,
     /// only the user's row is read, by its row id; otherwise one statement reads the token, its user and the clients'
     /// version, and what it read is kept when it is a check `checks` holds. Either statement also says whether the
     /// user has linked accounts; only then are they listed, the read made again with the list in one read transaction
     /// (`read(profiles:_:)`).
-    func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup? {
+    func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup? {
         if let checks, let (kept, userRow) = checks.kept(key: hash),
-            let found = try await read(profiles: profiles, { db, listing in
-                try Self.user(row: userRow, of: kept, listing: listing, in: db)
+            let found = try await read(forEntity: forEntity, { db, listing in
+                try Self.user(row: userRow, of: kept, forEntity: forEntity, listing: listing, in: db)
             })
         {
             writer.metrics.tokenCheck(kept: true)
@@ -94,20 +94,22 @@ struct SQLiteTokenRepository: TokenRepository {
             guard
                 let (token, user, clientsVersion, userRow, linked) = try statement.first(arguments: [hash], { row in
                     let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
-                    let user = (row[userAt] as String?) == nil ? nil : User(row: row, selectionAt: userAt)
+                    let found = (row[userAt] as String?) != nil
+                    let user = found ? User(row: row, selectionAt: userAt, parsingProfile: !forEntity) : nil
+                    let text = found && forEntity ? User.storedProfile(row, selectionAt: userAt) : nil
                     return (
-                        TokenRecord(row: row, selectionAt: 0), user, row[after] as Int64? ?? 0, row[after + 1] as Int64?,
-                        row[after + 2] as Bool
+                        TokenRecord(row: row, selectionAt: 0), (user, text), row[after] as Int64? ?? 0,
+                        row[after + 1] as Int64?, row[after + 2] as Bool
                     )
                 })
             else { return nil }
             let lookup = TokenLookup(
-                record: token, user: user,
+                record: token, user: user.0,
                 profiles: listing ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
-                clientsVersion: clientsVersion)
+                storedProfile: user.1, clientsVersion: clientsVersion)
             return ((lookup, userRow), linked)
         }
-        guard let (found, userRow) = try await self.read(profiles: profiles, read) else { return nil }
+        guard let (found, userRow) = try await self.read(forEntity: forEntity, read) else { return nil }
         if let checks, let generation, let user = found.user, let userRow {
             let account = AccountSummary(id: user.id, email: user.email, disabledAt: user.disabledAt)
             checks.keep(
@@ -123,33 +125,37 @@ struct SQLiteTokenRepository: TokenRepository {
     /// A kept check's lookup with its user's row, read by row id, and whether the user has linked accounts (listed
     /// when `listing`); nil when that row is gone (the id is compared as well: a row id can be given again once its
     /// row is deleted).
-    private static func user(row userRow: Int64, of kept: AccountLookup, listing: Bool, in db: Database) throws
-        -> (TokenLookup, linked: Bool)?
+    private static func user(row userRow: Int64, of kept: AccountLookup, forEntity: Bool, listing: Bool, in db: Database)
+        throws -> (TokenLookup, linked: Bool)?
     {
         let statement = try db.cachedStatement(sql: "SELECT \(User.selection), \(linkedSQL) FROM users WHERE rowid = ?")
         guard
-            let (user, linked) = try statement.first(arguments: [userRow], { row in
-                (User(row: row, selectionAt: 0), row[User.selectionCount] as Bool)
+            let (user, text, linked) = try statement.first(arguments: [userRow], { row in
+                (
+                    User(row: row, selectionAt: 0, parsingProfile: !forEntity),
+                    forEntity ? User.storedProfile(row, selectionAt: 0) : nil, row[User.selectionCount] as Bool
+                )
             }),
             user.id == kept.record.userID
         else { return nil }
         let lookup = TokenLookup(
             record: kept.record, user: user,
             profiles: listing ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
-            clientsVersion: kept.clientsVersion)
+            storedProfile: text, clientsVersion: kept.clientsVersion)
         return (lookup, linked)
     }
 
-    /// `body` as the one statement it is (`statementRead`, no transaction), unless the linked accounts are wanted and
+    /// `body` as the one statement it is (`statementRead`, no transaction), unless the linked accounts are wanted (for
+    /// `/entity`) and
     /// the user has some: then `body` again, listing them, in one read transaction (`pointRead`), so the record and
     /// its list come from one snapshot. Most users have none, and BEGIN and COMMIT cost what the read costs.
     private func read<T: Sendable>(
-        profiles: Bool, _ body: @escaping @Sendable (Database, _ listing: Bool) throws -> (T, linked: Bool)?,
+        forEntity: Bool, _ body: @escaping @Sendable (Database, _ listing: Bool) throws -> (T, linked: Bool)?,
         operation: String = #function
     ) async throws -> T? {
         guard let (found, linked) = try await writer.statementRead({ db in try body(db, false) }, operation: operation)
         else { return nil }
-        guard profiles, linked else { return found }
+        guard forEntity, linked else { return found }
         return try await writer.pointRead({ db in try body(db, true) }, operation: operation)?.0
     }
 

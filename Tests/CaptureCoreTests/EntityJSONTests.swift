@@ -1,10 +1,11 @@
-import CaptureCore
+@testable import CaptureCore
 import CaptureTestSupport
 import Foundation
 import Testing
 
-/// `/entity` writes the record straight from the stored profile (`User.writeEntity`); it must be, byte for byte,
-/// what the built record (`User.entity`) encodes to, whatever the profile holds.
+/// `/entity` writes the record straight from the stored profile (`User.writeEntity`), and from the profile's stored
+/// text where that is as `JSONWriter` wrote it (`StoredJSONText`); either must be, byte for byte, what the built
+/// record (`User.entity`) encodes to, whatever the profile holds.
 @Suite struct EntityJSONTests {
     let schema: EntitySchema
 
@@ -12,11 +13,44 @@ import Testing
         schema = try FlowCatalog.load(directory: TestWorld.settingsDirectory).schema
     }
 
-    func written(_ user: User, profiles: [LinkedIdentity] = [], schema: EntitySchema? = nil) -> (String, String) {
+    /// What `/entity` writes for `user` and what the built record encodes to. The record is also written from the
+    /// profile's stored text, which must give the built record's bytes, and be copied (not parsed) unless it holds a
+    /// fraction (`copied: false`).
+    func written(_ user: User, profiles: [LinkedIdentity] = [], schema: EntitySchema? = nil, copied copies: Bool = true)
+        -> (String, String)
+    {
         let schema = schema ?? self.schema
         var output: [UInt8] = []
         user.writeEntity(schema: schema, profiles: profiles, to: &output)
-        return (String(decoding: output, as: UTF8.self), String(decoding: user.entity(schema: schema, profiles: profiles).encodedBytes(), as: UTF8.self))
+        let built = String(decoding: user.entity(schema: schema, profiles: profiles).encodedBytes(), as: UTF8.self)
+        let text = StoredJSON.text(user.profile)
+        var unparsed = user
+        unparsed.profile = [:]
+        var copied: [UInt8] = []
+        #expect(Self.copies(unparsed, schema: schema, profiles: profiles, text: text, to: &copied) == copies, "\(text)")
+        if !copies { unparsed.writeEntity(schema: schema, profiles: profiles, storedProfile: text, to: &copied) }
+        #expect(String(decoding: copied, as: UTF8.self) == built, "from the stored text \(text)")
+        return (String(decoding: output, as: UTF8.self), built)
+    }
+
+    /// Whether `writeEntity` copies from `text` (true) or refuses it (the public entry then parses it).
+    static func copies(
+        _ user: User, schema: EntitySchema, profiles: [LinkedIdentity] = [], text: String, to output: inout [UInt8]
+    ) -> Bool {
+        var text = text
+        return text.withUTF8 { user.writeEntity(schema: schema, profiles: profiles, stored: StoredJSONText($0), to: &output) }
+    }
+
+    /// `/entity` from a stored text through the public entry (copied or parsed), and the record built from the
+    /// parsed text.
+    func fromStoredText(_ text: String) -> (String, String) {
+        let user = Self.user([:])
+        var output: [UInt8] = []
+        user.writeEntity(schema: schema, profiles: [], storedProfile: text, to: &output)
+        var parsed = user
+        parsed.profile = StoredJSON.object(text) ?? [:]
+        let built = parsed.entity(schema: schema, profiles: []).encodedBytes()
+        return (String(decoding: output, as: UTF8.self), String(decoding: built, as: UTF8.self))
     }
 
     static func user(_ profile: [String: JSONValue]) -> User {
@@ -55,7 +89,7 @@ import Testing
             "givenName": ["nested": true], "primaryAddress": "not an object", "photos": ["type": "not a list"],
             "statuses": [["status": "no id"], "not an object", ["id": "text id", "status": "x"]],
             "optIn": ["status": ["deep": [1, .double(2.5), .null]]],
-        ]))
+        ]), copied: false)
         #expect(odd.0 == odd.1)
     }
 
@@ -72,5 +106,99 @@ import Testing
             let result = written(user, schema: schema)
             #expect(result.0 == result.1, "\(names)")
         }
+    }
+
+    /// Text other software wrote (SQLite's `json_group_object` in migration v5 keeps its own order), or that is not
+    /// as `JSONWriter` writes it, is parsed, never copied: the reply is the one for the parsed profile.
+    @Test func storedTextNotAsJSONWriterWritesItIsParsed() {
+        let texts = [
+            #"{"givenName":"Ada","familyName":"Lovelace","birthday":"1815-12-10"}"#,  // not in ascending order
+            #"{"familyName": "Lovelace"}"#, #"{ "givenName":"Ada"}"#, #"{"givenName":"Ada"} "#,  // spaces
+            #"{"aboutMe":1.0}"#, #"{"aboutMe":-0}"#, #"{"aboutMe":1e3}"#, #"{"aboutMe":12345678901234567890}"#,
+            #"{"aboutMe":"\u00e9"}"#, #"{"aboutMe":"\/"}"#, #"{"aboutMe":"\b"}"#, #"{"aboutMe":"\u000a"}"#,
+            #"{"aboutMe":"\u001F"}"#, #"{"gender":"x","gender":"y"}"#, #"{"g\u0065nder":"x"}"#, #"{"née":"x"}"#,
+            #"{"photos":[{"value":"a","id":1}]}"#, #"{"primaryAddress":{"zip":"1","city":"c"}}"#,
+            "not JSON", "[]", "", "{", #"{"aboutMe":tru}"#, #"{"aboutMe":"unterminated}"#,
+            "{\"a\":" + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + "}",
+        ]
+        for text in texts {
+            var ignored: [UInt8] = []
+            #expect(!Self.copies(Self.user([:]), schema: schema, text: text, to: &ignored), "copied \(text)")
+            let (written, built) = fromStoredText(text)
+            #expect(written == built, "\(text)")
+        }
+    }
+
+    /// Text as `JSONWriter` writes it is copied as it is, escapes and all.
+    @Test func storedTextAsJSONWriterWritesItIsCopied() {
+        let texts = [
+            "{}", #"{"aboutMe":"a \"quoted\" \\ back\nslash\r\t\u0001\u001f é 🙂 "# + "\u{7F}\"}",
+            #"{"aboutMe":-9223372036,"gender":null,"optIn":{"status":false},"photos":[],"statuses":[{"id":7}]}"#,
+            #"{"aboutMe":[1,[true,{"deep":{}}],"x"],"zzz":{"not":"in the schema"}}"#,
+        ]
+        for text in texts {
+            var copied: [UInt8] = []
+            #expect(Self.copies(Self.user([:]), schema: schema, text: text, to: &copied), "parsed \(text)")
+            let (written, built) = fromStoredText(text)
+            #expect(written == built, "\(text)")
+            #expect(String(decoding: copied, as: UTF8.self) == built, "\(text)")
+        }
+    }
+
+    /// Random profiles, shaped after the schema and not: stored through `JSONWriter` and written from that text,
+    /// they give the built record's bytes.
+    @Test func randomProfilesWrittenFromTheirStoredTextAreAsBuilt() {
+        var random = SplitMix64(seed: 12)
+        let names = schema.attributes.keys.sorted() + ["id", "zzz", "Aa", "a b"]
+        let alphabet = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "🙂", "/", "\u{08}"]
+        func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+        func value(_ depth: Int) -> JSONValue {
+            switch pick(depth > 2 ? 6 : 8) {
+            case 0: return .null
+            case 1: return .bool(pick(2) == 0)
+            case 2: return .int(Int64(bitPattern: random.next()) >> pick(64))
+            case 3: return pick(4) == 0 ? .double(Double(pick(1000)) / 8) : .int(Int64(pick(100)))
+            case 4, 5: return .string((0..<pick(12)).map { _ in alphabet[pick(alphabet.count)] }.joined())
+            case 6: return .array((0..<pick(4)).map { _ in pick(3) == 0 ? value(depth + 1) : .object(object(depth + 1, id: pick(2) == 0)) })
+            default: return .object(object(depth + 1, id: false))
+            }
+        }
+        func object(_ depth: Int, id: Bool) -> [String: JSONValue] {
+            var members: [String: JSONValue] = [:]
+            for _ in 0..<pick(6) { members[names[pick(names.count)]] = value(depth) }
+            if id { members["id"] = .int(Int64(pick(50))) }
+            return members
+        }
+        var copiedCount = 0
+        for _ in 0..<400 {
+            let user = Self.user(object(0, id: false))
+            let text = StoredJSON.text(user.profile)
+            var unparsed = user
+            unparsed.profile = [:]
+            var output: [UInt8] = []
+            unparsed.writeEntity(schema: schema, profiles: [], storedProfile: text, to: &output)
+            let built = String(decoding: user.entity(schema: schema, profiles: []).encodedBytes(), as: UTF8.self)
+            #expect(String(decoding: output, as: UTF8.self) == built, "\(text)")
+            var copied: [UInt8] = []
+            if Self.copies(unparsed, schema: schema, text: text, to: &copied) {
+                copiedCount += 1
+                #expect(String(decoding: copied, as: UTF8.self) == built, "\(text)")
+            }
+        }
+        // Fractions and integers of more than 18 digits are parsed; the rest is copied.
+        #expect(copiedCount > 100, "\(copiedCount) of 400 copied")
+    }
+}
+
+/// SplitMix64: the same "random" profiles on every run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -32,7 +32,7 @@ import Testing
             #expect(userByName.disabledAt != nil && userByName.number != nil && !userByName.profile.isEmpty)
             #expect(try SQLiteUserRepository.user(id: "u-1", in: db) == userByName)
         }
-        let lookup = try #require(try await CaptureDatabase.repositories(pool).tokens.findWithUser(hash: "key", profiles: false))
+        let lookup = try #require(try await CaptureDatabase.repositories(pool).tokens.findWithUser(hash: "key", forEntity: false))
         let stored = try await pool.read { db in try User.fetchOne(db, sql: "SELECT * FROM users") }
         #expect(lookup.user == stored && lookup.record.hash == "key")
     }

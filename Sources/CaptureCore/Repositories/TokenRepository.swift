@@ -50,14 +50,20 @@ public struct AccountLookup: Sendable {
 public struct TokenLookup: Sendable {
     public let record: TokenRecord
     public let user: User?
-    /// The user's linked provider accounts, when the lookup asked for them (`/entity`), else empty.
+    /// The user's linked provider accounts, when the lookup was for `/entity`, else empty.
     public let profiles: [LinkedIdentity]
+    /// For `/entity`: the user's stored profile as its text, which `/entity` writes from (`User.writeEntity(schema:
+    /// profiles:storedProfile:to:)`); `user.profile` is then left empty. Nil otherwise.
+    public let storedProfile: String?
     public let clientsVersion: Int64
 
-    public init(record: TokenRecord, user: User?, profiles: [LinkedIdentity] = [], clientsVersion: Int64) {
+    public init(
+        record: TokenRecord, user: User?, profiles: [LinkedIdentity] = [], storedProfile: String? = nil, clientsVersion: Int64
+    ) {
         self.record = record
         self.user = user
         self.profiles = profiles
+        self.storedProfile = storedProfile
         self.clientsVersion = clientsVersion
     }
 }
@@ -88,10 +94,11 @@ public enum RedemptionStep: Sendable, Equatable {
 public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
-    /// The token with this hash, the user it belongs to (with the linked accounts when `profiles`) and the clients'
-    /// version (`ClientRepository.version`), in one read: the hot path of `/entity` and the other calls made with an
-    /// access token, which then find their client in `ClientDirectory` without a read.
-    func findWithUser(hash: String, profiles: Bool) async throws -> TokenLookup?
+    /// The token with this hash, the user it belongs to and the clients' version (`ClientRepository.version`), in
+    /// one read: the hot path of `/entity` and the other calls made with an access token, which then find their
+    /// client in `ClientDirectory` without a read. `forEntity` adds the linked accounts, and leaves the stored
+    /// profile as its text (`TokenLookup.storedProfile`) instead of parsing it into `user.profile`.
+    func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup?
     /// `findWithUser` for the checks that need only who the account is (introspection, `/verify`): one read,
     /// without the user's stored profile.
     func findWithAccount(hash: String) async throws -> AccountLookup?

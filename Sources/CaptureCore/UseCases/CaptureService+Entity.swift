@@ -8,10 +8,14 @@ extension CaptureService {
     /// (`User.writeEntity`), or the one attribute `attributeName` names.
     public func entityResultJSON(accessToken: String?, attributeName: String?) async throws -> [UInt8] {
         guard let attributeName, !attributeName.isEmpty else {
-            let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, profiles: true)
+            let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, forEntity: true)
             var output: [UInt8] = []
             output.reserveCapacity(4096)
-            user.writeEntity(schema: catalog.schema, profiles: lookup.profiles, to: &output)
+            if let text = lookup.storedProfile {
+                user.writeEntity(schema: catalog.schema, profiles: lookup.profiles, storedProfile: text, to: &output)
+            } else {
+                user.writeEntity(schema: catalog.schema, profiles: lookup.profiles, to: &output)
+            }
             return output
         }
         return try await entity(accessToken: accessToken).entityAttribute(attributeName, schema: catalog.schema).encodedBytes()

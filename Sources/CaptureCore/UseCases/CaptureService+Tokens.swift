@@ -96,14 +96,14 @@ extension CaptureService {
     /// The user and token behind an access token: unknown or revoked → invalid (200), expired → 414,
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
-        let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, profiles: false)
+        let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, forEntity: false)
         return (user, lookup.record)
     }
 
     /// `authenticate`'s checks on one read, which brings the user's linked accounts too when `profiles`.
-    func authenticatedLookup(accessToken: String?, profiles: Bool) async throws -> (User, TokenLookup) {
+    func authenticatedLookup(accessToken: String?, forEntity: Bool) async throws -> (User, TokenLookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
-        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(accessToken), profiles: profiles),
+        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(accessToken), forEntity: forEntity),
             lookup.record.kind == .access
         else { throw CaptureError.invalidAccessToken }
         switch lookup.record.state(at: time.now()) {
