@@ -4,12 +4,13 @@ import Foundation
 /// Every metric the service records, named in one place (docs/decisions.md, "Operations: metrics, logs, purge").
 /// It records through a swift-metrics factory: Core, Store and the server name no backend; the server hands in the
 /// Prometheus factory whose registry `/metrics` serves. Metrics are looked up by name and labels on each use (the
-/// factory keeps one per series), except those of every request and every token check, which are kept once made;
-/// copies of a value share what it keeps.
+/// factory keeps one per series), except those of every request, every token check and every database call, which
+/// are kept once made; copies of a value share what it keeps.
 public struct CaptureMetrics: Sendable {
     public let factory: any MetricsFactory
     private let httpSeries = MadeSeries<HTTPLabels, (requests: CoreMetrics.Counter, duration: CoreMetrics.Timer)>()
     private let tokenCheckSeries = MadeSeries<Bool, Counter>(capacity: 2)
+    private let databaseSeries = MadeSeries<DatabaseLabels, CoreMetrics.Timer>()
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
@@ -17,6 +18,10 @@ public struct CaptureMetrics: Sendable {
 
     private struct HTTPLabels: Hashable, Sendable {
         let route: String, method: String, status: Int
+    }
+
+    private struct DatabaseLabels: Hashable, Sendable {
+        let repository: String, operation: String
     }
 
     /// Records into whatever `MetricsSystem` was bootstrapped with (nothing, unless a process bootstrapped it).
@@ -92,9 +97,11 @@ public struct CaptureMetrics: Sendable {
 
     /// One repository call: `repository` names the table group, `operation` the method.
     public func databaseCall(repository: String, operation: String, duration: Duration) {
-        Timer(
-            label: Name.databaseDuration, dimensions: [("repository", repository), ("operation", operation)], factory: factory
-        ).recordNanoseconds(duration.nanoseconds)
+        databaseSeries.series(DatabaseLabels(repository: repository, operation: operation)) {
+            Timer(
+                label: Name.databaseDuration, dimensions: [("repository", repository), ("operation", operation)],
+                factory: factory)
+        }.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Rows a purge pass removed, by what they were.
