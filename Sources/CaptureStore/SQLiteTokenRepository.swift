@@ -68,11 +68,10 @@ struct SQLiteTokenRepository: TokenRepository {
         try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [StoredDate.text(token.usedAt), token.id])
     }
 
-    /// The token, its user and (for `/entity`) the user's linked accounts and stored profile text. With the token's check kept in `checks`,
-    /// only the user's row is read, by its row id; otherwise one statement reads the token, its user and the clients'
-    /// version, and what it read is kept when it is a check `checks` holds. Either statement also says whether the
-    /// user has linked accounts; only then are they listed, the read made again with the list in one read transaction
-    /// (`read(profiles:_:)`).
+    /// The token, its user and (for `/entity`) the user's linked accounts and stored profile text. With the token's
+    /// check kept in `checks`, only the user's row is read, by its row id; otherwise one statement reads the token, its
+    /// user and the clients' version, and what it read is kept when it is a check `checks` holds. Either statement
+    /// also says whether the user has linked accounts; only then are they listed (`read(forEntity:_:)`).
     func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup? {
         if let checks, let (kept, userRow) = checks.kept(key: hash),
             let found = try await read(forEntity: forEntity, { db, listing in
@@ -146,9 +145,9 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     /// `body` as the one statement it is (`statementRead`, no transaction), unless the linked accounts are wanted (for
-    /// `/entity`) and
-    /// the user has some: then `body` again, listing them, in one read transaction (`pointRead`), so the record and
-    /// its list come from one snapshot. Most users have none, and BEGIN and COMMIT cost what the read costs.
+    /// `/entity`) and the user has some: then `body` again, listing them, in one read transaction (`pointRead`), so
+    /// the record and its list come from one snapshot. Most users have none, and BEGIN and COMMIT cost what the read
+    /// costs.
     private func read<T: Sendable>(
         forEntity: Bool, _ body: @escaping @Sendable (Database, _ listing: Bool) throws -> (T, linked: Bool)?,
         operation: String = #function
