@@ -100,7 +100,8 @@ extension CaptureService {
         return (user, lookup.record)
     }
 
-    /// `authenticate`'s checks on one read, which brings the user's linked accounts too when `profiles`.
+    /// `authenticate`'s checks on one read; for `/entity` (`forEntity`) it brings the user's linked accounts and
+    /// stored profile text too (`TokenRepository.findWithUser`).
     func authenticatedLookup(accessToken: String?, forEntity: Bool) async throws -> (User, TokenLookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
         guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(accessToken), forEntity: forEntity),

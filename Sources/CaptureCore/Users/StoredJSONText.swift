@@ -87,7 +87,7 @@ struct StoredJSONText {
         if consume(UInt8(ascii: "}")) { return members }
         while true {
             guard let name = name(), consume(UInt8(ascii: ":")) else { return nil }
-            if let previous = members.last, !Self.ascending(bytes[previous.name], bytes[name]) { return nil }
+            if let previous = members.last, !bytes[previous.name].lexicographicallyPrecedes(bytes[name]) { return nil }
             let valueStart = position
             guard skipValue(depth: depth) else { return nil }
             members.append(Member(name: name, value: valueStart..<position))
@@ -106,10 +106,6 @@ struct StoredJSONText {
         }
         let end = position
         return consume(UInt8(ascii: "\"")) ? start..<end : nil
-    }
-
-    private static func ascending(_ first: Slice<UnsafeBufferPointer<UInt8>>, _ second: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        first.lexicographicallyPrecedes(second)
     }
 
     private mutating func skipValue(depth: Int) -> Bool {

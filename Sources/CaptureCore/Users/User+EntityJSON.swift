@@ -106,7 +106,7 @@ extension User {
         for (index, member) in layout.members.enumerated() {
             if let id, index == layout.idPosition {
                 writeKey("id", first: first, to: &output)
-                output.append(contentsOf: String(id).utf8)
+                JSONWriter.write(.int(id), to: &output)
                 first = false
             }
             writeKey(member.name, first: first, to: &output)
@@ -117,7 +117,7 @@ extension User {
         }
         if let id, layout.idPosition == layout.members.count {
             writeKey("id", first: first, to: &output)
-            output.append(contentsOf: String(id).utf8)
+            JSONWriter.write(.int(id), to: &output)
         }
         output.append(UInt8(ascii: "}"))
         return true
