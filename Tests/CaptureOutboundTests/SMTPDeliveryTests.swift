@@ -75,9 +75,10 @@ import Testing
         }
         #expect(error?.isPermanent == false)
         #expect(error?.reason.contains("could not connect") == true)
-        // A refused connection is reported when it happens, not when the 60 s connect timeout ends. The bound is
-        // loose on purpose: the whole suite shares these cores.
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // A refused connection is reported when it happens, not when the 60 s connect timeout ends: the reason
+        // above says so. The clock only says "before that timeout": hundreds of tests share these two cores, and a
+        // CI run saw a one-second call take 25 s of wall time waiting for them.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func silentServerTimesOutAndTheCallReturns() async throws {
@@ -223,7 +224,9 @@ import Testing
         let error = await delivery.value
         #expect(error?.isPermanent == false)
         #expect(error?.reason.contains("cancelled") == true)
-        // Without cancellation the call would last until the 60 s connect timeout.
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // Without cancellation the call would last until the 60 s connect timeout. "cancelled" above comes only
+        // from the progress callback's abort (a timeout says "timed out"); the clock, shared with the whole suite
+        // (25 s seen in a CI run for a call of about one second), only says "before that timeout".
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 }

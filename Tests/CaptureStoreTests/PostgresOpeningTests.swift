@@ -29,9 +29,10 @@ import Glibc
                 #expect(error.description.contains(says), "\(error)")
                 #expect(!error.description.contains("not the password") && !error.description.contains(server.password ?? "-"))
             }
-            // Well under the 10 s connect_timeout these locations have: nothing waited for a timeout. (A generous
-            // bound: the suite's other tests keep the machine busy.)
-            #expect(clock.now - started < .seconds(8))
+            // Nothing waited for the 10 s connect_timeout these locations have: the reason checked above names what
+            // ended the attempt. The wall clock only says "not for ever": the suite's other tests share the two
+            // cores, and a call of a second was seen to take 25 s of wall time in a CI run.
+            #expect(clock.now - started < .seconds(60))
         }
     }
 
