@@ -52,6 +52,8 @@ let package = Package(
             dependencies: [
                 "CaptureCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one hook GRDB does not wrap (WALCheckpointer: sqlite3_wal_hook).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]

@@ -103,7 +103,7 @@ public enum CaptureServerMain {
     ) async throws {
         let catalog = try FlowCatalog.load(directory: settingsDirectory)
         let metrics = CaptureMetrics.prometheus(registry)
-        let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics)
+        let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
         var service = await CaptureService.make(settings: settings, catalog: catalog, store: storage.repositories)
         service.metrics = metrics
         try await service.syncSettingsClients()

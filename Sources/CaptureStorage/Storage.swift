@@ -20,12 +20,16 @@ public struct OpenedStorage: Sendable {
     }
 
     /// Opens and migrates the store: a SQLite file (created with its directory when missing) or a PostgreSQL
-    /// database (which must exist; its tables are created). Database calls are timed into `metrics`.
-    public static func open(_ location: DatabaseLocation, metrics: CaptureMetrics = .facade) async throws -> OpenedStorage {
+    /// database (which must exist; its tables are created). Database calls are timed into `metrics`. `service`: the
+    /// long-running server, whose SQLite writer leaves WAL checkpoints to a background connection (`WALCheckpointer`).
+    public static func open(
+        _ location: DatabaseLocation, metrics: CaptureMetrics = .facade, service: Bool = false
+    ) async throws -> OpenedStorage {
         switch location {
         case .sqlite(let path):
-            let pool = try CaptureDatabase.open(path: path)
-            let (repositories, close) = CaptureDatabase.repositoriesClosing(pool, metrics: metrics)
+            let checkpointer = service ? WALCheckpointer(path: path) : nil
+            let pool = try CaptureDatabase.open(path: path, checkpointer: checkpointer)
+            let (repositories, close) = CaptureDatabase.repositoriesClosing(pool, metrics: metrics, checkpointer: checkpointer)
             return OpenedStorage(
                 location: location, repositories: repositories, rows: SQLiteRowStore(pool), sqlite: pool, closer: close)
         case .postgres(let server):

@@ -9,8 +9,9 @@ public enum CaptureDatabase {
     /// (a few hundred KiB at 100k users); the memory goes to the token checks kept in memory.
     static let readerCacheKiB = -1024
 
-    /// A `DatabasePool` on `path`, parent directory created, migrations applied.
-    public static func open(path: String) throws -> DatabasePool {
+    /// A `DatabasePool` on `path`, parent directory created, migrations applied. With a `checkpointer` (the service),
+    /// the writer leaves WAL checkpoints to it, off the path of every write; close it before the pool.
+    public static func open(path: String, checkpointer: WALCheckpointer? = nil) throws -> DatabasePool {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -25,7 +26,11 @@ public enum CaptureDatabase {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Freed content (a message body once delivered, a deleted user) is overwritten, not left in free space.
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = \(readerCacheKiB)") }
+            if db.configuration.readonly {
+                try db.execute(sql: "PRAGMA cache_size = \(readerCacheKiB)")
+            } else {
+                checkpointer?.install(on: db)
+            }
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         try refuseNewerSchema(pool, path: path)
@@ -49,17 +54,19 @@ public enum CaptureDatabase {
         repositories(writer, metrics: metrics, pointReaders: (writer as? DatabasePool).map { PointReaders(path: $0.path) })
     }
 
-    /// The repositories over the file `pool` opens, and how to close them: the point readers, a checkpoint, the pool.
+    /// The repositories over the file `pool` opens, and how to close them: the point readers, the background
+    /// `checkpointer` the pool was opened with (if any), a checkpoint, the pool.
     /// The checkpoint copies what the WAL holds into the file (SQLite would at the last connection's close, but GRDB
     /// closes its writer before its read-only readers, which cannot), so once no other process writes, a copy of the
     /// file alone is whole. It is passive: it never waits for another process's readers or writer.
     public static func repositoriesClosing(
-        _ pool: DatabasePool, metrics: CaptureMetrics = .facade
+        _ pool: DatabasePool, metrics: CaptureMetrics = .facade, checkpointer: WALCheckpointer? = nil
     ) -> (repositories: Repositories, close: @Sendable () throws -> Void) {
         let pointReaders = PointReaders(path: pool.path)
         let repositories = repositories(pool, metrics: metrics, pointReaders: pointReaders)
         return (repositories, {
             pointReaders.close()
+            checkpointer?.close()
             _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
             try pool.close()
         })
