@@ -20,14 +20,10 @@ extension Data {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes RFC 4648 §5 base64url, unpadded (as JOSE writes it); nil for anything else.
+    /// Decodes RFC 4648 §5 base64url, unpadded (as JOSE writes it); nil for anything else (`Base64.decode`).
     public init?(base64URLEncoded text: some StringProtocol) {
-        guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else {
-            return nil
-        }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
+        guard let bytes = Base64.decode(Array(text.utf8), url: true) else { return nil }
+        self.init(bytes)
     }
 
     /// Lower-case hex (`Hex.lowercase`).

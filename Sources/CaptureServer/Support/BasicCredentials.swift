@@ -1,5 +1,4 @@
 import CaptureCore
-import Foundation
 
 /// HTTP Basic client authentication (RFC 6749 §2.3.1, RFC 7617), read without Foundation's string bridging: it
 /// runs on every introspection. Each part is percent-decoded; nil where its escapes or UTF-8 are broken.
@@ -10,15 +9,13 @@ struct BasicCredentials {
     /// The credentials of `Basic <base64(id:secret)>`; nil when the header is another scheme; `invalidClient`
     /// when it is Basic but not base64 of UTF-8 with a colon.
     static func parse(_ header: String) throws(CaptureError) -> BasicCredentials? {
-        let bytes = Array(header.utf8)
-        let scheme = Array("basic ".utf8)
-        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
-        let encoded = bytes[scheme.count...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        let trimmed = encoded.reversed().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.reversed()
-        guard let data = Data(base64Encoded: String(decoding: trimmed, as: UTF8.self)),
-            let colon = data.firstIndex(of: UInt8(ascii: ":")), String(validating: data, as: UTF8.self) != nil
+        let scheme = "basic ".utf8
+        let text = header[...].utf8
+        guard text.count >= scheme.count, zip(text, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        guard let decoded = Base64.decode(text.dropFirst(scheme.count).trimmingOptionalWhitespace),
+            let colon = decoded.firstIndex(of: UInt8(ascii: ":")), String(validating: decoded, as: UTF8.self) != nil
         else { throw .invalidClient }
-        return BasicCredentials(id: percentDecoded(data[..<colon]), secret: percentDecoded(data[data.index(after: colon)...]))
+        return BasicCredentials(id: percentDecoded(decoded[..<colon]), secret: percentDecoded(decoded[(colon + 1)...]))
     }
 
     /// `%XX` escapes decoded (nothing else: a `+` stays a `+`); nil for a bad escape or bytes that are not UTF-8.
