@@ -13,6 +13,7 @@ import Testing
             #expect(first.status == .ok)
             #expect(first["token_type"] as? String == "Bearer")
             #expect(first["expires_in"] as? Int == 3600)
+            #expect(first["stat"] as? String == "ok")
             #expect(first["refresh_token"] as? String != grant.refreshToken)
             #expect(first.headers[.cacheControl] == "no-store")
 

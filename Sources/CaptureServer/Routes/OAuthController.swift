@@ -22,15 +22,26 @@ struct OAuthController {
         case "refresh_token":
             let grant = try await service.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
-            return Reply.ok(Self.grantFields(grant))
+            return Self.grantReply(grant)
         case "authorization_code":
             let grant = try await service.exchangeCode(
                 parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
                 clientID: clientID, clientSecret: secret)
-            return Reply.ok(Self.grantFields(grant))
+            return Self.grantReply(grant)
         case let other?:
             throw CaptureError.unsupportedGrantType(other)
         }
+    }
+
+    /// `grantFields` and `"stat":"ok"`, written directly: every refresh and code exchange answers with them.
+    static func grantReply(_ grant: IssuedGrant) -> Response {
+        var object = JSONObjectWriter()
+        object.member("access_token", grant.accessToken)
+        object.member("expires_in", Int64(grant.expiresIn))
+        object.member("refresh_token", grant.refreshToken)
+        object.member("stat", "ok")
+        object.member("token_type", grant.tokenType)
+        return Reply.json(bytes: object.finished())
     }
 
     /// RFC 6749 §5.1 token fields.
