@@ -32,6 +32,11 @@ public struct URLOrigin: Equatable, Hashable, Sendable, CustomStringConvertible 
     private static let parsed = VersionedCache<String, URLOrigin>(capacity: 256)
 
     public var description: String {
-        port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+        "\(scheme)://\(authority)"
+    }
+
+    /// `host[:port]`, the port only when it is not the scheme's default (HTTP/1's `Host`, BrowserID's issuer).
+    public var authority: String {
+        port.map { "\(host):\($0)" } ?? host
     }
 }

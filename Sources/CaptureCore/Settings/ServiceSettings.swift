@@ -79,9 +79,9 @@ public struct ServiceSettings: Sendable, Equatable {
     }
 
     /// `host[:port]` of the public origin: the `issuer` of `/verify` receipts (BrowserID named issuers by host).
+    /// Every `/verify` names it: the origin is parsed once (`URLOrigin.reused`).
     public var issuerHost: String {
-        guard let origin = URLOrigin(resolvedPublicOrigin) else { return host }
-        return origin.port.map { "\(origin.host):\($0)" } ?? origin.host
+        URLOrigin.reused(resolvedPublicOrigin)?.authority ?? host
     }
 
     public var accessTokenLifetime: TimeInterval { accessTokenLifeHours * 3600 }

@@ -79,8 +79,7 @@ enum APIRequest {
         guard let origin = request.headers[.origin] else { return nil }
         // HTTP/1's Host header is the request's authority.
         guard let caller = URLOrigin(origin), let authority = request.head.authority else { return origin }
-        let callerAuthority = caller.port.map { "\(caller.host):\($0)" } ?? caller.host
-        return callerAuthority == authority.lowercased() ? nil : origin
+        return caller.authority == authority.lowercased() ? nil : origin
     }
 
     /// A form submission as the use cases take it: its parameters, the client's address (for the sign-in limits)
