@@ -1,8 +1,11 @@
 /// RFC 4648 base64 decoded from bytes, without Foundation's string bridging (HTTP Basic on every introspection).
+/// Inlinable, so that callers in other modules get it specialized for their collection: generic, it walked the bytes
+/// through witness tables and cost more than Foundation had.
 public enum Base64 {
     /// §4 base64 with its padding (`url` false: what HTTP Basic sends), or §5 base64url without padding (`url`: what
     /// JOSE writes); nil for anything else: a symbol of the other alphabet, padding where it may not be, a length no
     /// encoding has.
+    @inlinable
     public static func decode(_ text: some BidirectionalCollection<UInt8>, url: Bool = false) -> [UInt8]? {
         var symbols = text[...]
         if url {
@@ -27,7 +30,8 @@ public enum Base64 {
     }
 
     /// The six bits `symbol` stands for in §4's alphabet; nil for any other byte (`=` included).
-    private static func standardValue(of symbol: UInt8) -> UInt8? {
+    @inlinable
+    static func standardValue(of symbol: UInt8) -> UInt8? {
         switch symbol {
         case UInt8(ascii: "+"): 62
         case UInt8(ascii: "/"): 63

@@ -32,10 +32,12 @@ extension Data {
     }
 }
 
+@usableFromInline
 enum Base64URLAlphabet {
     static let symbols = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The six bits `symbol` stands for; nil for a byte outside the alphabet.
+    @inlinable
     static func value(of symbol: UInt8) -> UInt8? {
         switch symbol {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): symbol - UInt8(ascii: "A")
