@@ -105,16 +105,12 @@ final class TokenCheckCache: Sendable {
         init?(key: String) {
             let hex = key.utf8
             guard hex.count >= 64 else { return nil }
-            var words: [UInt64] = [0, 0]
-            var index = hex.index(hex.endIndex, offsetBy: -64)
-            for word in 0..<2 {
-                for _ in 0..<16 {
-                    guard let value = Self.nibble(hex[index]) else { return nil }
-                    words[word] = words[word] << 4 | UInt64(value)
-                    index = hex.index(after: index)
-                }
+            var words: (high: UInt64, low: UInt64) = (0, 0)
+            for (offset, byte) in hex.suffix(64).prefix(32).enumerated() {
+                guard let value = Self.nibble(byte) else { return nil }
+                if offset < 16 { words.high = words.high << 4 | UInt64(value) } else { words.low = words.low << 4 | UInt64(value) }
             }
-            (high, low) = (words[0], words[1])
+            (high, low) = words
         }
 
         private static func nibble(_ byte: UInt8) -> UInt8? {
@@ -130,6 +126,8 @@ final class TokenCheckCache: Sendable {
     enum CompactID {
         case uuid(UInt64, UInt64)
         case text(String)
+
+        private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
         init(_ text: String) {
             let hex = text.utf8.filter { $0 != UInt8(ascii: "-") }
@@ -152,15 +150,20 @@ final class TokenCheckCache: Sendable {
             switch self {
             case .text(let text): return text
             case .uuid(let high, let low):
-                let words = (high.bigEndian, low.bigEndian)
-                let hex = Array(withUnsafeBytes(of: words) { Hex.lowercase($0) }.utf8)
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(36)
-                for (offset, digit) in hex.enumerated() {
-                    if offset == 8 || offset == 12 || offset == 16 || offset == 20 { bytes.append(UInt8(ascii: "-")) }
-                    bytes.append(digit)
+                // Written in place: every kept check answered makes two of these.
+                return String(unsafeUninitializedCapacity: 36) { text in
+                    var position = 0
+                    for offset in 0..<32 {
+                        if offset == 8 || offset == 12 || offset == 16 || offset == 20 {
+                            text[position] = UInt8(ascii: "-")
+                            position += 1
+                        }
+                        let word = offset < 16 ? high : low
+                        text[position] = Self.digits[Int(word >> UInt64(60 - 4 * (offset % 16)) & 0xF)]
+                        position += 1
+                    }
+                    return position
                 }
-                return String(decoding: bytes, as: UTF8.self)
             }
         }
     }
