@@ -9,7 +9,7 @@ struct AdminKeyMiddleware: RouterMiddleware {
 
     @concurrent func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         var presented: String?
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+        if let header = request.headers.value(.authorization), header.lowercased().hasPrefix("bearer ") {
             presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         }
         let key = try await service.authenticateAdmin(presented)

@@ -11,7 +11,7 @@ enum RequestID {
 
     /// The caller's id if usable, else a new one.
     static func of(_ request: Request) -> String {
-        request.headers[header].flatMap { isUsable($0) ? $0 : nil } ?? generate()
+        request.headers.value(header).flatMap { isUsable($0) ? $0 : nil } ?? generate()
     }
 
     /// Nothing that could break a log line or a header, nor anything long enough to carry a payload.

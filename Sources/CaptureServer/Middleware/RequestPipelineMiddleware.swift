@@ -28,7 +28,7 @@ struct RequestPipelineMiddleware: RouterMiddleware {
         var context = context
         context.logger[metadataKey: RequestID.metadataKey] = .string(id)
         // Before anything can fail: error pages and messages speak the request's language too.
-        context.language = RequestLanguage(localization: localization, acceptLanguage: request.headers[.acceptLanguage])
+        context.language = RequestLanguage(localization: localization, acceptLanguage: request.headers.value(.acceptLanguage))
         let clock = ContinuousClock()
         let start = clock.now
         var response: Response

@@ -65,6 +65,6 @@ extension Localization {
         messages(
             for: negotiate(
                 explicit: request.uri.queryParameters["locale"].map(String.init).flatMap { Self.isLanguageTag($0) ? $0 : nil },
-                acceptLanguage: request.headers[.acceptLanguage], fallback: nil))
+                acceptLanguage: request.headers.value(.acceptLanguage), fallback: nil))
     }
 }

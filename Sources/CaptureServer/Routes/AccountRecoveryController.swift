@@ -45,7 +45,7 @@ struct AccountRecoveryController {
         try CaptureAPIController.refuseUnknown(parameters, allowed: ["verification_code", "email", "client_id", "locale", "flow"])
         let user = try await service.verifyEmail(
             code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
-            acceptLanguage: request.headers[.acceptLanguage])
+            acceptLanguage: request.headers.value(.acceptLanguage))
         return Reply.ok(["uuid": .string(user.id)])
     }
 }

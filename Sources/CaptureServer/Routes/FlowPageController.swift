@@ -12,12 +12,12 @@ struct FlowPageController {
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/flows/assets/:file") { request, context in
             let name = context.parameters.get("file") ?? ""
-            return pages.assets.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
+            return pages.assets.response(for: name, ifNoneMatch: request.headers.value(.ifNoneMatch))
                 ?? ErrorPage.response(.notFound, status: .notFound, messages: context.pageMessages(request))
         }
         router.get("/flows/themes/:file") { request, context in
             let name = context.parameters.get("file") ?? ""
-            return themes.response(for: name, ifNoneMatch: request.headers[.ifNoneMatch])
+            return themes.response(for: name, ifNoneMatch: request.headers.value(.ifNoneMatch))
                 ?? ErrorPage.response(.notFound, status: .notFound, messages: context.pageMessages(request))
         }
         router.get("/flows/:flow", use: page)
@@ -28,7 +28,7 @@ struct FlowPageController {
         let name = context.parameters.get("flow") ?? ""
         let query = try QueryFields.read(request)
         let view = try await service.flowPage(
-            FlowPageQuery(flow: name, query: query, acceptLanguage: request.headers[.acceptLanguage]),
+            FlowPageQuery(flow: name, query: query, acceptLanguage: request.headers.value(.acceptLanguage)),
             hasTemplate: { pages.templates[$0] != nil })
         let messages = service.catalog.localization.messages(for: view.locale)
         guard let template = pages.template(name, in: messages) else { throw FlowPageRefusal.noSuchFlow(name) }
@@ -41,6 +41,6 @@ struct FlowPageController {
                 settingsJSON: json, locale: view.locale, clientID: view.client.clientID,
                 theme: themes.page(for: view.client.clientID))
         }
-        return page.response(ifNoneMatch: request.headers[.ifNoneMatch])
+        return page.response(ifNoneMatch: request.headers.value(.ifNoneMatch))
     }
 }

@@ -97,7 +97,7 @@ struct OAuthController {
     /// HTTP Basic (RFC 6749 §2.3.1, form-encoded id and secret) or `client_id` [+ `client_secret`] in the body;
     /// using both is refused.
     static func clientCredentials(_ request: Request, _ parameters: [String: String]) throws -> (String?, String?) {
-        guard let header = request.headers[.authorization], let basic = try BasicCredentials.parse(header) else {
+        guard let header = request.headers.value(.authorization), let basic = try BasicCredentials.parse(header) else {
             return (parameters["client_id"], parameters["client_secret"])
         }
         guard parameters["client_secret"] == nil else { throw CaptureError.invalidClient }

@@ -39,7 +39,7 @@ enum APIRequest {
             throw CaptureError.malformedRequest("body", "the body is not valid HTTP/1.1 framing (\(error))")
         }
         // A declared content type must be a form even when the body is empty; an undeclared one only when empty.
-        let contentType = request.headers[.contentType]
+        let contentType = request.headers.value(.contentType)
         guard contentType.map(isForm) ?? (buffer.readableBytes == 0) else {
             throw CaptureError.unsupportedContentType(contentType ?? "(none)")
         }
@@ -65,7 +65,7 @@ enum APIRequest {
 
     /// `Authorization: Bearer <token>` (or Janrain's `OAuth <token>`), else the form's `access_token`.
     static func accessToken(_ request: Request, parameters: [String: String]) -> String? {
-        if let header = request.headers[.authorization] {
+        if let header = request.headers.value(.authorization) {
             for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
                 return String(header.dropFirst(scheme.count)).trimmingCharacters(in: .whitespaces)
             }
@@ -76,7 +76,7 @@ enum APIRequest {
     /// The `Origin` header when a browser sent the request from a page on another origin than the one it
     /// addressed (OWASP's standard-header CSRF check: Origin against the request's own Host); nil otherwise.
     static func crossOrigin(_ request: Request) -> String? {
-        guard let origin = request.headers[.origin] else { return nil }
+        guard let origin = request.headers.value(.origin) else { return nil }
         // HTTP/1's Host header is the request's authority.
         guard let caller = URLOrigin(origin), let authority = request.head.authority else { return origin }
         return caller.authority == authority.lowercased() ? nil : origin
@@ -90,7 +90,7 @@ enum APIRequest {
         var flowRequest = FlowRequest(
             parameters: parameters, remoteAddress: origin(request, context: context, proxies: proxies).address,
             crossOrigin: crossOrigin(request))
-        flowRequest.acceptLanguage = request.headers[.acceptLanguage]
+        flowRequest.acceptLanguage = request.headers.value(.acceptLanguage)
         // Errors about this form are described in its language too.
         context.language?.take(locale: flowRequest.locale)
         return flowRequest
@@ -99,7 +99,7 @@ enum APIRequest {
     /// The client's address and scheme: the socket peer, or what the trusted proxies in front of it forwarded.
     static func origin(_ request: Request, context: CaptureRequestContext, proxies: TrustedProxies) -> TrustedProxies.Origin {
         proxies.origin(
-            peer: context.remoteAddress?.ipAddress, forwarded: request.headers[.forwarded],
-            xForwardedFor: request.headers[.xForwardedFor], xForwardedProto: request.headers[.xForwardedProto])
+            peer: context.remoteAddress?.ipAddress, forwarded: request.headers.value(.forwarded),
+            xForwardedFor: request.headers.value(.xForwardedFor), xForwardedProto: request.headers.value(.xForwardedProto))
     }
 }

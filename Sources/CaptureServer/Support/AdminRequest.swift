@@ -13,11 +13,11 @@ enum AdminRequest {
         } catch is NIOTooManyBytesError {
             throw CaptureError.requestTooLarge(limit: limit)
         }
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first.map {
+        let mediaType = request.headers.value(.contentType)?.split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
         guard mediaType == "application/json" else {
-            throw CaptureError.unsupportedContentType(request.headers[.contentType] ?? "(none)")
+            throw CaptureError.unsupportedContentType(request.headers.value(.contentType) ?? "(none)")
         }
         let value: JSONValue
         do {

@@ -10,9 +10,10 @@ struct BasicCredentials {
     /// when it is Basic but not base64 of UTF-8 with a colon.
     static func parse(_ header: String) throws(CaptureError) -> BasicCredentials? {
         let scheme = "basic ".utf8
-        let text = header[...].utf8
-        guard text.count >= scheme.count, zip(text, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
-        guard let decoded = Base64.decode(text.dropFirst(scheme.count).trimmingOptionalWhitespace),
+        guard header.utf8.count >= scheme.count, zip(header.utf8, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        // Decoded from the header's own buffer: walking a `String.UTF8View` checks its representation at every index.
+        var header = header
+        guard let decoded = header.withUTF8({ Base64.decode($0[scheme.count...].trimmingOptionalWhitespace) }),
             let colon = decoded.firstIndex(of: UInt8(ascii: ":")), String(validating: decoded, as: UTF8.self) != nil
         else { throw .invalidClient }
         return BasicCredentials(id: percentDecoded(decoded[..<colon]), secret: percentDecoded(decoded[(colon + 1)...]))
