@@ -141,6 +141,29 @@ import Testing
         #expect(CaptureDate.format(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00.000000 +0000")
     }
 
+    /// Digits written one by one: the same text as `String(format:)` on `gmtime_r`'s fields, over years from 1 to past
+    /// 9999 (which keep all their digits) and every millisecond rounding.
+    @Test func formatsAsPrintfOnTheCalendarFields() {
+        var generator = SystemRandomNumberGenerator()
+        let dates = [-62_135_596_800.0, 253_402_300_799.999, 253_402_300_800, 1_800_000_000.9995, -1.5]
+            + (0..<2000).map { _ in Double.random(in: -62_135_596_800...400_000_000_000, using: &generator) }
+        for seconds in dates {
+            let date = Date(timeIntervalSince1970: seconds)
+            let interval = date.timeIntervalSince1970
+            var whole = time_t(interval.rounded(.down))
+            let millis = min(Int(((interval - Double(whole)) * 1000 + 0.0005).rounded(.down)), 999)
+            var parts = tm()
+            gmtime_r(&whole, &parts)
+            let expected = String(
+                format: "%04d-%02d-%02d %02d:%02d:%02d.%03d000 +0000", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+            #expect(CaptureDate.format(date) == expected, "\(seconds)")
+            var appended = Array("x".utf8)
+            CaptureDate.write(date, to: &appended)
+            #expect(appended == Array(("x" + expected).utf8))
+        }
+    }
+
     /// `/verify` parses its audience through `URLOrigin.reused`: the same answers as a fresh parse, the first time and
     /// every time after, for origins and for text that is none.
     @Test func reusedOriginsAnswerAsAFreshParse() {

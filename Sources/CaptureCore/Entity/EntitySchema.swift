@@ -17,18 +17,13 @@ public struct EntitySchema: Sendable, Equatable {
     /// Objects and plurals nest at most this deep.
     public static let maxDepth = 4
 
-    /// What `User.entity` adds to the schema's attributes (`email` replaces the schema's own).
-    static let entityServiceAttributes: Set<String> = [
-        "email", "id", "uuid", "emailVerified", "created", "lastUpdated", "lastLogin", "profiles",
-    ]
-
     public init(attributes: [String: AttributeDefinition]) {
         self.attributes = attributes
         layout = Self.layout(attributes)
     }
 
     private static func layout(_ attributes: [String: AttributeDefinition]) -> EntityLayout {
-        EntityLayout(scope: attributes, system: entityServiceAttributes)
+        EntityLayout(scope: attributes, service: true)
     }
 
     public static func == (lhs: EntitySchema, rhs: EntitySchema) -> Bool { lhs.attributes == rhs.attributes }

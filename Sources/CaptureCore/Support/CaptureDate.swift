@@ -5,6 +5,14 @@ public enum CaptureDate {
     /// Formatted by hand from `gmtime_r`: a `DateFormatter`, or even `String(format:)`, costs more than the
     /// rest of a token check.
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(30)
+        write(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format`'s text appended to `output` (what `/entity` writes for each of a record's dates).
+    public static func write(_ date: Date, to output: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         var seconds = time_t(interval.rounded(.down))
         // Millisecond precision, as the database keeps dates (GRDB), so a record reads the same before and after
@@ -12,27 +20,35 @@ public enum CaptureDate {
         let millis = min(Int(((interval - Double(seconds)) * 1000 + 0.0005).rounded(.down)), 999)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var text = ""
-        text.reserveCapacity(32)
-        func append(_ value: Int, digits: Int) {
-            let string = String(value)
-            text += String(repeating: "0", count: max(0, digits - string.count)) + string
+        func append(_ number: Int, digits: Int) {
+            var value = number
+            if value < 0 {
+                output.append(UInt8(ascii: "-"))
+                value = -value
+            }
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            // A year past 9999 keeps all its digits, as `String(value)` would.
+            while divisor * 10 <= value { divisor *= 10 }
+            while divisor > 0 {
+                output.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
         }
         append(Int(parts.tm_year) + 1900, digits: 4)
-        text += "-"
+        output.append(UInt8(ascii: "-"))
         append(Int(parts.tm_mon) + 1, digits: 2)
-        text += "-"
+        output.append(UInt8(ascii: "-"))
         append(Int(parts.tm_mday), digits: 2)
-        text += " "
+        output.append(UInt8(ascii: " "))
         append(Int(parts.tm_hour), digits: 2)
-        text += ":"
+        output.append(UInt8(ascii: ":"))
         append(Int(parts.tm_min), digits: 2)
-        text += ":"
+        output.append(UInt8(ascii: ":"))
         append(Int(parts.tm_sec), digits: 2)
-        text += "."
+        output.append(UInt8(ascii: "."))
         append(millis, digits: 3)
-        text += "000 +0000"
-        return text
+        output.append(contentsOf: "000 +0000".utf8)
     }
 }
 

@@ -47,13 +47,19 @@ enum JSONWriter {
     }
 
     static func writeString(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        // From the string's own buffer: a `String.UTF8View` checks its representation at every index.
+        text.withUTF8 { writeString(utf8: $0, to: &output) }
+    }
+
+    private static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: text.utf8)
+        if !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: text)
             return output.append(UInt8(ascii: "\""))
         }
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

@@ -68,6 +68,12 @@ struct StoredJSONText {
         name.utf8.count == range.count && name.utf8.elementsEqual(bytes[range])
     }
 
+    /// Whether the name at `range` is the one in `key`, a member's `"name":` as `JSONWriter` writes it (names here
+    /// have no escapes, so the bytes between the quotes are the name's).
+    func name(at range: Range<Int>, isKey key: [UInt8]) -> Bool {
+        key.count == range.count + 3 && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(key[1...range.count])
+    }
+
     // MARK: Reading
 
     private func byte(at index: Int) -> UInt8? {

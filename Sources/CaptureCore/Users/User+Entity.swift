@@ -23,15 +23,32 @@ extension User {
     /// `/oauth/unlink_account_native` takes.
     public func entity(schema: EntitySchema, profiles: [LinkedIdentity] = []) -> JSONValue {
         var record = Self.rendered(profile, scope: schema.attributes)
-        record["email"] = .string(email)
-        record["id"] = number.map(JSONValue.int) ?? .null
-        record["uuid"] = .string(id)
-        record["emailVerified"] = .optional(emailVerifiedAt.map(CaptureDate.format))
-        record["created"] = .string(CaptureDate.format(createdAt))
-        record["lastUpdated"] = .string(CaptureDate.format(updatedAt))
-        record["lastLogin"] = .optional(lastLoginAt.map(CaptureDate.format))
-        record["profiles"] = Self.entityProfiles(profiles)
+        for attribute in EntityServiceAttribute.allCases {
+            record[attribute.rawValue] = serviceValue(attribute, profiles: profiles)
+        }
         return .object(record)
+    }
+
+    /// One of the service's own attributes as the record shows it.
+    func serviceValue(_ attribute: EntityServiceAttribute, profiles: [LinkedIdentity]) -> JSONValue {
+        switch attribute {
+        case .email: .string(email)
+        case .id: number.map(JSONValue.int) ?? .null
+        case .uuid: .string(id)
+        case .emailVerified, .created, .lastUpdated, .lastLogin: .optional(serviceDate(attribute).map(CaptureDate.format))
+        case .profiles: Self.entityProfiles(profiles)
+        }
+    }
+
+    /// The date behind a date attribute (`EntityServiceAttribute.isDate`); nil when there is none yet.
+    func serviceDate(_ attribute: EntityServiceAttribute) -> Date? {
+        switch attribute {
+        case .emailVerified: emailVerifiedAt
+        case .created: createdAt
+        case .lastUpdated: updatedAt
+        case .lastLogin: lastLoginAt
+        case .email, .id, .uuid, .profiles: nil
+        }
     }
 
     /// The record's `profiles`: the linked provider accounts.

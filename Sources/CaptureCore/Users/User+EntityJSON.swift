@@ -5,11 +5,11 @@ extension User {
     public func writeEntity(schema: EntitySchema, profiles: [LinkedIdentity], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         for (index, member) in schema.layout.members.enumerated() {
-            Self.writeKey(member.name, first: index == 0, to: &output)
-            if let definition = member.definition {
-                Self.write(profile[member.name], definition: definition, layout: member.nested, to: &output)
+            Self.writeKey(member, first: index == 0, to: &output)
+            if case .service(let attribute) = member.content {
+                writeServiceAttribute(attribute, profiles: profiles, to: &output)
             } else {
-                writeServiceAttribute(member.name, profiles: profiles, to: &output)
+                Self.write(profile[member.name], content: member.content, to: &output)
             }
         }
         output.append(UInt8(ascii: "}"))
@@ -39,14 +39,12 @@ extension User {
         var finder = MemberFinder(members: top)
         output.append(UInt8(ascii: "{"))
         for (index, member) in schema.layout.members.enumerated() {
-            Self.writeKey(member.name, first: index == 0, to: &output)
-            if let definition = member.definition {
-                let value = finder.value(named: member.name, in: stored)
-                guard Self.write(value, of: stored, definition: definition, layout: member.nested, to: &output) else {
-                    return false
-                }
+            Self.writeKey(member, first: index == 0, to: &output)
+            if case .service(let attribute) = member.content {
+                writeServiceAttribute(attribute, profiles: profiles, to: &output)
             } else {
-                writeServiceAttribute(member.name, profiles: profiles, to: &output)
+                let value = finder.value(of: member, in: stored)
+                guard Self.write(value, of: stored, content: member.content, to: &output) else { return false }
             }
         }
         output.append(UInt8(ascii: "}"))
@@ -60,9 +58,18 @@ extension User {
         var next = 0
 
         mutating func value(named name: String, in stored: StoredJSONText) -> Range<Int>? {
+            value { stored.name(at: $0, is: name) }
+        }
+
+        /// The value of `member`, its name compared as `EntityLayout` keeps it.
+        mutating func value(of member: EntityLayout.Member, in stored: StoredJSONText) -> Range<Int>? {
+            value { stored.name(at: $0, isKey: member.key) }
+        }
+
+        private mutating func value(_ matches: (Range<Int>) -> Bool) -> Range<Int>? {
             for offset in 0..<members.count {
                 let index = (next + offset) % members.count
-                if stored.name(at: members[index].name, is: name) {
+                if matches(members[index].name) {
                     next = index + 1
                     return members[index].value
                 }
@@ -71,15 +78,14 @@ extension User {
         }
     }
 
-    /// `write(_:definition:layout:to:)` from a stored value's bytes (`nil`: absent).
+    /// `write(_:content:to:)` from a stored value's bytes (`nil`: absent).
     private static func write(
-        _ value: Range<Int>?, of stored: StoredJSONText, definition: AttributeDefinition, layout: EntityLayout?,
-        to output: inout [UInt8]
+        _ value: Range<Int>?, of stored: StoredJSONText, content: EntityLayout.Content, to output: inout [UInt8]
     ) -> Bool {
-        switch (definition.type, layout) {
-        case (.object, let layout?):
+        switch content {
+        case .object(let layout):
             return writeObject(value.flatMap { stored.members(ofObjectAt: $0.lowerBound) } ?? [], of: stored, layout: layout, id: nil, to: &output)
-        case (.plural, let layout?):
+        case .plural(let layout):
             output.append(UInt8(ascii: "["))
             for (index, element) in (value.flatMap { stored.elements(ofArrayAt: $0.lowerBound) } ?? []).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -90,7 +96,7 @@ extension User {
             }
             output.append(UInt8(ascii: "]"))
             return true
-        default:
+        case .scalar, .service:
             if let value { output.append(contentsOf: stored.bytes[value]) } else { output.append(contentsOf: "null".utf8) }
             return true
         }
@@ -105,55 +111,41 @@ extension User {
         var first = true
         for (index, member) in layout.members.enumerated() {
             if let id, index == layout.idPosition {
-                writeKey("id", first: first, to: &output)
-                JSONWriter.write(.int(id), to: &output)
+                writeID(id, first: first, to: &output)
                 first = false
             }
-            writeKey(member.name, first: first, to: &output)
+            writeKey(member, first: first, to: &output)
             first = false
-            guard let definition = member.definition,
-                write(finder.value(named: member.name, in: stored), of: stored, definition: definition, layout: member.nested, to: &output)
+            guard write(finder.value(of: member, in: stored), of: stored, content: member.content, to: &output)
             else { return false }
         }
-        if let id, layout.idPosition == layout.members.count {
-            writeKey("id", first: first, to: &output)
-            JSONWriter.write(.int(id), to: &output)
-        }
+        if let id, layout.idPosition == layout.members.count { writeID(id, first: first, to: &output) }
         output.append(UInt8(ascii: "}"))
         return true
     }
 
-    private func writeServiceAttribute(_ name: String, profiles: [LinkedIdentity], to output: inout [UInt8]) {
-        let value: JSONValue
-        switch name {
-        case "email": value = .string(email)
-        case "id": value = number.map(JSONValue.int) ?? .null
-        case "uuid": value = .string(id)
-        case "emailVerified": value = .optional(emailVerifiedAt.map(CaptureDate.format))
-        case "created": value = .string(CaptureDate.format(createdAt))
-        case "lastUpdated": value = .string(CaptureDate.format(updatedAt))
-        case "lastLogin": value = .optional(lastLoginAt.map(CaptureDate.format))
-        case "profiles": value = Self.entityProfiles(profiles)
-        default: value = .null
-        }
-        JSONWriter.write(value, to: &output)
+    /// `serviceValue(_:profiles:)` written out; dates straight into the output.
+    private func writeServiceAttribute(_ attribute: EntityServiceAttribute, profiles: [LinkedIdentity], to output: inout [UInt8]) {
+        guard attribute.isDate else { return JSONWriter.write(serviceValue(attribute, profiles: profiles), to: &output) }
+        guard let date = serviceDate(attribute) else { return output.append(contentsOf: "null".utf8) }
+        output.append(UInt8(ascii: "\""))
+        CaptureDate.write(date, to: &output)
+        output.append(UInt8(ascii: "\""))
     }
 
     /// `rendered(_:definition:)` written out.
-    private static func write(
-        _ value: JSONValue?, definition: AttributeDefinition, layout: EntityLayout?, to output: inout [UInt8]
-    ) {
-        switch (definition.type, layout) {
-        case (.object, let layout?):
+    private static func write(_ value: JSONValue?, content: EntityLayout.Content, to output: inout [UInt8]) {
+        switch content {
+        case .object(let layout):
             writeObject(value?.objectMembers, layout: layout, id: nil, to: &output)
-        case (.plural, let layout?):
+        case .plural(let layout):
             output.append(UInt8(ascii: "["))
             for (index, element) in (value?.arrayElements ?? []).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 writeObject(element.objectMembers, layout: layout, id: element.elementID, to: &output)
             }
             output.append(UInt8(ascii: "]"))
-        default:
+        case .scalar, .service:
             JSONWriter.write(value ?? .null, to: &output)
         }
     }
@@ -164,26 +156,25 @@ extension User {
         var first = true
         for (index, member) in layout.members.enumerated() {
             if let id, index == layout.idPosition {
-                writeKey("id", first: first, to: &output)
-                JSONWriter.write(.int(id), to: &output)
+                writeID(id, first: first, to: &output)
                 first = false
             }
-            writeKey(member.name, first: first, to: &output)
+            writeKey(member, first: first, to: &output)
             first = false
-            if let definition = member.definition {
-                write(members?[member.name], definition: definition, layout: member.nested, to: &output)
-            }
+            write(members?[member.name], content: member.content, to: &output)
         }
-        if let id, layout.idPosition == layout.members.count {
-            writeKey("id", first: first, to: &output)
-            JSONWriter.write(.int(id), to: &output)
-        }
+        if let id, layout.idPosition == layout.members.count { writeID(id, first: first, to: &output) }
         output.append(UInt8(ascii: "}"))
     }
 
-    private static func writeKey(_ name: String, first: Bool, to output: inout [UInt8]) {
+    private static func writeKey(_ member: EntityLayout.Member, first: Bool, to output: inout [UInt8]) {
         if !first { output.append(UInt8(ascii: ",")) }
-        JSONWriter.writeString(name, to: &output)
-        output.append(UInt8(ascii: ":"))
+        output.append(contentsOf: member.key)
+    }
+
+    /// A plural element's `"id":` and its number.
+    private static func writeID(_ id: Int64, first: Bool, to output: inout [UInt8]) {
+        output.append(contentsOf: first ? #""id":"#.utf8 : #","id":"#.utf8)
+        JSONWriter.write(.int(id), to: &output)
     }
 }
