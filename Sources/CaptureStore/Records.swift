@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import GRDB
 
 // Core's value types are stored as they are; columns carry the property names.
@@ -58,14 +59,16 @@ extension User {
     /// A user from `selection`'s columns, the first at `start`; without `parsingProfile`, its profile is left empty
     /// (see `storedProfile`).
     init(row: Row, selectionAt start: Int, parsingProfile: Bool = true) {
-        self.init(id: row[start], email: row[start + 1], passwordHash: row[start + 2], createdAt: row[start + 3])
+        func date(_ offset: Int) -> Date? { (row[start + offset] as StoredInstant?)?.date }
+        let created: StoredInstant = row[start + 3]
+        self.init(id: row[start], email: row[start + 1], passwordHash: row[start + 2], createdAt: created.date)
         number = row[start + 4]
         if parsingProfile { profile = StoredJSON.object(Self.storedProfile(row, selectionAt: start)) ?? [:] }
         lastElementID = row[start + 6] ?? 0
-        emailVerifiedAt = row[start + 7]
-        updatedAt = row[start + 8]
-        lastLoginAt = row[start + 9]
-        disabledAt = row[start + 10]
+        emailVerifiedAt = date(7)
+        updatedAt = (row[start + 8] as StoredInstant).date
+        lastLoginAt = date(9)
+        disabledAt = date(10)
     }
 
     /// The stored profile's text among `selection`'s columns, the first at `start`.
@@ -129,13 +132,14 @@ extension TokenRecord {
 
     /// A token from `selection`'s columns, the first at `start`.
     init(row: Row, selectionAt start: Int) {
+        let (issued, expires): (StoredInstant, StoredInstant) = (row[start + 8], row[start + 9])
         self.init(
             kind: TokenKind(rawValue: row[start + 1]) ?? .device, hash: row[start + 2], userID: row[start + 3],
             clientID: row[start + 4], chainID: row[start + 5], scope: row[start + 6], authProvider: row[start + 7],
-            issuedAt: row[start + 8], expiresAt: row[start + 9], refreshSecret: row[start + 12])
+            issuedAt: issued.date, expiresAt: expires.date, refreshSecret: row[start + 12])
         id = row[start]
-        usedAt = row[start + 10]
-        revokedAt = row[start + 11]
+        usedAt = (row[start + 10] as StoredInstant?)?.date
+        revokedAt = (row[start + 11] as StoredInstant?)?.date
         redirectURI = row[start + 13]
         codeChallenge = row[start + 14]
     }

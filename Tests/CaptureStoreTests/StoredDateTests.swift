@@ -39,3 +39,48 @@ import Testing
         #expect(read == expected && read != nil)
     }
 }
+
+/// `StoredDate.date` must read back exactly the `Date` GRDB reads from the same text: records read through it are
+/// compared with records read by GRDB.
+@Suite struct StoredDateReadingTests {
+    static func grdbDate(_ text: String) -> Date? { Date.fromDatabaseValue(text.databaseValue) }
+
+    static func read(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { StoredDate.date($0) }
+    }
+
+    @Test func readsWhatGRDBReadsForAnyStoredDate() {
+        var generator = SystemRandomNumberGenerator()
+        let edges: [TimeInterval] = [0, -0.001, 0.999, 86_399.999, 951_782_400, 4_107_542_399.999, -86_400.5, -2_208_988_800]
+        let dates = edges + (0..<20_000).map { _ in Double.random(in: -2_208_988_800...10_413_792_000, using: &generator) }
+        for seconds in dates {
+            let text = StoredDate.text(Date(timeIntervalSince1970: seconds))
+            let read = Self.read(text)
+            #expect(read != nil && read == Self.grdbDate(text), "\(text)")
+        }
+    }
+
+    @Test func leavesEveryOtherTextToGRDB() {
+        for text in [
+            "2026-11-25 10:00:00", "2026-11-25T10:00:00.000", "2026-13-01 00:00:00.000", "2026-11-25 24:00:00.000",
+            "2026-11-25 10:00:00.0001", "2026-11-2a 10:00:00.000", "", "2026-11-25 10:60:00.000",
+        ] {
+            #expect(Self.read(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func aColumnReadsAsGRDBReadsIt() throws {
+        let queue = try DatabaseQueue()
+        let texts = ["2026-11-25 10:00:00.123", "2026-11-25T10:00:00Z", "2026-11-25", "2026-11-25 10:00"]
+        for text in texts {
+            let (fast, grdb) = try queue.read { db in
+                let row = try Row.fetchOne(db, sql: "SELECT ?, ?", arguments: [text, text])!
+                return ((row[0] as StoredInstant?)?.date, row[1] as Date?)
+            }
+            #expect(fast != nil && fast == grdb, "\(text)")
+        }
+        let null = try queue.read { db in try Row.fetchOne(db, sql: "SELECT NULL")![0] as StoredInstant? }
+        #expect(null == nil)
+    }
+}
