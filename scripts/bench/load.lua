@@ -49,6 +49,13 @@ local function nextReusable()
   return pool[cursor]
 end
 
+-- The reusable pools' requests, formatted once at start: formatting each one anew cost wrk 8-16 µs more per request
+-- than the bare route's static one, CPU the server then did not get on a 2-core machine.
+local function preformat(format)
+  for i = 1, tail do pool[i] = format(pool[i]) end
+  make = nextReusable
+end
+
 local function take() -- a one-use token: nil when the pool is empty
   if head > tail then return nil end
   local token = pool[head]
@@ -63,8 +70,10 @@ local function give(token)
   pool[tail] = token
 end
 
-local function has(body, pattern) return body ~= nil and body:find(pattern) ~= nil end
-local statOk = '"stat"%s*:%s*"ok"'
+-- Plain substring search: the service writes compact JSON, and a Lua pattern with `%s*` scanned a 1.5 KB `/entity`
+-- reply at about 8 µs of wrk's CPU per request, which the server then did not get.
+local function has(body, text) return body ~= nil and body:find(text, 1, true) ~= nil end
+local statOk = '"stat":"ok"'
 
 function init(args)
   local file = os.getenv("BENCH_FILE")
@@ -83,26 +92,25 @@ function init(args)
     end
   elseif mode == "entity" then
     load(file, false)
-    make = function() return wrk.format("POST", "/entity", form, "access_token=" .. nextReusable()) end
+    preformat(function(token) return wrk.format("POST", "/entity", form, "access_token=" .. token) end)
     judge = function(status, body) return status == 200 and has(body, statOk) and has(body, '"result"') end
   elseif mode == "update" then
     load(file, false)
     local value = urlencode('{"givenName":"Bench","primaryAddress":{"city":"Lyon"}}')
-    make = function()
-      return wrk.format("POST", "/entity.update", form,
-        "access_token=" .. nextReusable() .. "&attribute_name=%2F&value=" .. value)
-    end
+    preformat(function(token)
+      return wrk.format("POST", "/entity.update", form, "access_token=" .. token .. "&attribute_name=%2F&value=" .. value)
+    end)
     judge = function(status, body) return status == 200 and has(body, statOk) end
   elseif mode == "introspect" then
     load(file, false)
     local headers = { ["Content-Type"] = form["Content-Type"], ["Authorization"] = "Basic " .. os.getenv("BENCH_BASIC") }
-    make = function() return wrk.format("POST", "/oauth/introspect", headers, "token=" .. nextReusable()) end
-    judge = function(status, body) return status == 200 and has(body, '"active"%s*:%s*true') end
+    preformat(function(token) return wrk.format("POST", "/oauth/introspect", headers, "token=" .. token) end)
+    judge = function(status, body) return status == 200 and has(body, '"active":true') end
   elseif mode == "verify" then
     load(file, false)
     local audience = "&audience=" .. urlencode(os.getenv("BENCH_AUDIENCE") or "")
-    make = function() return wrk.format("POST", "/verify", form, "assertion=" .. nextReusable() .. audience) end
-    judge = function(status, body) return status == 200 and has(body, '"status"%s*:%s*"okay"') end
+    preformat(function(token) return wrk.format("POST", "/verify", form, "assertion=" .. token .. audience) end)
+    judge = function(status, body) return status == 200 and has(body, '"status":"okay"') end
   elseif mode == "signin" then
     load(file, false) -- "email password" lines: a new account each request, so no account's throttle ever refuses
     local common = "client_id=demo-mobile-app&flow=webViewSignIn&locale=en-US&response_type=token&form=signInForm"
