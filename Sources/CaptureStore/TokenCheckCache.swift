@@ -8,22 +8,25 @@ import Synchronization
 /// read every time, so a refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is
 /// on a read.
 ///
-/// An entry is 128 bytes and its address: the key is 128 bits of the token's SHA-256, identifiers in UUID form are
-/// kept as their 16 bytes, and client ids, scopes and providers are kept once each.
+/// An entry is 128 bytes in a table allocated once (`Slot`: 128 bits of the token's SHA-256, identifiers in UUID form
+/// as their 16 bytes, client ids, scopes and providers by index), found through an index of 12 bytes a bucket (the
+/// digest's first 64 bits and the slot): about 17 MB for the default capacity, where a `Dictionary` of the entries
+/// themselves spent as much on 98,304 (it grows at three quarters full, by doubling).
 final class TokenCheckCache: Sendable {
     private let stamps: ChangeStamps
     private let capacity: Int
     private let state: Mutex<State>
 
-    /// 98,304 entries fill a table of 131,072 slots to Swift's three quarters: about 17 MB, and the addresses.
-    static let defaultCapacity = 98_304
+    /// 114,688 entries: 14.7 MB of slots and an index of 262,144 buckets (3.1 MB), which stays under three quarters full.
+    static let defaultCapacity = 114_688
 
     init(stamps: ChangeStamps, capacity: Int = defaultCapacity) {
         self.stamps = stamps
         self.capacity = max(1, capacity)
         // The whole table at once: growing it by doubling would hold the old and the new one for a moment.
         var state = State()
-        state.entries.reserveCapacity(self.capacity)
+        state.index.reserveCapacity(self.capacity)
+        state.slots.reserveCapacity(self.capacity)
         self.state = Mutex(state)
     }
 
@@ -38,7 +41,7 @@ final class TokenCheckCache: Sendable {
     /// `lookup(key:)` and the row id of the token's user, so that its row can be read without the token's.
     func kept(key: String) -> (lookup: AccountLookup, userRow: Int64)? {
         guard let digest = Digest(key: key) else { return nil }
-        guard let (entry, words) = state.withLock({ state in state.entries[digest].map { ($0, state.words) } }) else {
+        guard let (entry, words) = state.withLock({ state in state.entry(digest).map { ($0, state.words) } }) else {
             return nil
         }
         let filled = entry.filledAt
@@ -46,7 +49,7 @@ final class TokenCheckCache: Sendable {
             stamps.stamp(of: .everything) <= filled
         else {
             state.withLock { state in
-                if state.entries[digest]?.filledAt == filled { state.entries[digest] = nil }
+                if state.entry(digest)?.filledAt == filled { state.remove(digest) }
             }
             return nil
         }
@@ -65,19 +68,26 @@ final class TokenCheckCache: Sendable {
             guard let clientID = state.word(record.clientID), let scope = state.word(record.scope),
                 let provider = state.word(record.authProvider)
             else { return }
-            if state.entries.count >= capacity, state.entries[digest] == nil { state.evict(capacity / 8) }
-            state.entries[digest] = Entry(
+            let entry = Entry(
                 tokenRow: tokenRow, userRow: userRow, filledAt: generation, clientsVersion: lookup.clientsVersion,
                 issuedAt: record.issuedAt, expiresAt: record.expiresAt, userID: CompactID(record.userID),
                 clientID: clientID, scope: scope, authProvider: provider, chainID: CompactID(record.chainID),
                 email: account.email)
+            state.store(Slot(digest: digest, entry: entry), capacity: capacity)
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.index.count } }
 
     private struct State: ~Copyable {
-        var entries: [Digest: Entry] = [:]
+        /// The slot of each kept check by the first 64 bits of its digest. Two digests that share them share an index
+        /// entry: the slot holds the whole digest, so the other one is simply not found (and read from the database).
+        var index: [UInt64: Int32] = [:]
+        var slots: [Slot] = []
+        /// Slots whose check went (changed since it was kept), to be filled first.
+        var free: [Int32] = []
+        /// Counts the slots given way, from a random start: mixed (`ChangeStamps.mix`), it picks the next one.
+        var evictions = UInt64.random(in: .min ... .max)
         /// Client ids, scopes and providers, each kept once; entries name them by index.
         var words: [String] = []
         var wordIndex: [String: UInt16] = [:]
@@ -91,10 +101,42 @@ final class TokenCheckCache: Sendable {
             return index
         }
 
-        /// Room for more: `count` entries go, the first in the table's own (hashed, so arbitrary) order.
-        mutating func evict(_ count: Int) {
-            for digest in Array(entries.keys.prefix(max(1, count))) { entries[digest] = nil }
+        func entry(_ digest: Digest) -> Entry? {
+            guard let at = index[digest.high], slots[Int(at)].digest == digest else { return nil }
+            return slots[Int(at)].entry
         }
+
+        mutating func remove(_ digest: Digest) {
+            guard let at = index[digest.high], slots[Int(at)].digest == digest else { return }
+            index[digest.high] = nil
+            free.append(at)
+        }
+
+        /// Keeps `slot` in the slot its digest has, else in a free one, else in a new one while there is room, else in
+        /// one chosen at random, whose check gives way: whatever order checks come in, none is always the next to go.
+        mutating func store(_ slot: Slot, capacity: Int) {
+            let at: Int32
+            if let current = index[slot.digest.high] {
+                at = current
+            } else if let reusable = free.popLast() {
+                at = reusable
+            } else if slots.count < capacity {
+                index[slot.digest.high] = Int32(slots.count)
+                return slots.append(slot)
+            } else {
+                evictions &+= 1
+                at = Int32(truncatingIfNeeded: ChangeStamps.mix(evictions) % UInt64(slots.count))
+                let leaving = slots[Int(at)].digest.high
+                if index[leaving] == at { index[leaving] = nil }
+            }
+            slots[Int(at)] = slot
+            index[slot.digest.high] = at
+        }
+    }
+
+    private struct Slot {
+        let digest: Digest
+        let entry: Entry
     }
 
     /// 128 bits of the SHA-256 in a token's key (`TokenMinter.key`), which follows the mint time in a time-led key.

@@ -259,3 +259,47 @@ import Testing
         }
     }
 }
+
+extension TokenCheckCacheTests {
+    /// A full table makes room one slot at a time, at random: a check that went stale frees its slot for the next, and
+    /// what stays is found and answers as kept.
+    @Test func aFullCacheGivesWaySlotBySlotAndReusesFreedSlots() async throws {
+        let fixture = try await Fixture("slots")
+        defer { try? fixture.close() }
+        let stamps = try ChangeStamps.forDatabase(at: fixture.path)
+        let checks = TokenCheckCache(stamps: stamps, capacity: 64)
+        let lookup = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        let minter = TokenMinter(random: SystemRandom())
+        func keep(_ key: String, row: Int64) {
+            var record = lookup.record
+            record.hash = key
+            record.id = row
+            checks.keep(AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1, generation: stamps.generation)
+        }
+        let keys = (0..<200).map { _ in TokenMinter.key(minter.mintToken(at: Date())) }
+        for (row, key) in keys.prefix(64).enumerated() { keep(key, row: Int64(row + 1_000)) }
+        #expect(checks.count == 64)
+        #expect(keys.prefix(64).allSatisfy { checks.lookup(key: $0) != nil })
+        // One more: exactly one of the 64 gives way.
+        keep(keys[64], row: 2_000)
+        #expect(checks.count == 64)
+        #expect(keys.prefix(65).filter { checks.lookup(key: $0) != nil }.count == 64)
+        #expect(checks.lookup(key: keys[64])?.record.id == 2_000)
+        // A changed token's check goes at its next lookup; its slot takes the next check, and nothing else gives way.
+        let kept = keys.prefix(64).filter { checks.lookup(key: $0) != nil }
+        let stale = try #require(kept.first)
+        let staleRow = try #require(checks.lookup(key: stale)?.record.id)
+        stamps.changed([.token(rowID: staleRow)])
+        #expect(checks.lookup(key: stale) == nil)
+        #expect(checks.count == 63)
+        keep(keys[65], row: 2_001)
+        #expect(checks.count == 64)
+        #expect(kept.dropFirst().allSatisfy { checks.lookup(key: $0) != nil })
+        // Many more than fit: never more than the capacity, and the last one kept is always found.
+        for (offset, key) in keys.dropFirst(66).enumerated() {
+            keep(key, row: Int64(3_000 + offset))
+            #expect(checks.count <= 64)
+            #expect(checks.lookup(key: key)?.record.id == Int64(3_000 + offset))
+        }
+    }
+}
