@@ -52,8 +52,11 @@ enum StoredDate {
         let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
         let (hour, minute, second, millisecond) = (number(11..<13), number(14..<16), number(17..<19), number(20..<23))
         guard valid, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
-        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(millisecond) / 1000)
+        // Added up in Foundation's order (the time of day with its fraction, then the whole days since the reference
+        // date): near 2001-01-01 another order rounds some dates to the next `Double`.
+        let timeOfDay = Double(hour * 3600 + minute * 60 + second) + Double(millisecond * 1_000_000) / 1e9
+        let daysSinceReference = days(fromCivil: year, month, day) - 11_323
+        return Date(timeIntervalSinceReferenceDate: Double(daysSinceReference * 86_400) + timeOfDay)
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).

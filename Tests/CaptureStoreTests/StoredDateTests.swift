@@ -54,7 +54,13 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let edges: [TimeInterval] = [0, -0.001, 0.999, 86_399.999, 951_782_400, 4_107_542_399.999, -86_400.5, -2_208_988_800]
         let dates = edges + (0..<20_000).map { _ in Double.random(in: -2_208_988_800...10_413_792_000, using: &generator) }
-        for seconds in dates {
+        // Near the reference date, where adding up in another order than Foundation's gave another `Double`.
+        let nearReference = [
+            "2000-12-31 23:17:40.257", "2001-01-23 23:50:18.353", "2000-12-30 12:42:26.847", "2000-12-25 23:03:45.432",
+            "2001-01-06 19:08:53.138",
+        ]
+        for text in nearReference { #expect(Self.read(text) == Self.grdbDate(text), "\(text)") }
+        for seconds in dates + (0..<20_000).map({ _ in 978_307_200 + Double.random(in: -5e6...5e6, using: &generator) }) {
             let text = StoredDate.text(Date(timeIntervalSince1970: seconds))
             let read = Self.read(text)
             #expect(read != nil && read == Self.grdbDate(text), "\(text)")
