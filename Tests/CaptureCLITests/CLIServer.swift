@@ -44,7 +44,8 @@ final class CLIServer: @unchecked Sendable {
         process.standardError = log
         try process.run()
         self.process = process
-        // Up to 30 s: a debug build starting beside a busy test run (and opening PostgreSQL) can take a while.
+        // A debug build starting beside a busy test run (and opening PostgreSQL) can take a while: 30 s to announce
+        // its port, 60 s more to answer /health/ready.
         guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else {
             // SIGKILL: a capture-server told to stop while it is still starting can hang in its graceful shutdown
             // (ServiceLifecycle cancelling a group whose merged signal stream is being set up).
@@ -57,13 +58,11 @@ final class CLIServer: @unchecked Sendable {
 
     private static func ready(port: Int) async -> Bool {
         let http = OutboundHTTPClient()
-        for _ in 0..<100 {
+        return await ServerAnnouncement.ready {
             let reply = try? await http.send(
                 OutboundHTTPRequest(url: "http://127.0.0.1:\(port)/health/ready", connectTimeoutSeconds: 1, allowsPlainHTTP: true))
-            if reply?.status == 200 { return true }
-            try? await Task.sleep(for: .milliseconds(100))
+            return reply?.status == 200
         }
-        return false
     }
 
     /// SIGKILL; returns at once (it is called from `deinit`), the child is reaped on a thread of its own.

@@ -36,12 +36,13 @@ final class LiveServerProcess {
         process.standardError = log
         try process.run()
         port = await ServerAnnouncement.port(in: logFile, of: process) ?? 0
-        for _ in 0..<100 where port != 0 {
-            if let connection = try? RawHTTPConnection(port: port) {
-                try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-                if await connection.readReply(timeout: 2)?.status == 200 { return }
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        let port = port
+        if port != 0, await ServerAnnouncement.ready({
+            guard let connection = try? RawHTTPConnection(port: port) else { return false }
+            try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            return await connection.readReply(timeout: 2)?.status == 200
+        }) {
+            return
         }
         await stopped()
         Issue.record("capture-server never became ready (port \(port)): \(self.log.suffix(2000))")

@@ -43,10 +43,7 @@ import Testing
     }
 
     func waitUntilReady(_ base: String) async throws {
-        for _ in 0..<100 {
-            if await get(base + "/health/ready") == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        if await ServerAnnouncement.ready({ await get(base + "/health/ready") == 200 }) { return }
         Issue.record("server at \(base) never became ready")
     }
 

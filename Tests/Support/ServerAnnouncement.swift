@@ -17,6 +17,19 @@ public enum ServerAnnouncement {
         return nil
     }
 
+    /// Polls `probe` (a request to the server's `/health/ready`) every 100 ms until it answers true or `seconds`
+    /// have passed. A deadline, not a count of tries: a debug build starting beside a busy parallel test run on two
+    /// cores has taken over 10 s to answer (a CI run failed on a count of 100 tries), while an idle machine answers
+    /// in about 1 s.
+    public static func ready(within seconds: Double = 60, _ probe: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        repeat {
+            if await probe() { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        } while ContinuousClock.now < deadline
+        return false
+    }
+
     /// The port in "capture-server listening on <host>:<port>" (the log, plain or JSON, at `info`) or in the
     /// "Open http://<host>:<port>/flows/…" lines the server prints on its standard output whatever the log level.
     public static func port(in text: String) -> Int? {
