@@ -33,20 +33,6 @@ extension User: FetchableRecord, PersistableRecord {
     }
 }
 
-extension Statement {
-    /// The first row, decoded where the statement holds it (a `Row` fetched whole copies every value first); nil
-    /// when there is none.
-    /// The cursor lives until `decode` returns: the row is a view of the statement, which the cursor resets when it
-    /// goes.
-    func first<T>(arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> T? {
-        let cursor = try Row.fetchCursor(self, arguments: arguments)
-        return try withExtendedLifetime(cursor) {
-            guard let row = try cursor.next() else { return nil }
-            return try decode(row)
-        }
-    }
-}
-
 /// The hot paths' reads select these columns by name and decode them by position: a lookup by name lower-cases the
 /// name and searches the statement's columns, for each column of each row.
 extension User {
@@ -58,7 +44,7 @@ extension User {
 
     /// A user from `selection`'s columns, the first at `start`; without `parsingProfile`, its profile is left empty
     /// (see `storedProfile`).
-    init(row: Row, selectionAt start: Int, parsingProfile: Bool = true) {
+    init(row: SelectedColumns, selectionAt start: Int, parsingProfile: Bool = true) {
         func date(_ offset: Int) -> Date? { (row[start + offset] as StoredInstant?)?.date }
         let created: StoredInstant = row[start + 3]
         self.init(id: row[start], email: row[start + 1], passwordHash: row[start + 2], createdAt: created.date)
@@ -72,7 +58,7 @@ extension User {
     }
 
     /// The stored profile's text among `selection`'s columns, the first at `start`.
-    static func storedProfile(_ row: Row, selectionAt start: Int) -> String {
+    static func storedProfile(_ row: SelectedColumns, selectionAt start: Int) -> String {
         row[start + 5] ?? "{}"
     }
 }
@@ -131,7 +117,7 @@ extension TokenRecord {
     static let selectionCount = 15
 
     /// A token from `selection`'s columns, the first at `start`.
-    init(row: Row, selectionAt start: Int) {
+    init(row: SelectedColumns, selectionAt start: Int) {
         let (issued, expires): (StoredInstant, StoredInstant) = (row[start + 8], row[start + 9])
         self.init(
             kind: TokenKind(rawValue: row[start + 1]) ?? .device, hash: row[start + 2], userID: row[start + 3],

@@ -34,6 +34,9 @@ enum StoredDate {
     /// `text` of an optional date.
     static func text(_ date: Date?) -> String? { date.map { text($0) } }
 
+    /// Where `text` puts its separators: "-", "-", " ", ":", ":", ".".
+    private static let separators: [(offset: Int, byte: UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x20), (13, 0x3A), (16, 0x3A), (19, 0x2E)]
+
     /// The date `text` wrote, from its 23 bytes, as GRDB reads it (tests compare the two); nil for any other text.
     static func date(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
         guard text.count == 23 else { return nil }
@@ -47,8 +50,7 @@ enum StoredDate {
             }
             return value
         }
-        let separators: [(Int, UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x20), (13, 0x3A), (16, 0x3A), (19, 0x2E)]
-        guard separators.allSatisfy({ text[$0.0] == $0.1 }) else { return nil }
+        guard separators.allSatisfy({ text[$0.offset] == $0.byte }) else { return nil }
         let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
         let (hour, minute, second, millisecond) = (number(11..<13), number(14..<16), number(17..<19), number(20..<23))
         guard valid, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }

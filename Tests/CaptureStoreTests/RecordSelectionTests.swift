@@ -1,6 +1,7 @@
 import CaptureCore
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 
 @testable import CaptureStore
@@ -35,5 +36,26 @@ import Testing
         let lookup = try #require(try await CaptureDatabase.repositories(pool).tokens.findWithUser(hash: "key", forEntity: false))
         let stored = try await pool.read { db in try User.fetchOne(db, sql: "SELECT * FROM users") }
         #expect(lookup.user == stored && lookup.record.hash == "key")
+    }
+
+    /// `Statement.first` reads the first row where SQLite holds it, NULL as nil, and resets the statement before it
+    /// returns: a statement left stepped would keep its read transaction, and the WAL behind it, open.
+    @Test func firstReadsOneRowAndLeavesNoStatementStepped() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, at TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (1, 'one', NULL), (2, 'two', '2026-11-25 10:00:00.000')")
+            let statement = try db.cachedStatement(sql: "SELECT id, name, at FROM t WHERE id >= ? ORDER BY id")
+            let first = try statement.first(arguments: [1]) { row in
+                (row[0] as Int64, row[1] as String, (row[2] as StoredInstant?)?.date)
+            }
+            #expect(first?.0 == 1 && first?.1 == "one" && first?.2 == nil)
+            #expect(sqlite3_stmt_busy(statement.sqliteStatement) == 0)
+            let second = try statement.first(arguments: [2]) { row in (row[1] as String, (row[2] as StoredInstant?)?.date) }
+            #expect(second?.0 == "two" && second?.1 == Date.fromDatabaseValue("2026-11-25 10:00:00.000".databaseValue))
+            #expect(try statement.first(arguments: [3]) { row in row[0] as Int64 } == nil)
+            #expect(sqlite3_stmt_busy(statement.sqliteStatement) == 0)
+            #expect(throws: DatabaseError.self) { try statement.first(arguments: [1, 2]) { row in row[0] as Int64 } }
+        }
     }
 }

@@ -244,18 +244,13 @@ import Testing
     }
 
     @Test func theCacheHoldsAtMostItsCapacity() async throws {
-        let fixture = try await Fixture("bounded")
-        defer { try? fixture.close() }
-        let stamps = try ChangeStamps.forDatabase(at: fixture.path)
-        let checks = TokenCheckCache(stamps: stamps, capacity: 16)
-        let lookup = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        let table = try await Table("bounded", capacity: 16)
+        defer { try? table.fixture.close() }
         for _ in 0..<100 {
             let key = TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))
-            var record = lookup.record
-            record.hash = key
-            checks.keep(AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1, generation: stamps.generation)
-            #expect(checks.count <= 16)
-            #expect(checks.lookup(key: key)?.record == record)
+            let record = table.keep(key)
+            #expect(table.checks.count <= 16)
+            #expect(table.checks.lookup(key: key)?.record == record)
         }
     }
 }
@@ -264,18 +259,11 @@ extension TokenCheckCacheTests {
     /// A full table makes room one slot at a time, at random: a check that went stale frees its slot for the next, and
     /// what stays is found and answers as kept.
     @Test func aFullCacheGivesWaySlotBySlotAndReusesFreedSlots() async throws {
-        let fixture = try await Fixture("slots")
-        defer { try? fixture.close() }
-        let stamps = try ChangeStamps.forDatabase(at: fixture.path)
-        let checks = TokenCheckCache(stamps: stamps, capacity: 64)
-        let lookup = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        let table = try await Table("slots", capacity: 64)
+        defer { try? table.fixture.close() }
+        let (checks, stamps) = (table.checks, table.stamps)
         let minter = TokenMinter(random: SystemRandom())
-        func keep(_ key: String, row: Int64) {
-            var record = lookup.record
-            record.hash = key
-            record.id = row
-            checks.keep(AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1, generation: stamps.generation)
-        }
+        func keep(_ key: String, row: Int64) { table.keep(key, row: row) }
         let keys = (0..<200).map { _ in TokenMinter.key(minter.mintToken(at: Date())) }
         for (row, key) in keys.prefix(64).enumerated() { keep(key, row: Int64(row + 1_000)) }
         #expect(checks.count == 64)
@@ -300,6 +288,33 @@ extension TokenCheckCacheTests {
             keep(key, row: Int64(3_000 + offset))
             #expect(checks.count <= 64)
             #expect(checks.lookup(key: key)?.record.id == Int64(3_000 + offset))
+        }
+    }
+}
+
+extension TokenCheckCacheTests {
+    /// A cache of its own with `capacity` checks, beside a fixture whose token's check it keeps under other keys.
+    struct Table {
+        let fixture: Fixture
+        let stamps: ChangeStamps
+        let checks: TokenCheckCache
+        let lookup: AccountLookup
+
+        init(_ name: String, capacity: Int) async throws {
+            fixture = try await Fixture(name)
+            stamps = try ChangeStamps.forDatabase(at: fixture.path)
+            checks = TokenCheckCache(stamps: stamps, capacity: capacity)
+            lookup = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        }
+
+        /// Keeps the fixture's token's check as the check of `key` (with the row id `row`, if given); returns the
+        /// record kept.
+        @discardableResult func keep(_ key: String, row: Int64? = nil) -> TokenRecord {
+            var record = lookup.record
+            record.hash = key
+            if let row { record.id = row }
+            checks.keep(AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1, generation: stamps.generation)
+            return record
         }
     }
 }

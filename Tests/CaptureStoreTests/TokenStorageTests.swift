@@ -10,7 +10,7 @@ import Testing
         let world = try await TestWorld.make(backend: .sqlite)
         let result = try await world.register("hash@example.com", password: "a long password")
         // Everything SQLite has written: the main file and the write-ahead log.
-        let bytes = try [world.database, world.database + "-wal"].reduce(Data()) { data, path in
+        let bytes = [world.database, world.database + "-wal"].reduce(Data()) { data, path in
             data + ((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
         }
         let text = String(decoding: bytes, as: UTF8.self)
