@@ -42,11 +42,16 @@ final class CLIServer: @unchecked Sendable {
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAPTURE_") }
         process.standardOutput = log
         process.standardError = log
-        try process.run()
         self.process = process
-        // A debug build starting beside a busy test run (and opening PostgreSQL) can take a while: 30 s to announce
-        // its port, 60 s more to answer /health/ready.
-        guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else {
+        // A debug build starting beside a busy test run (and opening PostgreSQL) can take a while: its turn among the
+        // servers starting (ServerStarts), then 60 s to announce its port and 60 s more to answer /health/ready.
+        let output = output
+        let started = try await ServerStarts.one { () async throws -> Int? in
+            try process.run()
+            guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else { return nil }
+            return port
+        }
+        guard let port = started else {
             // SIGKILL: a capture-server told to stop while it is still starting can hang in its graceful shutdown
             // (ServiceLifecycle cancelling a group whose merged signal stream is being set up).
             await process.ended(signal: SIGKILL, grace: 0)

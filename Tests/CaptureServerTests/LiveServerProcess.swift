@@ -34,16 +34,19 @@ final class LiveServerProcess {
         ]
         process.standardOutput = log
         process.standardError = log
-        try process.run()
-        port = await ServerAnnouncement.port(in: logFile, of: process) ?? 0
-        let port = port
-        if port != 0, await ServerAnnouncement.ready({
-            guard let connection = try? RawHTTPConnection(port: port) else { return false }
-            try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-            return await connection.readReply(timeout: 2)?.status == 200
-        }) {
-            return
+        let (process, logFile) = (process, logFile)
+        let (port, ready) = try await ServerStarts.one { () async throws -> (Int, Bool) in
+            try process.run()
+            let port = await ServerAnnouncement.port(in: logFile, of: process) ?? 0
+            guard port != 0 else { return (0, false) }
+            return (port, await ServerAnnouncement.ready {
+                guard let connection = try? RawHTTPConnection(port: port) else { return false }
+                try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                return await connection.readReply(timeout: 2)?.status == 200
+            })
         }
+        self.port = port
+        if ready { return }
         await stopped()
         Issue.record("capture-server never became ready (port \(port)): \(self.log.suffix(2000))")
     }

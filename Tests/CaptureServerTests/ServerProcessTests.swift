@@ -51,10 +51,13 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
         let port = Self.freePort()
         let database = directory.appendingPathComponent("flag.sqlite").path
-        let (process, out, _) = try launch(
-            ["--host", "127.0.0.1", "--port", "\(port)", "--db", database, "--settings", TestWorld.settingsDirectory.path],
-            environment: ["CAPTURE_PORT": "1", "CAPTURE_DB": directory.appendingPathComponent("env.sqlite").path])
-        try await waitUntilReady("http://127.0.0.1:\(port)")
+        let (process, out) = try await ServerStarts.one {
+            let (process, out, _) = try launch(
+                ["--host", "127.0.0.1", "--port", "\(port)", "--db", database, "--settings", TestWorld.settingsDirectory.path],
+                environment: ["CAPTURE_PORT": "1", "CAPTURE_DB": directory.appendingPathComponent("env.sqlite").path])
+            try await waitUntilReady("http://127.0.0.1:\(port)")
+            return (process, out)
+        }
         #expect(await get("http://127.0.0.1:\(port)/health/live") == 200)
         #expect(FileManager.default.fileExists(atPath: database), "--db beats CAPTURE_DB")
         process.terminate()  // SIGTERM
@@ -68,9 +71,12 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
         let port = Self.freePort()
         let database = directory.appendingPathComponent("env.sqlite").path
-        let (process, _, _) = try launch(
-            [], environment: ["CAPTURE_PORT": "\(port)", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path])
-        try await waitUntilReady("http://127.0.0.1:\(port)")
+        let process = try await ServerStarts.one {
+            let (process, _, _) = try launch(
+                [], environment: ["CAPTURE_PORT": "\(port)", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path])
+            try await waitUntilReady("http://127.0.0.1:\(port)")
+            return process
+        }
         #expect(FileManager.default.fileExists(atPath: database))
         process.interrupt()  // SIGINT
         await process.exited()

@@ -7,7 +7,7 @@ import Foundation
 public enum ServerAnnouncement {
     /// The port announced in `file` (the server's standard error, or both streams), or nil when `process` exits
     /// first or nothing is announced within `seconds`.
-    public static func port(in file: URL, of process: TestProcess, seconds: Double = 30) async -> Int? {
+    public static func port(in file: URL, of process: TestProcess, seconds: Double = 60) async -> Int? {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if let text = try? String(contentsOf: file, encoding: .utf8), let port = port(in: text) { return port }
@@ -20,7 +20,7 @@ public enum ServerAnnouncement {
     /// Polls `probe` (a request to the server's `/health/ready`) every 100 ms until it answers true or `seconds`
     /// have passed. A deadline, not a count of tries: a debug build starting beside a busy parallel test run on two
     /// cores has taken over 10 s to answer (a CI run failed on a count of 100 tries), while an idle machine answers
-    /// in about 1 s.
+    /// in about 1 s. Start servers inside `ServerStarts.one`, so that few start at once.
     public static func ready(within seconds: Double = 60, _ probe: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         repeat {

@@ -11,12 +11,16 @@ enum FormBody {
     static func parse(_ bytes: some Collection<UInt8>) throws(CaptureError) -> [String: String] {
         // On contiguous bytes (a request body's buffer is): a `ByteBufferView`'s own indexing cost about a
         // microsecond of each API request.
-        let parsed = bytes.withContiguousStorageIfAvailable(parse(contiguous:))
-            ?? Array(bytes).withUnsafeBufferPointer(parse(contiguous:))
+        let parsed = bytes.withContiguousStorageIfAvailable(Self.parsed) ?? Array(bytes).withUnsafeBufferPointer(Self.parsed)
         return try parsed.get()
     }
 
-    private static func parse(contiguous bytes: UnsafeBufferPointer<UInt8>) -> Result<[String: String], CaptureError> {
+    /// `parse(contiguous:)`'s answer as a value: `withContiguousStorageIfAvailable` passes errors on untyped.
+    private static func parsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[String: String], CaptureError> {
+        Result { () throws(CaptureError) in try parse(contiguous: bytes) }
+    }
+
+    private static func parse(contiguous bytes: UnsafeBufferPointer<UInt8>) throws(CaptureError) -> [String: String] {
         var result: [String: String] = [:]
         var start = bytes.startIndex
         while start != bytes.endIndex {
@@ -24,23 +28,19 @@ enum FormBody {
             defer { start = end == bytes.endIndex ? end : bytes.index(after: end) }
             let pair = bytes[start..<end]
             if pair.isEmpty { continue }
-            guard result.count < maxParameters else { return .failure(.malformedRequest("body", "more than \(maxParameters) parameters")) }
+            guard result.count < maxParameters else { throw .malformedRequest("body", "more than \(maxParameters) parameters") }
             let separator = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
             let rawName = pair[..<separator]
             guard rawName.count <= maxNameBytes else {
-                return .failure(.malformedRequest("body", "a parameter name is longer than \(maxNameBytes) bytes"))
+                throw .malformedRequest("body", "a parameter name is longer than \(maxNameBytes) bytes")
             }
-            do throws(CaptureError) {
-                let name = try decode(rawName, naming: String(decoding: rawName, as: UTF8.self))
-                guard !name.isEmpty else { return .failure(.malformedRequest("body", "a parameter has an empty name")) }
-                let value = separator == pair.endIndex ? "" : try decode(pair[pair.index(after: separator)...], naming: name)
-                guard result[name] == nil else { return .failure(.malformedRequest(name, "appears more than once")) }
-                result[name] = value
-            } catch {
-                return .failure(error)
-            }
+            let name = try decode(rawName, naming: String(decoding: rawName, as: UTF8.self))
+            guard !name.isEmpty else { throw .malformedRequest("body", "a parameter has an empty name") }
+            let value = separator == pair.endIndex ? "" : try decode(pair[pair.index(after: separator)...], naming: name)
+            guard result[name] == nil else { throw .malformedRequest(name, "appears more than once") }
+            result[name] = value
         }
-        return .success(result)
+        return result
     }
 
     private static func decode(_ encoded: Slice<UnsafeBufferPointer<UInt8>>, naming name: String) throws(CaptureError) -> String {
