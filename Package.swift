@@ -54,6 +54,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one hook GRDB does not wrap (WALCheckpointer: sqlite3_wal_hook).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -71,6 +72,8 @@ let package = Package(
         // Opens the store a `DatabaseLocation` names (SQLite file or PostgreSQL URL): what the server, capturectl,
         // the benchmark and the tests open storage through.
         .target(name: "CaptureStorage", dependencies: ["CaptureCore", "CaptureStore", "CapturePostgres"]),
+        // sqlite3_config (variadic) as typed wrappers: the process-wide settings CaptureStore makes (SQLiteLibrary).
+        .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
         // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The one outbound client (SMTP relay, social providers, webhooks): the only place libcurl is used.

@@ -12,6 +12,7 @@ public enum CaptureDatabase {
     /// A `DatabasePool` on `path`, parent directory created, migrations applied. With a `checkpointer` (the service),
     /// the writer leaves WAL checkpoints to it, off the path of every write; close it before the pool.
     public static func open(path: String, checkpointer: WALCheckpointer? = nil) throws -> DatabasePool {
+        _ = SQLiteLibrary.configured
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()

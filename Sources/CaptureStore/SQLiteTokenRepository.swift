@@ -22,10 +22,14 @@ struct SQLiteTokenRepository: TokenRepository {
         try await writer.statementRead { db in try Self.token(hash: hash, in: db) }
     }
 
+    /// The hot statements' texts are made once (GRDB finds a cached statement by its text): interpolating them anew
+    /// cost every lookup an allocation and a copy of a few hundred bytes.
+    private static let tokenSQL = "SELECT \(TokenRecord.selection) FROM tokens WHERE hash = ?"
+
     /// By the unique index, through a cached prepared statement: generating and authorizing the SQL anew cost more
     /// than the lookup itself.
     static func token(hash: String, in db: Database) throws -> TokenRecord? {
-        let statement = try db.cachedStatement(sql: "SELECT \(TokenRecord.selection) FROM tokens WHERE hash = ?")
+        let statement = try db.cachedStatement(sql: tokenSQL)
         return try statement.first(arguments: [hash]) { TokenRecord(row: $0, selectionAt: 0) }
     }
 
@@ -84,12 +88,7 @@ struct SQLiteTokenRepository: TokenRepository {
         if checks != nil { writer.metrics.tokenCheck(kept: false) }
         let generation = checks?.generation
         let read: @Sendable (Database, Bool) throws -> ((TokenLookup, userRow: Int64?), linked: Bool)? = { db, listing in
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT \(TokenRecord.selection), \(User.selection),
-                        (\(SQLiteClientRepository.versionQuery)), users.rowid, \(Self.linkedSQL)
-                    FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
-                    """)
+            let statement = try db.cachedStatement(sql: Self.withUserSQL)
             guard
                 let (token, user, clientsVersion, userRow, linked) = try statement.first(arguments: [hash], { row in
                     let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
@@ -121,13 +120,23 @@ struct SQLiteTokenRepository: TokenRepository {
     /// Whether the selected user has linked accounts (an index lookup; false without a user).
     private static let linkedSQL = "EXISTS (SELECT 1 FROM identities WHERE identities.userID = users.id)"
 
+    /// A check not kept: the token, its user, the clients' version, the user's row id, whether it has linked accounts.
+    private static let withUserSQL = """
+        SELECT \(TokenRecord.selection), \(User.selection),
+            (\(SQLiteClientRepository.versionQuery)), users.rowid, \(linkedSQL)
+        FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
+        """
+
+    /// A kept check's user by row id, and whether it has linked accounts.
+    private static let userByRowSQL = "SELECT \(User.selection), \(linkedSQL) FROM users WHERE rowid = ?"
+
     /// A kept check's lookup with its user's row, read by row id, and whether the user has linked accounts (listed
     /// when `listing`); nil when that row is gone (the id is compared as well: a row id can be given again once its
     /// row is deleted).
     private static func user(row userRow: Int64, of kept: AccountLookup, forEntity: Bool, listing: Bool, in db: Database)
         throws -> (TokenLookup, linked: Bool)?
     {
-        let statement = try db.cachedStatement(sql: "SELECT \(User.selection), \(linkedSQL) FROM users WHERE rowid = ?")
+        let statement = try db.cachedStatement(sql: userByRowSQL)
         guard
             let (user, text, linked) = try statement.first(arguments: [userRow], { row in
                 (

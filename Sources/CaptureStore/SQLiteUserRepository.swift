@@ -52,13 +52,15 @@ struct SQLiteUserRepository: UserRepository {
         return (try? sample.databaseDictionary.keys).map { $0.filter { !(["id"] + standingColumns).contains($0) } }
     }()
 
+    private static let byIDSQL = "SELECT \(User.selection) FROM users WHERE id = ?"
+
     func find(id: String) async throws -> User? {
         try await writer.statementRead { db in try Self.user(id: id, in: db) }
     }
 
-    /// By primary key through a cached prepared statement (token checks read it with the token).
+    /// By primary key through a cached prepared statement (token checks read it with the token), its text made once.
     static func user(id: String, in db: Database) throws -> User? {
-        let statement = try db.cachedStatement(sql: "SELECT \(User.selection) FROM users WHERE id = ?")
+        let statement = try db.cachedStatement(sql: byIDSQL)
         return try statement.first(arguments: [id]) { User(row: $0, selectionAt: 0) }
     }
 

@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CaptureStore
+
+/// SQLite counts no allocations (under its process-wide mutex) in a process whose first connection
+/// `CaptureDatabase.open` made. In this test process another test may open GRDB first; then the flag must say so,
+/// and SQLite's own count must agree with the flag either way.
+@Suite struct SQLiteLibraryTests {
+    @Test func memoryStatisticsAreOffWhenConfigured() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm", "-changes"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let pool = try CaptureDatabase.open(path: path)
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE filler(content BLOB); INSERT INTO filler VALUES (randomblob(200000))")
+        }
+        let counted = try await pool.read { db in
+            _ = try Data.fetchOne(db, sql: "SELECT content FROM filler")
+            return SQLiteLibrary.countedMemory
+        }
+        if SQLiteLibrary.configured {
+            #expect(counted == 0)
+        } else {
+            #expect(counted > 0)
+        }
+        try pool.close()
+    }
+}
