@@ -10,7 +10,7 @@
 /// before the library is initialised (before the first connection opens); otherwise SQLITE_MISUSE.
 static inline int csqlite_config_memstatus(int enabled) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enabled); }
 
-/// The bytes SQLite counts as allocated: 0 while memory statistics are off.
+/// The bytes SQLite counts as allocated: unchanged while memory statistics are off.
 static inline sqlite3_int64 csqlite_memory_used(void) { return sqlite3_memory_used(); }
 
 #endif

@@ -12,6 +12,6 @@ enum SQLiteLibrary {
     /// GRDB directly first): SQLite's defaults then stay, slower under contention and never wrong.
     static let configured: Bool = csqlite_config_memstatus(0) == SQLITE_OK
 
-    /// The bytes SQLite counts as allocated: stays 0 once `configured`.
+    /// The bytes SQLite counts as allocated: no longer changes once `configured`.
     static var countedMemory: Int64 { csqlite_memory_used() }
 }
