@@ -15,6 +15,14 @@ enum PostgresMigrations {
                 "DROP INDEX tokens_by_chain",
             ]
         ),
+        // The starter's challenge a travelled one-time token needs, and whether a link's provider vouched, as v11.
+        (
+            "p3-social-binding",
+            [
+                "ALTER TABLE social_logins ADD COLUMN initiator_challenge text",
+                "ALTER TABLE identities ADD COLUMN vouched boolean NOT NULL DEFAULT false",
+            ]
+        ),
     ]
 
     /// Applies the missing steps, each in its own transaction; refuses a database a newer build migrated.

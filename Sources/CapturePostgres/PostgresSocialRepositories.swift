@@ -18,11 +18,12 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
             try await connection.rows(
                 """
                 INSERT INTO social_logins (state_hash, provider, client_id, flow, locale, response_type, return_url,
-                    nonce, code_verifier, created_at, expires_at, subject, claims, token_hash, token_expires_at, used_at)
+                    nonce, code_verifier, created_at, expires_at, subject, claims, token_hash, token_expires_at, used_at,
+                    initiator_challenge)
                 VALUES (\(login.stateHash), \(login.provider), \(login.clientID), \(login.flow), \(login.locale),
                     \(login.responseType), \(login.returnURL), \(login.nonce), \(login.codeVerifier), \(login.createdAt),
                     \(login.expiresAt), \(login.subject), \(login.claims.map(StoredJSON.text)), \(login.tokenHash),
-                    \(login.tokenExpiresAt), \(login.usedAt))
+                    \(login.tokenExpiresAt), \(login.usedAt), \(login.initiatorChallenge))
                 """)
         }
     }
@@ -78,6 +79,7 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
         login.tokenHash = try c("token_hash")
         login.tokenExpiresAt = try c("token_expires_at")
         login.usedAt = try c("used_at")
+        login.initiatorChallenge = try c("initiator_challenge")
         return login
     }
 }
@@ -104,9 +106,9 @@ struct PostgresIdentityRepository: IdentityRepository {
     static func link(_ identity: LinkedIdentity, on connection: PostgresConnection) async throws {
         let inserted = try await connection.rows(
             """
-            INSERT INTO identities (provider, subject, user_id, email, linked_at, last_used_at)
+            INSERT INTO identities (provider, subject, user_id, email, vouched, linked_at, last_used_at)
             VALUES (\(identity.provider), \(identity.subject), \(identity.userID), \(identity.email),
-                \(identity.linkedAt), \(identity.lastUsedAt))
+                \(identity.vouched), \(identity.linkedAt), \(identity.lastUsedAt))
             ON CONFLICT DO NOTHING RETURNING 1
             """)
         guard !inserted.isEmpty else {
@@ -132,7 +134,7 @@ struct PostgresIdentityRepository: IdentityRepository {
         let c = Columns(row)
         var identity = LinkedIdentity(
             provider: try c("provider"), subject: try c("subject"), userID: try c("user_id"), email: try c("email"),
-            linkedAt: try c("linked_at"))
+            vouched: try c("vouched"), linkedAt: try c("linked_at"))
         identity.lastUsedAt = try c("last_used_at")
         return identity
     }

@@ -46,10 +46,11 @@ public enum StoreCopy {
             ("locale", .text), ("responseType", .text), ("returnURL", .text), ("nonce", .text),
             ("codeVerifier", .text), ("createdAt", .date), ("expiresAt", .date), ("subject", .text),
             ("claims", .text), ("tokenHash", .text), ("tokenExpiresAt", .date), ("usedAt", .date),
+            ("initiatorChallenge", .text),
         ]),
         StoredTable("identities", orderedBy: ["provider", "subject"], [
-            ("provider", .text), ("subject", .text), ("userID", .text), ("email", .text), ("linkedAt", .date),
-            ("lastUsedAt", .date),
+            ("provider", .text), ("subject", .text), ("userID", .text), ("email", .text), ("vouched", .bool),
+            ("linkedAt", .date), ("lastUsedAt", .date),
         ]),
         StoredTable("admin_keys", orderedBy: ["id"], [
             ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),

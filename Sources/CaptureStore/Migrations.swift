@@ -208,6 +208,12 @@ enum Migrations {
             // table, whose rows hold the stored profiles (issue 12).
             try db.create(index: "users_standing", on: "users", columns: ["id", "email", "disabledAt"])
         }
+        migrator.registerMigration("v11-social-binding") { db in
+            // The starter's S256 challenge a travelled one-time token needs (InitiatorBinding), and whether a link's
+            // provider vouched for the account's address (links made before this are not known to be vouched).
+            try db.alter(table: "social_logins") { t in t.add(column: "initiatorChallenge", .text) }
+            try db.alter(table: "identities") { t in t.add(column: "vouched", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

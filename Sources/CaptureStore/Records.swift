@@ -174,6 +174,7 @@ extension SocialLogin: FetchableRecord, MutablePersistableRecord {
         tokenHash = row["tokenHash"]
         tokenExpiresAt = row["tokenExpiresAt"]
         usedAt = row["usedAt"]
+        initiatorChallenge = row["initiatorChallenge"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -194,6 +195,7 @@ extension SocialLogin: FetchableRecord, MutablePersistableRecord {
         container["tokenHash"] = tokenHash
         container["tokenExpiresAt"] = tokenExpiresAt
         container["usedAt"] = usedAt
+        container["initiatorChallenge"] = initiatorChallenge
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -205,7 +207,9 @@ extension LinkedIdentity: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "identities"
 
     public init(row: Row) throws {
-        self.init(provider: row["provider"], subject: row["subject"], userID: row["userID"], email: row["email"], linkedAt: row["linkedAt"])
+        self.init(
+            provider: row["provider"], subject: row["subject"], userID: row["userID"], email: row["email"],
+            vouched: row["vouched"], linkedAt: row["linkedAt"])
         lastUsedAt = row["lastUsedAt"]
     }
 
@@ -214,6 +218,7 @@ extension LinkedIdentity: FetchableRecord, PersistableRecord {
         container["subject"] = subject
         container["userID"] = userID
         container["email"] = email
+        container["vouched"] = vouched
         container["linkedAt"] = linkedAt
         container["lastUsedAt"] = lastUsedAt
     }

@@ -1,4 +1,5 @@
 @testable import CaptureCore
+import Crypto
 import Foundation
 import Testing
 
@@ -19,20 +20,47 @@ import Testing
             claims: ["email": "mail", "displayName": "name"])
         #expect(mapped.emailClaim == "mail")
         #expect(SocialProviderSettings(name: "g", displayName: "G", issuer: "https://g.example", clientId: "c").emailClaim == "email")
-        let login = Self.login(["mail": "Ada@Corp.example", "email": "other@example.com"])
-        #expect(login.providerEmail(claim: "mail") == "Ada@Corp.example")
-        #expect(Self.login(["mail": ""]).providerEmail(claim: "mail") == nil)
+        let login = Self.login(["mail": "Ada@Corp.example", "email": "other@example.com", "email_verified": true])
+        #expect(login.address(claim: "mail", trustEmail: false).given == "Ada@Corp.example")
+        #expect(login.address(claim: "mail", trustEmail: false).vouched == "ada@corp.example")
+        #expect(Self.login(["mail": ""]).address(claim: "mail", trustEmail: true) == ProviderAddress(claims: [:], claim: "mail", trustEmail: true))
     }
 
+    /// SPEC §15: an address counts only when the provider vouches for it, or the operator trusts the provider.
     @Test func theProviderVouchesOnlyWhenItSaysSoAboutThatAddress() {
-        #expect(Self.login(["email": "ada@example.com", "email_verified": true]).vouches(for: "ada@example.com", claim: "email"))
+        func vouched(_ claims: [String: JSONValue], _ email: String = "ada@example.com", trust: Bool = false) -> Bool {
+            Self.login(claims).address(claim: "email", trustEmail: trust).vouches(for: email)
+        }
+        #expect(vouched(["email": "ada@example.com", "email_verified": true]))
         // Some providers send the flag as a string.
-        #expect(Self.login(["email": "Ada@Example.com", "email_verified": "true"]).vouches(for: "ada@example.com", claim: "email"))
-        #expect(!Self.login(["email": "ada@example.com", "email_verified": false]).vouches(for: "ada@example.com", claim: "email"))
-        #expect(!Self.login(["email": "ada@example.com", "email_verified": "false"]).vouches(for: "ada@example.com", claim: "email"))
-        #expect(!Self.login(["email": "ada@example.com"]).vouches(for: "ada@example.com", claim: "email"))
+        #expect(vouched(["email": "Ada@Example.com", "email_verified": "true"]))
+        #expect(!vouched(["email": "ada@example.com", "email_verified": false]))
+        #expect(!vouched(["email": "ada@example.com", "email_verified": "false"]))
+        #expect(!vouched(["email": "ada@example.com", "email_verified": 1]))
+        #expect(!vouched(["email": "ada@example.com"]))
+        #expect(Self.login(["email": "ada@example.com"]).address(claim: "email", trustEmail: false).vouched == nil)
         // Typed another address than the provider's: not vouched for.
-        #expect(!Self.login(["email": "ada@example.com", "email_verified": true]).vouches(for: "eve@example.com", claim: "email"))
+        #expect(!vouched(["email": "ada@example.com", "email_verified": true], "eve@example.com"))
+        // An operator's trustEmail stands in for the claim, never for another address.
+        #expect(vouched(["email": "ada@example.com"], trust: true))
+        #expect(!vouched(["email": "ada@example.com"], "eve@example.com", trust: true))
+        #expect(!vouched([:], trust: true))
+    }
+
+    /// SPEC §15: a travelled token needs its starter's verifier; a token that never travelled needs none.
+    @Test func aTravelledTokenIsRedeemedOnlyWithItsStartersVerifier() throws {
+        let verifier = "a-verifier-of-forty-three-characters-or-more-0123"
+        let challenge = try InitiatorBinding.challenge(
+            Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded(), method: "S256")
+        #expect(InitiatorBinding.admits(verifier, challenge: challenge))
+        #expect(!InitiatorBinding.admits(nil, challenge: challenge))
+        #expect(!InitiatorBinding.admits("", challenge: challenge))
+        #expect(!InitiatorBinding.admits(verifier + "x", challenge: challenge))
+        #expect(!InitiatorBinding.admits(challenge, challenge: challenge), "the challenge itself is no verifier")
+        #expect(InitiatorBinding.admits(nil, challenge: nil))
+        #expect(throws: CaptureError.self) { try InitiatorBinding.challenge(nil, method: nil) }
+        #expect(throws: CaptureError.self) { try InitiatorBinding.challenge(challenge, method: "plain") }
+        #expect(throws: CaptureError.self) { try InitiatorBinding.challenge("short", method: "S256") }
     }
 }
 

@@ -85,27 +85,42 @@ import Testing
         #expect(!ConstantTime.equals("", "x"))
     }
 
-    @Test func redirectsMatchExactOriginAndPath() {
-        let allowed = ["/flows/webViewSignIn", "https://app.example.com/callback"]
+    /// RFC 6749 §3.1.2.2 and RFC 9700 §4.1.3: the registered URI exactly, folding only the scheme's and host's case;
+    /// the service's own flow pages take their query (the page sends its own address).
+    @Test func redirectsMatchTheRegisteredURIExactly() {
+        let allowed = ["/flows/webViewSignIn", "https://app.example.com/callback", "http://android.library"]
         let origin = "http://127.0.0.1:8080"
-        #expect(ClientRules.matchRedirect("http://127.0.0.1:8080/flows/webViewSignIn?client_id=x", allowed: allowed, publicOrigin: origin) != nil)
-        #expect(ClientRules.matchRedirect("https://app.example.com:443/callback#f", allowed: allowed, publicOrigin: origin) != nil)
+        for accepted in [
+            "http://127.0.0.1:8080/flows/webViewSignIn?client_id=x", "HTTPS://App.Example.COM/callback",
+            "https://app.example.com/callback", "http://android.library", "http://android.library/",
+        ] {
+            #expect(ClientRules.matchRedirect(accepted, allowed: allowed, publicOrigin: origin) != nil, "\(accepted)")
+        }
         for refused in [
             "http://127.0.0.1:8081/flows/webViewSignIn", "https://127.0.0.1:8080/flows/webViewSignIn",
             "http://127.0.0.1:8080/flows/webViewSignIn/extra", "https://app.example.com.evil.com/callback",
             "https://app.example.com/callback2", "https://user@app.example.com/callback", "javascript:alert(1)",
+            // What the last check found accepted: a default port spelled out, other forms of the host, a query or a
+            // fragment on a registered URI, a path in other letters or encoding.
+            "https://app.example.com:443/callback", "http://android.library:80", "http://ａｎｄｒｏｉｄ.library",
+            "http://android。library", "http://android%2Elibrary", "https://app.example.com/callback?x=1",
+            "https://app.example.com/callback#f", "http://127.0.0.1:8080/flows/webViewSignIn#f",
+            "http://127.0.0.1:8080/flows/WebViewSignIn", "http://127.0.0.1:8080/flows/webView%53ignIn",
+            "https://app.example.com/callback/", "https://app.example.com//callback",
         ] {
             #expect(ClientRules.matchRedirect(refused, allowed: allowed, publicOrigin: origin) == nil, "\(refused)")
         }
+        #expect(!ClientRules.isValidRedirectPattern("https://app.example.com/callback#f"))
     }
 
     @Test func appReturnAddressesArePrivateUseSchemesMatchedExactly() {
         let allowed = ["/flows/webViewSignIn", "com.example.app:/social"]
         #expect(ClientRules.isValidRedirectPattern("com.example.app:/social"))
-        #expect(ClientRules.matchRedirect("com.example.app:/social#x", allowed: allowed, publicOrigin: "http://h") != nil)
+        #expect(ClientRules.matchRedirect("com.example.app:/social", allowed: allowed, publicOrigin: "http://h") != nil)
         for refused in [
             "com.example.app:/social/extra", "com.example.apps:/social", "com.example.app:social", "exampleapp:/social",
             "javascript:/alert(1)", "data:/x", "Com.Example.App:/social", ".com.example:/social", "com.example.app:/so cial",
+            "com.example.app:/social#x", "com.example.app:/social?x=1",
         ] {
             #expect(ClientRules.matchRedirect(refused, allowed: allowed, publicOrigin: "http://h") == nil, "\(refused)")
         }

@@ -9,11 +9,13 @@ import Testing
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-and-some-more-entropy"
     static let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
     static let page = "http://127.0.0.1:8080/flows/webViewSignIn"
+    /// The page's own address, as it sends it (`capture.redirectUri`): the code is bound to exactly this.
+    static let pageOpened = page + "?client_id=demo-mobile-app&response_type=code"
 
     static func signIn(_ email: String, responseType: String = "code", challenge: String? = challenge) -> [String: String] {
         var fields = TestWorld.signIn(email: email, password: "correct horse battery")
         fields["response_type"] = responseType
-        fields["redirect_uri"] = page + "?client_id=demo-mobile-app&response_type=code"
+        fields["redirect_uri"] = pageOpened
         if let challenge {
             fields["code_challenge"] = challenge
             fields["code_challenge_method"] = "S256"
@@ -21,7 +23,7 @@ import Testing
         return fields
     }
 
-    static func exchange(_ code: String, verifier: String = verifier, redirectURI: String = page) -> [String: String] {
+    static func exchange(_ code: String, verifier: String = verifier, redirectURI: String = pageOpened) -> [String: String] {
         ["grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "code_verifier": verifier,
          "client_id": "demo-mobile-app"]
     }
@@ -77,6 +79,15 @@ import Testing
             let elsewhere = try await api.post("/oauth/token", Self.exchange(code, redirectURI: "https://evil.example/flows/webViewSignIn"))
             #expect(elsewhere["error"] as? String == "invalid_grant")
             #expect(elsewhere.code == 420)
+            // RFC 6749 §4.1.3: the very redirect_uri the code was issued for, not one like it (RFC 9700 §4.1.3); a
+            // page's code also with the page's registered address (Self.page, below).
+            for similar in [
+                Self.pageOpened + "&x=1", Self.page + "?client_id=demo-mobile-app", Self.pageOpened.uppercased(),
+                Self.pageOpened + "#", Self.page + "/",
+            ] {
+                let refused = try await api.post("/oauth/token", Self.exchange(code, redirectURI: similar))
+                #expect(refused.code == 420, "\(similar)")
+            }
             // None of those consumed the code.
             #expect(try await api.post("/oauth/token", Self.exchange(code)).stat == "ok")
 
@@ -94,6 +105,15 @@ import Testing
             asOther["client_id"] = "other-backend"
             asOther["client_secret"] = secret
             #expect(try await api.post("/oauth/token", asOther)["error"] as? String == "invalid_grant")
+        }
+    }
+
+    @Test func aPagesCodeIsAlsoRedeemedWithThePagesRegisteredAddress() async throws {
+        try await withAPI { api, world in
+            try await world.register("page@example.com")
+            let signedIn = try await api.post("/oauth/auth_native_traditional", Self.signIn("page@example.com"))
+            let code = try #require(signedIn["authorization_code"] as? String)
+            #expect(try await api.post("/oauth/token", Self.exchange(code, redirectURI: Self.page)).stat == "ok")
         }
     }
 

@@ -10,8 +10,8 @@ final class LiveServerProcess {
     private let process: TestProcess
     private let logFile: URL
 
-    /// Starts the server and waits until `/health/ready` answers 200.
-    init(settings overrides: [String: Any]) async throws {
+    /// Starts the server (with `environment` added to this process's) and waits until `/health/ready` answers 200.
+    init(settings overrides: [String: Any], environment: [String: String] = [:]) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
         let settings = directory.appendingPathComponent("Settings")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -32,6 +32,9 @@ final class LiveServerProcess {
         process.arguments = [
             "--settings", settings.path, "--port", "0", "--db", directory.appendingPathComponent("capture.sqlite").path,
         ]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = log
         process.standardError = log
         let (process, logFile) = (process, logFile)

@@ -16,8 +16,13 @@ import Testing
 @Suite(.serialized) struct SDKSocialParameterPassTests {
     typealias SDK = SDKParameterPassTests
 
-    static func oneTimeToken(_ api: API, subject: String) async throws -> String {
-        try #require(try await SocialSignInTests.roundTrip(api, subject: subject).fragment["capture_social_token"])
+    /// What the SDKs hold after a provider sign-in: the app signed in with the provider's own SDK (an ID token for our
+    /// provider client id) and `/signin/oauth_token` gave the one-time token in its reply. It never travelled through a
+    /// redirect, so it needs no `code_verifier` (SPEC §15), as the SDKs send none.
+    static func oneTimeToken(_ api: API, _ issuer: String, subject: String) async throws -> String {
+        let app = try await NativeSignInTests.signInAtProvider(issuer, clientID: "capture-bridge-test", subject: subject)
+        let exchanged = try await api.post("/signin/oauth_token", ["token": app.idToken, "provider": "mock"])
+        return try #require(exchanged["token"] as? String, "\(exchanged.json)")
     }
 
     /// jump.ios: JREngage POSTs the body `token=<token>` (unescaped, NSURLRequest's default form content type) to the
@@ -76,7 +81,7 @@ import Testing
             try await SocialSignInTests.provide(issuer, subject: "ios-social", claims: [
                 "email": "ios-social@example.com", "email_verified": true, "given_name": "Io", "name": "Io S",
             ])
-            let token = try await Self.oneTimeToken(api, subject: "ios-social")
+            let token = try await Self.oneTimeToken(api, issuer, subject: "ios-social")
             // The one-time token never travels in a URL, and a name may not come in both.
             let inQuery = try await api.post(
                 "/oauth/auth_native?client_id=demo-mobile-app&token=\(token)", raw: ByteBuffer(string: "flow=\(SDK.flow)"))
@@ -91,7 +96,7 @@ import Testing
             let access = try #require(signedUp["access_token"] as? String)
             try await Self.expectRefreshWorks(api, world, accessToken: access, secret: SDK.iosSecret)
 
-            let again = try await Self.iosAuthNative(api, world, token: try await Self.oneTimeToken(api, subject: "ios-social"))
+            let again = try await Self.iosAuthNative(api, world, token: try await Self.oneTimeToken(api, issuer, subject: "ios-social"))
             Self.expectSocialSignIn(again, email: "ios-social@example.com", isNew: false, profiles: ["mock:ios-social"])
             // A spent token: JRCaptureError reads code, error, error_description.
             SDK.expectJanrainError(try await Self.iosAuthNative(api, world, token: token), code: 200)
@@ -103,16 +108,16 @@ import Testing
             try await SocialSignInTests.provide(issuer, subject: "droid-social", claims: [
                 "email": "droid-social@example.com", "email_verified": true, "given_name": "Dro",
             ])
-            let signedUp = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, subject: "droid-social"))
+            let signedUp = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-social"))
             Self.expectSocialSignIn(signedUp, email: "droid-social@example.com", isNew: true, profiles: ["mock:droid-social"])
             let access = try #require(signedUp["access_token"] as? String)
             try await Self.expectRefreshWorks(api, world, accessToken: access, secret: SDK.androidSecret)
-            let again = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, subject: "droid-social"))
+            let again = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-social"))
             Self.expectSocialSignIn(again, email: "droid-social@example.com", isNew: false, profiles: ["mock:droid-social"])
             // A registration_form the flow does not have is named, not ignored.
             let unknownForm = try await api.post("/oauth/auth_native", [
                 "client_id": "demo-mobile-app", "flow": SDK.flow, "registration_form": "noSuchForm",
-                "token": try await Self.oneTimeToken(api, subject: "droid-social"),
+                "token": try await Self.oneTimeToken(api, issuer, subject: "droid-social"),
             ])
             #expect(unknownForm.code == 200 && unknownForm["argument"] as? String == "registration_form")
         }
@@ -126,9 +131,9 @@ import Testing
     @Test func jumpIOSTwoStepSocialRegistrationAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
             try await SocialSignInTests.provide(issuer, subject: "ios-two-step", claims: [
-                "email": "ios-two-step@example.com", "given_name": "Twain",
+                "email": "ios-two-step@example.com", "email_verified": true, "given_name": "Twain",
             ])
-            let token = try await Self.oneTimeToken(api, subject: "ios-two-step")
+            let token = try await Self.oneTimeToken(api, issuer, subject: "ios-two-step")
             let asked = try await Self.iosAuthNative(api, world, token: token, thin: false)
             SDK.expectJanrainError(asked, code: 310)
             #expect(asked["error"] as? String == "record_not_found")
@@ -157,9 +162,9 @@ import Testing
     @Test func jumpAndroidTwoStepSocialRegistrationAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
             try await SocialSignInTests.provide(issuer, subject: "droid-two-step", claims: [
-                "email": "droid-two-step@example.com", "given_name": "Andro",
+                "email": "droid-two-step@example.com", "email_verified": true, "given_name": "Andro",
             ])
-            let token = try await Self.oneTimeToken(api, subject: "droid-two-step")
+            let token = try await Self.oneTimeToken(api, issuer, subject: "droid-two-step")
             let asked = try await Self.androidAuthNative(api, token: token, thin: false)
             SDK.expectJanrainError(asked, code: 310)
             let prefill = try #require(asked["prereg_fields"] as? [String: String])
@@ -184,8 +189,8 @@ import Testing
     @Test func jumpIOSMergeIntoAPasswordAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
             try await world.register("ios-merge@example.com", password: SDK.password)
-            try await SocialSignInTests.provide(issuer, subject: "ios-merge", claims: ["email": "ios-merge@example.com"])
-            let token = try await Self.oneTimeToken(api, subject: "ios-merge")
+            try await SocialSignInTests.provide(issuer, subject: "ios-merge", claims: ["email": "ios-merge@example.com", "email_verified": true])
+            let token = try await Self.oneTimeToken(api, issuer, subject: "ios-merge")
             let conflict = try await Self.iosAuthNative(api, world, token: token)
             SDK.expectJanrainError(conflict, code: 380)
             #expect(conflict["existing_provider"] as? String == "capture")
@@ -205,7 +210,7 @@ import Testing
             let merged = try await api.post("/oauth/auth_native_traditional", merge)
             Self.expectSocialSignIn(merged, email: "ios-merge@example.com", isNew: false, profiles: ["mock:ios-merge"])
 
-            let next = try await Self.iosAuthNative(api, world, token: try await Self.oneTimeToken(api, subject: "ios-merge"))
+            let next = try await Self.iosAuthNative(api, world, token: try await Self.oneTimeToken(api, issuer, subject: "ios-merge"))
             Self.expectSocialSignIn(next, email: "ios-merge@example.com", isNew: false, profiles: ["mock:ios-merge"])
         }
     }
@@ -215,8 +220,8 @@ import Testing
     @Test func jumpAndroidMergeIntoAPasswordAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
             try await world.register("droid-merge@example.com", password: SDK.password)
-            try await SocialSignInTests.provide(issuer, subject: "droid-merge", claims: ["email": "droid-merge@example.com"])
-            let token = try await Self.oneTimeToken(api, subject: "droid-merge")
+            try await SocialSignInTests.provide(issuer, subject: "droid-merge", claims: ["email": "droid-merge@example.com", "email_verified": true])
+            let token = try await Self.oneTimeToken(api, issuer, subject: "droid-merge")
             let conflict = try await Self.androidAuthNative(api, token: token)
             SDK.expectJanrainError(conflict, code: 380)
             #expect(conflict["existing_provider"] as? String == "capture")
@@ -240,24 +245,25 @@ import Testing
     ) async throws {
         let email = "\(sdk)-made-by-provider@example.com"
         try await SocialSignInTests.provide(issuer, subject: "\(sdk)-first", claims: ["email": .string(email), "email_verified": true])
-        try await SocialSignInTests.provide(issuer, subject: "\(sdk)-second", claims: ["email": .string(email)])
-        let made = try await authNative(try await oneTimeToken(api, subject: "\(sdk)-first"), nil)
+        try await SocialSignInTests.provide(
+            issuer, subject: "\(sdk)-second", claims: ["email": .string(email), "email_verified": true])
+        let made = try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-first"), nil)
         expectSocialSignIn(made, email: email, isNew: true, profiles: ["mock:\(sdk)-first"])
 
-        let mergeToken = try await oneTimeToken(api, subject: "\(sdk)-second")
+        let mergeToken = try await oneTimeToken(api, issuer, subject: "\(sdk)-second")
         let conflict = try await authNative(mergeToken, nil)
         SDK.expectJanrainError(conflict, code: 380)
         #expect(conflict["existing_provider"] as? String == "mock", "no password to ask for: the provider it signs in with")
 
-        let merged = try await authNative(try await oneTimeToken(api, subject: "\(sdk)-first"), mergeToken)
+        let merged = try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-first"), mergeToken)
         expectSocialSignIn(merged, email: email, isNew: false, profiles: ["mock:\(sdk)-first", "mock:\(sdk)-second"])
-        let viaSecond = try await authNative(try await oneTimeToken(api, subject: "\(sdk)-second"), nil)
+        let viaSecond = try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-second"), nil)
         expectSocialSignIn(viaSecond, email: email, isNew: false, profiles: ["mock:\(sdk)-first", "mock:\(sdk)-second"])
         #expect(
             (viaSecond["capture_user"] as? [String: Any])?["uuid"] as? String
                 == (made["capture_user"] as? [String: Any])?["uuid"] as? String)
         // The merge spent the merge token.
-        SDK.expectJanrainError(try await authNative(try await oneTimeToken(api, subject: "\(sdk)-first"), mergeToken), code: 200)
+        SDK.expectJanrainError(try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-first"), mergeToken), code: 200)
     }
 
     /// jump.ios: `JRMergeFlowExistingProvider` names the provider; the app calls
@@ -286,12 +292,12 @@ import Testing
     /// `result.profiles`.
     @Test func jumpIOSLinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            let access = try #require(try await world.register("ios-link@example.com", password: SDK.password).grant?.accessToken)
+            let access = try #require(try await world.registerProven("ios-link@example.com", password: SDK.password).grant?.accessToken)
             try await SocialSignInTests.provide(issuer, subject: "ios-link", claims: ["email": "ios-link@elsewhere.example"])
             let linked = try await api.post("/oauth/link_account_native", [
                 "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
                 "redirect_uri": world.service.settings.resolvedPublicOrigin, "access_token": access,
-                "token": try await Self.oneTimeToken(api, subject: "ios-link"), "flow": SDK.flow,
+                "token": try await Self.oneTimeToken(api, issuer, subject: "ios-link"), "flow": SDK.flow,
                 "flow_version": SDK.flowVersion,
             ])
             #expect(linked.stat == "ok", "\(linked.json)")
@@ -305,12 +311,12 @@ import Testing
     /// Capture.performLinkAccount: reads `stat` (CaptureApiResultHandler).
     @Test func jumpAndroidLinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            let access = try #require(try await world.register("droid-link@example.com", password: SDK.password).grant?.accessToken)
+            let access = try #require(try await world.registerProven("droid-link@example.com", password: SDK.password).grant?.accessToken)
             try await SocialSignInTests.provide(issuer, subject: "droid-link", claims: ["email": "droid-link@elsewhere.example"])
             let link = [
                 "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
                 "redirect_uri": "http://android.library", "access_token": access,
-                "token": try await Self.oneTimeToken(api, subject: "droid-link"), "flow": SDK.flow,
+                "token": try await Self.oneTimeToken(api, issuer, subject: "droid-link"), "flow": SDK.flow,
                 "flow_version": SDK.flowVersion,
             ]
             let linked = try await api.post("/oauth/link_account_native", link)
@@ -329,12 +335,12 @@ import Testing
     /// unlinks one of several), then startActualAccountUnLinking, which reads `stat`.
     @Test func jumpIOSUnlinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            let access = try #require(try await world.register("ios-unlink@example.com", password: SDK.password).grant?.accessToken)
+            let access = try #require(try await world.registerProven("ios-unlink@example.com", password: SDK.password).grant?.accessToken)
             for subject in ["ios-unlink-a", "ios-unlink-b"] {
                 try await SocialSignInTests.provide(issuer, subject: subject, claims: ["email": "ios-unlink@example.com"])
                 let linked = try await api.post("/oauth/link_account_native", [
                     "client_id": "demo-mobile-app", "access_token": access, "flow": SDK.flow,
-                    "token": try await Self.oneTimeToken(api, subject: subject),
+                    "token": try await Self.oneTimeToken(api, issuer, subject: subject),
                 ])
                 #expect(linked.stat == "ok", "\(linked.json)")
             }
@@ -360,7 +366,7 @@ import Testing
             try await SocialSignInTests.provide(issuer, subject: "droid-unlink", claims: [
                 "email": "droid-unlink@example.com", "email_verified": true,
             ])
-            let signedUp = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, subject: "droid-unlink"))
+            let signedUp = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-unlink"))
             let access = try #require(signedUp["access_token"] as? String)
             let unlink = [
                 "client_id": "demo-mobile-app", "locale": "en-US", "identifier_to_remove": "mock:droid-unlink",
@@ -373,7 +379,7 @@ import Testing
             let linked = try await api.post("/oauth/link_account_native", [
                 "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
                 "redirect_uri": "http://android.library", "access_token": access,
-                "token": try await Self.oneTimeToken(api, subject: "droid-unlink-2"), "flow": SDK.flow,
+                "token": try await Self.oneTimeToken(api, issuer, subject: "droid-unlink-2"), "flow": SDK.flow,
                 "flow_version": SDK.flowVersion,
             ])
             #expect(linked.stat == "ok", "\(linked.json)")

@@ -1,5 +1,6 @@
 import CaptureCore
 import CaptureOutbound
+import Crypto
 import CaptureServer
 import CaptureTestSupport
 import Foundation
@@ -91,22 +92,26 @@ import Testing
         return (try #require(client["client_id"] as? String), try #require(client["client_secret"] as? String))
     }
 
-    static func startParameters(responseType: String = "token") -> String {
+    /// The starter's PKCE pair (InitiatorBinding): the challenge goes to the start, the verifier with every redemption.
+    static let verifier = "the-page-keeps-this-verifier-in-session-storage-0123456789"
+    static let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
+
+    static func startParameters(responseType: String = "token", challenge: String = challenge) -> String {
         "client_id=demo-mobile-app&flow=webViewSignIn&locale=en-US&response_type=\(responseType)&redirect_uri="
             + page.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            + "&code_challenge=\(challenge)&code_challenge_method=S256"
     }
 
-    /// The page's button → the provider (the user picks `subject` there) → our callback; returns where the
-    /// callback sends the browser (the page with its fragment).
-    static func roundTrip(_ api: API, subject: String, deny: Bool = false, openID: Bool = true) async throws
-        -> (location: String, fragment: [String: String])
-    {
-        let start = try await api.get("/social/mock/start?" + startParameters())
+    /// The page's button → the provider (the user picks `subject` there): the callback's path and query, and the state
+    /// cookie of the browser that started (`startQuery` appended to the start's parameters).
+    static func providerAnswer(
+        _ api: API, subject: String, deny: Bool = false, openID: Bool = true, startQuery: String = ""
+    ) async throws -> (callback: String, cookie: String) {
+        let start = try await api.get("/social/mock/start?" + startParameters() + startQuery)
         #expect(start.status == .found)
         // The browser keeps the state cookie for the callback path only.
         let setCookie = try #require(start.headers[.setCookie])
         #expect(setCookie.contains("Path=/social/callback") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
-        let cookie = String(setCookie.split(separator: ";")[0])
         let authorize = try #require(start.headers[.location])
         #expect(authorize.contains("code_challenge_method=S256") && authorize.contains("state="))
         #expect(authorize.contains("nonce=") == openID, "a nonce exactly for OpenID Connect")
@@ -120,7 +125,16 @@ import Testing
         #expect(answer.status == 302)
         let callback = try #require(answer.header("Location"))
         #expect(callback.hasPrefix("http://127.0.0.1:8080/social/callback?"))
-        let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)), headers: [.cookie: cookie])
+        return (String(callback.dropFirst("http://127.0.0.1:8080".count)), String(setCookie.split(separator: ";")[0]))
+    }
+
+    /// `providerAnswer`, then our callback in the browser that started; returns where the callback sends the browser
+    /// (the page with its fragment).
+    static func roundTrip(_ api: API, subject: String, deny: Bool = false, openID: Bool = true) async throws
+        -> (location: String, fragment: [String: String])
+    {
+        let (callback, cookie) = try await providerAnswer(api, subject: subject, deny: deny, openID: openID)
+        let back = try await api.get(callback, headers: [.cookie: cookie])
         #expect(back.status == .seeOther)
         let location = try #require(back.headers[.location])
         #expect(back.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
@@ -137,10 +151,11 @@ import Testing
         return values
     }
 
-    static func authNative(_ api: API, token: String, thin: Bool = true) async throws -> Reply {
+    static func authNative(_ api: API, token: String, thin: Bool = true, verifier: String? = verifier) async throws -> Reply {
         var fields = TestWorld.flowParameters(form: "")
         fields["form"] = nil
         fields["token"] = token
+        fields["code_verifier"] = verifier
         if thin { fields["thin_registration"] = "true" }
         fields["redirect_uri"] = page
         return try await api.post("/oauth/auth_native", fields)
@@ -190,11 +205,12 @@ import Testing
             let asked = try await Self.authNative(api, token: token, thin: false)
             #expect(asked.code == 310 && asked["error"] as? String == "record_not_found")
             let prefill = try #require(asked["prereg_fields"] as? [String: String])
-            #expect(prefill == ["emailAddress": "sam@example.com", "firstName": "Sam"])
+            // The provider did not vouch for the address: it is not offered (SPEC §15); the person types one.
+            #expect(prefill == ["firstName": "Sam"])
 
             var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
             fields.merge([
-                "token": token, "emailAddress": "sam@example.com", "displayName": "Sammy", "firstName": "Sam",
+                "token": token, "code_verifier": Self.verifier, "emailAddress": "sam@example.com", "displayName": "Sammy", "firstName": "Sam",
                 "lastName": "Sample", "redirect_uri": Self.page,
             ]) { $1 }
             let registered = try await api.post("/oauth/register_native", fields)
@@ -216,7 +232,8 @@ import Testing
             )
         }
         try await Self.withConfiguredProvider(plain) { base, api in
-            try await Self.provide(base, subject: "olga", claims: ["email": "olga@example.com", "name": "Olga"])
+            try await Self.provide(
+                base, subject: "olga", claims: ["email": "olga@example.com", "email_verified": true, "name": "Olga"])
             let back = try await Self.roundTrip(api, subject: "olga", openID: false)
             let token = try #require(back.fragment["capture_social_token"], "\(back.fragment)")
             let signedUp = try await Self.authNative(api, token: token)
@@ -284,7 +301,7 @@ import Testing
             world.time.advance(by: SocialLogin.formLifetime - 60)
             var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
             fields.merge([
-                "token": token, "emailAddress": "slow@example.com", "displayName": "Slow Typist", "redirect_uri": Self.page,
+                "token": token, "code_verifier": Self.verifier, "emailAddress": "slow@example.com", "displayName": "Slow Typist", "redirect_uri": Self.page,
             ]) { $1 }
             let registered = try await api.post("/oauth/register_native", fields)
             #expect(registered.stat == "ok" && registered["is_new"] as? Bool == true)
@@ -304,9 +321,11 @@ import Testing
 
             var wrong = TestWorld.signIn(email: "ada@example.com", password: "not the password")
             wrong["merge_token"] = token
+            wrong["code_verifier"] = Self.verifier
             #expect(try await api.post("/oauth/auth_native_traditional", wrong).code == 210)
             var right = TestWorld.signIn(email: "ada@example.com", password: "correct horse battery")
             right["merge_token"] = token
+            right["code_verifier"] = Self.verifier
             let merged = try await api.post("/oauth/auth_native_traditional", right)
             #expect(merged.stat == "ok")
 
@@ -327,7 +346,10 @@ import Testing
             let other = try #require(try await Self.roundTrip(api, subject: "stranger").fragment["capture_social_token"])
             var fields = TestWorld.flowParameters(form: "")
             fields["form"] = nil
-            fields.merge(["token": other, "merge_token": first, "thin_registration": "true", "redirect_uri": Self.page]) { $1 }
+            fields.merge([
+                "token": other, "merge_token": first, "thin_registration": "true", "redirect_uri": Self.page,
+                "code_verifier": Self.verifier,
+            ]) { $1 }
             let refused = try await api.post("/oauth/auth_native", fields)
             #expect(refused.code == 200 && refused["argument"] as? String == "merge_token")
             #expect(try await world.service.store.users.list(search: nil, page: Page()).isEmpty)
@@ -336,13 +358,16 @@ import Testing
 
     @Test func aSignedInUserLinksAndUnlinksProviderAccountsAndTheRecordListsThem() async throws {
         try await Self.withProvider { issuer, api, world, service in
-            let access = try #require(try await world.register("lin@example.com").grant?.accessToken)
+            let access = try #require(try await world.registerProven("lin@example.com").grant?.accessToken)
             try await Self.provide(issuer, subject: "lin-elsewhere", claims: ["email": "lin@elsewhere.example"])
             let token = try #require(try await Self.roundTrip(api, subject: "lin-elsewhere").fragment["capture_social_token"])
             // As jump.android sends it (Capture.performLinkAccount).
             var link = TestWorld.flowParameters(form: "")
             link["form"] = nil
-            link.merge(["access_token": access, "token": token, "redirect_uri": Self.page, "flow_version": "20261122"]) { $1 }
+            link.merge([
+                "access_token": access, "token": token, "redirect_uri": Self.page, "flow_version": "20261122",
+                "code_verifier": Self.verifier,
+            ]) { $1 }
             let linked = try await api.post("/oauth/link_account_native", link)
             #expect(linked.stat == "ok")
             let record = try await api.post("/entity", ["access_token": access])
@@ -356,7 +381,7 @@ import Testing
             #expect((signedIn["capture_user"] as? [String: Any])?["email"] as? String == "lin@example.com")
 
             // Someone else cannot take it over.
-            let other = try #require(try await world.register("other@example.com").grant?.accessToken)
+            let other = try #require(try await world.registerProven("other@example.com").grant?.accessToken)
             let again = try #require(try await Self.roundTrip(api, subject: "lin-elsewhere").fragment["capture_social_token"])
             link["access_token"] = other
             link["token"] = again
@@ -380,17 +405,9 @@ import Testing
             try await Self.provide(issuer, subject: "kai", claims: ["email": "kai@example.com", "email_verified": true])
             // The page hands this URL to the host, which opens it in ASWebAuthenticationSession / Custom Tabs.
             let app = "com.example.capturebridge:/social"
-            let start = try await api.get(
-                "/social/mock/start?" + Self.startParameters() + "&app_return_uri=" + app.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
-            #expect(start.status == .found)
-            let cookie = String(try #require(start.headers[.setCookie]).split(separator: ";")[0])
-            let answer = try await Self.http.send(
-                OutboundHTTPRequest(
-                    method: .post, url: try #require(start.headers[.location]),
-                    headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
-                    body: Data("sub=kai".utf8), allowsPlainHTTP: true))
-            let callback = try #require(answer.header("Location"))
-            let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)), headers: [.cookie: cookie])
+            let (callback, cookie) = try await Self.providerAnswer(
+                api, subject: "kai", startQuery: "&app_return_uri=" + app.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            let back = try await api.get(callback, headers: [.cookie: cookie])
             let location = try #require(back.headers[.location])
             #expect(location.hasPrefix(app + "#capture_social_token="))
             #expect(!location.contains("access_token"))
@@ -500,7 +517,8 @@ import Testing
                     body: Data("sub=late".utf8), allowsPlainHTTP: true))
             let callback = try #require(answer.header("Location"))
             await provider.stopped()
-            let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)))
+            let cookie = String(try #require(start.headers[.setCookie]).split(separator: ";")[0])
+            let back = try await api.get(String(callback.dropFirst("http://127.0.0.1:8080".count)), headers: [.cookie: cookie])
             #expect(back.status == .seeOther)
             let fragment = Self.fragment(of: try #require(back.headers[.location]))
             #expect(fragment["capture_social_error"] == "provider_unreachable")

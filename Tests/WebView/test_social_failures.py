@@ -15,6 +15,7 @@ import urllib.request
 import pytest
 
 from conftest import CLIENT_ID
+from test_code_flow import pkce_pair
 from test_refresh_and_sign_out import SECRET, signed_refresh
 from test_screenshots import LAYOUT_CHECK
 from test_social_sign_in import answer_at_provider, at_provider, back_on_page, new_subject, social_events, tap_provider
@@ -147,9 +148,10 @@ def someone_elses_answer(server, subject):
             return redirect.headers["Location"]
         raise AssertionError("no redirect from %s" % request.full_url)
 
+    _, challenge = pkce_pair()  # a start needs the starter's S256 challenge (SPEC §15)
     start = server.url("/social/mock/start?" + urllib.parse.urlencode({
         "client_id": CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US", "response_type": "token",
-        "redirect_uri": server.page("webViewSignIn")}))
+        "redirect_uri": server.page("webViewSignIn"), "code_challenge": challenge, "code_challenge_method": "S256"}))
     authorize = location(urllib.request.Request(start))
     callback = location(urllib.request.Request(
         authorize, data=urllib.parse.urlencode({"sub": subject}).encode(), method="POST",

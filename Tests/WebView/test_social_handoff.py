@@ -81,6 +81,9 @@ def test_the_page_hands_the_provider_to_the_system_browser_and_finishes_the_sign
     assert "%s://%s" % (start.scheme, start.netloc) == server.base and start.path == "/social/mock/start"
     query = dict(urllib.parse.parse_qsl(start.query))
     assert query["app_return_uri"] == APP_RETURN and query["client_id"] == CLIENT_ID
+    # Bound to this page (SPEC §15): the start carries its S256 challenge; the verifier stays in the page's memory.
+    assert query["code_challenge_method"] == "S256" and len(query["code_challenge"]) == 43
+    assert host.run_js("sessionStorage.getItem('captureBridgeSocialVerifier')") is None
     # While the browser is up the page says where the sign-in goes on, and stays usable.
     notice = host.run_js("(function(n){return {text:n.textContent,hidden:n.hidden,role:n.getAttribute('role')};})"
                          "(document.getElementById('capture_notice'))")
@@ -109,12 +112,27 @@ def test_the_page_hands_the_provider_to_the_system_browser_and_finishes_the_sign
     assert names.index("onProviderLoginSuccess") < names.index("onCaptureLoginStart") \
         < names.index("onCaptureLoginSuccess")
 
-    # The same answer works once: handed over again, it is refused, and nothing else happens.
+    # The same answer works once. Handed over again with no hand-off under way, the page does not take it at all.
+    queue_mark, _ = host.mark()
+    assert host.command("janrain.capture.ui.completeProviderLogin(%s)" % json.dumps(returned)) == ("boolean", False)
+    host.settle()
+    assert not [name for name in host.names(host.queue_events[queue_mark:]) if "Login" in name]
+    # Handed over during a new hand-off (the page redeems it with the new sign-in's verifier): the service refuses
+    # it, and nothing else happens.
+    host.run_js("janrain.capture.ui.endCaptureSession()")
+    host.wait_for_screen("returnTraditional")
+    host.run_js("janrain.capture.ui.renderScreen('signIn')")
+    host.wait_for_screen("signIn")
+    tap_for_handoff(host)
     queue_mark, _ = host.mark()
     complete(host, returned)
     failed = host.wait_for_event("onCaptureLoginFailed", after=queue_mark).result
     assert failed["authProvider"] == "mock"
-    # Something that is not a provider's answer is not taken.
+    assert "onCaptureLoginSuccess" not in host.names(host.queue_events[queue_mark:])
+    # Something that is not a provider's answer is not taken, even while a hand-off is under way.
+    host.run_js("janrain.capture.ui.renderScreen('signIn')")
+    host.wait_for_screen("signIn")
+    tap_for_handoff(host)
     assert host.command("janrain.capture.ui.completeProviderLogin('com.example.capturebridge:/social')") \
         == ("boolean", False)
 

@@ -52,6 +52,18 @@ def back_on_page(host, server, timeout=20):
     host.wait_for(lambda: (host.view.get_uri() or "").startswith(server.base + "/flows/"), timeout, "the page again")
 
 
+def sign_in_with_provider(host, server, provider, subject):
+    """A fresh sign-in page: the provider's button, the provider's form answered as `subject`, back on the page.
+    Returns the event marks from before the tap."""
+    host.load(server.page("webViewSignIn"))
+    host.wait_for_screen("signIn")
+    marks = host.mark()
+    tap_provider(host)
+    answer_at_provider(host, provider, subject)
+    back_on_page(host, server)
+    return marks
+
+
 def social_events(host, queue_mark, message_mark):
     """The events after the marks on each transport (names), once everything fired so far arrived."""
     host.settle()
@@ -154,12 +166,7 @@ def test_a_new_user_signs_up_through_the_provider_then_comes_back(server, host, 
 def test_a_profile_without_an_address_gets_the_social_registration_form(server, host, oidc_provider):
     subject = new_subject()
     oidc_provider.set_user(subject, {"name": "No Mail", "given_name": "Nomi"})
-    host.load(server.page("webViewSignIn"))
-    host.wait_for_screen("signIn")
-    queue_mark, message_mark = host.mark()
-    tap_provider(host)
-    answer_at_provider(host, oidc_provider, subject)
-    back_on_page(host, server)
+    queue_mark, message_mark = sign_in_with_provider(host, server, oidc_provider, subject)
     host.wait_for_screen("socialRegistration")
     assert host.run_js("location.hash") == ""
     form = "document.querySelector('#socialRegistration form')"

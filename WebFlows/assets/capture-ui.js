@@ -129,6 +129,7 @@
   var LINK_CANCELLED_MESSAGE = t('widget.linkCancelled');
   var LINK_FAILED_MESSAGE = t('widget.linkFailed');
   var LINK_TAKEN_MESSAGE = t('widget.linkTaken');
+  var LINK_UNPROVEN_MESSAGE = t('widget.linkUnproven');
   var UNLINKED_MESSAGE = t('widget.unlinked');
   var UNLINK_LAST_MESSAGE = t('widget.unlinkLast');
   var UNLINK_FAILED_MESSAGE = t('widget.unlinkFailed');
@@ -138,6 +139,9 @@
   var SOCIAL_PURPOSE_KEY = 'captureBridgeSocialPurpose';
   // A merge through a provider: the first sign-in's one-time token (its merge_token) across the same reload.
   var SOCIAL_MERGE_KEY = 'captureBridgeSocialMerge';
+  // The verifier of the sign-in this page started (its S256 went to /social/{provider}/start): only a page that holds
+  // one redeems a provider's answer, and only with it (SPEC §15). Across the same reload, taken back at once.
+  var SOCIAL_VERIFIER_KEY = 'captureBridgeSocialVerifier';
   // Buttons that leave for a provider: the service's, and mergeAccounts' "Continue with <provider>".
   var PROVIDER_BUTTONS = '[data-capture-provider], [data-capture-merge-with]';
   // How long a tap on a provider waits for the host to drain the bridge's queue before the page leaves.
@@ -170,7 +174,7 @@
   // address: the email address carried between the sign-in and code screens (never stored).
   // refreshSecret: the host's refresh_secret (setRefreshSecret), sent with sign-in and registration; memory only.
   // signOutToken: with response_type=code, the sign-in's sign-out token (revokes its chain); memory only.
-  // social: a social sign-in waiting for a form ({token, provider}: socialRegistration or the merge); memory only.
+  // social: a social sign-in waiting for a form ({token, provider, verifier}: socialRegistration or the merge); memory only.
   // handOffTo: the host's choice by setProviderHandoff (an app return URI, or '' for none); undefined: the page's.
   // handedOff: the provider whose sign-in the host is running in the system browser.
   // mergeWith: the provider a 380 named for an account without a password (mergeAccounts signs in with it), or ''.
@@ -439,9 +443,15 @@
       bound[i].textContent = value === undefined || value === null ? '' : String(value);
     }
     // "Confirm your address" reminders: only when the profile says the address is not verified yet.
-    var unverified = !!(profile.email && Object.prototype.hasOwnProperty.call(profile, 'emailVerified') && !profile.emailVerified);
+    var unverified = addressUnproven(profile);
     var reminders = root.querySelectorAll('[data-capture-if="emailUnverified"]');
     for (var r = 0; r < reminders.length; r++) reminders[r].hidden = !unverified;
+  }
+
+  /* The signed-in record says its address is not proven yet (no reminder, no link until it is). */
+  function addressUnproven(profile) {
+    return !!(profile && profile.email && Object.prototype.hasOwnProperty.call(profile, 'emailVerified')
+      && !profile.emailVerified);
   }
 
   function fillForms(root) {
@@ -774,6 +784,7 @@
     var social = socialFor(form);
     if (social && formName === 'signInForm') params.merge_token = social.token;
     else if (social) params.token = social.token;
+    if (social) params.code_verifier = social.verifier;
 
     var screenElement = form.parentNode;
     while (screenElement && screenElement !== document && (' ' + screenElement.className + ' ').indexOf(' capture_screen ') < 0) {
@@ -1023,32 +1034,95 @@
     // A button of the linked-accounts section links the provider account to the signed-in user instead;
     // mergeAccounts' button signs in to the existing account and links the waiting social sign-in to it.
     var merge = button && button.hasAttribute('data-capture-merge-with') && state.social
-      ? { token: state.social.token, provider: state.social.provider, email: state.mergeEmail, via: name } : null;
+      ? {
+        token: state.social.token, provider: state.social.provider, email: state.mergeEmail, via: name,
+        verifier: state.social.verifier
+      } : null;
     var purpose = button && button.hasAttribute('data-capture-link') ? 'link' : merge ? 'merge' : 'signIn';
-    fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name, purpose: purpose });
-    var appReturnUri = handOffTarget();
-    if (appReturnUri) {
-      handOff(name, appReturnUri, purpose, merge);
+    if (purpose === 'link' && addressUnproven(storedProfile())) {
+      // The service links nothing to an unproven address (a pre-hijack would keep its intruder): no round trip.
+      showNotice(LINK_UNPROVEN_MESSAGE.replace('%s', providerName(name)));
       return;
     }
-    var url = '/social/' + encodeURIComponent(name) + '/start?' + encodeForm({
-      client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
-      response_type: capture.responseType, redirect_uri: capture.redirectUri
-    });
-    // The host's refresh_secret must survive the reload the round trip ends with (removed again on return).
-    try {
-      if (state.refreshSecret) window.sessionStorage.setItem(SOCIAL_SECRET_KEY, state.refreshSecret);
-      if (purpose !== 'signIn') window.sessionStorage.setItem(SOCIAL_PURPOSE_KEY, purpose);
-      // The first sign-in's token, for merge_token once this one is back; removed as soon as the page is.
-      if (merge) window.sessionStorage.setItem(SOCIAL_MERGE_KEY, JSON.stringify(merge));
-    } catch (error) {
-      /* sign-in works without the secret; a link or a merge comes back as a sign-in of the same person */
-    }
+    fire('onProviderLoginStart', { statusMessage: 'providerLoginStart', provider: name, purpose: purpose });
+    var appReturnUri = handOffTarget();
     state.leaving = true;
     var buttons = document.querySelectorAll(PROVIDER_BUTTONS);
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     if (button) button.setAttribute('aria-busy', 'true');
-    afterBridgeDrained(function () { window.location.assign(url); });
+    // A merge's second sign-in is started with the first one's verifier: one code_verifier redeems both tokens.
+    initiatorPair(merge && merge.verifier).then(function (pair) {
+      if (appReturnUri) {
+        providerButtonsBack();
+        handOff(name, appReturnUri, purpose, merge, pair);
+        return;
+      }
+      var url = '/social/' + encodeURIComponent(name) + '/start?' + encodeForm({
+        client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
+        response_type: capture.responseType, redirect_uri: capture.redirectUri,
+        code_challenge: pair.challenge, code_challenge_method: 'S256'
+      });
+      // The verifier and the host's refresh_secret must survive the reload the round trip ends with (removed again
+      // on return). Without the verifier nothing the provider answers can be redeemed: the page does not leave.
+      try {
+        window.sessionStorage.setItem(SOCIAL_VERIFIER_KEY, pair.verifier);
+      } catch (error) {
+        throw new Error('no sessionStorage');
+      }
+      try {
+        if (state.refreshSecret) window.sessionStorage.setItem(SOCIAL_SECRET_KEY, state.refreshSecret);
+        if (purpose !== 'signIn') window.sessionStorage.setItem(SOCIAL_PURPOSE_KEY, purpose);
+        // The first sign-in's token, for merge_token once this one is back; removed as soon as the page is.
+        if (merge) window.sessionStorage.setItem(SOCIAL_MERGE_KEY, JSON.stringify(merge));
+      } catch (error) {
+        /* sign-in works without the secret; a link or a merge comes back as a sign-in of the same person */
+      }
+      afterBridgeDrained(function () { window.location.assign(url); });
+    }).then(null, function () {
+      providerButtonsBack();
+      var text = SOCIAL_ERROR_OTHER.replace('%s', providerName(name));
+      showNotice(text);
+      fire('onProviderLoginError', {
+        status: 'error', statusMessage: 'unsupportedBrowser', provider: name, purpose: purpose,
+        error: 'unsupported_browser', errorDescription: text
+      });
+    });
+  }
+
+  /* The provider buttons usable again (the page stays). */
+  function providerButtonsBack() {
+    state.leaving = false;
+    var buttons = document.querySelectorAll(PROVIDER_BUTTONS);
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].disabled = false;
+      buttons[i].removeAttribute('aria-busy');
+    }
+  }
+
+  /*
+   * The proof this page started a social sign-in (InitiatorBinding, SPEC §15): a fresh verifier (or `verifier`, a
+   * merge's first one) and its S256 challenge, through a promise. Web Crypto works on https and loopback pages only;
+   * elsewhere the promise is rejected and no sign-in starts.
+   */
+  function initiatorPair(verifier) {
+    var crypto = window.crypto;
+    if (!crypto || !crypto.subtle || !crypto.getRandomValues) return Promise.reject(new Error('no Web Crypto'));
+    if (!verifier) {
+      var random = new Uint8Array(32);
+      crypto.getRandomValues(random);
+      verifier = base64url(random);
+    }
+    var bytes = new Uint8Array(verifier.length);
+    for (var i = 0; i < verifier.length; i++) bytes[i] = verifier.charCodeAt(i);
+    return crypto.subtle.digest('SHA-256', bytes).then(function (digest) {
+      return { verifier: verifier, challenge: base64url(new Uint8Array(digest)) };
+    });
+  }
+
+  function base64url(bytes) {
+    var text = '';
+    for (var i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
+    return window.btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }
 
   /* Where the provider's answer goes instead of this page (system-browser hand-off), or '' for a redirect. */
@@ -1062,15 +1136,16 @@
    * ASWebAuthenticationSession / Custom Tabs, the service finally sends that browser to `appReturnUri` with the
    * provider step's answer in the fragment, and the host hands that address back with completeProviderLogin.
    */
-  function handOff(name, appReturnUri, purpose, merge) {
+  function handOff(name, appReturnUri, purpose, merge, pair) {
     var capture = captureSettings();
     var url = window.location.protocol + '//' + window.location.host + '/social/' + encodeURIComponent(name) + '/start?'
       + encodeForm({
         client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
-        response_type: capture.responseType, app_return_uri: appReturnUri
+        response_type: capture.responseType, app_return_uri: appReturnUri,
+        code_challenge: pair.challenge, code_challenge_method: 'S256'
       });
-    // A merge's first sign-in stays in memory here: the page does not reload.
-    state.handedOff = { provider: name, purpose: purpose, merge: merge };
+    // A merge's first sign-in and the verifier stay in memory here: the page does not reload.
+    state.handedOff = { provider: name, purpose: purpose, merge: merge, verifier: pair.verifier };
     showNotice(HANDOFF_WAIT_MESSAGE.replace('%s', providerName(name)), true);
     fire('onProviderLoginHandoff', {
       statusMessage: 'providerLoginHandoff', provider: name, purpose: purpose, url: url, appReturnUri: appReturnUri
@@ -1088,7 +1163,8 @@
 
   /*
    * Back from a provider in this web view (#capture_social_…): read once and removed from the address bar and
-   * history at once (the token is a one-time secret). Returns {token|error, provider} or null.
+   * history at once (the token is a one-time secret). Returns {token|error, provider, verifier} or null. An answer
+   * this page did not start a sign-in for (no verifier kept: a link someone sent) is dropped without a word.
    */
   function takeSocialReturn() {
     var values = socialAnswer(window.location.hash);
@@ -1101,15 +1177,19 @@
     }
     var secret = null;
     var purpose = null;
+    var verifier = null;
     try {
       secret = window.sessionStorage.getItem(SOCIAL_SECRET_KEY);
       purpose = window.sessionStorage.getItem(SOCIAL_PURPOSE_KEY);
+      verifier = window.sessionStorage.getItem(SOCIAL_VERIFIER_KEY);
       window.sessionStorage.removeItem(SOCIAL_SECRET_KEY);
       window.sessionStorage.removeItem(SOCIAL_PURPOSE_KEY);
+      window.sessionStorage.removeItem(SOCIAL_VERIFIER_KEY);
     } catch (error) { /* none kept */ }
+    if (!verifier) return null;
     if (secret && !state.refreshSecret) state.refreshSecret = secret;
-    if (purpose === 'merge' && merge) return providerStepEnded(values, 'merge', merge);
-    return providerStepEnded(values, purpose === 'link' ? 'link' : 'signIn');
+    if (purpose === 'merge' && merge) return providerStepEnded(values, 'merge', verifier, merge);
+    return providerStepEnded(values, purpose === 'link' ? 'link' : 'signIn', verifier);
   }
 
   /* The merge kept across the provider round trip (SOCIAL_MERGE_KEY), removed at once; null when none. */
@@ -1120,15 +1200,17 @@
       window.sessionStorage.removeItem(SOCIAL_MERGE_KEY);
       merge = kept ? JSON.parse(kept) : null;
     } catch (error) { /* none kept, or unreadable */ }
-    return merge && typeof merge.token === 'string' && typeof merge.via === 'string' ? merge : null;
+    return merge && typeof merge.token === 'string' && typeof merge.via === 'string'
+      && typeof merge.verifier === 'string' ? merge : null;
   }
 
   /*
    * The provider step's answer: onProviderLoginError and a notice for the next screen, or onProviderLoginSuccess.
    * `purpose` is 'link' when it was started from the linked-accounts section, 'merge' from mergeAccounts (`merge`:
-   * the first sign-in, {token, provider, email, via}). Returns {token|error, provider, purpose, merge}.
+   * the first sign-in, {token, provider, email, via, verifier}). `verifier` proves this page started the step.
+   * Returns {token|error, provider, purpose, merge, verifier}.
    */
-  function providerStepEnded(values, purpose, merge) {
+  function providerStepEnded(values, purpose, verifier, merge) {
     var provider = values.provider || '';
     var name = providerName(provider) || 'the provider';
     if (purpose !== 'merge') merge = null;
@@ -1143,10 +1225,10 @@
       fire('onProviderLoginError', {
         status: 'error', statusMessage: code, provider: provider, purpose: purpose, error: code, errorDescription: text
       });
-      return { error: code, provider: provider, purpose: purpose, merge: merge };
+      return { error: code, provider: provider, purpose: purpose, merge: merge, verifier: verifier };
     }
     fire('onProviderLoginSuccess', { statusMessage: 'providerLoginSuccess', provider: provider, purpose: purpose });
-    return { token: values.capture_social_token, provider: provider, purpose: purpose, merge: merge };
+    return { token: values.capture_social_token, provider: provider, purpose: purpose, merge: merge, verifier: verifier };
   }
 
   /* The screen after a provider step that brought no token: mergeAccounts again for a merge (its first sign-in still
@@ -1214,7 +1296,7 @@
 
   /* Back on mergeAccounts with the first sign-in (after the provider step of a merge ended without a token). */
   function resumeMerge(merge) {
-    state.social = { token: merge.token, provider: merge.provider, purpose: 'signIn' };
+    state.social = { token: merge.token, provider: merge.provider, purpose: 'signIn', verifier: merge.verifier };
     state.mergeEmail = merge.email || '';
     state.mergeWith = merge.via;
     if (state.mergeEmail) state.address = state.mergeEmail;
@@ -1296,6 +1378,7 @@
     var transactionId = randomId();
     var params = commonParams(undefined);
     params.token = social.token;
+    params.code_verifier = social.verifier;
     params.access_token = storedToken();
     showNotice(LINK_WAIT_MESSAGE.replace('%s', name), true);
     return post('/oauth/link_account_native', params).then(function (reply) {
@@ -1310,7 +1393,9 @@
       var result = errorFields(reply);
       result.provider = social.provider;
       fire('onCaptureLinkAccountError', result, transactionId);
-      linkedAccountsChanged(null, (body.code === 403 ? LINK_TAKEN_MESSAGE : LINK_FAILED_MESSAGE).replace('%s', name), false);
+      var refusal = body.code !== 403 ? LINK_FAILED_MESSAGE
+        : addressUnproven(storedProfile()) ? LINK_UNPROVEN_MESSAGE : LINK_TAKEN_MESSAGE;
+      linkedAccountsChanged(null, refusal.replace('%s', name), false);
     }, function () {
       showNotice(NETWORK_MESSAGE);
       fire('onCaptureLinkAccountError', { status: 'error', statusMessage: 'networkError', provider: social.provider }, transactionId);
@@ -1361,6 +1446,7 @@
     var merge = social.merge || null;
     var params = commonParams(undefined);
     params.token = social.token;
+    params.code_verifier = social.verifier;
     params.thin_registration = capture.thinRegistration === false ? 'false' : 'true';
     if (merge) {
       params.merge_token = merge.token;
@@ -1578,9 +1664,10 @@
   function completeProviderLogin(returnUrl) {
     wire();
     var values;
-    var handedOff = state.handedOff || { purpose: 'signIn' };
+    // Only a hand-off this page started is finished, with its verifier: any other address is not taken.
+    var handedOff = state.handedOff;
+    if (!handedOff) return false;
     if (returnUrl === null || returnUrl === undefined || returnUrl === '') {
-      if (!state.handedOff) return false;
       values = { capture_social_error: 'cancelled', provider: handedOff.provider };
     } else {
       var text = String(returnUrl);
@@ -1589,7 +1676,7 @@
     }
     state.handedOff = null;
     hideNotice();
-    var social = providerStepEnded(values, handedOff.purpose, handedOff.merge);
+    var social = providerStepEnded(values, handedOff.purpose, handedOff.verifier, handedOff.merge);
     if (social.token) {
       finishSocial(social);
     } else {
@@ -1621,13 +1708,11 @@
     // Back (from the provider) to a page the browser kept: its provider buttons work again.
     window.addEventListener('pageshow', function (event) {
       if (!event.persisted || !state.leaving) return;
-      state.leaving = false;
       takeStoredMerge();
-      var buttons = document.querySelectorAll(PROVIDER_BUTTONS);
-      for (var i = 0; i < buttons.length; i++) {
-        buttons[i].disabled = false;
-        buttons[i].removeAttribute('aria-busy');
-      }
+      try {
+        window.sessionStorage.removeItem(SOCIAL_VERIFIER_KEY);
+      } catch (error) { /* none kept */ }
+      providerButtonsBack();
     });
     // A message's link opened while the page is already showing (same page, new fragment: no reload).
     window.addEventListener('hashchange', function () {

@@ -60,6 +60,7 @@ public enum ClientRules {
     }
 
     public static func isValidRedirectPattern(_ uri: String) -> Bool {
+        if uri.contains("#") { return false }
         if uri.hasPrefix("/") { return !uri.hasPrefix("//") }
         return URLOrigin(uri) != nil || appReturnKey(uri) != nil
     }
@@ -81,13 +82,6 @@ public enum ClientRules {
         return "\(scheme):\(path)"
     }
 
-    /// The part of a redirect URI that identifies it: origin + path (query and fragment dropped), the form in
-    /// which an authorization code remembers where it was issued.
-    public static func redirectKey(_ uri: String) -> String? {
-        guard let components = URLComponents(string: uri), let origin = URLOrigin(uri) else { return appReturnKey(uri) }
-        return origin.description + (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
-    }
-
     /// Whether a browser page at `origin` (a request's `Origin` header, other than the service's own page) may use
     /// a client's flows: only the service's public origin and the client's allowed origins may. `null` (sandboxed
     /// frames, `file:` pages) never may.
@@ -96,21 +90,52 @@ public enum ClientRules {
         return ([publicOrigin] + allowed).contains { URLOrigin($0) == caller }
     }
 
-    /// Exact origin + path match against the allow-list; query and fragment of the candidate are ignored.
-    /// Returns the matching registered value, or nil.
+    /// The registered redirect URI `candidate` is, or nil (RFC 6749 §3.1.2.2, RFC 9700 §4.1.3: exact matching).
+    /// Only the scheme's and host's letter case fold, and an empty path is `/` (RFC 3986 §6.2.3); a port, a
+    /// percent-encoding, a non-ASCII character or a query the entry does not have makes another URI, and a fragment
+    /// never matches. One exception: an entry that is a path on this service (a flow page) takes any query, because
+    /// the page sends its own address with the parameters it was opened with (SPEC §2 `capture.redirectUri`).
     public static func matchRedirect(_ candidate: String, allowed: [String], publicOrigin: String) -> String? {
-        if let key = appReturnKey(candidate) {
-            return allowed.first { appReturnKey($0) == key }
+        if appReturnKey(candidate) != nil {
+            return candidate.contains("#") || candidate.contains("?") ? nil : allowed.first { $0 == candidate }
         }
-        guard let components = URLComponents(string: candidate), let origin = URLOrigin(candidate) else { return nil }
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        guard let supplied = ExactURI(candidate) else { return nil }
         for entry in allowed {
-            let absolute = entry.hasPrefix("/") ? publicOrigin + entry : entry
-            guard let allowedComponents = URLComponents(string: absolute), let allowedOrigin = URLOrigin(absolute)
-            else { continue }
-            let allowedPath = allowedComponents.percentEncodedPath.isEmpty ? "/" : allowedComponents.percentEncodedPath
-            if allowedOrigin == origin && allowedPath == path { return absolute }
+            let ours = entry.hasPrefix("/")
+            let absolute = ours ? publicOrigin + entry : entry
+            guard let registered = ExactURI(absolute) else { continue }
+            if supplied.scheme == registered.scheme && supplied.authority == registered.authority
+                && supplied.path == registered.path && (ours || supplied.query == registered.query)
+            {
+                return absolute
+            }
         }
         return nil
+    }
+}
+
+/// An http(s) URI in the parts exact matching compares: scheme and authority lower-cased, the path (`/` when empty)
+/// and the query as written. Nil for anything else, for non-ASCII text, user information and fragments.
+struct ExactURI: Equatable {
+    var scheme: String
+    var authority: String
+    var path: String
+    var query: String?
+
+    init?(_ text: String) {
+        guard text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !text.contains("#"),
+            let separator = text.range(of: "://")
+        else { return nil }
+        scheme = text[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = text[separator.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        authority = rest[..<authorityEnd].lowercased()
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        let tail = rest[authorityEnd...]
+        let queryStart = tail.firstIndex(of: "?")
+        let path = queryStart.map { tail[..<$0] } ?? tail
+        self.path = path.isEmpty ? "/" : String(path)
+        query = queryStart.map { String(tail[tail.index(after: $0)...]) }
     }
 }

@@ -16,6 +16,8 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
 
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case passwordReset, emailVerification
+        /// A notice without a code: sign-ins through providers were removed when the mailbox was first proven.
+        case providerLinksRemoved
     }
 
     public var id: Int64?

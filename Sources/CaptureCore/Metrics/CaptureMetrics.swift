@@ -154,6 +154,8 @@ public enum RevocationReason: String, Sendable {
     case passwordReset = "password_reset"
     case accountDisabled = "account_disabled"
     case deviceReplaced = "device_replaced"
+    /// The mailbox's first proof removed provider links its provider never vouched for (a pre-hijack ends).
+    case unprovenLinkRemoved = "unproven_link_removed"
     /// An operator's revocation (`capturectl token revoke`, `client remove`; an admin API when it calls the same
     /// use cases in the server).
     case operatorAction = "operator"

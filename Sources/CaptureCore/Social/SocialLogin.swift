@@ -16,6 +16,8 @@ public struct SocialLogin: Sendable, Equatable {
     public var returnURL: String
     public var nonce: String
     public var codeVerifier: String
+    /// S256 of the verifier the starter keeps (InitiatorBinding); nil for a token that never travels (native sign-in).
+    public var initiatorChallenge: String?
     public var createdAt: Date
     public var expiresAt: Date
     /// Set once the provider answered.
@@ -56,17 +58,9 @@ public struct SocialLogin: Sendable, Equatable {
 }
 
 extension SocialLogin {
-    /// The address the provider gave in `claim`, as given.
-    func providerEmail(claim: String) -> String? {
-        claims?[claim]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// The provider vouches for `email` only when it says `email_verified` (a boolean, or the string "true" some
-    /// providers send) about that same address.
-    func vouches(for email: String, claim: String) -> Bool {
-        let verified = claims?["email_verified"]
-        guard verified == .bool(true) || verified?.stringValue?.lowercased() == "true" else { return false }
-        return providerEmail(claim: claim).map(User.normalize(email:)) == email
+    /// The address the provider gave in `claim`, and whether it vouches for it (ProviderAddress).
+    func address(claim: String, trustEmail: Bool) -> ProviderAddress {
+        ProviderAddress(claims: claims, claim: claim, trustEmail: trustEmail)
     }
 }
 
@@ -77,17 +71,21 @@ public struct LinkedIdentity: Sendable, Equatable {
     public var userID: String
     /// The address the provider gave when the link was made (shown to the user, never used to sign in).
     public var email: String?
+    /// The provider vouched for `email` when the link was made (ProviderAddress). The first proof of a mailbox not
+    /// proven before removes every link that was not vouched for that address (CaptureService+MailboxProof).
+    public var vouched: Bool = false
     public var linkedAt: Date
     public var lastUsedAt: Date?
 
     /// How the record's `profiles` name it, and what `/oauth/unlink_account_native` takes back.
     public var identifier: String { "\(provider):\(subject)" }
 
-    public init(provider: String, subject: String, userID: String, email: String?, linkedAt: Date) {
+    public init(provider: String, subject: String, userID: String, email: String?, vouched: Bool = false, linkedAt: Date) {
         self.provider = provider
         self.subject = subject
         self.userID = userID
         self.email = email
+        self.vouched = vouched
         self.linkedAt = linkedAt
     }
 }

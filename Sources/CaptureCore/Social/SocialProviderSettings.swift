@@ -30,6 +30,9 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
     /// Native sign-in with an access token (checked at userinfo) instead of an ID token. Off by default: an access
     /// token does not say which app it was issued to, so any app the user signed in to could present it.
     public var acceptAccessTokens: Bool?
+    /// Count the provider's address as proven without `email_verified: true` (Keycloak's "Trust Email"): only for an
+    /// issuer the operator knows verifies every address it issues (ProviderAddress).
+    public var trustEmail: Bool?
 
     public static let clientAuthenticationMethods = ["client_secret_basic", "client_secret_post"]
 

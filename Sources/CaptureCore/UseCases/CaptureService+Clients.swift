@@ -39,6 +39,18 @@ extension CaptureService {
         }
     }
 
+    /// The registered address of this service's flow page that `uri` is with the page's own query (what the page
+    /// sends as its `redirect_uri`), or nil for any other URI. A code issued to a page may be redeemed with either
+    /// exact form: the page's query holds the parameters it was opened with, not a redirect target (the code reaches
+    /// the host over the bridge), and OAuth libraries send the page's registered address.
+    func ownPageAddress(of uri: String, client: Client) -> String? {
+        guard let query = uri.firstIndex(of: "?") else { return nil }
+        let address = String(uri[..<query])
+        let pages = client.redirectURIs.filter { $0.hasPrefix("/") }
+        return ClientRules.matchRedirect(address, allowed: pages, publicOrigin: settings.resolvedPublicOrigin) != nil
+            ? address : nil
+    }
+
     /// Writes the clients pinned in Settings into storage (secrets as hashes), so both the service and capturectl see them.
     public func syncSettingsClients() async throws {
         for entry in settings.clients {

@@ -45,7 +45,7 @@ extension CaptureService {
         if record.state(at: time.now()) == .expired { throw CaptureError.authorizationCodeExpired }
         if let bound = record.redirectURI {
             let supplied = redirectURI ?? ""
-            guard ClientRules.redirectKey(supplied) == bound else {
+            guard supplied == bound || supplied == ownPageAddress(of: bound, client: client) else {
                 throw CaptureError.redirectURIMismatch(expected: bound, supplied: supplied)
             }
         }

@@ -39,7 +39,7 @@ extension CaptureService {
             context.codeChallenge = try PKCE.checkedChallenge(
                 request.codeChallenge, method: request.codeChallengeMethod,
                 required: !client.isConfidential && responseType == "code")
-            context.redirectURI = request.redirectURI.flatMap(ClientRules.redirectKey)
+            context.redirectURI = request.redirectURI.flatMap { $0.isEmpty ? nil : $0 }
         }
         return context
     }

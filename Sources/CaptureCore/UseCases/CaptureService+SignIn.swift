@@ -49,7 +49,7 @@ extension CaptureService {
             throw CaptureError.emailNotVerified
         }
         if let mergeToken = request.mergeToken {
-            try await mergeSocialLogin(mergeToken, into: user, client: context.client)
+            try await mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
         }
         user.lastLoginAt = time.now()
         try await store.users.update(user)

@@ -1,14 +1,18 @@
 extension CaptureService {
     /// `/oauth/link_account_native`: a signed-in user adds a provider account (the `token` of a social sign-in
     /// they just made) to their own record. A provider account another user holds is refused; one already theirs
-    /// is fine.
+    /// is fine. An account whose address is not proven links nothing: a link is how a pre-hijacked account would
+    /// keep its intruder, so the mailbox's owner proves it first.
     public func linkAccount(_ request: FlowRequest) async throws -> User {
         let (user, access) = try await authenticate(accessToken: request.accessToken)
         let context = try await context(of: request, takesForm: false)
         guard access.clientID == context.client.clientID else {
             throw CaptureError.notPermitted("this access_token was issued to another client")
         }
-        let login = try await pendingSocialLogin(request.socialToken, client: context.client)
+        guard user.emailVerifiedAt != nil else {
+            throw CaptureError.notPermitted("confirm this account's email address before linking another sign-in to it")
+        }
+        let login = try await pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw Self.unusableSocialToken }
         if let linked = try await store.identities.find(provider: login.provider, subject: subject) {
             guard linked.userID == user.id else {
@@ -18,10 +22,7 @@ extension CaptureService {
             return user
         }
         try await spend(login)
-        try await store.identities.link(
-            LinkedIdentity(
-                provider: login.provider, subject: subject, userID: user.id, email: providerEmail(login),
-                linkedAt: time.now()))
+        try await store.identities.link(linkedIdentity(login, subject: subject, user: user))
         return user
     }
 

@@ -13,6 +13,10 @@ public struct SocialStart: Sendable, Equatable {
     /// System-browser hand-off: the app's return address (a private-use scheme such as `com.example.app:/social`,
     /// or an https app link) the provider's answer goes to instead of the page; on the client's allow-list.
     public var appReturnURI: String?
+    /// S256 of a verifier the starter keeps (the page in `sessionStorage`, a host its own): redeeming the one-time
+    /// token needs the verifier (InitiatorBinding).
+    public var codeChallenge: String?
+    public var codeChallengeMethod: String?
 
     public init(parameters: [String: String], provider: String) {
         self.provider = provider
@@ -22,13 +26,17 @@ public struct SocialStart: Sendable, Equatable {
         responseType = parameters["response_type"]
         redirectURI = parameters["redirect_uri"]
         appReturnURI = parameters["app_return_uri"].flatMap { $0.isEmpty ? nil : $0 }
+        codeChallenge = parameters["code_challenge"]
+        codeChallengeMethod = parameters["code_challenge_method"]
     }
 }
 
-/// Why a provider's answer ends on the service's own page: the sign-in expired or was already finished, or the
-/// provider refused it and the browser carried no sign-in to go back to.
+/// Why a provider's answer ends on the service's own page: the sign-in expired or was already finished, the
+/// provider refused it and the browser carried no sign-in to go back to, or the browser never started it.
 public enum SocialDeadEnd: String, Sendable, Equatable {
     case expired, refused
+    /// The browser carries no state cookie: it did not start this sign-in (or refuses cookies).
+    case otherBrowser
 }
 
 /// How the provider's answer ends: back on the page with a fragment (a one-time token, or an error code the
@@ -66,15 +74,17 @@ extension CaptureService {
             throw CaptureError.missingArgument("redirect_uri")
         }
         try checkRedirect(page, for: client)
+        let challenge = try InitiatorBinding.challenge(start.codeChallenge, method: start.codeChallengeMethod)
         let state = minter.mint()
         let nonce = minter.mint()
         let verifier = minter.mint()
         let returnURL = String(page.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
-        try await store.socialLogins.insert(
-            SocialLogin(
-                stateHash: TokenMinter.hash(state), provider: provider.name, clientID: client.clientID, flow: flow.name,
-                locale: start.locale ?? flow.locale, responseType: responseType, returnURL: returnURL, nonce: nonce,
-                codeVerifier: verifier, createdAt: time.now()))
+        var login = SocialLogin(
+            stateHash: TokenMinter.hash(state), provider: provider.name, clientID: client.clientID, flow: flow.name,
+            locale: start.locale ?? flow.locale, responseType: responseType, returnURL: returnURL, nonce: nonce,
+            codeVerifier: verifier, createdAt: time.now())
+        login.initiatorChallenge = challenge
+        try await store.socialLogins.insert(login)
         var query: [(String, String)] = [
             ("response_type", "code"), ("client_id", provider.settings.clientId), ("redirect_uri", socialCallbackURL),
             ("scope", provider.scopes.joined(separator: " ")), ("state", state),
@@ -90,20 +100,21 @@ extension CaptureService {
 
     /// The provider's answer (`code` and `state`, or `error`): spends the state, exchanges the code server to
     /// server, checks who the user is there, and sends the browser back to the page with a one-time token.
-    /// `browserState` is the state the start left in this browser's cookie: when the provider's answer carries
-    /// one too, they must agree (a sign-in started in another browser is not finished in this one); an answer
-    /// without one (some providers drop it from error replies) is matched by the cookie alone. An answer whose
-    /// state differs (login CSRF, RFC 6749 §10.12, or a mixed-up answer) is never exchanged: the sign-in the
-    /// cookie names is spent and ends on its own page (checked against the allow-list at its start, so no open
-    /// redirect) with `state_mismatch`, so a web view's host hears about it instead of being left on our page.
+    /// `browserState` is the state the start left in this browser's cookie, and the answer belongs to this browser
+    /// only through it (RFC 6749 §10.12, SPEC §15): without the cookie nothing is exchanged or spent, and the answer
+    /// ends on our own page (a browser that never started a sign-in has no page to go back to). An answer without a
+    /// state (some providers drop it from error replies) is matched by the cookie alone. An answer whose state
+    /// differs (login CSRF, or a mixed-up answer) is never exchanged: the sign-in the cookie names is spent and ends
+    /// on its own page (checked against the allow-list at its start, so no open redirect) with `state_mismatch`, so
+    /// a web view's host hears about it instead of being left on our page.
     public func finishSocialLogin(state: String?, browserState: String?, code: String?, error: String?) async throws
         -> SocialReturn
     {
         let dead = SocialReturn.dead(error == nil ? .expired : .refused)
         let given = state.flatMap { $0.isEmpty ? nil : $0 }
         let kept = browserState.flatMap { $0.isEmpty ? nil : $0 }
-        let mismatch = given != nil && kept != nil && given != kept
-        guard let state = mismatch ? kept : given ?? kept else { return dead }
+        guard let state = kept else { return .dead(.otherBrowser) }
+        let mismatch = given != nil && given != kept
         let now = time.now()
         // Spent at once, whatever happens next: a state works once.
         let login = try await store.socialLogins.use(stateHash: TokenMinter.hash(state)) { found -> (SocialLogin?, SocialLogin?) in

@@ -14,7 +14,7 @@ extension CaptureService {
     private func signInWithLinkedProvider(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request, takesForm: false)
         let registrationForm = try socialRegistrationForm(request.registrationForm, flow: context.flow)
-        let login = try await pendingSocialLogin(request.socialToken, client: context.client)
+        let login = try await pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw Self.unusableSocialToken }
         if let identity = try await store.identities.find(provider: login.provider, subject: subject) {
             guard var user = try await store.users.find(id: identity.userID) else { throw Self.unusableSocialToken }
@@ -24,7 +24,7 @@ extension CaptureService {
             // `performSocialSignIn(…, mergeToken)`). Merged before this token is spent, so a refused merge leaves
             // the sign-in to be tried again.
             if let mergeToken = request.mergeToken {
-                try await mergeSocialLogin(mergeToken, into: user, client: context.client)
+                try await mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
             }
             try await spend(login)
             try await store.identities.touch(provider: login.provider, subject: subject, at: time.now())
@@ -38,7 +38,8 @@ extension CaptureService {
             throw CaptureError.invalidArgument(
                 "merge_token", "this \(login.provider) account belongs to no account here: sign in with the account's own")
         }
-        let email = providerEmail(login).map(User.normalize(email:))
+        // Only an address the provider vouches for finds an account or makes one (ProviderAddress).
+        let email = address(of: login).vouched
         if let email, let existing = try await store.users.find(email: email) {
             try await keepForForm(login)
             throw CaptureError.mergeRequired(existingProvider: try await existingProvider(of: existing), email: email)
@@ -65,7 +66,7 @@ extension CaptureService {
     /// linked to the provider account, and signed in. An address in use answers 380 on its field, as registration does.
     public func registerWithProvider(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
-        let login = try await pendingSocialLogin(request.socialToken, client: context.client)
+        let login = try await pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw Self.unusableSocialToken }
         if try await store.identities.find(provider: login.provider, subject: subject) != nil {
             throw CaptureError.notPermitted("this provider account already has an account: sign in with it")
@@ -82,7 +83,7 @@ extension CaptureService {
         try? write(texts: claimTexts(login), into: &user)
         user.email = email
         try write(form: context.form, values: values, into: &user, messages: messages(for: request))
-        if !login.vouches(for: email, claim: emailClaim(login)) { user.emailVerifiedAt = nil }
+        if !address(of: login).vouches(for: email) { user.emailVerifiedAt = nil }
         do {
             return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
         } catch CaptureError.emailAddressInUse {
@@ -96,10 +97,11 @@ extension CaptureService {
     /// the account, the earlier social sign-in's provider account is linked to it (the merge Janrain's SDKs finish
     /// this way). A merge only follows a 380 for the account's own address, so a token whose provider gave another
     /// address is refused: a merge token leaked from a URL cannot link someone's provider account to another account.
-    func mergeSocialLogin(_ token: String, into user: User, client: Client) async throws {
-        let login = try await pendingSocialLogin(token, client: client, argument: "merge_token")
+    /// The provider must vouch for the account's address (ProviderAddress): an address it merely names proves nothing.
+    func mergeSocialLogin(_ token: String, into user: User, client: Client, verifier: String?) async throws {
+        let login = try await pendingSocialLogin(token, client: client, verifier: verifier, argument: "merge_token")
         guard let subject = login.subject else { throw Self.unusableSocialToken }
-        guard providerEmail(login).map(User.normalize(email:)) == user.email else {
+        guard address(of: login).vouches(for: user.email) else {
             throw CaptureError.invalidArgument("merge_token", "is for another address than this account's")
         }
         try await spend(login)
@@ -109,32 +111,40 @@ extension CaptureService {
             }
             return
         }
-        try await store.identities.link(
-            LinkedIdentity(
-                provider: login.provider, subject: subject, userID: user.id,
-                email: providerEmail(login), linkedAt: time.now()))
+        try await store.identities.link(linkedIdentity(login, subject: subject, user: user))
     }
 
     // MARK: parts
 
-    /// The claim that holds the address for this sign-in's provider (its claim mapping's `email`).
-    func emailClaim(_ login: SocialLogin) -> String {
-        social.provider(named: login.provider)?.settings.emailClaim ?? "email"
+    /// The address the provider gave, through its claim mapping, and whether it vouches for it.
+    func address(of login: SocialLogin) -> ProviderAddress {
+        let settings = social.provider(named: login.provider)?.settings
+        return login.address(claim: settings?.emailClaim ?? "email", trustEmail: settings?.trustEmail == true)
     }
 
-    /// The address the provider gave, through its claim mapping.
-    func providerEmail(_ login: SocialLogin) -> String? { login.providerEmail(claim: emailClaim(login)) }
+    /// The link a social sign-in makes to `user`, vouched when the provider vouches for the account's address.
+    func linkedIdentity(_ login: SocialLogin, subject: String, user: User) -> LinkedIdentity {
+        let address = address(of: login)
+        return LinkedIdentity(
+            provider: login.provider, subject: subject, userID: user.id, email: address.given,
+            vouched: address.vouches(for: user.email), linkedAt: time.now())
+    }
 
     static let unusableSocialToken = CaptureError.invalidArgument("token", "is unknown, expired or already used")
 
-    /// The completed social sign-in a token names, for this client, not yet spent (read only).
-    func pendingSocialLogin(_ token: String?, client: Client, argument: String = "token") async throws -> SocialLogin {
+    /// The completed social sign-in a token names, for this client, not yet spent (read only). A token that travelled
+    /// through a redirect needs its starter's `verifier` (InitiatorBinding); a wrong one is the same refusal as an
+    /// unknown token.
+    func pendingSocialLogin(
+        _ token: String?, client: Client, verifier: String?, argument: String = "token"
+    ) async throws -> SocialLogin {
         guard let token, !token.isEmpty else { throw CaptureError.missingArgument(argument) }
         let now = time.now()
         let found = try await store.socialLogins.use(tokenHash: TokenMinter.hash(token)) { login in (nil, login) }
         // A native sign-in's token names no client unless its caller asked (`/signin/oauth_token`): any may redeem it.
         guard let found, found.usedAt == nil, let expires = found.tokenExpiresAt, expires > now,
-            found.clientID == client.clientID || found.clientID.isEmpty, found.subject != nil
+            found.clientID == client.clientID || found.clientID.isEmpty, found.subject != nil,
+            InitiatorBinding.admits(verifier, challenge: found.initiatorChallenge)
         else { throw CaptureError.invalidArgument(argument, "is unknown, expired or already used") }
         return found
     }
@@ -163,7 +173,7 @@ extension CaptureService {
     private func newSocialUser(email: String, login: SocialLogin) -> User {
         var user = User(id: minter.identifier(), email: email, passwordHash: nil, createdAt: time.now())
         user.lastLoginAt = user.createdAt
-        if login.vouches(for: email, claim: emailClaim(login)) { user.emailVerifiedAt = user.createdAt }
+        if address(of: login).vouches(for: email) { user.emailVerifiedAt = user.createdAt }
         return user
     }
 
@@ -171,9 +181,7 @@ extension CaptureService {
         _ user: User, login: SocialLogin, subject: String, context: FlowContext, request: FlowRequest
     ) async throws -> AuthResult {
         try await spend(login)
-        let identity = LinkedIdentity(
-            provider: login.provider, subject: subject, userID: user.id, email: providerEmail(login),
-            linkedAt: time.now())
+        let identity = linkedIdentity(login, subject: subject, user: user)
         let stored = try await store.users.insert(user, linking: identity)
         if stored.emailVerifiedAt == nil {
             try await sendCode(.emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
@@ -195,8 +203,10 @@ extension CaptureService {
     }
 
     /// `prereg_fields`: the social registration form's fields, filled from the provider's profile.
+    /// An address the provider does not vouch for is not offered: the person types one, to be proven like any other.
     func registrationPrefill(_ login: SocialLogin, form: String) -> [String: String] {
-        let texts = Dictionary(claimTexts(login).map { ($0.0.description, $0.1) }) { first, _ in first }
+        var texts = Dictionary(claimTexts(login).map { ($0.0.description, $0.1) }) { first, _ in first }
+        if address(of: login).vouched == nil { texts["email"] = nil }
         var prefill: [String: String] = [:]
         for field in catalog.fields(ofForm: form) {
             if let path = field.recordPath, let text = texts[path.description] { prefill[field.name] = text }

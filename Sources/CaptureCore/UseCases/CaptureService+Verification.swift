@@ -7,13 +7,14 @@ extension CaptureService {
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)
     }
 
-    /// `/access/useVerificationCode`: the code from a verification message marks the address verified. A refusal
-    /// speaks `locale` (else `acceptLanguage`).
+    /// `/access/useVerificationCode`: the code from a verification message marks the address verified (a first proof
+    /// ends provider links nobody vouched for). A refusal speaks `locale` (else `acceptLanguage`).
     public func verifyEmail(code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil) async throws -> User {
         let localization = catalog.localization
         let messages = localization.messages(
             for: localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: nil))
         var user = try await redeemCode(code, email: email, purpose: .emailVerification, messages: messages)
+        try await endUnprovenLinks(of: user, wasProven: user.emailVerifiedAt != nil, locale: locale)
         let now = time.now()
         user.emailVerifiedAt = user.emailVerifiedAt ?? now
         user.updatedAt = now

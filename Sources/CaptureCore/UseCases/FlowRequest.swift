@@ -4,6 +4,8 @@ public struct FlowRequest: Sendable, Equatable {
     public static let commonParameters: Set<String> = [
         "client_id", "client_secret", "locale", "flow", "flow_version", "redirect_uri", "response_type", "form",
         "refresh_secret", "access_token", "code_challenge", "code_challenge_method",
+        // Ours: the social sign-in's starter proves itself when it redeems the one-time token (InitiatorBinding).
+        "code_verifier",
         // Sent by Janrain's SDKs: `flow_name` (older jump.ios, same as `flow`), `bp_channel` (Backplane, ignored),
         // `merge_token` (a social sign-in's token: the traditional sign-in that follows links the provider account),
         // `token` and `thin_registration` (`auth_native` / `register_native`), `registration_form` (`auth_native`:
@@ -24,6 +26,9 @@ public struct FlowRequest: Sendable, Equatable {
     public var accessToken: String?
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
+    /// `auth_native`, `register_native`, `link_account_native`, `merge_token`: the verifier of the social sign-in's
+    /// start (InitiatorBinding).
+    public var codeVerifier: String?
     /// A device token from an earlier sign-in; present but empty asks for one.
     public var deviceToken: String?
     /// `auth_native` / `register_native`: the one-time token of a social sign-in.
@@ -56,6 +61,7 @@ public struct FlowRequest: Sendable, Equatable {
         codeChallenge = parameters["code_challenge"]
         codeChallengeMethod = parameters["code_challenge_method"]
         deviceToken = parameters["device_token"]
+        codeVerifier = parameters["code_verifier"].flatMap { $0.isEmpty ? nil : $0 }
         socialToken = parameters["token"]
         mergeToken = parameters["merge_token"].flatMap { $0.isEmpty ? nil : $0 }
         thinRegistration = ["true", "1"].contains(parameters["thin_registration"]?.lowercased() ?? "")

@@ -8,7 +8,7 @@ import Hummingbird
 enum ErrorPage {
     /// What went wrong, as the page names it (`errorPage.<kind>.*` in the catalogs) and the host hears it (`error`).
     enum Kind: String {
-        case invalidLink, notFound, socialNotStarted, socialExpired, socialRefused, unavailable
+        case invalidLink, notFound, socialNotStarted, socialExpired, socialRefused, socialOtherBrowser, unavailable
     }
 
     /// A domain error on a page route: the service failing is a 500 ("try again later"), anything else a link

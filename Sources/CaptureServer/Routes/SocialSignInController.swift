@@ -62,9 +62,13 @@ struct SocialSignInController {
             if let problem { context.logger.info("social sign-in failed", metadata: ["reason": "\(problem)"]) }
             response = Self.redirect(to: url, status: .seeOther)
         case .dead(let reason):
-            response = ErrorPage.response(
-                reason == .expired ? .socialExpired : .socialRefused, status: .badRequest,
-                messages: context.pageMessages(request))
+            let kind: ErrorPage.Kind =
+                switch reason {
+                case .expired: .socialExpired
+                case .refused: .socialRefused
+                case .otherBrowser: .socialOtherBrowser
+                }
+            response = ErrorPage.response(kind, status: .badRequest, messages: context.pageMessages(request))
         }
         response.headers[.setCookie] = "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
         return response
