@@ -78,8 +78,11 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     VerifyController(service: service).addRoutes(to: group(.verify))
     try OpenAPIController(webFlows: service.settings.webFlowsDirectory).addRoutes(to: problem)
     if servesAdmin {
-        MetricsController.mount(on: problem, service: service)
-        AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service)))
+        // Sign-in outcomes, token counts and the outbox's depth are not the public's business (issue 27): on the
+        // main listener `/metrics` takes an admin key unless the operator opened it.
+        let keyed = problem.group().add(middleware: AdminKeyMiddleware(service: service))
+        MetricsController.mount(on: service.settings.metricsPublic ? problem : keyed, service: service)
+        AdminController(service: service).addRoutes(to: keyed)
     }
     return router
 }

@@ -16,7 +16,11 @@ func withOperationsAPI(
     _ body: @escaping @Sendable (API, TestWorld, PrometheusCollectorRegistry) async throws -> Void
 ) async throws {
     let registry = PrometheusCollectorRegistry()
-    let world = try await TestWorld.make(metrics: .prometheus(registry), configure: configure)
+    // Scraped without a key here; MetricsExposureTests checks the default, which wants one.
+    let world = try await TestWorld.make(metrics: .prometheus(registry)) { settings in
+        settings.metricsPublic = true
+        configure(&settings)
+    }
     let app = Application(router: try buildRouter(service: world.service), logger: logger)
     try await app.test(.router) { client in try await body(API(client: client), world, registry) }
 }
@@ -156,6 +160,29 @@ func withOperationsAPI(
             }
             let unknown = try await api.get("/no/such/page")
             #expect(unknown.headers[HTTPField.Name("X-Request-Id")!]?.count == 32, "errors carry one too")
+        }
+    }
+}
+
+/// Issue 27: sign-in outcomes, token counts and the outbox's depth are not served to the public by default.
+@Suite struct MetricsExposureTests {
+    @Test func theMainListenersMetricsNeedAnAdminKeyUnlessTheOperatorOpensThem() async throws {
+        let registry = PrometheusCollectorRegistry()
+        let world = try await TestWorld.make(metrics: .prometheus(registry))
+        #expect(world.service.settings.metricsPublic == false)
+        let app = Application(router: try buildRouter(service: world.service))
+        try await app.test(.router) { client in
+            let api = API(client: client)
+            let anonymous = try await api.get("/metrics")
+            #expect(anonymous.status == .unauthorized && !anonymous.text.contains("capture_http_requests_total"))
+            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            let (_, key) = try await world.service.createAdminKey(name: "prometheus", by: .service)
+            let keyed = try await api.get("/metrics", headers: [.authorization: "Bearer \(key)"])
+            #expect(keyed.status == .ok && keyed.text.contains("capture_http_requests_total"))
+        }
+        try await withOperationsAPI { api, _, _ in
+            let opened = try await api.get("/metrics")
+            #expect(opened.status == .ok, "metricsPublic opens them")
         }
     }
 }

@@ -9,7 +9,8 @@ import Testing
 /// database from a newer build refused before anything is served.
 @Suite(.serialized) struct OperationsProcessTests {
     @Test func jsonLogsAndMetricsFromTheSettings() async throws {
-        let server = try await LiveServerProcess(settings: ["logFormat": "json", "logLevel": "info", "requestLogLevel": "info"])
+        let server = try await LiveServerProcess(
+            settings: ["logFormat": "json", "logLevel": "info", "requestLogLevel": "info", "metricsPublic": true])
         defer { server.stop() }
         let metrics = try #require(await server.get("/metrics"))
         #expect(metrics.status == 200)

@@ -67,6 +67,9 @@ public struct ServiceSettings: Sendable, Equatable {
     /// line (debug: off at the default `logLevel`, so a busy service formats no line per request unless asked);
     /// minutes between purges of expired rows (0: none).
     public var metricsEnabled = true
+    /// `/metrics` on the main listener without an admin key. Off: there it needs one (the admin listener, when
+    /// `adminPort` is set, serves it to whoever reaches that private listener).
+    public var metricsPublic = false
     public var logFormat = LogFormat.text
     public var logLevel = Logger.Level.info
     public var requestLogLevel = Logger.Level.debug

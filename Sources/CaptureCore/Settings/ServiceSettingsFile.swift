@@ -51,6 +51,7 @@ struct ServiceSettingsFile: Decodable {
     var adminHost: String?
     var adminPort: Int?
     var metricsEnabled: Bool?
+    var metricsPublic: Bool?
     var logFormat: String?
     var logLevel: String?
     var requestLogLevel: String?
@@ -106,6 +107,7 @@ extension ServiceSettings {
         settings.adminHost = raw.adminHost
         settings.adminPort = raw.adminPort
         if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
+        if let open = raw.metricsPublic { settings.metricsPublic = open }
         if let format = raw.logFormat { settings.logFormat = try parseLogFormat(format, file: name, key: "logFormat") }
         if let level = raw.logLevel { settings.logLevel = try parseLogLevel(level, file: name, key: "logLevel") }
         if let level = raw.requestLogLevel {

@@ -4,7 +4,8 @@ import NIOCore
 import Prometheus
 
 /// `GET /metrics`: the registry in Prometheus' text format (version 0.0.4). Gauges read from the store (the
-/// outbox's queue) are refreshed on each scrape. On the admin listener when there is one, else on the main one.
+/// outbox's queue) are refreshed on each scrape. On the admin listener when there is one, else on the main one behind
+/// an admin key (`metricsPublic` opens it).
 struct MetricsController {
     let service: CaptureService
     let registry: PrometheusCollectorRegistry
