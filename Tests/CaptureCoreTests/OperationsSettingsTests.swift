@@ -31,6 +31,10 @@ import Testing
         #expect(file.logLevel == .debug)
         #expect(file.requestLogLevel == .trace)
         #expect(file.purgeIntervalMinutes == 0)
+        let forwarded = try ServiceSettings.resolve(
+            directory: try settings(#"{"proxyHeader": "forwarded", "metricsPublic": true}"#), flags: SettingsOverrides(),
+            environment: [:])
+        #expect(forwarded.proxyHeader == .forwarded && forwarded.metricsPublic)
         let environment = ["CAPTURE_LOG_FORMAT": "text", "CAPTURE_LOG_LEVEL": "WARNING"]
         let overridden = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: environment)
         #expect(overridden.logFormat == .text)
@@ -41,6 +45,7 @@ import Testing
         for (json, key) in [
             (#"{"logFormat": "xml"}"#, "logFormat"), (#"{"logLevel": "loud"}"#, "logLevel"),
             (#"{"requestLogLevel": "chatty"}"#, "requestLogLevel"), (#"{"purgeIntervalMinutes": -1}"#, "purgeIntervalMinutes"),
+            (#"{"proxyHeader": "X-Real-IP"}"#, "proxyHeader"),
         ] {
             let error = #expect(throws: SettingsError.self) {
                 try ServiceSettings.resolve(directory: try settings(json), flags: SettingsOverrides(), environment: [:])

@@ -31,15 +31,27 @@ import Testing
         #expect(origin == .init(address: "198.51.100.7", forwardedScheme: "https"))
     }
 
-    @Test func forwardedWinsAndCarriesProtoAndIPv6Ports() {
-        let origin = proxies.origin(
+    @Test func forwardedCarriesProtoAndIPv6PortsAndTheOtherHeaderIsIgnored() {
+        let forwarding = TrustedProxies(["127.0.0.1", "10.0.0.0/8"], header: .forwarded)!
+        let origin = forwarding.origin(
             peer: "10.0.0.1", forwarded: #"for="[2001:db8:cafe::17]:4711";proto=https, for=10.0.0.2"#,
             xForwardedFor: "192.0.2.99", xForwardedProto: "http")
         #expect(origin == .init(address: "2001:db8:cafe::17", forwardedScheme: "https"))
+        #expect(forwarding.origin(peer: "10.0.0.1", forwarded: nil, xForwardedFor: "192.0.2.99", xForwardedProto: "https")
+            == .init(address: "10.0.0.1", forwardedScheme: nil))
+    }
+
+    /// Issue 27: a client's own `Forwarded` must not win over the proxy's `X-Forwarded-For`.
+    @Test func withXForwardedForAClientsForwardedHeaderIsIgnored() {
+        let origin = proxies.origin(
+            peer: "127.0.0.1", forwarded: "for=6.6.6.6;proto=https", xForwardedFor: "198.51.100.7", xForwardedProto: nil)
+        #expect(origin == .init(address: "198.51.100.7", forwardedScheme: nil))
     }
 
     @Test func anObfuscatedOrMalformedHopStopsTheWalkWithoutAnAddress() {
-        let origin = proxies.origin(peer: "127.0.0.1", forwarded: "for=_hidden", xForwardedFor: nil, xForwardedProto: nil)
+        let forwarding = TrustedProxies(["127.0.0.1"], header: .forwarded)!
+        let origin = forwarding.origin(peer: "127.0.0.1", forwarded: "for=_hidden", xForwardedFor: nil, xForwardedProto: nil)
         #expect(origin.address == nil)
+        #expect(proxies.origin(peer: "127.0.0.1", forwarded: nil, xForwardedFor: "not-an-address", xForwardedProto: nil).address == nil)
     }
 }

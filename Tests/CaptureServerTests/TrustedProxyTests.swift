@@ -42,6 +42,35 @@ import Testing
         }
     }
 
+    /// Issue 27: the proxy writes one header; a client's own copy of the other one is not believed, so rotating it
+    /// per guess does not give each guess a fresh address.
+    @Test(arguments: [TrustedProxies.Header.xForwardedFor, .forwarded])
+    func onlyTheHeaderTheProxyWritesNamesTheClient(_ header: TrustedProxies.Header) async throws {
+        try await withLiveAPI(configure: {
+            $0.trustedProxies = ["127.0.0.1"]
+            $0.proxyHeader = header
+            $0.signInMaxFailures = 2
+            $0.signInMaxFailuresPerAddress = 4
+        }) { api, world in
+            try await world.register("owner@example.com", password: Self.password)
+            func signIn(_ email: String, _ password: String, client: String, invented: String) async throws -> Int? {
+                let (proxy, other): (String, String) = header == .forwarded
+                    ? ("Forwarded", "X-Forwarded-For") : ("X-Forwarded-For", "Forwarded")
+                let written = header == .forwarded ? "for=\(client)" : client
+                let spoofed = header == .forwarded ? invented : "for=\(invented)"
+                return try await api.post(
+                    "/oauth/auth_native_traditional", TestWorld.signIn(email: email, password: password),
+                    headers: [.init(proxy)!: written, .init(other)!: spoofed]
+                ).code
+            }
+            for index in 0..<4 {
+                #expect(try await signIn("u\(index)@example.com", "guess", client: "203.0.113.9", invented: "10.9.9.\(index)") == 210)
+            }
+            #expect(try await signIn("owner@example.com", Self.password, client: "203.0.113.9", invented: "10.9.9.99") == 510)
+            #expect(try await signIn("owner@example.com", Self.password, client: "198.51.100.4", invented: "10.9.9.99") == nil)
+        }
+    }
+
     @Test func fromAnUntrustedPeerForwardingHeadersCannotDodgeTheLimit() async throws {
         try await withLiveAPI(configure: {
             $0.trustedProxies = []

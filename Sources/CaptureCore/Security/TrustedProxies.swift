@@ -1,9 +1,18 @@
 import Foundation
 
 /// The proxies whose forwarding headers the service believes (Settings `trustedProxies`: addresses or CIDR
-/// ranges). From anyone else `Forwarded` / `X-Forwarded-For` / `X-Forwarded-Proto` are ignored, so a client
-/// cannot pick the address its sign-in attempts are counted against.
+/// ranges) and the one header they write (`proxyHeader`). From anyone else, and the other header from anyone,
+/// nothing is believed, so a client cannot pick the address its sign-in attempts are counted against.
 public struct TrustedProxies: Sendable, Equatable {
+    /// The forwarding header the operator's proxies write; the other one is a client's and is ignored (issue 27:
+    /// with both believed, a client's own `Forwarded` won over the proxy's `X-Forwarded-For`).
+    public enum Header: String, Sendable, Equatable, CaseIterable {
+        /// `X-Forwarded-For` (with `X-Forwarded-Proto`): what nginx, HAProxy and most balancers write.
+        case xForwardedFor = "X-Forwarded-For"
+        /// RFC 7239 `Forwarded` (`for=`, `proto=`).
+        case forwarded = "Forwarded"
+    }
+
     /// One address range: the network's bytes and how many leading bits must match.
     struct Range: Sendable, Equatable {
         var network: [UInt8]
@@ -23,15 +32,18 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     let ranges: [Range]
+    public let header: Header
 
     public static let none = TrustedProxies(ranges: [])
 
-    init(ranges: [Range]) {
+    init(ranges: [Range], header: Header = .xForwardedFor) {
         self.ranges = ranges
+        self.header = header
     }
 
     /// Parses `127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`; nil for anything else.
-    public init?(_ entries: [String]) {
+    public init?(_ entries: [String], header: Header = .xForwardedFor) {
+        self.header = header
         var ranges: [Range] = []
         for entry in entries {
             let parts = entry.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -63,20 +75,21 @@ public struct TrustedProxies: Sendable, Equatable {
         }
     }
 
-    /// Walks the forwarding chain from the socket peer backwards while each hop is a trusted proxy (RFC 7239 §7.4:
-    /// only the hops the service's own proxies added can be believed). `Forwarded` wins over the `X-Forwarded-*` pair.
+    /// Walks the forwarding chain of `header` from the socket peer backwards while each hop is a trusted proxy
+    /// (RFC 7239 §7.4: only the hops the service's own proxies added can be believed): the client is the rightmost
+    /// address not in `trustedProxies`. The other header is never read.
     public func origin(peer: String?, forwarded: String?, xForwardedFor: String?, xForwardedProto: String?) -> Origin {
         guard let peer, trusts(peer) else { return Origin(address: peer, forwardedScheme: nil) }
         // X-Forwarded-Proto is set by the nearest proxy (the right-most value when several appended one).
         let proto = xForwardedProto?.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let hops: [(address: String, scheme: String?)]
-        if let forwarded, !forwarded.isEmpty {
+        if header == .forwarded, let forwarded, !forwarded.isEmpty {
             hops = ForwardedHeader.elements(forwarded).map { ($0.for ?? "", $0.proto) }
-        } else if let xForwardedFor, !xForwardedFor.isEmpty {
+        } else if header == .xForwardedFor, let xForwardedFor, !xForwardedFor.isEmpty {
             let addresses = xForwardedFor.split(separator: ",").map { ForwardedHeader.address(String($0)) ?? "" }
             hops = addresses.enumerated().map { index, address in (address, index == addresses.count - 1 ? proto : nil) }
         } else {
-            hops = [(peer, proto)]
+            hops = [(peer, header == .xForwardedFor ? proto : nil)]
         }
         var client = Origin(address: peer, forwardedScheme: nil)
         for hop in hops.reversed() {

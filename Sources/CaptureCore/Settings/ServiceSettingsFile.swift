@@ -52,6 +52,7 @@ struct ServiceSettingsFile: Decodable {
     var adminPort: Int?
     var metricsEnabled: Bool?
     var metricsPublic: Bool?
+    var proxyHeader: String?
     var logFormat: String?
     var logLevel: String?
     var requestLogLevel: String?
@@ -108,6 +109,14 @@ extension ServiceSettings {
         settings.adminPort = raw.adminPort
         if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
         if let open = raw.metricsPublic { settings.metricsPublic = open }
+        if let header = raw.proxyHeader {
+            guard let chosen = TrustedProxies.Header.allCases.first(where: { $0.rawValue.lowercased() == header.lowercased() })
+            else {
+                throw SettingsError(
+                    file: name, key: "proxyHeader", problem: "must be X-Forwarded-For or Forwarded, got '\(header)'")
+            }
+            settings.proxyHeader = chosen
+        }
         if let format = raw.logFormat { settings.logFormat = try parseLogFormat(format, file: name, key: "logFormat") }
         if let level = raw.logLevel { settings.logLevel = try parseLogLevel(level, file: name, key: "logLevel") }
         if let level = raw.requestLogLevel {

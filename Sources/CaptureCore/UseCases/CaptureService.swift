@@ -37,7 +37,7 @@ public struct CaptureService: Sendable {
         self.time = time
         self.minter = TokenMinter(random: random)
         self.throttle = SignInThrottle(store: store.throttle, settings: settings)
-        self.proxies = TrustedProxies(settings.trustedProxies) ?? .none
+        self.proxies = TrustedProxies(settings.trustedProxies, header: settings.proxyHeader) ?? .none
         self.templates = MailTemplates.load(directory: settings.mailTemplatesDirectory)
         self.decoyHash = decoyHash
     }
