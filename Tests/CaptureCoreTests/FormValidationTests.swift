@@ -115,3 +115,28 @@ import Testing
         }
     }
 }
+
+/// Issue 27: one address syntax everywhere, a plain `local@domain` (EmailAddress).
+@Suite struct EmailAddressTests {
+    @Test func plainAddressesPass() {
+        for address in [
+            "ada@example.com", "Ada.Lovelace+capture@Example.COM", "o'brien@example.ie", "a@b.co", "x@xn--mnchen-3ya.de",
+            "user_name-1@sub.domain-2.example", "{t}~|!#$%&'*/=?^`@example.com",
+        ] {
+            #expect(EmailAddress.isPlain(address), "\(address)")
+        }
+    }
+
+    @Test func anythingButAPlainMailboxIsRefused() {
+        for address in [
+            "x<mallory@attacker.example>", "Mallory <mallory@attacker.example>", "<a@example.com>",
+            "a@example.com (comment)", "(c)a@example.com", #""quoted"@example.com"#, "a b@example.com", "a@b@example.com",
+            "@example.com", "a@", "a@localhost", "a@example..com", "a@.example.com", "a@example.com.", "a.@example.com",
+            ".a@example.com", "a..b@example.com", "zoë@example.com", "a@münchen.de", "a@-x.com", "a@x-.com", "a@ex_ample.com",
+            "a\n@example.com", "a@example.com\r\nBcc: b@example.com", String(repeating: "a", count: 65) + "@example.com",
+            "a@" + String(repeating: "b", count: 64) + ".com", "a@" + String(repeating: "b.", count: 130) + "com",
+        ] {
+            #expect(!EmailAddress.isPlain(address), "\(address)")
+        }
+    }
+}

@@ -41,6 +41,41 @@ import Testing
         }
     }
 
+    /// Issue 27: mail would go to the inner address, so the stored (and later verified) one would not be the mailbox
+    /// that received the code.
+    @Test func anAddressWithADisplayNameOrBracketsIsRefusedOnItsField() async throws {
+        try await withAPI { api, world in
+            for address in ["x<mallory@attacker.example>", "Mallory <mallory@attacker.example>", "a@example.com (me)"] {
+                let reply = try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: address))
+                #expect(reply.code == 390 && (reply["invalid_fields"] as? [String: [String]])?["emailAddress"] != nil, "\(address)")
+            }
+            #expect(try await world.service.listUsers().isEmpty)
+            #expect(try await world.service.listMail().isEmpty, "no message to the inner address")
+        }
+    }
+
+    /// Issue 27: a cheaper hash (imported, or from before the setting was raised) is made again at the configured cost
+    /// when its owner signs in; a hash above the maximum cost is never run.
+    @Test func aSignInRehashesACheaperHashAndNeverRunsAnOverpricedOne() async throws {
+        try await withAPI(configure: { $0.bcryptCost = 5 }) { api, world in
+            let result = try await world.register("rehash@example.com", password: "correct horse battery")
+            var user = result.user
+            user.passwordHash = await BcryptPasswordHasher(cost: 4).hash("correct horse battery")
+            try await world.service.store.users.update(user)
+            let signIn = TestWorld.signIn(email: "rehash@example.com", password: "correct horse battery")
+            #expect(try await api.post("/oauth/auth_native_traditional", signIn).stat == "ok")
+            let rehashed = try #require(try await world.service.store.users.find(email: "rehash@example.com")?.passwordHash)
+            #expect(BcryptCost.of(rehashed) == 5)
+            #expect(try await api.post("/oauth/auth_native_traditional", signIn).stat == "ok")
+
+            user.passwordHash = "$2b$31$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP."
+            try await world.service.store.users.update(user)
+            let started = ContinuousClock.now
+            #expect(try await api.post("/oauth/auth_native_traditional", signIn).code == 210)
+            #expect(ContinuousClock.now - started < .seconds(60), "refused without 2^31 rounds")
+        }
+    }
+
     @Test func aTakenAddressIs380OnTheField() async throws {
         try await withAPI { api, world in
             try await world.register("taken@example.com")

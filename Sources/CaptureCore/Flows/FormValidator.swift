@@ -64,8 +64,7 @@ enum FieldRules {
     static func matches(_ format: FieldDefinition.Format, _ value: String) -> Bool {
         switch format {
         case .email:
-            return value.count <= 254
-                && value.range(of: #"^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$"#, options: .regularExpression) != nil
+            return EmailAddress.isPlain(value)
         case .phone:
             return value.range(of: #"^\+?[0-9][0-9 ().-]{4,19}$"#, options: .regularExpression) != nil
         case .date:

@@ -22,7 +22,7 @@ enum ImportedPasswordHash {
         }
     }
 
-    /// `$2a$`, `$2b$` or `$2y$`, a two-digit cost 04–31, `$`, 22 characters of salt and 31 of hash in bcrypt's
+    /// `$2a$`, `$2b$` or `$2y$`, a two-digit cost 04–16 (BcryptCost), `$`, 22 characters of salt and 31 of hash in bcrypt's
     /// base64 alphabet. `$2y$` (PHP's name for the same algorithm) is stored as `$2b$`, which our bcrypt checks.
     static func checked(_ text: String) throws(SchemaViolation) -> String {
         let bytes = Array(text.utf8)
@@ -38,8 +38,11 @@ enum ImportedPasswordHash {
                 "password is not a bcrypt hash ($2a$, $2b$ or $2y$); plain or other hashes are never stored")
         }
         let cost = Int(bytes[4] - 48) * 10 + Int(bytes[5] - 48)
-        guard (4...31).contains(cost) else {
-            throw SchemaViolation(.constraint, "password", "password is a bcrypt hash of cost \(cost); 4 to 31 are possible")
+        // Above the setting's maximum, one sign-in attempt would keep a hashing thread busy for hours or days.
+        guard (4...BcryptCost.range.upperBound).contains(cost) else {
+            throw SchemaViolation(
+                .constraint, "password",
+                "password is a bcrypt hash of cost \(cost); 4 to \(BcryptCost.range.upperBound) are taken (higher costs would let one sign-in attempt occupy the service)")
         }
         return bytes[2] == 121 ? "$2b" + text.dropFirst(3) : text
     }

@@ -4,6 +4,26 @@ import HummingbirdBcrypt
 public protocol PasswordHasher: Sendable {
     func hash(_ password: String) async -> String
     func verify(_ password: String, hash: String) async -> Bool
+    /// Whether a hash that just verified should be made again at this hasher's cost (a cheaper one).
+    func needsRehash(_ hash: String) -> Bool
+}
+
+extension PasswordHasher {
+    public func needsRehash(_ hash: String) -> Bool { false }
+}
+
+/// Bounds on bcrypt's cost (2^cost rounds): one check of a cost-31 hash keeps a hashing thread busy for days, so no
+/// stored hash may cost more than the setting's maximum (issue 27).
+public enum BcryptCost {
+    public static let range = 10...16
+    /// The cost a `$2a$`/`$2b$`/`$2y$` hash names, or nil.
+    public static func of(_ hash: String) -> Int? {
+        let bytes = Array(hash.utf8)
+        guard bytes.count == 60, bytes[0] == 36, bytes[1] == 50, bytes[3] == 36, bytes[6] == 36,
+            (48...57).contains(bytes[4]), (48...57).contains(bytes[5])
+        else { return nil }
+        return Int(bytes[4] - 48) * 10 + Int(bytes[5] - 48)
+    }
 }
 
 /// bcrypt (hummingbird-auth) on the `HashingPool`, never on an event loop.
@@ -19,7 +39,15 @@ public struct BcryptPasswordHasher: PasswordHasher {
         return await HashingPool.run { Bcrypt.hash(password, cost: cost) }
     }
 
+    /// A hash costlier than `BcryptCost.range` (stored before imports were bounded) is never run: it would hold a
+    /// hashing thread for hours; its owner resets the password.
     public func verify(_ password: String, hash: String) async -> Bool {
-        await HashingPool.run { Bcrypt.verify(password, hash: hash) }
+        if let stored = BcryptCost.of(hash), stored > BcryptCost.range.upperBound { return false }
+        return await HashingPool.run { Bcrypt.verify(password, hash: hash) }
+    }
+
+    /// A lower cost than ours (an imported hash, or one made before the setting was raised); never lowered.
+    public func needsRehash(_ hash: String) -> Bool {
+        BcryptCost.of(hash).map { $0 < cost } ?? false
     }
 }

@@ -136,7 +136,7 @@ extension ServiceSettings {
         guard (0...65535).contains(port) else { throw fail("port", "must be between 0 (any free port) and 65535, got \(port)") }
         guard !host.isEmpty else { throw fail("host", "must not be empty") }
         do { _ = try databaseLocation() } catch let error as SettingsError { throw fail("database", error.problem) }
-        guard (10...16).contains(bcryptCost) else {
+        guard BcryptCost.range.contains(bcryptCost) else {
             throw fail("bcryptCost", "must be between 10 and 16, got \(bcryptCost)")
         }
         guard accessTokenLifeHours > 0, accessTokenLifeHours <= 24 * 30 else {

@@ -9,7 +9,8 @@ public struct ProviderAddress: Sendable, Equatable {
     public var vouched: String?
 
     public init(claims: [String: JSONValue]?, claim: String, trustEmail: Bool) {
-        let given = claims?[claim]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        // An address in another syntax than ours (a display name, a quoted part) is no address here (EmailAddress).
+        let given = claims?[claim]?.stringValue.flatMap { EmailAddress.isPlain($0) ? $0 : nil }
         self.given = given
         let flag = claims?["email_verified"]
         let says = flag == .bool(true) || flag?.stringValue?.lowercased() == "true"

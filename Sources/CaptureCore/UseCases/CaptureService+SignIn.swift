@@ -52,6 +52,8 @@ extension CaptureService {
             try await mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
         }
         user.lastLoginAt = time.now()
+        // A cheaper or imported hash is made again at the configured cost, now that the password is at hand.
+        if let stored = user.passwordHash, hasher.needsRehash(stored) { user.passwordHash = await hasher.hash(password) }
         try await store.users.update(user)
         var result = try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)
         result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: device)
