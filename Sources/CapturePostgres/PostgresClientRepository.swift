@@ -12,7 +12,8 @@ struct PostgresClientRepository: ClientRepository {
                 response_types = excluded.response_types, legacy_token_url = excluded.legacy_token_url,
                 access_token_life_hours = excluded.access_token_life_hours,
                 keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
-                require_verified_email = excluded.require_verified_email, created_at = excluded.created_at
+                require_verified_email = excluded.require_verified_email,
+                allow_unverified_email = excluded.allow_unverified_email, created_at = excluded.created_at
             """))
     }
 
@@ -28,10 +29,11 @@ struct PostgresClientRepository: ClientRepository {
         """
         INSERT INTO clients (client_id, name, secret_hash, redirect_uris, allowed_origins, response_types,
             legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
-            created_at)
+            allow_unverified_email, created_at)
         VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
             \(client.allowedOrigins), \(client.responseTypes), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
-            \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.createdAt))
+            \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.allowUnverifiedEmail),
+            \(client.createdAt))
         \(unescaped: onConflict)
         """
     }
@@ -65,6 +67,7 @@ struct PostgresClientRepository: ClientRepository {
             accessTokenLifeHours: try c("access_token_life_hours"), createdAt: try c("created_at"))
         client.keepSessionsOnPasswordChange = try c("keep_sessions_on_password_change")
         client.requireVerifiedEmail = try c("require_verified_email")
+        client.allowUnverifiedEmail = try c("allow_unverified_email")
         return client
     }
 }

@@ -23,6 +23,10 @@ enum PostgresMigrations {
                 "ALTER TABLE identities ADD COLUMN vouched boolean NOT NULL DEFAULT false",
             ]
         ),
+        // Whether a client's /verify may assert an address not proven yet, as v12.
+        ("p4-verify-unproven", ["ALTER TABLE clients ADD COLUMN allow_unverified_email boolean NOT NULL DEFAULT false"]),
+        // The relay's failures in a row while a message waited, as v13.
+        ("p5-outbox-deferral", ["ALTER TABLE outbox ADD COLUMN deferrals integer NOT NULL DEFAULT 0"]),
     ]
 
     /// Applies the missing steps, each in its own transaction; refuses a database a newer build migrated.

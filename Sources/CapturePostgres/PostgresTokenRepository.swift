@@ -56,7 +56,7 @@ struct PostgresTokenRepository: TokenRepository {
         let rows = try await store.query(
             """
             SELECT \(unescaped: Self.columns), u.id AS account_id, u.email AS account_email,
-                u.disabled_at AS account_disabled_at,
+                u.disabled_at AS account_disabled_at, u.email_verified_at IS NOT NULL AS account_email_verified,
                 (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version
             FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
             """)
@@ -64,7 +64,8 @@ struct PostgresTokenRepository: TokenRepository {
         let columns = Columns(row)
         let account = try columns("account_id", as: String?.self).map { id in
             AccountSummary(
-                id: id, email: try columns("account_email"), disabledAt: try columns("account_disabled_at", as: Date?.self))
+                id: id, email: try columns("account_email"), emailVerified: try columns("account_email_verified"),
+                disabledAt: try columns("account_disabled_at", as: Date?.self))
         }
         return AccountLookup(record: try Self.record(row), account: account, clientsVersion: try columns("clients_version"))
     }

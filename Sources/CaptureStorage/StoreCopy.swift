@@ -20,6 +20,7 @@ public enum StoreCopy {
             ("clientID", .text), ("name", .text), ("secretHash", .text), ("redirectURIs", .texts),
             ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
             ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
+            ("allowUnverifiedEmail", .bool),
             ("createdAt", .date),
         ]),
         StoredTable("tokens", orderedBy: ["id"], generatedID: true, [
@@ -39,7 +40,7 @@ public enum StoreCopy {
             ("id", .integer), ("messageID", .text), ("kind", .text), ("recipient", .text), ("userID", .text),
             ("subject", .text), ("text", .text), ("html", .text), ("status", .text), ("attempts", .integer),
             ("nextAttemptAt", .date), ("lastError", .text), ("createdAt", .date), ("sentAt", .date),
-            ("bodyExpiresAt", .date),
+            ("bodyExpiresAt", .date), ("deferrals", .integer),
         ]),
         StoredTable("social_logins", orderedBy: ["id"], generatedID: true, [
             ("id", .integer), ("stateHash", .text), ("provider", .text), ("clientID", .text), ("flow", .text),

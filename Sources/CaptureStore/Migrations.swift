@@ -214,6 +214,18 @@ enum Migrations {
             try db.alter(table: "social_logins") { t in t.add(column: "initiatorChallenge", .text) }
             try db.alter(table: "identities") { t in t.add(column: "vouched", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v12-standing-with-proof") { db in
+            // A token check also says whether the address is proven (/verify asserts only proven ones, introspection
+            // says which): the standing index covers it, so the check still reads no users row.
+            try db.drop(index: "users_standing")
+            try db.create(index: "users_standing", on: "users", columns: ["id", "email", "disabledAt", "emailVerifiedAt"])
+            try db.alter(table: "clients") { t in t.add(column: "allowUnverifiedEmail", .boolean).notNull().defaults(to: false) }
+        }
+        migrator.registerMigration("v13-outbox-deferral") { db in
+            // How many times in a row the relay failed while a message waited: the outbox's pauses grow with it
+            // (issue 27: a relay's failure defers the outbox, it never fails a message).
+            try db.alter(table: "outbox") { t in t.add(column: "deferrals", .integer).notNull().defaults(to: 0) }
+        }
         return migrator
     }
 }

@@ -109,7 +109,8 @@ struct SQLiteTokenRepository: TokenRepository {
         }
         guard let (found, userRow) = try await self.read(forEntity: forEntity, read) else { return nil }
         if let checks, let generation, let user = found.user, let userRow {
-            let account = AccountSummary(id: user.id, email: user.email, disabledAt: user.disabledAt)
+            let account = AccountSummary(
+                id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != nil, disabledAt: user.disabledAt)
             checks.keep(
                 AccountLookup(record: found.record, account: account, clientsVersion: found.clientsVersion), key: hash,
                 userRow: userRow, generation: generation)
@@ -171,7 +172,7 @@ struct SQLiteTokenRepository: TokenRepository {
     /// `ChangeStamps`) and the clients' version.
     static let findWithAccountSQL = """
         SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
-            (\(SQLiteClientRepository.versionQuery)), users.rowid
+            (\(SQLiteClientRepository.versionQuery)), users.rowid, users.emailVerifiedAt IS NOT NULL
         FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
         """
 
@@ -189,7 +190,7 @@ struct SQLiteTokenRepository: TokenRepository {
             return try statement.first(arguments: [hash]) { row -> (AccountLookup, userRow: Int64?) in
                 let after = TokenRecord.selectionCount
                 let account: AccountSummary? = (row[after] as String?).map { id in
-                    AccountSummary(id: id, email: row[after + 1], disabledAt: row[after + 2])
+                    AccountSummary(id: id, email: row[after + 1], emailVerified: row[after + 5], disabledAt: row[after + 2])
                 }
                 let lookup = AccountLookup(
                     record: TokenRecord(row: row, selectionAt: 0), account: account, clientsVersion: row[after + 3] ?? 0)

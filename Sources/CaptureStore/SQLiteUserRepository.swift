@@ -28,15 +28,16 @@ struct SQLiteUserRepository: UserRepository {
 
     /// Who the account is and whether it may be used: what a kept token check holds of it (`TokenCheckCache`), and
     /// the only columns whose update stamps the user (`ChangeRecorder`).
-    static let standingColumns = ["email", "disabledAt"]
+    static let standingColumns = ["email", "disabledAt", "emailVerifiedAt"]
 
     /// Every column, except that `standingColumns` are written only when they differ from the stored ones: a
     /// profile edit or a sign-in's `lastLoginAt` leaves the account's kept token checks in place. Any doubt (the
     /// row not found, a date read back differently) writes them, which only costs those checks.
     static func write(_ user: User, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "SELECT email, disabledAt FROM users WHERE id = ?")
+        let statement = try db.cachedStatement(sql: "SELECT email, disabledAt, emailVerifiedAt FROM users WHERE id = ?")
         let unchanged = try statement.first(arguments: [user.id]) { row in
             (row[0] as String) == user.email && (row[1] as Date?) == user.disabledAt
+                && (row[2] as Date?) == user.emailVerifiedAt
         }
         if unchanged == true, let profileColumns {
             try user.update(db, columns: profileColumns)

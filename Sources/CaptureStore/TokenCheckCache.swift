@@ -72,7 +72,7 @@ final class TokenCheckCache: Sendable {
                 tokenRow: tokenRow, userRow: userRow, filledAt: generation, clientsVersion: lookup.clientsVersion,
                 issuedAt: record.issuedAt, expiresAt: record.expiresAt, userID: CompactID(record.userID),
                 clientID: clientID, scope: scope, authProvider: provider, chainID: CompactID(record.chainID),
-                email: account.email)
+                emailVerified: account.emailVerified, email: account.email)
             state.store(Slot(digest: digest, entry: entry), capacity: capacity)
         }
     }
@@ -223,6 +223,8 @@ final class TokenCheckCache: Sendable {
         let scope: UInt16
         let authProvider: UInt16
         let chainID: CompactID
+        // In the padding after `chainID`'s tag byte: the entry stays 112 bytes.
+        let emailVerified: Bool
         let email: String
 
         func lookup(key: String, words: [String]) -> AccountLookup {
@@ -232,7 +234,7 @@ final class TokenCheckCache: Sendable {
                 scope: words[Int(scope)], authProvider: words[Int(authProvider)], issuedAt: issuedAt, expiresAt: expiresAt)
             record.id = tokenRow
             return AccountLookup(
-                record: record, account: AccountSummary(id: userID, email: email, disabledAt: nil), clientsVersion: clientsVersion)
+                record: record, account: AccountSummary(id: userID, email: email, emailVerified: emailVerified, disabledAt: nil), clientsVersion: clientsVersion)
         }
     }
 }

@@ -131,7 +131,7 @@ struct CrossProcessChangeTests {
         let removed = try await get(path, ifNoneMatch: changed.header("ETag"))
         #expect(removed.status == 400 && String(decoding: removed.body, as: UTF8.self).contains("not registered"))
 
-        let token = try await world.register("paged@example.com").grant!.accessToken
+        let token = try await world.registerProven("paged@example.com").grant!.accessToken
         func post(_ path: String, _ form: String) async throws -> String {
             let reply = try await http.send(
                 OutboundHTTPRequest(

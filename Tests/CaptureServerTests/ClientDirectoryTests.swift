@@ -40,7 +40,7 @@ import Testing
             let (_, secret) = try await world.service.addClient(
                 id: "reads-once", name: nil, confidential: true, redirectURIs: [], allowedOrigins: ["https://app.example"],
                 responseTypes: ["token"], legacyTokenURL: false)
-            let token = try await world.register("once@example.com").grant!.accessToken
+            let token = try await world.registerProven("once@example.com").grant!.accessToken
             let form = ["token": token, "client_id": "reads-once", "client_secret": try #require(secret)]
             let expectedReads: Double = world.storage.sqlite == nil ? 1 : 0
             #expect(try await api.post("/oauth/introspect", form)["active"] as? Bool == true)

@@ -103,7 +103,7 @@ import Testing
 
     @Test func aProviderThatAcceptsAccessTokensChecksThemAtUserinfo() async throws {
         try await SocialSignInTests.withConfiguredProvider(Self.configured(acceptAccessTokens: true)) { base, api in
-            try await SocialSignInTests.provide(base, subject: "acc", claims: ["email": "acc@example.com"])
+            try await SocialSignInTests.provide(base, subject: "acc", claims: ["email": "acc@example.com", "email_verified": true])
             let app = try await Self.signInAtProvider(base, clientID: Self.nativeClient, subject: "acc")
             let exchanged = try await api.post("/signin/oauth_token", ["token": app.accessToken, "provider": "mock"])
             let token = try #require(exchanged["token"] as? String, "\(exchanged.json)")

@@ -24,6 +24,7 @@ import Testing
             #expect(active["active"] as? Bool == true)
             #expect(active["client_id"] as? String == "demo-mobile-app")
             #expect(active["username"] as? String == "backend@example.com")
+            #expect(active["email_verified"] as? Bool == false, "username is an address nobody proved yet, and says so")
             #expect(active["token_type"] as? String == "Bearer")
             #expect(active["sub"] is String && active["exp"] is Int && active["iat"] is Int)
             #expect(active.headers[.cacheControl] == "no-store")
@@ -61,10 +62,19 @@ import Testing
     @Test func verifyGivesABrowserIDReceipt() async throws {
         try await withAPI { api, world in
             let (_, token) = try await Self.backend(world)
+            // Issue 27: BrowserID's `okay` means "this person controls this address"; right after registration nobody
+            // proved it.
+            let unproven = try await api.post("/verify", ["assertion": token, "audience": "http://127.0.0.1:8080"])
+            #expect(unproven["status"] as? String == "failure" && unproven["email"] == nil)
+            #expect((unproven["reason"] as? String)?.contains("not verified") == true)
+            var user = try #require(try await world.service.store.users.find(email: "backend@example.com"))
+            user.emailVerifiedAt = world.time.now()
+            try await world.service.store.users.update(user)
             // The demo client's pages live on the service's own origin.
             let okay = try await api.post("/verify", ["assertion": token, "audience": "http://127.0.0.1:8080"])
             #expect(okay.status == .ok)
             #expect(okay["status"] as? String == "okay")
+            #expect(okay["email_verified"] as? Bool == true)
             #expect(okay["email"] as? String == "backend@example.com")
             #expect(okay["audience"] as? String == "http://127.0.0.1:8080")
             #expect(okay["issuer"] as? String == "127.0.0.1:8080")
@@ -76,6 +86,18 @@ import Testing
             #expect(otherAudience["reason"] is String)
             let bogus = try await api.post("/verify", ["assertion": "nope", "audience": "http://127.0.0.1:8080"])
             #expect(bogus["status"] as? String == "failure")
+        }
+    }
+
+    /// A client may let `/verify` vouch for an unproven address; the receipt then says so.
+    @Test func aClientThatAllowsUnverifiedAddressesGetsAReceiptThatSaysSo() async throws {
+        try await withAPI { api, world in
+            var demo = try #require(try await world.service.store.clients.find(id: "demo-mobile-app"))
+            demo.allowUnverifiedEmail = true
+            try await world.service.store.clients.upsert(demo)
+            let token = try #require(try await world.register("unproven@example.com").grant?.accessToken)
+            let receipt = try await api.post("/verify", ["assertion": token, "audience": "http://127.0.0.1:8080"])
+            #expect(receipt["status"] as? String == "okay" && receipt["email_verified"] as? Bool == false)
         }
     }
 

@@ -151,11 +151,13 @@ import Testing
         // The account alone, for introspection and /verify: the same token and version, no profile read.
         let account = try #require(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret")))
         #expect(account.record == lookup.record && account.clientsVersion == lookup.clientsVersion)
-        #expect(account.account == AccountSummary(id: user.id, email: "lookup@example.com", disabledAt: nil))
+        #expect(account.account == AccountSummary(id: user.id, email: "lookup@example.com", emailVerified: false, disabledAt: nil))
         var disabled = user
         disabled.disabledAt = Self.now
+        disabled.emailVerifiedAt = Self.now
         try await repositories.users.update(disabled)
-        #expect(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret"))?.account?.disabledAt == Self.now)
+        let changed = try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret"))?.account
+        #expect(changed?.disabledAt == Self.now && changed?.emailVerified == true)
         #expect(try await repositories.tokens.findWithAccount(hash: "unknown") == nil)
         let fingerprint = String(TokenMinter.hash("secret").prefix(12))
         #expect(try await repositories.tokens.find(fingerprint: fingerprint).count == 1)

@@ -16,6 +16,9 @@ public struct Client: Sendable, Equatable, Codable {
     public var keepSessionsOnPasswordChange: Bool = false
     /// Users whose address is not verified may not sign in through this client (they get code 112).
     public var requireVerifiedEmail: Bool = false
+    /// `/verify` answers `okay` for an address not proven yet too (saying `email_verified: false`); off, it asserts
+    /// only proven addresses, as a BrowserID verifier's `okay` means "this person controls this address".
+    public var allowUnverifiedEmail: Bool = false
     public var createdAt: Date
 
     public init(

@@ -105,6 +105,7 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var accessTokenLifeHours: Double?
     public var keepSessionsOnPasswordChange: Bool?
     public var requireVerifiedEmail: Bool?
+    public var allowUnverifiedEmail: Bool?
     /// The client's look on the flow pages (docs/themes.md).
     public var theme: ClientThemeSettings?
     /// Replaces the flow's title in the pages' `<title>` for this client.

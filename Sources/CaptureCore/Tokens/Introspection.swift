@@ -25,6 +25,7 @@ public struct Introspection: Sendable, Equatable {
             "exp": .int(Int64(record.expiresAt.timeIntervalSince1970)),
             "iat": .int(Int64(record.issuedAt.timeIntervalSince1970)),
             "token_type": .string(tokenType), "username": .string(account.email),
+            "email_verified": .bool(account.emailVerified),
         ]
         if !record.scope.isEmpty { fields["scope"] = .string(record.scope) }
         return fields
@@ -35,6 +36,7 @@ public struct Introspection: Sendable, Equatable {
         var object = JSONObjectWriter()
         object.member("active", true)
         object.member("client_id", record.clientID)
+        object.member("email_verified", account.emailVerified)
         object.member("exp", Int64(record.expiresAt.timeIntervalSince1970))
         object.member("iat", Int64(record.issuedAt.timeIntervalSince1970))
         if !record.scope.isEmpty { object.member("scope", record.scope) }

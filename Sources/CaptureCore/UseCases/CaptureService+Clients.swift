@@ -63,6 +63,7 @@ extension CaptureService {
                 createdAt: existing?.createdAt ?? time.now())
             client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
             client.requireVerifiedEmail = entry.requireVerifiedEmail ?? false
+            client.allowUnverifiedEmail = entry.allowUnverifiedEmail ?? false
             try await store.clients.upsert(client)
         }
     }
