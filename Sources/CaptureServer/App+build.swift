@@ -109,6 +109,7 @@ public enum CaptureServerMain {
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
         var service = await CaptureService.make(settings: settings, catalog: catalog, store: storage.repositories)
         service.metrics = metrics
+        service.codeKey = try CodeKey.load(environment: ProcessInfo.processInfo.environment, file: settings.codeKeyFile)
         try await service.syncSettingsClients()
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
         let (providers, problems) = await SocialProviders.discover(

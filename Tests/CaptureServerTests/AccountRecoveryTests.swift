@@ -178,13 +178,53 @@ import Testing
         try await withAPI(configure: { settings in
             settings.clients = settings.clients.map { var client = $0; client.requireVerifiedEmail = true; return client }
         }) { api, world in
-            try await world.register("unverified@example.com", password: Self.password)
+            // Registration made the account and mailed the code, and hands out nothing (issue 27).
+            let registered = try await api.post(
+                "/oauth/register_native_traditional", TestWorld.registration(email: "unverified@example.com", password: Self.password))
+            #expect(registered.code == 112 && registered["access_token"] == nil && registered["authorization_code"] == nil)
+            #expect(try await world.service.listMail().filter { $0.recipient == "unverified@example.com" }.count == 1)
             let reply = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password))
             #expect(reply.code == 112 && reply.json["error"] as? String == "email_not_verified")
             let (entry, code) = try await Self.mailed(world, to: "unverified@example.com")
             #expect(entry.kind == .emailVerification && code != nil)
             _ = try await api.post("/access/useVerificationCode", ["verification_code": code!, "email": "unverified@example.com"])
             #expect(try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password)).stat == "ok")
+        }
+    }
+
+    /// Issue 27: a session whose address became unproven gets nothing from a refresh or a code exchange either, and
+    /// the one-use token is not spent by the refusal.
+    @Test func refreshAndCodeExchangeAlsoWaitForTheProvenAddress() async throws {
+        try await withAPI(configure: { settings in
+            settings.clients = settings.clients.map { var client = $0; client.requireVerifiedEmail = true; return client }
+        }) { api, world in
+            let email = "later@example.com"
+            _ = try? await world.register(email, password: Self.password)
+            var user = try #require(try await world.service.store.users.find(email: email))
+            user.emailVerifiedAt = world.time.now()
+            try await world.service.store.users.update(user)
+            var signIn = TestWorld.signIn(email: email, password: Self.password)
+            signIn["response_type"] = "code_and_token"
+            let signedIn = try await api.post("/oauth/auth_native_traditional", signIn)
+            let refresh = try #require(signedIn["refresh_token"] as? String, "\(signedIn.json)")
+            let code = try #require(signedIn["authorization_code"] as? String)
+            user.emailVerifiedAt = nil
+            try await world.service.store.users.update(user)
+            let mailedBefore = try await world.service.listMail().count
+            let refused = try await api.post(
+                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "demo-mobile-app"])
+            #expect(refused.status == .badRequest && refused["error"] as? String == "invalid_grant" && refused.code == 112)
+            let exchange = [
+                "grant_type": "authorization_code", "code": code, "client_id": "demo-mobile-app",
+                "redirect_uri": TestWorld.flowParameters(form: "")["redirect_uri"] ?? "",
+            ].filter { !$0.value.isEmpty }
+            #expect(try await api.post("/oauth/token", exchange).code == 112)
+            #expect(try await world.service.listMail().count > mailedBefore, "a code went to the address")
+            user.emailVerifiedAt = world.time.now()
+            try await world.service.store.users.update(user)
+            let refreshed = try await api.post(
+                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "demo-mobile-app"])
+            #expect(refreshed["access_token"] is String, "the refusal spent nothing: \(refreshed.json)")
         }
     }
 
@@ -219,5 +259,50 @@ import Testing
             #expect(resend.text == #"{"stat":"ok"}"#, "\(resend.json)")
             #expect(try await world.service.listMail().filter { $0.status == .pending }.count == 4)
         }
+    }
+}
+
+/// Issue 27, item 1: a code proves the address it was sent to, under a key the database does not hold.
+@Suite struct CodeBindingTests {
+    @Test func aCodeMailedToOneAddressDoesNotVerifyAnother() async throws {
+        try await withAPI { api, world in
+            let registered = try await world.register("a@attacker.example")
+            let (_, code) = try await AccountRecoveryTests.mailed(world, to: "a@attacker.example")
+            var user = registered.user
+            // However the address came to change, the code was sent to the old one.
+            user.email = "victim@corp.example"
+            try await world.service.store.users.update(user)
+            let refused = try await api.post(
+                "/access/useVerificationCode", ["verification_code": try #require(code), "email": "victim@corp.example"])
+            #expect(refused.code == 390, "\(refused.json)")
+            #expect(try await world.service.store.users.find(email: "victim@corp.example")?.emailVerifiedAt == nil)
+        }
+    }
+
+    @Test func codesAreStoredUnderAKeyOutsideTheDatabase() async throws {
+        let world = try await TestWorld.make()
+        let registered = try await world.register("keyed@example.com")
+        let (_, code) = try await AccountRecoveryTests.mailed(world, to: "keyed@example.com")
+        let stored = try #require(
+            try await world.service.store.codes.use(userID: registered.user.id, purpose: .emailVerification) { (nil, $0?.hash) })
+        // The database's hash is not the code's plain SHA-256 (which 40 bits would not survive offline), and another
+        // key does not reproduce it.
+        #expect(stored != TokenMinter.hash("verify:\(registered.user.id):\(CodeFormat.normalize(try #require(code)))"))
+        #expect(stored == CodeFormat.hash(code!, userID: registered.user.id, address: "keyed@example.com", purpose: .emailVerification, key: world.service.codeKey))
+        #expect(stored != CodeFormat.hash(code!, userID: registered.user.id, address: "keyed@example.com", purpose: .emailVerification, key: .ephemeral()))
+    }
+
+    @Test func theKeyComesFromTheEnvironmentOrAFileMadeAtFirstStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("code-key-\(UUID().uuidString)")
+        let file = directory.appendingPathComponent("keys/code.key").path
+        let first = try CodeKey.load(environment: [:], file: file)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "readable by the service's user only")
+        let again = try CodeKey.load(environment: [:], file: file)
+        let probe = { (key: CodeKey) in CodeFormat.hash("ABCD-EFGH", userID: "u", address: "a@b.example", purpose: .passwordReset, key: key) }
+        #expect(probe(first) == probe(again), "the next start reads the same key")
+        let fromEnvironment = try CodeKey.load(environment: ["CAPTURE_CODE_KEY": String(repeating: "ab", count: 32)], file: file)
+        #expect(probe(fromEnvironment) != probe(first), "the environment wins")
+        #expect(throws: SettingsError.self) { try CodeKey.load(environment: ["CAPTURE_CODE_KEY": "short"], file: file) }
     }
 }

@@ -820,8 +820,9 @@
     var body = reply.body || {};
     var result = errorFields(reply);
     result.form = formName;
-    if (spec.kind === 'login' && body.code === 112) {
-      // The right password on an address not yet confirmed: the service just mailed a code for it.
+    if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 112) {
+      // An address not yet confirmed, for a client that requires it (a sign-in with the right password, or the
+      // account just made): the service just mailed a code for it.
       for (var v = 0; v < spec.failed.length; v++) fire(spec.failed[v], result, transactionId);
       state.address = addressIn(form) || state.address;
       renderScreen('verifyEmail');
@@ -1501,6 +1502,12 @@
       var result = errorFields(reply);
       result.authProvider = social.provider;
       fire('onCaptureLoginFailed', result, transactionId);
+      if (body.code === 112) {
+        // A client that requires a confirmed address, and the provider did not confirm this one: a code was mailed.
+        state.address = (body.capture_user && body.capture_user.email) || state.address;
+        renderScreen('verifyEmail');
+        return;
+      }
       showNotice(body.code === 510 ? RATE_LIMIT_MESSAGE
         : body.argument === 'token' ? SOCIAL_EXPIRED_MESSAGE.replace('%s', name)
         : body.error_description || SOCIAL_ERROR_OTHER.replace('%s', name));

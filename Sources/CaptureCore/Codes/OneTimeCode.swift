@@ -50,8 +50,10 @@ public enum CodeFormat {
         String(typed.uppercased().filter { $0 != "-" && !$0.isWhitespace })
     }
 
-    /// The stored hash, salted with the user and purpose so that one table of all codes serves no one.
-    public static func hash(_ typed: String, userID: String, purpose: CodePurpose) -> String {
-        TokenMinter.hash("\(purpose.rawValue):\(userID):\(normalize(typed))")
+    /// The stored hash: HMAC-SHA-256 under the key outside the database, of the purpose, the user and the normalised
+    /// address the code was sent to (SPEC §15: a code proves that address, for that purpose, and nothing else; an
+    /// account whose address changed since no longer matches its old codes).
+    public static func hash(_ typed: String, userID: String, address: String, purpose: CodePurpose, key: CodeKey) -> String {
+        key.mac("\(purpose.rawValue)\n\(userID)\n\(User.normalize(email: address))\n\(normalize(typed))")
     }
 }

@@ -70,6 +70,8 @@ public struct ServiceSettings: Sendable, Equatable {
     /// `/metrics` on the main listener without an admin key. Off: there it needs one (the admin listener, when
     /// `adminPort` is set, serves it to whoever reaches that private listener).
     public var metricsPublic = false
+    /// The file the one-time codes' key is kept in (`CodeKey`), unless `CAPTURE_CODE_KEY` gives it.
+    public var codeKeyFile = ".data/code.key"
     /// The one forwarding header `trustedProxies` write (`X-Forwarded-For` or `Forwarded`); the other is ignored.
     public var proxyHeader = TrustedProxies.Header.xForwardedFor
     public var logFormat = LogFormat.text

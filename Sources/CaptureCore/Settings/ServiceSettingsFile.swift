@@ -53,6 +53,7 @@ struct ServiceSettingsFile: Decodable {
     var metricsEnabled: Bool?
     var metricsPublic: Bool?
     var proxyHeader: String?
+    var codeKeyFile: String?
     var logFormat: String?
     var logLevel: String?
     var requestLogLevel: String?
@@ -109,6 +110,7 @@ extension ServiceSettings {
         settings.adminPort = raw.adminPort
         if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
         if let open = raw.metricsPublic { settings.metricsPublic = open }
+        if let path = raw.codeKeyFile { settings.codeKeyFile = path }
         if let header = raw.proxyHeader {
             guard let chosen = TrustedProxies.Header.allCases.first(where: { $0.rawValue.lowercased() == header.lowercased() })
             else {

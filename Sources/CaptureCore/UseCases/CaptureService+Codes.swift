@@ -55,6 +55,7 @@ extension CaptureService {
                 throw CaptureError.invalidGrant("code_verifier does not match the code_challenge")
             }
         }
+        try await requireProvenAddress(presenting: code, client: client)
         return try await redeem(
             code, kind: .code, client: client,
             reused: "authorization code was already used; the tokens issued for it have been revoked",

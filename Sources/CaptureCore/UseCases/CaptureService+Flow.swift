@@ -44,10 +44,13 @@ extension CaptureService {
         return context
     }
 
-    /// What a sign-in or registration hands back, by response type.
+    /// What a sign-in or registration hands back, by response type; nothing but 112 to a client that requires a
+    /// proven address the account lacks (`mailed`: the caller just sent the code).
     func complete(
-        _ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?, provider: String = "capture"
+        _ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?, provider: String = "capture",
+        locale: String? = nil, mailed: Bool = false
     ) async throws -> AuthResult {
+        try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
         var result = AuthResult(user: user, isNew: isNew)
         if context.responseType != "code" {
             result.grant = try await issueTokens(

@@ -27,7 +27,8 @@ extension CaptureService {
             status: live == nil ? .suppressed : .pending, createdAt: now, bodyExpiresAt: now + lifetime)
         let stored = live.map {
             OneTimeCode(
-                purpose: purpose, userID: $0.id, hash: CodeFormat.hash(code, userID: $0.id, purpose: purpose), createdAt: now,
+                purpose: purpose, userID: $0.id,
+                hash: CodeFormat.hash(code, userID: $0.id, address: email, purpose: purpose, key: codeKey), createdAt: now,
                 expiresAt: now + lifetime)
         }
         try await store.outbox.record(entry, issuing: stored)
@@ -45,7 +46,8 @@ extension CaptureService {
             !user.isDisabled
         else { throw wrong }
         let now = time.now()
-        let hash = CodeFormat.hash(typed, userID: user.id, purpose: purpose)
+        // Against the address the account has now: a code sent to the one it had before proves nothing about this one.
+        let hash = CodeFormat.hash(typed, userID: user.id, address: user.email, purpose: purpose, key: codeKey)
         let spent = try await store.codes.use(userID: user.id, purpose: purpose) { newest in
             guard var code = newest, code.isLive(at: now) else { return (nil, false) }
             if ConstantTime.equals(code.hash, hash) {

@@ -28,7 +28,8 @@ extension CaptureService {
         }
         try await throttle.registered(email: email, address: request.remoteAddress, now: now)
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)
-        var result = try await complete(context, user: user, isNew: true, refreshSecret: request.refreshSecret)
+        var result = try await complete(
+            context, user: user, isNew: true, refreshSecret: request.refreshSecret, locale: request.locale, mailed: true)
         result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: nil)
         return result
     }

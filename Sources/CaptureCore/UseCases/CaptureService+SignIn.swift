@@ -43,11 +43,8 @@ extension CaptureService {
         guard verified, var user = found else { throw CaptureError.invalidCredentials }
         try await throttle.succeeded(attempt, now: time.now())
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
-        if context.client.requireVerifiedEmail && user.emailVerifiedAt == nil {
-            // The right password on an unverified address: send a fresh code the page's verifyEmail screen asks for.
-            try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: request.locale)
-            throw CaptureError.emailNotVerified
-        }
+        // The right password on an unverified address: a fresh code the page's verifyEmail screen asks for.
+        try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: request.locale)
         if let mergeToken = request.mergeToken {
             try await mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
         }

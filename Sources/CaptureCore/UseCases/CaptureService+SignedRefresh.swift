@@ -56,6 +56,7 @@ extension CaptureService {
         }
 
         let client = try await self.client(id: stored.clientID, version: lookup.clientsVersion)
+        try await requireProvenAddress(of: user, client: client)
         let fresh = mintToken()
         let lifetime = accessLifetime(for: client)
         let outcome = try await store.tokens.redeem(

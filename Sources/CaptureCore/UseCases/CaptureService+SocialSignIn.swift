@@ -30,7 +30,9 @@ extension CaptureService {
             try await store.identities.touch(provider: login.provider, subject: subject, at: time.now())
             user.lastLoginAt = time.now()
             try await store.users.update(user)
-            return try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: login.provider)
+            return try await complete(
+                context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: login.provider,
+                locale: request.locale)
         }
         // A merge goes into the account this provider account signs in to; one that signs in to none cannot take it
         // (without this, thin registration would make a new account and silently drop the merge).
@@ -186,7 +188,9 @@ extension CaptureService {
         if stored.emailVerifiedAt == nil {
             try await sendCode(.emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
         }
-        return try await complete(context, user: stored, isNew: true, refreshSecret: request.refreshSecret, provider: login.provider)
+        return try await complete(
+            context, user: stored, isNew: true, refreshSecret: request.refreshSecret, provider: login.provider,
+            locale: request.locale, mailed: true)
     }
 
     /// The provider's claims as text at schema paths, by the provider's claim mapping.

@@ -62,6 +62,7 @@ extension CaptureService {
     public func refresh(refreshToken: String?, clientID: String?, clientSecret: String?) async throws -> IssuedGrant {
         let client = try await authenticateClient(id: clientID, secret: clientSecret)
         guard let refreshToken, !refreshToken.isEmpty else { throw CaptureError.missingArgument("refresh_token") }
+        try await requireProvenAddress(presenting: refreshToken, client: client)
         return try await redeem(
             refreshToken, kind: .refresh, client: client,
             reused: "refresh token was already used; its session has been revoked",

@@ -21,6 +21,8 @@ public struct CaptureService: Sendable {
     public let flowPageViews = VersionedCache<FlowPageQuery, FlowPageView>(capacity: 1024)
     /// The social sign-in providers that resolved at start-up (none until the server discovers them).
     public var social: SocialProviders = .none
+    /// The key codes are stored under (`CodeKey`): the server loads the deployment's; tests and tools use their own.
+    public var codeKey: CodeKey = .ephemeral()
     /// Where sign-ins, tokens and the outbox are counted (the server's Prometheus registry; else the global facade).
     public var metrics: CaptureMetrics = .facade
     /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.

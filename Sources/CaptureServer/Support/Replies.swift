@@ -138,7 +138,9 @@ enum Reply {
         let oauthCode: String
         switch error {
         case .invalidClient: oauthCode = "invalid_client"
-        case .invalidGrant, .authorizationCodeExpired, .invalidAccessToken, .accessTokenExpired, .redirectURIMismatch:
+        // An address the client requires proven (112, `code` says so): the grant stands once it is proven.
+        case .invalidGrant, .authorizationCodeExpired, .invalidAccessToken, .accessTokenExpired, .redirectURIMismatch,
+            .emailNotVerified:
             oauthCode = "invalid_grant"
         case .unsupportedGrantType: oauthCode = "unsupported_grant_type"
         case .notPermitted, .accountDeactivated: oauthCode = "unauthorized_client"
