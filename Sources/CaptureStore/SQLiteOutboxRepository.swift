@@ -6,6 +6,9 @@ import GRDB
 struct SQLiteOutboxRepository: OutboxRepository {
     let writer: MeteredDatabase
 
+    private static let pending = OutboxEntry.Status.pending.rawValue
+    private static let deferred = OutboxEntry.Status.deferred.rawValue
+
     func record(_ entry: OutboxEntry, issuing code: OneTimeCode?) async throws -> OutboxEntry {
         try await writer.write { db in
             if let code { try SQLiteCodeRepository.issue(code, in: db) }
@@ -17,11 +20,12 @@ struct SQLiteOutboxRepository: OutboxRepository {
 
     func claimDue(at now: Date, lease: Date, limit: Int) async throws -> [OutboxEntry] {
         try await writer.write { db in
-            var due = try OutboxEntry.filter(Column("status") == OutboxEntry.Status.pending.rawValue && Column("nextAttemptAt") <= now)
-                .order(Column("nextAttemptAt"), Column("id")).limit(limit).fetchAll(db)
+            var due = try OutboxEntry.filter([Self.pending, Self.deferred].contains(Column("status")) && Column("nextAttemptAt") <= now)
+                .order(Column("nextAttemptAt"), Column("attempts"), Column("id")).limit(limit).fetchAll(db)
             for index in due.indices {
                 due[index].nextAttemptAt = lease
-                try due[index].update(db, columns: ["nextAttemptAt"])
+                due[index].status = .pending
+                try due[index].update(db, columns: ["nextAttemptAt", "status"])
             }
             return due
         }
@@ -41,15 +45,72 @@ struct SQLiteOutboxRepository: OutboxRepository {
 
     func pendingCount() async throws -> Int {
         try await writer.read { db in
-            try OutboxEntry.filter(Column("status") == OutboxEntry.Status.pending.rawValue).fetchCount(db)
+            try OutboxEntry.filter([Self.pending, Self.deferred].contains(Column("status"))).fetchCount(db)
+        }
+    }
+
+    func oldestWaiting() async throws -> Date? {
+        try await writer.read { db in
+            try Date.fetchOne(
+                db, sql: "SELECT min(createdAt) FROM outbox WHERE status IN (?, ?)", arguments: [Self.pending, Self.deferred])
+        }
+    }
+
+    func deferWaiting(because reason: String, at now: Date, pauses: [TimeInterval]) async throws -> Date {
+        try await writer.write { db in
+            let run = try Int.fetchOne(
+                db, sql: "SELECT max(deferrals) FROM outbox WHERE status IN (?, ?)", arguments: [Self.pending, Self.deferred])
+            let until = now + MailDelivery.pause(after: (run ?? 0) + 1, in: pauses)
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET status = ?, lastError = ?, deferrals = deferrals + 1,
+                        nextAttemptAt = max(nextAttemptAt, ?)
+                    WHERE status IN (?, ?)
+                    """,
+                arguments: [Self.deferred, reason, until, Self.pending, Self.deferred])
+            return until
+        }
+    }
+
+    func resumeDeferred(at now: Date, relayWorks: Bool) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET status = ?, nextAttemptAt = ? WHERE status = ?",
+                arguments: [Self.pending, now, Self.deferred])
+            let resumed = db.changesCount
+            if relayWorks {
+                try db.execute(
+                    sql: "UPDATE outbox SET deferrals = 0 WHERE status = ? AND deferrals > 0", arguments: [Self.pending])
+            }
+            return resumed
+        }
+    }
+
+    func relayPausedUntil() async throws -> Date? {
+        try await writer.read { db in
+            try Date.fetchOne(db, sql: "SELECT min(nextAttemptAt) FROM outbox WHERE status = ?", arguments: [Self.deferred])
         }
     }
 
     func forgetBodies(at now: Date) async throws -> Int {
         try await writer.write { db in
-            try OutboxEntry.filter(Column("text") != nil || Column("html") != nil)
-                .filter(Column("status") != OutboxEntry.Status.pending.rawValue || Column("bodyExpiresAt") <= now)
+            try db.execute(
+                sql: """
+                    UPDATE outbox SET status = ?, text = NULL, html = NULL,
+                        lastError = ? || CASE WHEN lastError IS NULL THEN '' ELSE ' (it waited: ' || lastError || ')' END
+                    WHERE status IN (?, ?) AND bodyExpiresAt <= ?
+                    """,
+                arguments: [
+                    OutboxEntry.Status.failed.rawValue, MailDelivery.expiredBeforeDelivery, Self.pending, Self.deferred, now,
+                ])
+            let expired = db.changesCount
+            let cleared = try OutboxEntry.filter(Column("text") != nil || Column("html") != nil)
+                .filter(
+                    [OutboxEntry.Status.sent.rawValue, OutboxEntry.Status.suppressed.rawValue].contains(Column("status"))
+                        || Column("bodyExpiresAt") <= now
+                )
                 .updateAll(db, Column("text").set(to: nil), Column("html").set(to: nil))
+            return expired + cleared
         }
     }
 

@@ -57,7 +57,11 @@ import Testing
         #expect(QuotedPrintable.encode("é") == "=C3=A9")
     }
 
-    @Test(arguments: ["no-at-sign", "a@b\u{0}c", "two@x.test, three@y.test", "<>", "sp ace@x.test"])
+    @Test(arguments: [
+        "no-at-sign", "a@b\u{0}c", "two@x.test, three@y.test", "<>", "sp ace@x.test",
+        // Issue 27: a display name or brackets would send the code to another mailbox than the stored address.
+        "x<mallory@attacker.example>", "Mallory <mallory@attacker.example>",
+    ])
     func addressesThatAreNotOnePlainAddressAreRefused(address: String) {
         #expect(throws: MailDeliveryError.self) {
             try MIMEMessage(

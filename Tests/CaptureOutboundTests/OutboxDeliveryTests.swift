@@ -45,26 +45,30 @@ import Testing
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0, "sent once")
     }
 
-    @Test func aRelayThatIsDownIsRetriedAfterAPauseAndThenDelivers() async throws {
+    @Test func aRelayThatIsDownDefersTheOutboxAndDeliversOnceItIsBack() async throws {
         let world = try await Self.world()
         try await world.register("retry@example.test")
-        #expect(try await Self.delivery(world, port: try unusedLoopbackPort()).deliverDue() == 0)
-        var entry = try #require(try await world.service.listMail().first)
-        #expect(entry.status == .pending && entry.attempts == 1 && entry.lastError != nil && entry.text != nil)
-        #expect(entry.nextAttemptAt == world.time.now() + MailDelivery.retryPauses[0])
+        try await world.register("other@example.test")
+        let down = Self.delivery(world, port: try unusedLoopbackPort())
+        #expect(try await down.deliverDue() == 0)
+        var entries = try await world.service.listMail()
+        #expect(entries.allSatisfy { $0.status == .deferred && $0.text != nil && $0.lastError?.contains("could not connect") == true })
+        #expect(entries.map(\.attempts).reduce(0, +) == 1)
+        #expect(entries.allSatisfy { $0.nextAttemptAt == world.time.now() + MailDelivery.relayPauses[0] })
 
         let maildir = try SMTPDeliveryTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: maildir) }
         let server = try await PythonServer.start("smtp", maildir.path)
         defer { server.stop() }
-        #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0, "not due yet")
-        world.time.advance(by: MailDelivery.retryPauses[0])
-        #expect(try await Self.delivery(world, port: server.port).deliverDue() == 1)
-        entry = try #require(try await world.service.listMail().first)
-        #expect(entry.status == .sent && entry.attempts == 2)
+        let up = Self.delivery(world, port: server.port)
+        #expect(try await up.deliverDue() == 0, "the outbox waits out its pause")
+        world.time.advance(by: MailDelivery.relayPauses[0])
+        #expect(try await up.deliverDue() == 2)
+        entries = try await world.service.listMail()
+        #expect(entries.allSatisfy { $0.status == .sent && $0.text == nil && $0.deferrals == 0 })
     }
 
-    @Test func aPermanentRefusalFailsAtOnceAndForgetsTheBody() async throws {
+    @Test func aRefusedRecipientFailsAtOnceAndKeepsItsBodyOnlyUntilItsCodeExpires() async throws {
         let maildir = try SMTPDeliveryTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: maildir) }
         let server = try await PythonServer.start("smtp", maildir.path)
@@ -72,8 +76,15 @@ import Testing
         let world = try await Self.world()
         try await world.register("reject@example.test")
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0)
-        let entry = try #require(try await world.service.listMail().first)
-        #expect(entry.status == .failed && entry.text == nil && entry.lastError?.contains("550") == true)
+        var entry = try #require(try await world.service.listMail().first)
+        #expect(entry.status == .failed && entry.text != nil && entry.lastError?.contains("550") == true)
+        #expect(try await world.service.retryMail(entry.id!).entry.status == .pending)
+
+        world.time.advance(by: 24 * 3600)
+        #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0)
+        entry = try #require(try await world.service.listMail().first)
+        #expect(entry.status == .failed && entry.text == nil && entry.html == nil)
+        #expect(entry.lastError?.hasPrefix(MailDelivery.expiredBeforeDelivery) == true)
         await #expect(throws: CaptureError.self) { try await world.service.retryMail(entry.id!) }
     }
 }

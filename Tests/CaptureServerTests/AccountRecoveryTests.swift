@@ -306,3 +306,64 @@ import Testing
         #expect(throws: SettingsError.self) { try CodeKey.load(environment: ["CAPTURE_CODE_KEY": "short"], file: file) }
     }
 }
+
+/// Issue 27, item 2: a stolen access token cannot move the account to another mailbox.
+@Suite struct AddressChangeTests {
+    static func profile(_ token: String, email: String) -> [String: String] {
+        TestWorld.flowParameters(form: "editProfileForm", flow: "webViewProfile").merging([
+            "access_token": token, "emailAddress": email, "displayName": "Mover",
+        ]) { $1 }
+    }
+
+    @Test func aSessionWhoseSignInIsNotRecentCannotChangeTheAddress() async throws {
+        try await withAPI { api, world in
+            let registered = try await world.register("owner@corp.example")
+            let grant = try #require(registered.grant)
+            world.time.advance(by: world.service.settings.recentSignInMinutes * 60 + 1)
+            // A refresh continues the session; it does not make it recent.
+            let refreshed = try await api.post(
+                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
+            let token = try #require(refreshed["access_token"] as? String)
+            let form = try await api.post("/oauth/update_profile_native", Self.profile(token, email: "thief@attacker.example"))
+            #expect(form.code == 403 && (form["error_description"] as? String)?.contains("recent sign-in") == true, "\(form.json)")
+            let entity = try await api.post(
+                "/entity.update", ["access_token": token, "attributes": #"{"email": "thief@attacker.example"}"#])
+            #expect(entity.code == 403)
+            #expect(try await world.service.store.users.find(email: "owner@corp.example") != nil, "the address stayed")
+            // Other changes still go through.
+            var rename = Self.profile(token, email: "owner@corp.example")
+            rename["displayName"] = "Still Me"
+            #expect(try await api.post("/oauth/update_profile_native", rename).stat == "ok")
+        }
+    }
+
+    @Test func aRecentChangeEndsOtherSessionsMailsBothAddressesAndNeedsTheNewOneProven() async throws {
+        try await withAPI { api, world in
+            let registered = try await world.register("a@attacker.example")
+            let (_, oldCode) = try await AccountRecoveryTests.mailed(world, to: "a@attacker.example")
+            let other = try #require(
+                try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "a@attacker.example", password: "correct horse battery"))["access_token"] as? String)
+            let token = try #require(registered.grant?.accessToken)
+            let changed = try await api.post("/oauth/update_profile_native", Self.profile(token, email: "victim@corp.example"))
+            #expect(changed.stat == "ok", "Janrain's reply: \(changed.json)")
+            let user = try #require(try await world.service.store.users.find(email: "victim@corp.example"))
+            #expect(user.emailVerifiedAt == nil)
+            #expect(try await api.post("/entity", ["access_token": token]).stat == "ok", "the current session stays")
+            #expect(try await api.post("/entity", ["access_token": other]).stat == "error", "every other one ends")
+            // The code mailed to the old address proves nothing about the new one (the issue's sequence).
+            let refused = try await api.post(
+                "/access/useVerificationCode", ["verification_code": try #require(oldCode), "email": "victim@corp.example"])
+            #expect(refused.code == 390)
+            // The old address is told; the new one gets a code of its own, which proves it.
+            let notice = try #require(try await world.service.listMail().first { $0.kind == .emailChanged })
+            #expect(notice.recipient == "a@attacker.example" && notice.text?.contains("victim@corp.example") == true)
+            let (_, newCode) = try await AccountRecoveryTests.mailed(world, to: "victim@corp.example")
+            #expect(
+                try await api.post(
+                    "/access/useVerificationCode", ["verification_code": try #require(newCode), "email": "victim@corp.example"]
+                ).stat == "ok")
+            let audit = try await world.service.auditLog(AuditFilter(action: "user.email_change", target: user.id))
+            #expect(audit.count == 1)
+        }
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 /// The messages the service sends, per kind and locale, from `Settings/mail/` (read once at start-up):
 /// `<kind>.txt` starts with a `Subject:` line, then a blank line, then the text body; `<kind>.html` is the HTML
 /// alternative. `<kind>.<locale>.txt` (e.g. `passwordReset.de.txt`) wins for that locale (`de-AT` → `de` → default).
-/// Placeholders: `{{code}}`, `{{link}}`, `{{expires}}`, `{{name}}`, `{{origin}}`, `{{providers}}`; HTML gets them escaped.
+/// Placeholders: `{{code}}`, `{{link}}`, `{{expires}}`, `{{name}}`, `{{origin}}`, `{{providers}}`, `{{email}}`, `{{previous}}`; HTML gets them escaped.
 public struct MailTemplates: Sendable {
     struct Template: Sendable {
         var subject: String
@@ -71,6 +71,9 @@ public struct MailTemplates: Sendable {
         OutboxEntry.Kind.emailVerification.rawValue: Template(
             subject: "Confirm your email address",
             text: "Your code is {{code}}. Type it where you are asked to confirm your address, or open {{link}}\nIt works once, for {{expires}}.\n"),
+        OutboxEntry.Kind.emailChanged.rawValue: Template(
+            subject: "The email address of your account was changed",
+            text: "The address of your account at {{origin}} was changed from {{previous}} to {{email}}. If this was not you, reply to this message or contact support at once.\n"),
         OutboxEntry.Kind.providerLinksRemoved.rawValue: Template(
             subject: "Sign-ins removed from your account",
             text: "Your address was confirmed for the first time, so sign-ins through {{providers}} that did not confirm this address were removed from your account, and every session ended. If you added them yourself, sign in and link them again from your profile.\n"),

@@ -1,13 +1,20 @@
 import Foundation
 
 /// A message in the outbox: the record of every message the service means to send, with its delivery status.
-/// The body holds a live code, so it is kept only until the message is delivered or the code expires.
+/// The body holds a live code, so it is kept only until the message is delivered or the code expires (a failed
+/// message keeps it until then too, so `capturectl mail retry` can send it once the cause is fixed).
 public struct OutboxEntry: Sendable, Equatable, Codable {
     public enum Status: String, Sendable, Codable, CaseIterable {
-        /// Waiting for its first or next delivery attempt (or for a relay to be configured).
+        /// Waiting for its first or next delivery attempt (or for a relay to be configured). A message whose recipient
+        /// the relay deferred (a 4xx to RCPT TO) waits here too, with `lastError` and its own next attempt.
         case pending
+        /// Waiting for the relay: an attempt found the relay failing (no connection, TLS, the login, a refusal not
+        /// about the recipient), and every waiting message waits with it until `nextAttemptAt`. Never given up for
+        /// that: it is sent once the relay works again, or fails only when its code expires first.
+        case deferred
         case sent
-        /// Given up: a permanent refusal, too many attempts, or its code expired first.
+        /// Given up: the relay refused its recipient (a 5xx to RCPT TO), the message cannot be built, or its code
+        /// expired before it could be delivered.
         case failed
         /// Asked for an address with no account (or a disabled one): recorded, never sent, so that the asker
         /// cannot tell from the reply or its timing.
@@ -18,6 +25,8 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
         case passwordReset, emailVerification
         /// A notice without a code: sign-ins through providers were removed when the mailbox was first proven.
         case providerLinksRemoved
+        /// A notice to the old address: the account's address was changed (no code).
+        case emailChanged
     }
 
     public var id: Int64?
@@ -32,6 +41,9 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
     public var attempts: Int
     public var nextAttemptAt: Date
     public var lastError: String?
+    /// How many times in a row the relay failed while this message waited (the outbox's pauses grow with it); back
+    /// to 0 once the relay delivers again.
+    public var deferrals: Int
     public var createdAt: Date
     public var sentAt: Date?
     /// When the body stops being worth keeping (its code's expiry).
@@ -50,8 +62,12 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
         self.html = html
         self.status = status
         self.attempts = 0
+        self.deferrals = 0
         self.nextAttemptAt = createdAt
         self.createdAt = createdAt
         self.bodyExpiresAt = bodyExpiresAt
     }
+
+    /// Waiting to be sent (`pending` or `deferred`).
+    public var isWaiting: Bool { status == .pending || status == .deferred }
 }

@@ -34,6 +34,7 @@ public struct CaptureMetrics: Sendable {
         public static let tokensIssued = "capture_tokens_issued_total"
         public static let tokensRevoked = "capture_tokens_revoked_total"
         public static let outboxPending = "capture_mail_outbox_pending"
+        public static let oldestWaitingMail = "capture_mail_oldest_waiting_seconds"
         public static let databaseDuration = "capture_db_call_duration_seconds"
         public static let purged = "capture_purged_rows_total"
         public static let tokenChecks = "capture_token_checks_total"
@@ -93,6 +94,11 @@ public struct CaptureMetrics: Sendable {
     /// Messages waiting in the outbox.
     public func outboxPending(_ count: Int) {
         Gauge(label: Name.outboxPending, factory: factory).record(count)
+    }
+
+    /// How long the oldest message still waiting for delivery has waited (0 when none waits), by the delivery pass.
+    public func oldestWaitingMail(_ seconds: TimeInterval) {
+        Gauge(label: Name.oldestWaitingMail, factory: factory).record(seconds)
     }
 
     /// One repository call: `repository` names the table group, `operation` the method.
@@ -156,6 +162,8 @@ public enum RevocationReason: String, Sendable {
     case deviceReplaced = "device_replaced"
     /// The mailbox's first proof removed provider links its provider never vouched for (a pre-hijack ends).
     case unprovenLinkRemoved = "unproven_link_removed"
+    /// The account's address changed: every other session ends.
+    case addressChange = "address_change"
     /// An operator's revocation (`capturectl token revoke`, `client remove`; an admin API when it calls the same
     /// use cases in the server).
     case operatorAction = "operator"

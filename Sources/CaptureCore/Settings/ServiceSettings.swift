@@ -72,6 +72,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var metricsPublic = false
     /// The file the one-time codes' key is kept in (`CodeKey`), unless `CAPTURE_CODE_KEY` gives it.
     public var codeKeyFile = ".data/code.key"
+    /// How recent the sign-in behind a session must be for it to change the account's address.
+    public var recentSignInMinutes = 10.0
     /// The one forwarding header `trustedProxies` write (`X-Forwarded-For` or `Forwarded`); the other is ignored.
     public var proxyHeader = TrustedProxies.Header.xForwardedFor
     public var logFormat = LogFormat.text

@@ -54,6 +54,7 @@ struct ServiceSettingsFile: Decodable {
     var metricsPublic: Bool?
     var proxyHeader: String?
     var codeKeyFile: String?
+    var recentSignInMinutes: Double?
     var logFormat: String?
     var logLevel: String?
     var requestLogLevel: String?
@@ -111,6 +112,12 @@ extension ServiceSettings {
         if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
         if let open = raw.metricsPublic { settings.metricsPublic = open }
         if let path = raw.codeKeyFile { settings.codeKeyFile = path }
+        if let minutes = raw.recentSignInMinutes {
+            guard minutes > 0 else {
+                throw SettingsError(file: name, key: "recentSignInMinutes", problem: "must be more than 0, got \(minutes)")
+            }
+            settings.recentSignInMinutes = minutes
+        }
         if let header = raw.proxyHeader {
             guard let chosen = TrustedProxies.Header.allCases.first(where: { $0.rawValue.lowercased() == header.lowercased() })
             else {

@@ -32,7 +32,7 @@ extension CaptureService {
     public func changeEntity(_ kind: EntityChangeRequest.Kind, accessToken: String?, parameters: [String: String])
         async throws -> User
     {
-        let (user, _) = try await authenticate(accessToken: accessToken)
+        let (user, token) = try await authenticate(accessToken: accessToken)
         let change = try EntityChangeRequest(kind, parameters: parameters)
         var document = user.document(schema: catalog.schema, asUser: true)
         switch (change.kind, change.value) {
@@ -42,7 +42,7 @@ extension CaptureService {
         }
         var changed = user
         changed.apply(document)
-        return try await save(changed, previous: user, emailField: "email")
+        return try await save(changed, previous: user, emailField: "email", token: token, locale: parameters["locale"])
     }
 
     /// Writes a validated form's values into the user's record through the schema, in one change so that the
@@ -102,11 +102,16 @@ extension CaptureService {
         return object
     }
 
-    /// Stores `user` as changed from `previous` (the record its token was checked against). Only a changed address
-    /// needs the uniqueness lookup, and it is no longer verified just because the old one was.
-    func save(_ user: User, previous: User, emailField: String) async throws -> User {
+    /// Stores `user` as changed from `previous` (the record `token` was checked against). A changed address needs
+    /// a recent sign-in and the uniqueness lookup, is no longer verified just because the old one was, and is
+    /// followed through (`addressChanged`).
+    func save(
+        _ user: User, previous: User, emailField: String, token: TokenRecord, flow: FlowDefinition? = nil, locale: String?
+    ) async throws -> User {
         var user = user
-        if user.email != previous.email {
+        let moved = user.email != previous.email
+        if moved {
+            try await requireRecentSignIn(token)
             if let other = try await store.users.find(email: user.email), other.id != user.id {
                 throw CaptureError.emailAddressInUse(field: emailField)
             }
@@ -118,6 +123,7 @@ extension CaptureService {
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
+        if moved { try await addressChanged(from: previous, to: user, token: token, flow: flow, locale: locale) }
         return user
     }
 }

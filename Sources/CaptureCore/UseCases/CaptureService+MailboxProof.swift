@@ -22,19 +22,9 @@ extension CaptureService {
         let now = time.now()
         metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: now), .unprovenLinkRemoved)
         let names = doubtful.map { social.provider(named: $0.provider)?.settings.displayName ?? $0.provider }
-        let rendered = templates.render(
-            .providerLinksRemoved, locale: locale,
-            values: [
-                "name": user.displayName ?? user.email, "origin": settings.resolvedPublicOrigin,
-                "providers": Array(Set(names)).sorted().joined(separator: ", "),
-            ])
-        let entry = OutboxEntry(
-            messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
-            kind: .providerLinksRemoved, recipient: user.email, userID: user.id, subject: rendered.subject,
-            text: rendered.text, html: rendered.html, status: .pending, createdAt: now,
-            bodyExpiresAt: now + settings.verificationCodeHours * 3600)
-        try await store.outbox.record(entry, issuing: nil)
-        mailSignal.wake()
+        try await sendNotice(
+            .providerLinksRemoved, to: user.email, user: user, locale: locale,
+            values: ["name": user.displayName ?? user.email, "providers": Array(Set(names)).sorted().joined(separator: ", ")])
         return true
     }
 }

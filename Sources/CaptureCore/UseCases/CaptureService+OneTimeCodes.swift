@@ -35,6 +35,22 @@ extension CaptureService {
         mailSignal.wake()
     }
 
+    /// Records a notice of `kind` for `recipient` (no code: what happened to the account, and what to do), delivered
+    /// like every message; `values` fill its template besides `origin`.
+    func sendNotice(
+        _ kind: OutboxEntry.Kind, to recipient: String, user: User, locale: String?, values: [String: String]
+    ) async throws {
+        let now = time.now()
+        let rendered = templates.render(
+            kind, locale: locale, values: values.merging(["origin": settings.resolvedPublicOrigin]) { given, _ in given })
+        let entry = OutboxEntry(
+            messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
+            kind: kind, recipient: recipient, userID: user.id, subject: rendered.subject, text: rendered.text,
+            html: rendered.html, status: .pending, createdAt: now, bodyExpiresAt: now + settings.verificationCodeHours * 3600)
+        try await store.outbox.record(entry, issuing: nil)
+        mailSignal.wake()
+    }
+
     /// Spends `typed` if it is the user's live code for `purpose`; a wrong entry counts against the code, which dies
     /// after `OneTimeCode.maxAttempts`. Every failure is the same 390 on `verification_code`.
     func redeemCode(_ typed: String?, email: String?, purpose: CodePurpose, messages: Messages) async throws -> User {

@@ -16,7 +16,8 @@ extension CaptureService {
         try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         let emailField = catalog.fields(ofForm: context.form).first { $0.recordPath?.description == "email" }?.name ?? "email"
         do {
-            return try await save(user, previous: previous, emailField: emailField)
+            return try await save(
+                user, previous: previous, emailField: emailField, token: token, flow: context.flow, locale: request.locale)
         } catch let error as CaptureError {
             throw formError(error, form: context.form, messages: messages(for: request))
         }

@@ -24,7 +24,9 @@ struct MIMEMessage {
         guard let from = MailAddress(message.from) else {
             throw MailDeliveryError(reason: "the sender is not a plain address", isPermanent: true)
         }
-        guard let to = MailAddress(message.to) else {
+        // The recipient is exactly the stored address (EmailAddress): never a display name whose brackets would send
+        // the message to another mailbox than the one the code is bound to.
+        guard EmailAddress.isPlain(message.to), let to = MailAddress(message.to) else {
             throw MailDeliveryError(reason: "the recipient is not a plain address", isPermanent: true)
         }
         let messageID = message.messageID.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 
 /// Delivers mail through an SMTP relay with libcurl: one connection per message, on `CurlClient`'s threads.
-/// One attempt per call: retrying is the outbox's job, guided by `MailDeliveryError.isPermanent`.
-public struct SMTPMailTransport: MailTransport {
+/// One attempt per call: retrying is the outbox's job, guided by whom a failure concerns (`attempt`, `SMTPFailure`).
+public struct SMTPMailTransport: ScopedMailTransport {
     public let relay: SMTPRelay
     private let client: CurlClient
     private let logger: Logger
@@ -23,23 +23,48 @@ public struct SMTPMailTransport: MailTransport {
     /// Sends one message. The header From is the message's own (the relay's `from` when that is empty), and the
     /// envelope sender is its bare address.
     public func deliver(_ message: MailMessage) async throws(MailDeliveryError) {
+        do throws(MailAttemptFailure) {
+            try await attempt(message)
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// `deliver`, saying whether a failure is the relay's (every message would meet it) or this message's.
+    public func attempt(_ message: MailMessage) async throws(MailAttemptFailure) {
         var message = message
         if message.from.isEmpty { message.from = relay.from }
-        let mime = try MIMEMessage(message, date: now(), boundary: UUID().uuidString)
-        let transfer = try transfer(for: mime)
+        let mime: MIMEMessage
+        do throws(MailDeliveryError) {
+            mime = try MIMEMessage(message, date: now(), boundary: UUID().uuidString)
+        } catch {
+            // A sender that is not one plain address is the settings' fault, shared by every message: it waits.
+            throw MailAttemptFailure(error, scope: Self.isPlainSender(message.from) ? .message : .relay)
+        }
+        let transfer: CurlTransfer
+        do throws(MailDeliveryError) {
+            transfer = try self.transfer(for: mime)
+        } catch {
+            throw MailAttemptFailure(error, scope: .relay)
+        }
         let outcome = await client.perform(transfer)
         // The message id is the one thing logged: no address, subject or body (bodies hold one-time codes).
         if outcome.succeeded {
             logger.debug("mail delivered", metadata: ["message_id": "\(message.messageID)"])
             return
         }
-        let error = SMTPFailure.error(for: outcome)
+        let failure = SMTPFailure.failure(for: outcome)
         logger.info(
             "mail delivery failed",
             metadata: [
-                "message_id": "\(message.messageID)", "reason": "\(error.reason)", "permanent": "\(error.isPermanent)",
+                "message_id": "\(message.messageID)", "reason": "\(failure.error.reason)",
+                "permanent": "\(failure.error.isPermanent)", "concerns": "\(failure.scope.rawValue)",
             ])
-        throw error
+        throw failure
+    }
+
+    private static func isPlainSender(_ from: String) -> Bool {
+        !from.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" } && MailAddress(from) != nil
     }
 
     func transfer(for mime: MIMEMessage) throws(MailDeliveryError) -> CurlTransfer {

@@ -1,9 +1,12 @@
 """Real servers on 127.0.0.1 for CaptureOutboundTests, and a mail reader.
 
-    loopback_servers.py smtp MAILDIR [starttls|smtps CERT KEY]
-        aiosmtpd delivering into a maildir; RCPT reject@… gets 550, later@… 451. A message to together-N-…@
-        is answered only once N such messages are in flight at the same time (451 after 4 s otherwise). With
-        starttls it offers and requires STARTTLS; with smtps it speaks TLS from the first byte.
+    loopback_servers.py smtp MAILDIR [starttls|smtps CERT KEY [PASSWORD]]
+        aiosmtpd delivering into a maildir; RCPT reject@… gets 550 5.1.1, busy@… 450 4.2.1 (both about the
+        recipient), later@… 451 4.3.0, relaydenied@… 554 5.7.1 (both about the relay, not the recipient). A
+        message to together-N-…@ is answered only once N such messages are in flight at the same time (451 after
+        4 s otherwise). With starttls it offers and requires STARTTLS; with smtps it speaks TLS from the first
+        byte. With PASSWORD it requires AUTH (after TLS) as user "capture" with that password, and answers any
+        other login with 535 5.7.8.
     loopback_servers.py http DIRECTORY [CERT KEY]
         http.server (https with CERT KEY) for DIRECTORY, plus /stream/N (N bytes, no Content-Length) and
         POST /echo (the body and X-Test header back)
@@ -47,9 +50,9 @@ def tls_context(cert, key):
     return context
 
 
-def smtp(maildir, mode=None, cert=None, key=None):
+def smtp(maildir, mode=None, cert=None, key=None, password=None):
     from aiosmtpd.handlers import Mailbox
-    from aiosmtpd.smtp import SMTP
+    from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
     class RejectingMailbox(Mailbox):
         async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -57,6 +60,10 @@ def smtp(maildir, mode=None, cert=None, key=None):
                 return "550 5.1.1 no such user"
             if address.lower().startswith("later@"):
                 return "451 4.3.0 try again later"
+            if address.lower().startswith("relaydenied@"):
+                return "554 5.7.1 Relay access denied"
+            if address.lower().startswith("busy@"):
+                return "450 4.2.1 mailbox busy, try again later"
             envelope.rcpt_tos.append(address)
             return "250 OK"
 
@@ -85,6 +92,15 @@ def smtp(maildir, mode=None, cert=None, key=None):
     options = {}
     if mode == "starttls":
         options = {"tls_context": tls_context(cert, key), "require_starttls": True}
+    if password is not None:
+        def authenticator(server, session, envelope, mechanism, auth_data):
+            # Not handled here, so aiosmtpd answers itself: 235, or 535 5.7.8 for a failed login.
+            ok = isinstance(auth_data, LoginPassword) and auth_data.login == b"capture" \
+                and auth_data.password == password.encode()
+            return AuthResult(success=ok, handled=False)
+
+        # smtps is TLS from the first byte, which aiosmtpd does not see: it would refuse AUTH as if in the clear.
+        options.update(authenticator=authenticator, auth_required=True, auth_require_tls=mode == "starttls")
     server = loop.run_until_complete(loop.create_server(
         lambda: SMTP(handler, hostname="localhost", **options), "127.0.0.1", 0,
         ssl=tls_context(cert, key) if mode == "smtps" else None))
