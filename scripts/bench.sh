@@ -66,6 +66,11 @@ s = json.load(open(path))
 s.update(database=db, webFlows=flows, port=int(port), bcryptCost=int(cost), accessTokenLifeHours=24,
          signInMaxFailuresPerAddress=1_000_000_000, registrationsPerAddress=1_000_000_000,
          codeRequestsPerAddress=1_000_000_000, purgeIntervalMinutes=1440)
+# Half of generate-export.py's users have a proven address; /verify vouches for the others only for a client that
+# allows it (issue 27), and its receipt then says email_verified: false. The check's work is the same either way.
+for client in s["clients"]:
+    if client["clientId"] == "demo-mobile-app":
+        client["allowUnverifiedEmail"] = True
 json.dump(s, open(path, "w"), indent=2)
 PY
 ctl=("$bin/capturectl")
