@@ -35,6 +35,15 @@ struct PostgresCodeRepository: CodeRepository {
         }
     }
 
+    func holders(address: String, purpose: CodePurpose, at now: Date) async throws -> [String] {
+        try await store.query(
+            """
+            SELECT user_id FROM codes WHERE address = \(address) AND purpose = \(purpose.rawValue)
+                AND used_at IS NULL AND expires_at > \(now) AND attempts < \(OneTimeCode.maxAttempts)
+            """
+        ).map { try Columns($0)("user_id") }
+    }
+
     func purge(expiredBefore cutoff: Date) async throws -> Int {
         try await store.query(
             "WITH gone AS (DELETE FROM codes WHERE expires_at < \(cutoff) RETURNING 1) SELECT count(*) AS n FROM gone"
@@ -52,9 +61,9 @@ struct PostgresCodeRepository: CodeRepository {
     private static func insert(_ code: OneTimeCode, on connection: PostgresConnection) async throws {
         try await connection.rows(
             """
-            INSERT INTO codes (purpose, user_id, hash, created_at, expires_at, attempts, used_at)
-            VALUES (\(code.purpose.rawValue), \(code.userID), \(code.hash), \(code.createdAt), \(code.expiresAt),
-                \(code.attempts), \(code.usedAt))
+            INSERT INTO codes (purpose, user_id, hash, address, created_at, expires_at, attempts, used_at)
+            VALUES (\(code.purpose.rawValue), \(code.userID), \(code.hash), \(code.address), \(code.createdAt),
+                \(code.expiresAt), \(code.attempts), \(code.usedAt))
             """)
     }
 
@@ -62,7 +71,7 @@ struct PostgresCodeRepository: CodeRepository {
         let c = Columns(row)
         var code = OneTimeCode(
             purpose: CodePurpose(rawValue: try c("purpose")) ?? .passwordReset, userID: try c("user_id"),
-            hash: try c("hash"), createdAt: try c("created_at"), expiresAt: try c("expires_at"))
+            hash: try c("hash"), address: try c("address"), createdAt: try c("created_at"), expiresAt: try c("expires_at"))
         code.id = try c("id")
         code.attempts = try c("attempts")
         code.usedAt = try c("used_at")

@@ -27,6 +27,11 @@ enum PostgresMigrations {
         ("p4-verify-unproven", ["ALTER TABLE clients ADD COLUMN allow_unverified_email boolean NOT NULL DEFAULT false"]),
         // The relay's failures in a row while a message waited, as v13.
         ("p5-outbox-deferral", ["ALTER TABLE outbox ADD COLUMN deferrals integer NOT NULL DEFAULT 0"]),
+        // The address a code was sent to, by which a restore code is found, as v14.
+        (
+            "p6-code-address",
+            ["ALTER TABLE codes ADD COLUMN address text", "CREATE INDEX codes_by_address ON codes (address, purpose)"]
+        ),
     ]
 
     /// Applies the missing steps, each in its own transaction; refuses a database a newer build migrated.

@@ -34,7 +34,7 @@ public enum StoreCopy {
         ]),
         StoredTable("codes", orderedBy: ["id"], generatedID: true, [
             ("id", .integer), ("purpose", .text), ("userID", .text), ("hash", .text), ("createdAt", .date),
-            ("expiresAt", .date), ("attempts", .integer), ("usedAt", .date),
+            ("expiresAt", .date), ("attempts", .integer), ("usedAt", .date), ("address", .text),
         ]),
         StoredTable("outbox", orderedBy: ["id"], generatedID: true, [
             ("id", .integer), ("messageID", .text), ("kind", .text), ("recipient", .text), ("userID", .text),

@@ -226,6 +226,12 @@ enum Migrations {
             // (issue 27: a relay's failure defers the outbox, it never fails a message).
             try db.alter(table: "outbox") { t in t.add(column: "deferrals", .integer).notNull().defaults(to: 0) }
         }
+        migrator.registerMigration("v14-code-address") { db in
+            // The address a code was sent to: an address change's restore code is found by the old address, which
+            // no account holds any more (issue 27: the old address can undo the change).
+            try db.alter(table: "codes") { t in t.add(column: "address", .text) }
+            try db.create(index: "codes_by_address", on: "codes", columns: ["address", "purpose"])
+        }
         return migrator
     }
 }

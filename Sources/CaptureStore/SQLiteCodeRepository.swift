@@ -18,6 +18,14 @@ struct SQLiteCodeRepository: CodeRepository {
         }
     }
 
+    func holders(address: String, purpose: CodePurpose, at now: Date) async throws -> [String] {
+        try await writer.read { db in
+            try OneTimeCode.filter(Column("address") == address && Column("purpose") == purpose.rawValue)
+                .filter(Column("usedAt") == nil && Column("expiresAt") > now && Column("attempts") < OneTimeCode.maxAttempts)
+                .fetchAll(db).map(\.userID)
+        }
+    }
+
     func purge(expiredBefore cutoff: Date) async throws -> Int {
         try await writer.write { db in try OneTimeCode.filter(Column("expiresAt") < cutoff).deleteAll(db) }
     }

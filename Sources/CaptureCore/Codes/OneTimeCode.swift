@@ -4,6 +4,8 @@ import Foundation
 public enum CodePurpose: String, Sendable, Codable, CaseIterable {
     case passwordReset = "reset"
     case emailVerification = "verify"
+    /// The old address's way back after an address change: proves that mailbox and restores it (SPEC §15).
+    case addressRestore = "restore"
 }
 
 /// A stored one-time code: only a hash of it, bound to one user and one purpose, with its expiry and the wrong
@@ -13,15 +15,20 @@ public struct OneTimeCode: Sendable, Equatable, Codable {
     public var purpose: CodePurpose
     public var userID: String
     public var hash: String
+    /// The normalised address the code was sent to (also part of `hash`): how a restore finds its account.
+    public var address: String?
     public var createdAt: Date
     public var expiresAt: Date
     public var attempts: Int
     public var usedAt: Date?
 
-    public init(purpose: CodePurpose, userID: String, hash: String, createdAt: Date, expiresAt: Date) {
+    public init(
+        purpose: CodePurpose, userID: String, hash: String, address: String? = nil, createdAt: Date, expiresAt: Date
+    ) {
         self.purpose = purpose
         self.userID = userID
         self.hash = hash
+        self.address = address
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.attempts = 0

@@ -4,6 +4,8 @@ import Foundation
 /// `<kind>.txt` starts with a `Subject:` line, then a blank line, then the text body; `<kind>.html` is the HTML
 /// alternative. `<kind>.<locale>.txt` (e.g. `passwordReset.de.txt`) wins for that locale (`de-AT` → `de` → default).
 /// Placeholders: `{{code}}`, `{{link}}`, `{{expires}}`, `{{name}}`, `{{origin}}`, `{{providers}}`, `{{email}}`, `{{previous}}`; HTML gets them escaped.
+/// A section `{{#link}}…{{/link}}` stays only when its value is given and not empty (an address change's notice
+/// carries a restore link only when it opened the way back).
 public struct MailTemplates: Sendable {
     struct Template: Sendable {
         var subject: String
@@ -41,12 +43,27 @@ public struct MailTemplates: Sendable {
         let template = candidates(kind.rawValue, locale: locale).lazy.compactMap { templates[$0] }.first
             ?? Self.builtIn[kind.rawValue]!
         func fill(_ text: String, escape: (String) -> String) -> String {
-            values.reduce(text) { result, pair in result.replacingOccurrences(of: "{{\(pair.key)}}", with: escape(pair.value)) }
+            values.reduce(Self.sections(of: text, given: values)) { result, pair in
+                result.replacingOccurrences(of: "{{\(pair.key)}}", with: escape(pair.value))
+            }
         }
         return (
             fill(template.subject, escape: { $0 }), fill(template.text, escape: { $0 }),
             template.html.map { fill($0, escape: Self.escapeHTML) }
         )
+    }
+
+    /// `text` with each `{{#key}}…{{/key}}` section's markers removed when `values[key]` is not empty, and the whole
+    /// section removed otherwise.
+    static func sections(of text: String, given values: [String: String]) -> String {
+        var text = text
+        while let open = text.range(of: "{{#"), let nameEnd = text.range(of: "}}", range: open.upperBound..<text.endIndex) {
+            let name = String(text[open.upperBound..<nameEnd.lowerBound])
+            guard let close = text.range(of: "{{/\(name)}}", range: nameEnd.upperBound..<text.endIndex) else { break }
+            let keep = values[name].map { !$0.isEmpty } ?? false
+            text.replaceSubrange(open.lowerBound..<close.upperBound, with: keep ? text[nameEnd.upperBound..<close.lowerBound] : "")
+        }
+        return text
     }
 
     func candidates(_ kind: String, locale: String?) -> [String] {
@@ -73,7 +90,7 @@ public struct MailTemplates: Sendable {
             text: "Your code is {{code}}. Type it where you are asked to confirm your address, or open {{link}}\nIt works once, for {{expires}}.\n"),
         OutboxEntry.Kind.emailChanged.rawValue: Template(
             subject: "The email address of your account was changed",
-            text: "The address of your account at {{origin}} was changed from {{previous}} to {{email}}. If this was not you, reply to this message or contact support at once.\n"),
+            text: "The address of your account at {{origin}} was changed from {{previous}} to {{email}}. If this was not you, {{#link}}open {{link}} within {{expires}} to put {{previous}} back and choose a new password. {{/link}}For help, reply to this message or contact support at once.\n"),
         OutboxEntry.Kind.providerLinksRemoved.rawValue: Template(
             subject: "Sign-ins removed from your account",
             text: "Your address was confirmed for the first time, so sign-ins through {{providers}} that did not confirm this address were removed from your account, and every session ended. If you added them yourself, sign in and link them again from your profile.\n"),

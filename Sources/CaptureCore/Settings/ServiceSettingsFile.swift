@@ -55,6 +55,7 @@ struct ServiceSettingsFile: Decodable {
     var proxyHeader: String?
     var codeKeyFile: String?
     var recentSignInMinutes: Double?
+    var addressRestoreHours: Double?
     var logFormat: String?
     var logLevel: String?
     var requestLogLevel: String?
@@ -117,6 +118,12 @@ extension ServiceSettings {
                 throw SettingsError(file: name, key: "recentSignInMinutes", problem: "must be more than 0, got \(minutes)")
             }
             settings.recentSignInMinutes = minutes
+        }
+        if let hours = raw.addressRestoreHours {
+            guard hours > 0 else {
+                throw SettingsError(file: name, key: "addressRestoreHours", problem: "must be more than 0, got \(hours)")
+            }
+            settings.addressRestoreHours = hours
         }
         if let header = raw.proxyHeader {
             guard let chosen = TrustedProxies.Header.allCases.first(where: { $0.rawValue.lowercased() == header.lowercased() })

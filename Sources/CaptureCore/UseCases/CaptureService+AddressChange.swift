@@ -1,10 +1,14 @@
 import Foundation
 
 extension CaptureService {
-    /// Whether the session behind `token` began with a sign-in (a password, a provider, a registration) within
-    /// `recentSignInMinutes`: a refresh continues a session, it does not make it recent. An address change needs it
-    /// (SPEC §15), so an access token stolen for an hour cannot move the account to another mailbox.
-    func requireRecentSignIn(_ token: TokenRecord) async throws {
+    /// What an address change needs besides the access token (SPEC §15), so that a token stolen for an hour cannot
+    /// move the account to another mailbox: the current password in the same request (checked like a sign-in), or
+    /// else a session that began with a sign-in (a password, a provider, a registration) within
+    /// `recentSignInMinutes`. A refresh continues a session; it does not make it recent.
+    func authorizeAddressChange(of user: User, token: TokenRecord, password: CurrentPassword?, messages: Messages)
+        async throws
+    {
+        if let password { return try await check(password, of: user, messages: messages) }
         let since = time.now().addingTimeInterval(-settings.recentSignInMinutes * 60)
         let chain = try await store.tokens.list(
             TokenFilter(userID: token.userID, now: time.now(), page: Page(limit: Page.maxLimit))
@@ -12,29 +16,89 @@ extension CaptureService {
         let began = chain.map(\.issuedAt).min() ?? token.issuedAt
         guard began >= since else {
             throw CaptureError.notPermitted(
-                "changing the email address needs a recent sign-in: sign in again, then change it within "
-                    + "\(Int(settings.recentSignInMinutes)) minutes")
+                "changing the email address needs a recent sign-in or the current password: sign in again, then "
+                    + "change it within \(Int(settings.recentSignInMinutes)) minutes")
         }
     }
 
     /// After an address change (`save`): the new address is unproven (a code goes to it), every other session ends
     /// (the current one stays), outstanding codes no longer match (they are bound to the old address), and the old
-    /// address is told, with an audit row. Janrain switches at once and so does this; what an unproven address may
-    /// do is limited everywhere else (`/verify`, `requireVerifiedEmail`, linking).
+    /// address is told, with an audit row. The notice carries a restore code that undoes the change for
+    /// `addressRestoreHours`, unless an earlier change's is still live: the first address of a series of changes is
+    /// the one a restore returns to, and nothing a later holder does takes that way back from it.
     func addressChanged(from previous: User, to user: User, token: TokenRecord, flow: FlowDefinition?, locale: String?)
         async throws
     {
         let now = time.now()
         metrics.revoked(try await store.tokens.revokeAll(userID: user.id, exceptChain: token.chainID, at: now), .addressChange)
         let client = try await self.client(id: token.clientID)
+        let values = ["name": user.displayName ?? previous.email, "email": user.email, "previous": previous.email]
         if let flow = flow ?? catalog.flows.values.min(by: { $0.name < $1.name }) {
             let context = FlowContext(client: client, flow: flow, form: "", responseType: "token")
             try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: locale)
+            let restoreOpen = try await store.codes.use(userID: user.id, purpose: .addressRestore) { newest in
+                (nil, newest?.isLive(at: now) == true)
+            }
+            if !restoreOpen {
+                try await sendCode(
+                    .emailChanged, purpose: .addressRestore, lifetime: settings.addressRestoreHours * 3600,
+                    screen: "resetPassword", to: previous.email, user: user, context: context, locale: locale,
+                    values: values)
+            } else {
+                try await sendNotice(.emailChanged, to: previous.email, user: user, locale: locale, values: values)
+            }
+        } else {
+            try await sendNotice(.emailChanged, to: previous.email, user: user, locale: locale, values: values)
         }
-        try await sendNotice(
-            .emailChanged, to: previous.email, user: user, locale: locale,
-            values: ["name": user.displayName ?? previous.email, "email": user.email, "previous": previous.email])
         await recordSecurityEvent(
             "user.email_change", target: user.id, detail: "from \(previous.email) to \(user.email); other sessions ended")
     }
+
+    /// The restore code of an address change, typed on the reset screen its link opens: when an account left
+    /// `email` with a live restore code and `typed` is it, that account is returned with `email` as its address,
+    /// proven (the caller stores it with the new password, ends every session and removes provider links not vouched
+    /// for that address). Nil when no account left `email` with a live restore code: the ordinary reset applies.
+    /// A wrong code counts against the restore code like any wrong entry.
+    func restoreAddress(_ typed: String?, email: String?) async throws -> User? {
+        guard let typed, !typed.isEmpty, let email, !email.isEmpty else { return nil }
+        let address = User.normalize(email: email)
+        let now = time.now()
+        for userID in try await store.codes.holders(address: address, purpose: .addressRestore, at: now) {
+            guard var user = try await store.users.find(id: userID), !user.isDisabled, user.email != address else {
+                continue
+            }
+            let heldElsewhere = try await store.users.find(email: address).map { $0.id != userID } ?? false
+            let hash = CodeFormat.hash(typed, userID: userID, address: address, purpose: .addressRestore, key: codeKey)
+            let verdict = try await store.codes.use(userID: userID, purpose: .addressRestore) {
+                newest -> (OneTimeCode?, RestoreVerdict) in
+                guard var code = newest, code.isLive(at: now), code.address == address else { return (nil, .wrong) }
+                guard ConstantTime.equals(code.hash, hash) else {
+                    code.attempts += 1
+                    return (code, .wrong)
+                }
+                if heldElsewhere { return (nil, .heldElsewhere) }
+                code.usedAt = now
+                return (code, .restored)
+            }
+            switch verdict {
+            case .wrong: continue
+            case .heldElsewhere:
+                await recordSecurityEvent(
+                    "user.email_restore", target: userID, outcome: "refused",
+                    detail: "\(address) is now another account's address")
+                throw CaptureError.notPermitted(
+                    "\(address) now belongs to another account, so it cannot be restored here: contact support")
+            case .restored:
+                await recordSecurityEvent(
+                    "user.email_restore", target: userID,
+                    detail: "from \(user.email) back to \(address) with the old address's code; every session revoked")
+                user.email = address
+                user.emailVerifiedAt = now
+                return user
+            }
+        }
+        return nil
+    }
+
+    private enum RestoreVerdict: Sendable { case wrong, heldElsewhere, restored }
 }

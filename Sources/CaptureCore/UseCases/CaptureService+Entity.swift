@@ -29,9 +29,9 @@ extension CaptureService {
     /// `/entity.update`, `/entity.replace`, `/entity.delete` from their raw parameters: the access token is checked
     /// before the JSON is even parsed, so a caller without a valid token cannot make the service do more than a
     /// hash and one lookup. Every value is checked against the schema; the user cannot write read-only attributes.
-    public func changeEntity(_ kind: EntityChangeRequest.Kind, accessToken: String?, parameters: [String: String])
-        async throws -> User
-    {
+    public func changeEntity(
+        _ kind: EntityChangeRequest.Kind, accessToken: String?, parameters: [String: String], remoteAddress: String? = nil
+    ) async throws -> User {
         let (user, token) = try await authenticate(accessToken: accessToken)
         let change = try EntityChangeRequest(kind, parameters: parameters)
         var document = user.document(schema: catalog.schema, asUser: true)
@@ -42,7 +42,12 @@ extension CaptureService {
         }
         var changed = user
         changed.apply(document)
-        return try await save(changed, previous: user, emailField: "email", token: token, locale: parameters["locale"])
+        let password = parameters["current_password"].flatMap {
+            $0.isEmpty ? nil : CurrentPassword(field: "current_password", typed: $0, address: remoteAddress)
+        }
+        return try await save(
+            changed, previous: user, emailField: "email", token: token, password: password, locale: nil,
+            messages: catalog.localization.messages(for: nil))
     }
 
     /// Writes a validated form's values into the user's record through the schema, in one change so that the
@@ -103,15 +108,16 @@ extension CaptureService {
     }
 
     /// Stores `user` as changed from `previous` (the record `token` was checked against). A changed address needs
-    /// a recent sign-in and the uniqueness lookup, is no longer verified just because the old one was, and is
-    /// followed through (`addressChanged`).
+    /// the current password or a recent sign-in (`authorizeAddressChange`) and the uniqueness lookup, is no longer
+    /// verified just because the old one was, and is followed through (`addressChanged`).
     func save(
-        _ user: User, previous: User, emailField: String, token: TokenRecord, flow: FlowDefinition? = nil, locale: String?
+        _ user: User, previous: User, emailField: String, token: TokenRecord, password: CurrentPassword?,
+        flow: FlowDefinition? = nil, locale: String?, messages: Messages
     ) async throws -> User {
         var user = user
         let moved = user.email != previous.email
         if moved {
-            try await requireRecentSignIn(token)
+            try await authorizeAddressChange(of: previous, token: token, password: password, messages: messages)
             if let other = try await store.users.find(email: user.email), other.id != user.id {
                 throw CaptureError.emailAddressInUse(field: emailField)
             }

@@ -7,18 +7,28 @@ extension CaptureService {
     func sendCode(
         _ kind: OutboxEntry.Kind, to email: String, user: User?, context: FlowContext, locale: String?
     ) async throws {
+        let reset = kind == .passwordReset
+        try await sendCode(
+            kind, purpose: reset ? .passwordReset : .emailVerification,
+            lifetime: reset ? settings.resetCodeMinutes * 60 : settings.verificationCodeHours * 3600,
+            screen: reset ? "resetPassword" : "verifyEmail", to: email, user: user, context: context, locale: locale)
+    }
+
+    /// `sendCode` for a code of `purpose` that lives `lifetime` seconds and whose link opens `screen`; `values` fill
+    /// the template besides the code's own (`code`, `link`, `expires`, `name`, `origin`).
+    func sendCode(
+        _ kind: OutboxEntry.Kind, purpose: CodePurpose, lifetime: TimeInterval, screen: String, to email: String,
+        user: User?, context: FlowContext, locale: String?, values: [String: String] = [:]
+    ) async throws {
         let now = time.now()
-        let purpose: CodePurpose = kind == .passwordReset ? .passwordReset : .emailVerification
-        let lifetime = kind == .passwordReset ? settings.resetCodeMinutes * 60 : settings.verificationCodeHours * 3600
         let code = CodeFormat.mint(minter.random)
-        let screen = kind == .passwordReset ? "resetPassword" : "verifyEmail"
         let rendered = templates.render(
             kind, locale: locale,
-            values: [
+            values: values.merging([
                 "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
                 "expires": Self.describe(lifetime, in: catalog.localization.messages(for: locale)),
                 "link": codeLink(screen: screen, code: code, email: email, context: context, locale: locale),
-            ])
+            ]) { given, _ in given })
         let live = user.flatMap { $0.isDisabled ? nil : $0 }
         let entry = OutboxEntry(
             messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
@@ -28,8 +38,8 @@ extension CaptureService {
         let stored = live.map {
             OneTimeCode(
                 purpose: purpose, userID: $0.id,
-                hash: CodeFormat.hash(code, userID: $0.id, address: email, purpose: purpose, key: codeKey), createdAt: now,
-                expiresAt: now + lifetime)
+                hash: CodeFormat.hash(code, userID: $0.id, address: email, purpose: purpose, key: codeKey),
+                address: User.normalize(email: email), createdAt: now, expiresAt: now + lifetime)
         }
         try await store.outbox.record(entry, issuing: stored)
         mailSignal.wake()

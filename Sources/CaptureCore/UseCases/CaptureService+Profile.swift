@@ -7,7 +7,13 @@ extension CaptureService {
         guard token.clientID == context.client.clientID else {
             throw CaptureError.notPermitted("this access_token was issued to another client")
         }
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
+        // The current password, if sent (a field of the form, or `currentPassword` beside it), stands in for a recent
+        // sign-in when the address changes.
+        let listed = fieldName(for: "currentPassword", form: context.form)
+        let passwordField = listed ?? "currentPassword"
+        var fields = request.fields
+        let besideForm = listed == nil ? fields.removeValue(forKey: passwordField) : nil
+        let values = try catalog.validate(form: context.form, in: context.flow, values: fields, messages: messages(for: request))
         if let newPassword = value(for: "password", form: context.form, in: values) {
             return try await changePassword(
                 of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,
@@ -15,9 +21,13 @@ extension CaptureService {
         }
         try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         let emailField = catalog.fields(ofForm: context.form).first { $0.recordPath?.description == "email" }?.name ?? "email"
+        let password = (values[passwordField] ?? besideForm).flatMap {
+            $0.isEmpty ? nil : CurrentPassword(field: passwordField, typed: $0, address: request.remoteAddress)
+        }
         do {
             return try await save(
-                user, previous: previous, emailField: emailField, token: token, flow: context.flow, locale: request.locale)
+                user, previous: previous, emailField: emailField, token: token, password: password, flow: context.flow,
+                locale: request.locale, messages: messages(for: request))
         } catch let error as CaptureError {
             throw formError(error, form: context.form, messages: messages(for: request))
         }
@@ -33,11 +43,7 @@ extension CaptureService {
         guard let currentField = fieldName(for: "currentPassword", form: form), let current = values[currentField] else {
             throw CaptureError.invalidArgument("form", "'\(form)' has no current password field")
         }
-        let attempt = try await throttle.begin(email: user.email, deviceHash: nil, address: address, now: time.now())
-        guard await hasher.verify(current, hash: user.passwordHash ?? decoyHash) else {
-            throw CaptureError.invalidFormFields([currentField: [messages.text("field.currentPassword.wrong")]])
-        }
-        try await throttle.succeeded(attempt, now: time.now())
+        try await check(CurrentPassword(field: currentField, typed: current, address: address), of: user, messages: messages)
         var user = user
         user.passwordHash = await hasher.hash(newPassword)
         user.updatedAt = time.now()

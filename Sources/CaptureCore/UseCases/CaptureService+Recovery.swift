@@ -10,15 +10,23 @@ extension CaptureService {
 
     /// `/oauth/reset_password_native`: a reset code and a new password (`resetPasswordForm`). The code proves the
     /// mailbox: the password changes, every session of the user ends, the address counts as verified, the
-    /// sign-in lockout of the account is lifted, and a first proof ends provider links nobody vouched for.
+    /// sign-in lockout of the account is lifted, and a first proof ends provider links nobody vouched for. The code of
+    /// an address change's notice (`restoreAddress`) works here too: it also gives the account its old address
+    /// back, and ends the links not vouched for that address.
     public func resetPassword(_ request: FlowRequest, code: String?, email: String?) async throws -> User {
         let context = try await context(of: request, issuesTokens: false)
         let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let password = value(for: "password", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")
         }
-        var user = try await redeemCode(code, email: email, purpose: .passwordReset, messages: messages(for: request))
-        try await endUnprovenLinks(of: user, wasProven: user.emailVerifiedAt != nil, locale: request.locale)
+        let restored = try await restoreAddress(code, email: email)
+        var user: User
+        if let restored {
+            user = restored
+        } else {
+            user = try await redeemCode(code, email: email, purpose: .passwordReset, messages: messages(for: request))
+        }
+        try await endUnprovenLinks(of: user, wasProven: restored == nil && user.emailVerifiedAt != nil, locale: request.locale)
         let now = time.now()
         user.passwordHash = await hasher.hash(password)
         user.emailVerifiedAt = user.emailVerifiedAt ?? now

@@ -12,8 +12,10 @@ public struct EntityChangeRequest: Sendable, Equatable {
         case update, replace, delete
     }
 
+    /// `current_password` (ours) stands in for a recent sign-in when the change moves the address.
     public static let parameters: Set<String> = [
         "access_token", "client_id", "type_name", "attributes", "value", "attribute_name", "include_record",
+        "current_password",
     ]
 
     /// A profile update leaves room for a full record and refuses anything much larger.

@@ -80,7 +80,8 @@ struct CaptureAPIController {
             try Self.refuseUnknown(parameters, allowed: EntityChangeRequest.parameters)
             // The service checks the token before it parses the JSON (see changeEntity(_:accessToken:parameters:)).
             let user = try await service.changeEntity(
-                kind, accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters)
+                kind, accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters,
+                remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
             return Reply.ok(["result": try await service.record(of: user)])
         }
     }
