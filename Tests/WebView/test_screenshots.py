@@ -89,20 +89,20 @@ def test_screens_at_phone_width(server, host):
         assert (SHOTS / name).stat().st_size > 3000, name
 
 
-DOC_SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screens"
+EVERY_SCREEN = SHOTS / "screens"
 SIZES = ((375, 812), (768, 1024))
-# The other shipped languages: docs/screens/<tag>/, each page opened with its locale.
+# The other shipped languages: screenshots/screens/<tag>/, each page opened with its locale.
 LOCALES = (("de", "de-DE"), ("fr", "fr-FR"), ("ar", "ar-SA"))
 
 
 def test_every_screen_light_and_dark_for_review(server, host, oidc_provider, dark_scheme_reset):
-    """docs/screens/<flow>-<screen>-<scheme>-<width>.png: every screen of webViewDemo (which holds nearly all of
+    """screenshots/screens/<flow>-<screen>-<scheme>-<width>.png: every screen of webViewDemo (which holds nearly all of
     them) and the profile page's, light and dark, on a phone and a tablet, plus a themed client's; the same in each
-    other shipped language under docs/screens/<tag>/ (de, fr, ar); rewritten on each run (fixed addresses and names,
+    other shipped language under screenshots/screens/<tag>/ (de, fr, ar); rewritten on each run (fixed addresses and names,
     so an unchanged look gives unchanged files) for a person to look at."""
     from screens import OVERFLOW_JS, every_screen, use_scheme
 
-    DOC_SHOTS.mkdir(parents=True, exist_ok=True)
+    EVERY_SCREEN.mkdir(parents=True, exist_ok=True)
     written = set()
     runs = [("", "webViewDemo", "webViewDemo", CLIENT_ID, None, None),
             ("", "webViewProfile", "webViewProfile", CLIENT_ID, {"editProfile"}, None),
@@ -122,18 +122,18 @@ def test_every_screen_light_and_dark_for_review(server, host, oidc_provider, dar
                 for scheme in ("light", "dark"):
                     use_scheme(host, scheme == "dark")
                     name = "%s%s-%s-%s-%d.png" % (folder, label, state, scheme, width)
-                    host.snapshot(DOC_SHOTS / name)
+                    host.snapshot(EVERY_SCREEN / name)
                     written.add(name)
             use_scheme(host, False)
             host.resize(375, 812)
-    for stale in DOC_SHOTS.rglob("*.png"):
-        if stale.relative_to(DOC_SHOTS).as_posix() not in written:
+    for stale in EVERY_SCREEN.rglob("*.png"):
+        if stale.relative_to(EVERY_SCREEN).as_posix() not in written:
             stale.unlink()
-    print("screenshots: %d in docs/screens (%d in English, %d in %s)" % (
+    print("screenshots: %d in Tests/WebView/screenshots/screens (%d in English, %d in %s)" % (
         len(written), sum("/" not in name for name in written), sum("/" in name for name in written),
         ", ".join(tag for tag, _ in LOCALES)))
     assert len(written) >= 80 * 2
     for tag, _ in LOCALES:
         assert sum(name.startswith(tag + "/") for name in written) >= 80, tag
     for name in written:
-        assert (DOC_SHOTS / name).stat().st_size > 3000, name
+        assert (EVERY_SCREEN / name).stat().st_size > 3000, name
