@@ -33,6 +33,7 @@ extension CaptureService {
         metrics.revoked(try await store.tokens.revokeAll(userID: user.id, exceptChain: token.chainID, at: now), .addressChange)
         let client = try await self.client(id: token.clientID)
         let values = ["name": user.displayName ?? previous.email, "email": user.email, "previous": previous.email]
+        var wayBackSent = false
         if let flow = flow ?? catalog.flows.values.min(by: { $0.name < $1.name }) {
             let context = FlowContext(client: client, flow: flow, form: "", responseType: "token")
             try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: locale)
@@ -44,10 +45,10 @@ extension CaptureService {
                     .emailChanged, purpose: .addressRestore, lifetime: settings.addressRestoreHours * 3600,
                     screen: "resetPassword", to: previous.email, user: user, context: context, locale: locale,
                     values: values)
-            } else {
-                try await sendNotice(.emailChanged, to: previous.email, user: user, locale: locale, values: values)
+                wayBackSent = true
             }
-        } else {
+        }
+        if !wayBackSent {
             try await sendNotice(.emailChanged, to: previous.email, user: user, locale: locale, values: values)
         }
         await recordSecurityEvent(
@@ -67,38 +68,24 @@ extension CaptureService {
             guard var user = try await store.users.find(id: userID), !user.isDisabled, user.email != address else {
                 continue
             }
+            // A right code onto an address another account took meanwhile is recognised but not spent.
             let heldElsewhere = try await store.users.find(email: address).map { $0.id != userID } ?? false
-            let hash = CodeFormat.hash(typed, userID: userID, address: address, purpose: .addressRestore, key: codeKey)
-            let verdict = try await store.codes.use(userID: userID, purpose: .addressRestore) {
-                newest -> (OneTimeCode?, RestoreVerdict) in
-                guard var code = newest, code.isLive(at: now), code.address == address else { return (nil, .wrong) }
-                guard ConstantTime.equals(code.hash, hash) else {
-                    code.attempts += 1
-                    return (code, .wrong)
-                }
-                if heldElsewhere { return (nil, .heldElsewhere) }
-                code.usedAt = now
-                return (code, .restored)
-            }
-            switch verdict {
-            case .wrong: continue
-            case .heldElsewhere:
+            guard try await matchCode(typed, userID: userID, address: address, purpose: .addressRestore, spend: !heldElsewhere)
+            else { continue }
+            if heldElsewhere {
                 await recordSecurityEvent(
                     "user.email_restore", target: userID, outcome: "refused",
                     detail: "\(address) is now another account's address")
                 throw CaptureError.notPermitted(
                     "\(address) now belongs to another account, so it cannot be restored here: contact support")
-            case .restored:
-                await recordSecurityEvent(
-                    "user.email_restore", target: userID,
-                    detail: "from \(user.email) back to \(address) with the old address's code; every session revoked")
-                user.email = address
-                user.emailVerifiedAt = now
-                return user
             }
+            await recordSecurityEvent(
+                "user.email_restore", target: userID,
+                detail: "from \(user.email) back to \(address) with the old address's code; every session revoked")
+            user.email = address
+            user.emailVerifiedAt = now
+            return user
         }
         return nil
     }
-
-    private enum RestoreVerdict: Sendable { case wrong, heldElsewhere, restored }
 }

@@ -71,20 +71,29 @@ extension CaptureService {
         guard let email, !email.isEmpty, let user = try await store.users.find(email: User.normalize(email: email)),
             !user.isDisabled
         else { throw wrong }
-        let now = time.now()
         // Against the address the account has now: a code sent to the one it had before proves nothing about this one.
-        let hash = CodeFormat.hash(typed, userID: user.id, address: user.email, purpose: purpose, key: codeKey)
-        let spent = try await store.codes.use(userID: user.id, purpose: purpose) { newest in
-            guard var code = newest, code.isLive(at: now) else { return (nil, false) }
-            if ConstantTime.equals(code.hash, hash) {
-                code.usedAt = now
-                return (code, true)
-            }
-            code.attempts += 1
-            return (code, false)
-        }
-        guard spent else { throw wrong }
+        guard try await matchCode(typed, userID: user.id, address: user.email, purpose: purpose) else { throw wrong }
         return user
+    }
+
+    /// Whether `typed` is `userID`'s live code for `purpose` sent to `address` (the hash binds all three); a right
+    /// one is spent unless `spend` is false, a wrong one counts against the code, which dies after
+    /// `OneTimeCode.maxAttempts`.
+    func matchCode(_ typed: String, userID: String, address: String, purpose: CodePurpose, spend: Bool = true)
+        async throws -> Bool
+    {
+        let now = time.now()
+        let hash = CodeFormat.hash(typed, userID: userID, address: address, purpose: purpose, key: codeKey)
+        return try await store.codes.use(userID: userID, purpose: purpose) { newest in
+            guard var code = newest, code.isLive(at: now) else { return (nil, false) }
+            guard ConstantTime.equals(code.hash, hash) else {
+                code.attempts += 1
+                return (code, false)
+            }
+            guard spend else { return (nil, true) }
+            code.usedAt = now
+            return (code, true)
+        }
     }
 
     /// A link that opens the flow page on `screen` with the code filled in. Code and address travel in the
