@@ -2,10 +2,10 @@
 .PHONY: run test deps build bench
 
 deps:
-	./scripts/install-deps.sh
+	scripts/stage.sh install ./scripts/install-deps.sh
 
 build: deps
-	swift build --build-tests
+	scripts/stage.sh build swift build --build-tests
 
 run: deps
 	swift build
@@ -23,18 +23,18 @@ INTEROP = /usr/bin/python3 -m pytest Tests/Interop -q
 # SQLite only. Everything whose outcome depends on storage runs on both backends.
 PAGE_ONLY = accessibility account_screens appearance framing host_commands languages page_contract screenshots usability
 WEBVIEW_STORED = $(WEBVIEW) $(foreach name,$(PAGE_ONLY),--ignore=Tests/WebView/test_$(name).py)
-# Liveness checks under hostile load run alone, after the parallel run: there, every test shares the same two cores.
-ALONE = RequestCostTests/healthAnswersWhileHostileRequestsArrive
-SWIFT_TESTS = sh -c 'swift test --skip-build --skip "$(ALONE)" && swift test --skip-build --filter "$(ALONE)"'
+SWIFT_TESTS = swift test --skip-build
+
+STAGE = scripts/stage.sh
 
 test: build
 	rm -rf .build/test-tmp && mkdir -p .build/test-tmp
-	$(SUITE_ENV) $(WITH_PG) $(SWIFT_TESTS)
-	$(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(SWIFT_TESTS)
-	$(SUITE_ENV) $(WITH_PG) $(WEBVIEW)
-	$(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(WEBVIEW_STORED)
-	$(SUITE_ENV) $(INTEROP)
-	$(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(INTEROP)
+	$(STAGE) "swift, SQLite" env $(SUITE_ENV) $(WITH_PG) $(SWIFT_TESTS)
+	$(STAGE) "swift, PostgreSQL" env $(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(SWIFT_TESTS)
+	$(STAGE) "web view, SQLite" env $(SUITE_ENV) $(WITH_PG) $(WEBVIEW)
+	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(WEBVIEW_STORED)
+	$(STAGE) "interop, SQLite" env $(SUITE_ENV) $(INTEROP)
+	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) CAPTURE_TEST_BACKEND=postgres $(WITH_PG) $(INTEROP)
 
 # Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:

@@ -18,9 +18,21 @@ struct Reply {
     var stat: String? { json["stat"] as? String }
 }
 
-/// Drives the real router in-process (no sockets).
+/// Drives the real router: in-process (no sockets), or over loopback sockets to a live server when the peer's
+/// address matters.
 struct API {
-    let client: any TestClientProtocol
+    enum Transport {
+        case inProcess(any TestClientProtocol)
+        /// A fresh connection per request, waiting as long as a loaded test machine may need: the suite runs every
+        /// test at once on two cores, so a reply can take longer than HummingbirdTesting's 20-second live client allows.
+        case socket(port: Int)
+    }
+    let transport: Transport
+
+    init(client: any TestClientProtocol) { transport = .inProcess(client) }
+    init(port: Int) { transport = .socket(port: port) }
+
+    static let socketTimeout: Duration = .seconds(120)
 
     static func form(_ fields: [String: String]) -> String {
         var allowed = CharacterSet.alphanumerics
@@ -46,12 +58,25 @@ struct API {
         try await send(path, method: .get, headers: headers, body: nil)
     }
 
-    private func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Reply {
-        try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
-            let data = Data(buffer: response.body)
-            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return Reply(status: response.status, headers: response.headers, json: json, text: String(decoding: data, as: UTF8.self))
+    func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> Reply {
+        switch transport {
+        case .inProcess(let client):
+            return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+                Self.reply(response.status, response.headers, response.body)
+            }
+        case .socket(let port):
+            return try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: Self.socketTimeout)) {
+                let request = TestClient.Request(path, method: method, authority: "localhost", headers: headers, body: body)
+                let response = try await $0.execute(request)
+                return Self.reply(response.status, response.headers, response.body ?? ByteBuffer())
+            }
         }
+    }
+
+    private static func reply(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ body: ByteBuffer) -> Reply {
+        let data = Data(buffer: body)
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Reply(status: status, headers: headers, json: json, text: String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -30,13 +30,7 @@ import Testing
         func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil) async throws -> Reply {
             var headers = self.headers
             if json != nil { headers[.contentType] = "application/json" }
-            return try await api.client.execute(
-                uri: "/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }
-            ) { response in
-                let data = Data(buffer: response.body)
-                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-                return Reply(status: response.status, headers: response.headers, json: object, text: String(decoding: data, as: UTF8.self))
-            }
+            return try await api.send("/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         }
 
         func items(_ reply: Reply) -> [[String: Any]] { reply["items"] as? [[String: Any]] ?? [] }
@@ -63,11 +57,7 @@ import Testing
             let wrongSecret = "cbk_\(admin.id)_" + String(repeating: "A", count: 43)
             for (method, path) in routes {
                 for header in [nil, "Bearer", "Bearer nonsense", "Bearer \(wrongSecret)", "Bearer cbk_\(revoked.id)_x", "Basic \(admin.key)"] {
-                    let reply = try await api.client.execute(
-                        uri: "/admin/v1" + path, method: method, headers: header.map { [.authorization: $0] } ?? [:]
-                    ) { response in
-                        Reply(status: response.status, headers: response.headers, json: [:], text: String(buffer: response.body))
-                    }
+                    let reply = try await api.send("/admin/v1" + path, method: method, headers: header.map { [.authorization: $0] } ?? [:])
                     #expect(reply.status == .unauthorized, "\(method) \(path) with \(header ?? "no header")")
                     #expect(reply.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
                     #expect(reply.headers[.xContentTypeOptions] == "nosniff")

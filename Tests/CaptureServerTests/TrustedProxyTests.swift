@@ -16,7 +16,7 @@ import Testing
         let world = try await TestWorld.make(configure: configure)
         let app = Application(
             router: try buildRouter(service: world.service), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in try await body(API(client: client), world) }
+        try await app.test(.live) { client in try await body(API(port: try #require(client.port)), world) }
     }
 
     static func signIn(_ api: API, email: String, password: String, forwardedFor: String) async throws -> Int? {
