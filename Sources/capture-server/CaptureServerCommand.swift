@@ -8,7 +8,7 @@ import NIOPosix
 
 /// The process's entry: before any task runs, NIO's event loops become Swift's global executor, so a request's
 /// handler runs on the event loop its connection lives on instead of hopping to Swift's cooperative pool and back
-/// (measured: a third of a token check's time went to threads waking each other; docs/benchmarks.md).
+/// (measured: a third of a token check's time went to threads waking each other; docs/performance.md).
 @main
 enum CaptureServerEntry {
     static func main() async {
