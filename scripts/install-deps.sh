@@ -7,6 +7,7 @@ packages=(
   libcurl4-openssl-dev    # outbound HTTP (social providers, mail relay) goes through libcurl
   python3-aiosmtpd        # the real SMTP server CaptureOutboundTests deliver to on loopback (/usr/bin/python3)
   python3-gi python3-gi-cairo gir1.2-webkit2-4.1 xvfb xauth python3-pytest   # the real web-view test suite
+  python3-pytest-xdist    # runs the web-view suite on two workers, each with its own server and web views
   python3-pip             # installs the PyPI test servers below
   postgresql              # a real PostgreSQL server (15 on Debian 12) the storage conformance tests start on loopback
   nginx                   # /usr/sbin/nginx, the balancer in front of two instances in Tests/WebView/test_cluster.py

@@ -374,7 +374,10 @@ class Host:
                 box["error"] = error.message
             box["done"] = True
 
-        self.pump(0.2)  # let layout and focus rings settle
+        # Layout and paint settle: two animation frames after this point have been drawn.
+        self.run_js("(window.__captureFramed = false, requestAnimationFrame(function(){"
+                    " requestAnimationFrame(function(){ window.__captureFramed = true; }); }), true)")
+        self.wait_for(lambda: self.run_js("window.__captureFramed") is True, timeout, "two drawn frames")
         self.view.get_snapshot(
             WebKit2.SnapshotRegion.FULL_DOCUMENT, WebKit2.SnapshotOptions.NONE, None, finished, None
         )

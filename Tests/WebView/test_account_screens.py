@@ -1,13 +1,11 @@
 """The account-lifecycle screens without mail (SPEC §2): where people find them, what a message's link
 does to the page, the field errors, and 375-px snapshots of each screen for a human to look at."""
 
-import pathlib
 
-from conftest import PASSWORD, new_email
+from conftest import PASSWORD, SHOTS, new_email
 from test_screenshots import LAYOUT_CHECK
 from test_session import field_messages, visible_text
 
-SHOTS = pathlib.Path(__file__).resolve().with_name("screenshots")
 
 # The screens each page holds (webViewProfile offers sign-in and recovery while signed out).
 PAGE_SCREENS = {

@@ -4,15 +4,13 @@ same web view (no popup), the test answers it there as a person would, and the p
 the page finish the sign-in. Events are checked on both bridge transports and the tokens against /entity."""
 
 import json
-import pathlib
 import urllib.parse
 import uuid
 
-from conftest import CLIENT_ID, PASSWORD
+from conftest import CLIENT_ID, PASSWORD, SHOTS
 from test_code_flow import pkce_pair
 from test_screenshots import LAYOUT_CHECK
 
-SHOTS = pathlib.Path(__file__).resolve().with_name("screenshots")
 BUTTON = '[data-capture-provider="mock"]'
 
 
