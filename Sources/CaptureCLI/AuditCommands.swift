@@ -16,7 +16,9 @@ extension AuditCommand {
         var actor: String?
         @Option(help: ArgumentHelp("Only rows of this action, e.g. token.revoke or signin.burst.", valueName: "action"))
         var action: String?
-        @Option(help: ArgumentHelp("Only rows about this target (a user, client, token or key as the action named it).", valueName: "target"))
+        @Option(
+            help: ArgumentHelp(
+                "Only rows about this target (a user, client, token or key as the action named it).", valueName: "target"))
         var target: String?
         @OptionGroup var paging: PageOptions
         @OptionGroup var options: GlobalOptions
@@ -71,8 +73,10 @@ extension AdminKeyCommand {
             try await options.withService { service, output in
                 let keys = try await service.listAdminKeys().map { AdminDocuments.adminKey($0) }
                 output.list(
-                    [.init("ID", "id"), .init("NAME", "name"), .init("STATE", "state"), .init("CREATED", "created_at"),
-                     .init("REVOKED", "revoked_at")],
+                    [
+                        .init("ID", "id"), .init("NAME", "name"), .init("STATE", "state"), .init("CREATED", "created_at"),
+                        .init("REVOKED", "revoked_at"),
+                    ],
                     AdminList(items: keys, nextOffset: nil))
             }
         }

@@ -105,12 +105,16 @@ extension ClientCommand {
         @Argument(help: ArgumentHelp("The client id.", valueName: "client-id"))
         var clientID: String
         @OptionGroup var values: ClientValueOptions
-        @Option(name: .customLong("legacy-token-url"), help: ArgumentHelp("Turn the legacy token URL on or off.", valueName: "on|off"))
+        @Option(
+            name: .customLong("legacy-token-url"), help: ArgumentHelp("Turn the legacy token URL on or off.", valueName: "on|off")
+        )
         var legacyTokenURL: String?
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            if let legacyTokenURL, !["on", "off"].contains(legacyTokenURL) { throw ValidationError("--legacy-token-url takes on or off") }
+            if let legacyTokenURL, !["on", "off"].contains(legacyTokenURL) {
+                throw ValidationError("--legacy-token-url takes on or off")
+            }
         }
 
         func run() async throws {

@@ -51,7 +51,8 @@ extension Output {
         case .object:
             // A linked account: "provider:subject (email, linked <date>)".
             let email = member(value, "email")
-            return "\(text(member(value, "identifier"))) (\(email == .null ? "no email" : text(email)), linked \(text(member(value, "linked_at"))))"
+            return
+                "\(text(member(value, "identifier"))) (\(email == .null ? "no email" : text(email)), linked \(text(member(value, "linked_at"))))"
         }
     }
 

@@ -48,7 +48,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         }
         if settings != nil || nonEmpty(environment["CAPTURE_SETTINGS"]) != nil {
             // A directory the operator named must be there; only the implicit default may be absent.
-            throw SettingsError(file: directory.appendingPathComponent("service.json").path, key: "(file)", problem: "does not exist")
+            throw SettingsError(
+                file: directory.appendingPathComponent("service.json").path, key: "(file)", problem: "does not exist")
         }
         var defaults = ServiceSettings()
         defaults.database = db ?? nonEmpty(environment["CAPTURE_DB"]) ?? ServiceSettings.defaultDatabase
@@ -70,7 +71,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         let storage = try await OpenedStorage.open(location)
         let result: Result<T, any Error>
         do {
-            result = .success(try await body(await CaptureService.make(settings: resolved, catalog: catalog, store: storage.repositories)))
+            result = .success(
+                try await body(await CaptureService.make(settings: resolved, catalog: catalog, store: storage.repositories)))
         } catch {
             result = .failure(error)
         }
@@ -109,7 +111,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// Commands that read the settings or the database file themselves have no remote mode (a usage error).
     func refuseServer() throws {
         if server != nil {
-            throw ValidationError("this command works on the database file and settings only (--db, --settings); it has no --server mode")
+            throw ValidationError(
+                "this command works on the database file and settings only (--db, --settings); it has no --server mode")
         }
     }
 

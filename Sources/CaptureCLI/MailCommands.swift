@@ -29,8 +29,10 @@ extension MailCommand {
                 output.list(
                     ["ID", "KIND", "TO", "STATUS", "ATTEMPTS", "NEXT ATTEMPT", "CREATED", "LAST ERROR"],
                     rows: entries.map {
-                        ["\($0.id ?? 0)", $0.kind.rawValue, $0.recipient, $0.status.rawValue, "\($0.attempts)",
-                         $0.isWaiting ? iso($0.nextAttemptAt) : "-", iso($0.createdAt), $0.lastError ?? "-"]
+                        [
+                            "\($0.id ?? 0)", $0.kind.rawValue, $0.recipient, $0.status.rawValue, "\($0.attempts)",
+                            $0.isWaiting ? iso($0.nextAttemptAt) : "-", iso($0.createdAt), $0.lastError ?? "-",
+                        ]
                     },
                     objects: entries.map { mailJSON($0, body: false) })
             }
@@ -59,7 +61,9 @@ extension MailCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "retry",
-            abstract: "Make a failed or waiting message due again now (while its code lives), and with it every message waiting for the relay.")
+            abstract:
+                "Make a failed or waiting message due again now (while its code lives), and with it every message waiting for the relay."
+        )
 
         @Argument(help: "The message's id (see mail list).")
         var id: Int64
@@ -93,7 +97,8 @@ func retryText(_ retry: MailRetry) -> String {
     }
     text += "; its code is valid until \(iso(retry.entry.bodyExpiresAt))."
     if retry.relayConfigured {
-        text += " The service tries it at its next delivery pass (within \(MailDelivery.pollInterval.components.seconds) s while it runs)."
+        text +=
+            " The service tries it at its next delivery pass (within \(MailDelivery.pollInterval.components.seconds) s while it runs)."
     } else {
         text += " No SMTP relay is configured (mail.smtp in the settings): it waits in the outbox until one is."
     }

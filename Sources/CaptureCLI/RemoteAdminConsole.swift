@@ -115,7 +115,9 @@ struct RemoteAdminConsole: AdminConsole {
         components.queryItems = items.keys.sorted().map { URLQueryItem(name: $0, value: items[$0]) }
         let suffix = items.isEmpty ? "" : "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         let document = try await send(.get, path + suffix)
-        guard let list = AdminList(document: document) else { throw RemoteRefusal(detail: "\(base) sent a list this capturectl cannot read", isUsage: false) }
+        guard let list = AdminList(document: document) else {
+            throw RemoteRefusal(detail: "\(base) sent a list this capturectl cannot read", isUsage: false)
+        }
         return list
     }
 
@@ -126,7 +128,10 @@ struct RemoteAdminConsole: AdminConsole {
     }
 
     private func send(_ method: OutboundHTTPRequest.Method, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
-        var headers = [OutboundHTTPHeader(name: "Authorization", value: "Bearer \(key)"), OutboundHTTPHeader(name: "Accept", value: "application/json")]
+        var headers = [
+            OutboundHTTPHeader(name: "Authorization", value: "Bearer \(key)"),
+            OutboundHTTPHeader(name: "Accept", value: "application/json"),
+        ]
         if body != nil { headers.append(OutboundHTTPHeader(name: "Content-Type", value: "application/json")) }
         let response: OutboundHTTPResponse
         do {
@@ -137,11 +142,14 @@ struct RemoteAdminConsole: AdminConsole {
         } catch {
             throw RemoteRefusal(detail: "cannot reach \(base): \(error)", isUsage: false)
         }
-        let document = try? JSONParser.parse(Array(response.body), limits: .init(
-            maxInputBytes: 64 << 20, maxDepth: 32, maxValues: 10_000_000, maxStringBytes: 1 << 20, maxNumberBytes: 64))
+        let document = try? JSONParser.parse(
+            Array(response.body),
+            limits: .init(
+                maxInputBytes: 64 << 20, maxDepth: 32, maxValues: 10_000_000, maxStringBytes: 1 << 20, maxNumberBytes: 64))
         guard (200..<300).contains(response.status) else {
             // Problem details name it `detail`; a reply from outside the admin API (a proxy, a refused method) may not.
-            let detail = [document.map { Output.member($0, "detail") }, document.map { Output.member($0, "error_description") }]
+            let detail =
+                [document.map { Output.member($0, "detail") }, document.map { Output.member($0, "error_description") }]
                 .compactMap { value -> String? in
                     if case .string(let text)? = value { return text }
                     return nil
@@ -151,7 +159,9 @@ struct RemoteAdminConsole: AdminConsole {
                 detail: response.status == 401 ? "the server refused the admin key (CAPTURE_ADMIN_KEY): \(detail)" : detail,
                 isUsage: ["invalid_argument", "missing_argument"].contains(error) && response.status == 400)
         }
-        guard let document else { throw RemoteRefusal(detail: "\(base) did not answer JSON (HTTP \(response.status))", isUsage: false) }
+        guard let document else {
+            throw RemoteRefusal(detail: "\(base) did not answer JSON (HTTP \(response.status))", isUsage: false)
+        }
         return document
     }
 }

@@ -28,11 +28,15 @@ extension SchemaCommand {
                 let rows = Self.rows(schema.attributes, prefix: "")
                 output.list(
                     ["PATH", "TYPE", "CONSTRAINTS"], rows: service + rows.map { [$0.path, $0.type, $0.constraints] },
-                    objects: rows.map { ["path": .string($0.path), "type": .string($0.type), "constraints": .string($0.constraints)] })
+                    objects: rows.map {
+                        ["path": .string($0.path), "type": .string($0.type), "constraints": .string($0.constraints)]
+                    })
             }
         }
 
-        static func rows(_ scope: [String: AttributeDefinition], prefix: String) -> [(path: String, type: String, constraints: String)] {
+        static func rows(
+            _ scope: [String: AttributeDefinition], prefix: String
+        ) -> [(path: String, type: String, constraints: String)] {
             scope.values.sorted { $0.name < $1.name }.flatMap { definition in
                 let path = prefix + definition.name
                 let row = (path: path, type: definition.type.rawValue, constraints: constraints(of: definition))

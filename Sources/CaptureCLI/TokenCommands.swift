@@ -143,13 +143,17 @@ extension TokenCommand {
                     output.message("active: false", object: fields)
                     return
                 }
-                var pairs = ["active", "sub", "username", "client_id", "token_type"].map { ($0, Output.text(Output.member(fields, $0))) }
+                var pairs = ["active", "sub", "username", "client_id", "token_type"].map {
+                    ($0, Output.text(Output.member(fields, $0)))
+                }
                 for key in ["iat", "exp"] {
                     let seconds = Output.int(fields, key)
                     pairs.append((key, "\(seconds) (\(iso(Date(timeIntervalSince1970: TimeInterval(seconds)))))"))
                 }
                 pairs.append(("fingerprint", Output.text(Output.member(fields, "fingerprint"))))
-                if Output.member(fields, "scope") != .null { pairs.append(("scope", Output.text(Output.member(fields, "scope")))) }
+                if Output.member(fields, "scope") != .null {
+                    pairs.append(("scope", Output.text(Output.member(fields, "scope"))))
+                }
                 output.record(pairs, object: fields)
             }
             if !active { throw ExitCode(1) }

@@ -53,7 +53,8 @@ extension UserCommand {
 
     struct SignOut: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "sign-out", abstract: "Sign a user out everywhere: revoke every token of theirs (takes effect immediately).")
+            commandName: "sign-out",
+            abstract: "Sign a user out everywhere: revoke every token of theirs (takes effect immediately).")
 
         @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
         var reference: String
@@ -62,7 +63,8 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.revokeTokens(ofUser: reference)
-                output.message("signed out everywhere: revoked \(Output.plural(Output.int(result, "revoked"), "token"))", object: result)
+                output.message(
+                    "signed out everywhere: revoked \(Output.plural(Output.int(result, "revoked"), "token"))", object: result)
             }
         }
     }

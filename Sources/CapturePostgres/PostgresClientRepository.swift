@@ -6,15 +6,18 @@ struct PostgresClientRepository: ClientRepository {
     let store: PostgresStore
 
     func upsert(_ client: Client) async throws {
-        try await store.query(Self.insert(client, onConflict: """
-            ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, secret_hash = excluded.secret_hash,
-                redirect_uris = excluded.redirect_uris, allowed_origins = excluded.allowed_origins,
-                response_types = excluded.response_types, legacy_token_url = excluded.legacy_token_url,
-                access_token_life_hours = excluded.access_token_life_hours,
-                keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
-                require_verified_email = excluded.require_verified_email,
-                allow_unverified_email = excluded.allow_unverified_email, created_at = excluded.created_at
-            """))
+        try await store.query(
+            Self.insert(
+                client,
+                onConflict: """
+                    ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, secret_hash = excluded.secret_hash,
+                        redirect_uris = excluded.redirect_uris, allowed_origins = excluded.allowed_origins,
+                        response_types = excluded.response_types, legacy_token_url = excluded.legacy_token_url,
+                        access_token_life_hours = excluded.access_token_life_hours,
+                        keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
+                        require_verified_email = excluded.require_verified_email,
+                        allow_unverified_email = excluded.allow_unverified_email, created_at = excluded.created_at
+                    """))
     }
 
     func insert(_ client: Client) async throws {

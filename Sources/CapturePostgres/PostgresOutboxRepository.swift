@@ -92,14 +92,15 @@ struct PostgresOutboxRepository: OutboxRepository {
 
     func resumeDeferred(at now: Date, relayWorks: Bool) async throws -> Int {
         try await store.transaction { connection in
-            let resumed = try await connection.rows(
-                """
-                WITH resumed AS (
-                    UPDATE outbox SET status = \(Self.pending), next_attempt_at = \(now) WHERE status = \(Self.deferred)
-                    RETURNING 1)
-                SELECT count(*) AS n FROM resumed
-                """
-            ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
+            let resumed =
+                try await connection.rows(
+                    """
+                    WITH resumed AS (
+                        UPDATE outbox SET status = \(Self.pending), next_attempt_at = \(now) WHERE status = \(Self.deferred)
+                        RETURNING 1)
+                    SELECT count(*) AS n FROM resumed
+                    """
+                ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
             if relayWorks {
                 try await connection.rows(
                     "UPDATE outbox SET deferrals = 0 WHERE status = \(Self.pending) AND deferrals > 0")
@@ -116,28 +117,30 @@ struct PostgresOutboxRepository: OutboxRepository {
 
     func forgetBodies(at now: Date) async throws -> Int {
         try await store.transaction { connection in
-            let expired = try await connection.rows(
-                """
-                WITH expired AS (
-                    UPDATE outbox SET status = \(OutboxEntry.Status.failed.rawValue), text = NULL, html = NULL,
-                        last_error = \(MailDelivery.expiredBeforeDelivery)
-                            || CASE WHEN last_error IS NULL THEN '' ELSE ' (it waited: ' || last_error || ')' END
-                    WHERE status IN (\(Self.pending), \(Self.deferred)) AND body_expires_at <= \(now)
-                    RETURNING 1)
-                SELECT count(*) AS n FROM expired
-                """
-            ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
-            let cleared = try await connection.rows(
-                """
-                WITH cleared AS (
-                    UPDATE outbox SET text = NULL, html = NULL
-                    WHERE (text IS NOT NULL OR html IS NOT NULL)
-                        AND (status IN (\(OutboxEntry.Status.sent.rawValue), \(OutboxEntry.Status.suppressed.rawValue))
-                            OR body_expires_at <= \(now))
-                    RETURNING 1)
-                SELECT count(*) AS n FROM cleared
-                """
-            ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
+            let expired =
+                try await connection.rows(
+                    """
+                    WITH expired AS (
+                        UPDATE outbox SET status = \(OutboxEntry.Status.failed.rawValue), text = NULL, html = NULL,
+                            last_error = \(MailDelivery.expiredBeforeDelivery)
+                                || CASE WHEN last_error IS NULL THEN '' ELSE ' (it waited: ' || last_error || ')' END
+                        WHERE status IN (\(Self.pending), \(Self.deferred)) AND body_expires_at <= \(now)
+                        RETURNING 1)
+                    SELECT count(*) AS n FROM expired
+                    """
+                ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
+            let cleared =
+                try await connection.rows(
+                    """
+                    WITH cleared AS (
+                        UPDATE outbox SET text = NULL, html = NULL
+                        WHERE (text IS NOT NULL OR html IS NOT NULL)
+                            AND (status IN (\(OutboxEntry.Status.sent.rawValue), \(OutboxEntry.Status.suppressed.rawValue))
+                                OR body_expires_at <= \(now))
+                        RETURNING 1)
+                    SELECT count(*) AS n FROM cleared
+                    """
+                ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
             return expired + cleared
         }
     }

@@ -186,7 +186,9 @@ struct PostgresTokenRepository: TokenRepository {
 
     /// Revokes the live tokens matching `condition` (its parameters from `$2`; `$1` is the time) and counts them by
     /// kind, in one statement.
-    private static func revokeChain(_ chainID: String, of userID: String, at date: Date, on connection: PostgresConnection)
+    private static func revokeChain(
+        _ chainID: String, of userID: String, at date: Date, on connection: PostgresConnection
+    )
         async throws -> RevokedTokens
     {
         try await revoke(where: "user_id = $2 AND chain_id = $3", userID, chainID, at: date, on: connection)

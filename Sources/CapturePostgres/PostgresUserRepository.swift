@@ -60,7 +60,9 @@ struct PostgresUserRepository: UserRepository {
     func list(search: String?, page: Page) async throws -> [User] {
         if let search, !search.isEmpty {
             // ILIKE with the wildcards of the search itself escaped: a search for "a_b" finds only "a_b".
-            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
+            let pattern =
+                "%"
+                + search.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
             return try await store.query(
                 """

@@ -37,7 +37,8 @@ public func buildApplication(
                     address: .hostname(settings.adminHost ?? settings.host, port: adminPort), serverName: "capture-bridge-admin",
                     availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
                 onServerRunning: { channel in
-                    logger.info("admin API listening on \(settings.adminHost ?? settings.host):\(channel.localAddress?.port ?? 0)")
+                    logger.info(
+                        "admin API listening on \(settings.adminHost ?? settings.host):\(channel.localAddress?.port ?? 0)")
                 },
                 logger: logger))
     }

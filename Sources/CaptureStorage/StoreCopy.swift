@@ -8,58 +8,80 @@ public enum StoreCopy {
 
     /// The tables, parents before the rows that reference them; column names as SQLite has them.
     public static let tables: [StoredTable] = [
-        StoredTable("users", orderedBy: ["id"], [
-            ("id", .text), ("number", .integer), ("email", .text), ("passwordHash", .text), ("profile", .text),
-            ("lastElementID", .integer), ("emailVerifiedAt", .date), ("createdAt", .date), ("updatedAt", .date),
-            ("lastLoginAt", .date), ("disabledAt", .date),
-        ]),
-        StoredTable("user_unique", orderedBy: ["attribute", "value"], [
-            ("attribute", .text), ("value", .text), ("userID", .text),
-        ]),
-        StoredTable("clients", orderedBy: ["clientID"], [
-            ("clientID", .text), ("name", .text), ("secretHash", .text), ("redirectURIs", .texts),
-            ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
-            ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
-            ("allowUnverifiedEmail", .bool),
-            ("createdAt", .date),
-        ]),
-        StoredTable("tokens", orderedBy: ["id"], generatedID: true, [
-            ("id", .integer), ("kind", .text), ("hash", .text), ("userID", .text), ("clientID", .text),
-            ("chainID", .text), ("scope", .text), ("authProvider", .text), ("issuedAt", .date), ("expiresAt", .date),
-            ("usedAt", .date), ("revokedAt", .date), ("refreshSecret", .text), ("redirectURI", .text),
-            ("codeChallenge", .text),
-        ]),
-        StoredTable("throttle", orderedBy: ["key"], [
-            ("key", .text), ("level", .real), ("updatedAt", .date), ("expiresAt", .date),
-        ]),
-        StoredTable("codes", orderedBy: ["id"], generatedID: true, [
-            ("id", .integer), ("purpose", .text), ("userID", .text), ("hash", .text), ("createdAt", .date),
-            ("expiresAt", .date), ("attempts", .integer), ("usedAt", .date), ("address", .text),
-        ]),
-        StoredTable("outbox", orderedBy: ["id"], generatedID: true, [
-            ("id", .integer), ("messageID", .text), ("kind", .text), ("recipient", .text), ("userID", .text),
-            ("subject", .text), ("text", .text), ("html", .text), ("status", .text), ("attempts", .integer),
-            ("nextAttemptAt", .date), ("lastError", .text), ("createdAt", .date), ("sentAt", .date),
-            ("bodyExpiresAt", .date), ("deferrals", .integer),
-        ]),
-        StoredTable("social_logins", orderedBy: ["id"], generatedID: true, [
-            ("id", .integer), ("stateHash", .text), ("provider", .text), ("clientID", .text), ("flow", .text),
-            ("locale", .text), ("responseType", .text), ("returnURL", .text), ("nonce", .text),
-            ("codeVerifier", .text), ("createdAt", .date), ("expiresAt", .date), ("subject", .text),
-            ("claims", .text), ("tokenHash", .text), ("tokenExpiresAt", .date), ("usedAt", .date),
-            ("initiatorChallenge", .text),
-        ]),
-        StoredTable("identities", orderedBy: ["provider", "subject"], [
-            ("provider", .text), ("subject", .text), ("userID", .text), ("email", .text), ("vouched", .bool),
-            ("linkedAt", .date), ("lastUsedAt", .date),
-        ]),
-        StoredTable("admin_keys", orderedBy: ["id"], [
-            ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),
-        ]),
-        StoredTable("audit_log", orderedBy: ["id"], generatedID: true, [
-            ("id", .integer), ("at", .date), ("actor", .text), ("action", .text), ("target", .text),
-            ("outcome", .text), ("detail", .text),
-        ]),
+        StoredTable(
+            "users", orderedBy: ["id"],
+            [
+                ("id", .text), ("number", .integer), ("email", .text), ("passwordHash", .text), ("profile", .text),
+                ("lastElementID", .integer), ("emailVerifiedAt", .date), ("createdAt", .date), ("updatedAt", .date),
+                ("lastLoginAt", .date), ("disabledAt", .date),
+            ]),
+        StoredTable(
+            "user_unique", orderedBy: ["attribute", "value"],
+            [
+                ("attribute", .text), ("value", .text), ("userID", .text),
+            ]),
+        StoredTable(
+            "clients", orderedBy: ["clientID"],
+            [
+                ("clientID", .text), ("name", .text), ("secretHash", .text), ("redirectURIs", .texts),
+                ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
+                ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
+                ("allowUnverifiedEmail", .bool),
+                ("createdAt", .date),
+            ]),
+        StoredTable(
+            "tokens", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("kind", .text), ("hash", .text), ("userID", .text), ("clientID", .text),
+                ("chainID", .text), ("scope", .text), ("authProvider", .text), ("issuedAt", .date), ("expiresAt", .date),
+                ("usedAt", .date), ("revokedAt", .date), ("refreshSecret", .text), ("redirectURI", .text),
+                ("codeChallenge", .text),
+            ]),
+        StoredTable(
+            "throttle", orderedBy: ["key"],
+            [
+                ("key", .text), ("level", .real), ("updatedAt", .date), ("expiresAt", .date),
+            ]),
+        StoredTable(
+            "codes", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("purpose", .text), ("userID", .text), ("hash", .text), ("createdAt", .date),
+                ("expiresAt", .date), ("attempts", .integer), ("usedAt", .date), ("address", .text),
+            ]),
+        StoredTable(
+            "outbox", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("messageID", .text), ("kind", .text), ("recipient", .text), ("userID", .text),
+                ("subject", .text), ("text", .text), ("html", .text), ("status", .text), ("attempts", .integer),
+                ("nextAttemptAt", .date), ("lastError", .text), ("createdAt", .date), ("sentAt", .date),
+                ("bodyExpiresAt", .date), ("deferrals", .integer),
+            ]),
+        StoredTable(
+            "social_logins", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("stateHash", .text), ("provider", .text), ("clientID", .text), ("flow", .text),
+                ("locale", .text), ("responseType", .text), ("returnURL", .text), ("nonce", .text),
+                ("codeVerifier", .text), ("createdAt", .date), ("expiresAt", .date), ("subject", .text),
+                ("claims", .text), ("tokenHash", .text), ("tokenExpiresAt", .date), ("usedAt", .date),
+                ("initiatorChallenge", .text),
+            ]),
+        StoredTable(
+            "identities", orderedBy: ["provider", "subject"],
+            [
+                ("provider", .text), ("subject", .text), ("userID", .text), ("email", .text), ("vouched", .bool),
+                ("linkedAt", .date), ("lastUsedAt", .date),
+            ]),
+        StoredTable(
+            "admin_keys", orderedBy: ["id"],
+            [
+                ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),
+            ]),
+        StoredTable(
+            "audit_log", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("at", .date), ("actor", .text), ("action", .text), ("target", .text),
+                ("outcome", .text), ("detail", .text),
+            ]),
     ]
 
     /// A table's name and how many rows were copied.

@@ -65,12 +65,15 @@ public enum CaptureDatabase {
     ) -> (repositories: Repositories, close: @Sendable () throws -> Void) {
         let pointReaders = PointReaders(path: pool.path)
         let repositories = repositories(pool, metrics: metrics, pointReaders: pointReaders)
-        return (repositories, {
-            pointReaders.close()
-            checkpointer?.close()
-            _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-            try pool.close()
-        })
+        return (
+            repositories,
+            {
+                pointReaders.close()
+                checkpointer?.close()
+                _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                try pool.close()
+            }
+        )
     }
 
     private static func repositories(

@@ -97,10 +97,13 @@ struct SeedTokens: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (name, lines) in [("access.txt", access), ("refresh.txt", refresh), ("codes.txt", codeLines)] {
-            try (lines.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            try (lines.joined(separator: "\n") + "\n").write(
+                to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let stored = access.count + refresh.count + codeLines.count
-        print("users=\(userIDs.count) tokens=\(stored) access=\(access.count) refresh=\(refresh.count) codes=\(codeLines.count)", terminator: " ")
+        print(
+            "users=\(userIDs.count) tokens=\(stored) access=\(access.count) refresh=\(refresh.count) codes=\(codeLines.count)",
+            terminator: " ")
         print("seconds=\(String(format: "%.2f", seconds)) per_second=\(Int(Double(stored) / seconds))", terminator: " ")
         print("listing_users_seconds=\(String(format: "%.2f", listed.timeIntervalSince(started)))", terminator: " ")
         print("insert_seconds=\(String(format: "%.2f", inserting))")
@@ -143,6 +146,8 @@ struct BcryptRate: ParsableCommand {
         group.wait()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let total = counts.reduce(0, +)
-        print("cost=\(cost) threads=\(threads) verifies=\(total) seconds=\(String(format: "%.2f", elapsed)) per_second=\(String(format: "%.2f", Double(total) / elapsed))")
+        print(
+            "cost=\(cost) threads=\(threads) verifies=\(total) seconds=\(String(format: "%.2f", elapsed)) per_second=\(String(format: "%.2f", Double(total) / elapsed))"
+        )
     }
 }

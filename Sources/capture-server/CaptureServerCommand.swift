@@ -26,7 +26,7 @@ struct CaptureServerCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on (CAPTURE_HOST).") var host: String?
     @Option(help: "Port to listen on (CAPTURE_PORT).") var port: Int?
-    @Option(help: "SQLite database file (CAPTURE_DB).") var db: String?
+    @Option(help: "SQLite database file or postgres:// URL (CAPTURE_DB).") var db: String?
     @Option(help: "Settings directory holding service.json, forms.json and flows/ (CAPTURE_SETTINGS).") var settings: String?
     @Option(help: "Public origin pages and clients see, e.g. https://id.example.com (CAPTURE_PUBLIC_ORIGIN).")
     var publicOrigin: String?

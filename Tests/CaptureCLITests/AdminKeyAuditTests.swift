@@ -17,7 +17,8 @@ struct AdminKeyAuditTests {
         #expect(key.hasPrefix("cbk_\(id)_"))
 
         let list = try await CLI.run(["admin-key", "list"], in: world)
-        #expect(list.status == 0 && list.stdout.contains(id) && list.stdout.contains("support tool") && !list.stdout.contains(key))
+        #expect(
+            list.status == 0 && list.stdout.contains(id) && list.stdout.contains("support tool") && !list.stdout.contains(key))
         let stored = try #require(try await world.service.listAdminKeys().first)
         #expect(!list.stdout.contains(stored.secretHash))
 
@@ -51,7 +52,9 @@ struct AdminKeyAuditTests {
         #expect(disabled.status == 0, "\(disabled.stderr)")
         let table = try await cli.run(["audit", "list", "--action", "user.disable"])
         #expect(table.status == 0 && table.stdout.hasPrefix("ID"), "\(table.stderr)")
-        #expect(table.stdout.contains("user.disable") && table.stdout.contains("audited@example.com") && table.stdout.contains("success"))
+        #expect(
+            table.stdout.contains("user.disable") && table.stdout.contains("audited@example.com")
+                && table.stdout.contains("success"))
         let json = try await cli.run(["audit", "list", "--target", "audited@example.com", "--json"])
         let rows = try #require(try json.json() as? [[String: Any]])
         #expect(rows.count == 1)
@@ -68,11 +71,13 @@ struct AdminKeyAuditTests {
             #expect(result.status == 2, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("no --server mode"))
         }
-        let plain = try await CLI.run(["user", "list", "--server", "http://capture.example.com"], environment: ["CAPTURE_ADMIN_KEY": "k"])
+        let plain = try await CLI.run(
+            ["user", "list", "--server", "http://capture.example.com"], environment: ["CAPTURE_ADMIN_KEY": "k"])
         #expect(plain.status == 2 && plain.stderr.contains("https"))
         let keyless = try await CLI.run(["user", "list", "--server", "https://capture.example.com"])
         #expect(keyless.status == 2 && keyless.stderr.contains("CAPTURE_ADMIN_KEY"))
-        let unreachable = try await CLI.run(["user", "list", "--server", "http://127.0.0.1:1"], environment: ["CAPTURE_ADMIN_KEY": "k"])
+        let unreachable = try await CLI.run(
+            ["user", "list", "--server", "http://127.0.0.1:1"], environment: ["CAPTURE_ADMIN_KEY": "k"])
         #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"))
     }
 }
@@ -111,7 +116,8 @@ struct CrossProcessChangeTests {
         func get(_ path: String, ifNoneMatch: String? = nil) async throws -> OutboundHTTPResponse {
             try await http.send(
                 OutboundHTTPRequest(
-                    url: server.url + path, headers: ifNoneMatch.map { [OutboundHTTPHeader(name: "If-None-Match", value: $0)] } ?? [],
+                    url: server.url + path,
+                    headers: ifNoneMatch.map { [OutboundHTTPHeader(name: "If-None-Match", value: $0)] } ?? [],
                     allowsPlainHTTP: true))
         }
         let path = "/flows/webViewSignIn?client_id=paged-app"

@@ -18,9 +18,11 @@ import Testing
         _ = try? await service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         let live = try #require(try await world.register("other@example.com").grant)
         try await service.requestPasswordReset(
-            FlowRequest(parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
-                ["signInEmailAddress": "other@example.com"]) { _, new in new }))
-        _ = try? await service.signIn(FlowRequest(parameters: TestWorld.signIn(email: "other@example.com", password: "wrong guess")))
+            FlowRequest(
+                parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
+                    ["signInEmailAddress": "other@example.com"]) { _, new in new }))
+        _ = try? await service.signIn(
+            FlowRequest(parameters: TestWorld.signIn(email: "other@example.com", password: "wrong guess")))
         _ = try await service.addClient(
             id: "copied-backend", name: "Copied", confidential: true, redirectURIs: ["https://a.example/cb"],
             allowedOrigins: ["https://a.example"], responseTypes: ["code", "token"], legacyTokenURL: true)

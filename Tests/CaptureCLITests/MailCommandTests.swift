@@ -47,8 +47,9 @@ struct MailCommandTests {
         let world = try await TestWorld.current()
         try await world.register("mail@example.com")
         _ = try await world.service.requestPasswordReset(
-            FlowRequest(parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
-                ["signInEmailAddress": "ghost@example.com"]) { _, new in new }))
+            FlowRequest(
+                parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
+                    ["signInEmailAddress": "ghost@example.com"]) { _, new in new }))
         let entries = try await world.service.listMail()
         let pending = try #require(entries.first { $0.status == .pending })
         let suppressed = try #require(entries.first { $0.status == .suppressed })

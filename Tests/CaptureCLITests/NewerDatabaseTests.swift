@@ -32,7 +32,10 @@ import Testing
         let result = try await CLI.run(["purge-expired", "--json"], in: world)
         #expect(result.status == 0, "\(result.stderr)")
         let items = try #require(try result.json() as? [[String: Any]])
-        #expect(items.compactMap { $0["what"] as? String } == ["tokens", "codes", "social_logins", "throttle", "mail_bodies", "audit_log"])
+        #expect(
+            items.compactMap { $0["what"] as? String } == [
+                "tokens", "codes", "social_logins", "throttle", "mail_bodies", "audit_log",
+            ])
         #expect(items.allSatisfy { $0["purged"] as? Int == 0 })
         #expect(try await world.service.listTokens().count == 2)
         let table = try await CLI.run(["purge-expired"], in: world)

@@ -147,7 +147,9 @@ struct TokenCommandTests {
         #expect(second.stderr.contains("already revoked"))
     }
 
-    @Test("token introspect: active, then {\"active\":false} and exit 1 after revocation; '-' reads stdin", arguments: CLIMode.allCases)
+    @Test(
+        "token introspect: active, then {\"active\":false} and exit 1 after revocation; '-' reads stdin",
+        arguments: CLIMode.allCases)
     func introspect(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
@@ -194,8 +196,10 @@ struct TokenCommandTests {
     func unknownToken(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
-        for arguments in [["token", "show", "abcdef0123"], ["token", "revoke", "abcdef0123"], ["token", "show", "999999"],
-                          ["token", "list", "--user", "nobody@example.com"]] {
+        for arguments in [
+            ["token", "show", "abcdef0123"], ["token", "revoke", "abcdef0123"], ["token", "show", "999999"],
+            ["token", "list", "--user", "nobody@example.com"],
+        ] {
             let result = try await cli.run(arguments)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.contains("not found"), "\(arguments): \(result.stderr)")

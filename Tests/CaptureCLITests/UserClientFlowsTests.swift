@@ -38,7 +38,9 @@ struct UserCommandTests {
         #expect(linked.stdout.contains("example:1234 (a@id.example, linked "))
         let linkedJSON = try await cli.run(["user", "show", "a@example.com", "--json"]).object()
         let accounts = try #require(linkedJSON["linked_accounts"] as? [[String: Any]])
-        #expect(accounts.count == 1 && accounts[0]["provider"] as? String == "example" && accounts[0]["identifier"] as? String == "example:1234")
+        #expect(
+            accounts.count == 1 && accounts[0]["provider"] as? String == "example"
+                && accounts[0]["identifier"] as? String == "example:1234")
     }
 
     @Test("user disable revokes access at once; enable lets the user back in", arguments: CLIMode.allCases)
@@ -85,8 +87,10 @@ struct ClientCommandTests {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
         let added = try await cli.run(
-            ["client", "add", "backend-one", "--name", "Backend", "--confidential", "--redirect-uri",
-             "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json"])
+            [
+                "client", "add", "backend-one", "--name", "Backend", "--confidential", "--redirect-uri",
+                "https://app.example.com/cb", "--origin", "https://app.example.com", "--response-type", "code", "--json",
+            ])
         #expect(added.status == 0, "\(added.stderr)")
         let object = try added.object()
         let secret = try #require(object["client_secret"] as? String)
@@ -125,7 +129,9 @@ struct ClientCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("capture.sqlite").path
-        let added = try await CLI.run(["client", "add", "closed-app", "--db", path, "--settings", TestWorld.settingsDirectory.path])
+        let added = try await CLI.run([
+            "client", "add", "closed-app", "--db", path, "--settings", TestWorld.settingsDirectory.path,
+        ])
         #expect(added.status == 0, "\(added.stderr)")
         let copy = directory.appendingPathComponent("copy.sqlite").path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -135,7 +141,9 @@ struct ClientCommandTests {
         #expect(clients.contains("closed-app"))
     }
 
-    @Test("a public client has no secret; a duplicate is refused (exit 1), bad arguments are usage errors (exit 2)", arguments: CLIMode.allCases)
+    @Test(
+        "a public client has no secret; a duplicate is refused (exit 1), bad arguments are usage errors (exit 2)",
+        arguments: CLIMode.allCases)
     func addPublicAndRefusals(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
@@ -179,7 +187,9 @@ struct FlowsAndHelpTests {
     func schemaShow() async throws {
         let result = try await CLI.run(["schema", "show", "--settings", TestWorld.settingsDirectory.path])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        let lines = result.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
         #expect(lines.contains("uuid service read-only"))
         #expect(lines.contains("email email required, length 0–254, ≤ 254 bytes"))
         #expect(lines.contains("primaryAddress.city string length 0–64, ≤ 256 bytes"))
@@ -214,8 +224,12 @@ struct FlowsAndHelpTests {
         #expect(!bad.stdout.contains("ok"))
     }
 
-    @Test("--help works on every command group", arguments: [[], ["token"], ["user"], ["client"], ["flows"], ["schema"],
-                                                           ["token", "revoke"], ["client", "add"]])
+    @Test(
+        "--help works on every command group",
+        arguments: [
+            [], ["token"], ["user"], ["client"], ["flows"], ["schema"],
+            ["token", "revoke"], ["client", "add"],
+        ])
     func help(_ path: [String]) async throws {
         let result = try await CLI.run(path + ["--help"])
         #expect(result.status == 0)
@@ -247,7 +261,9 @@ struct FlowsAndHelpTests {
         #expect(empty.status == 0, "\(empty.stderr)")
         #expect((try empty.json() as? [Any])?.isEmpty == true)
 
-        let noSettings = try await CLI.run(["token", "list", "--db", database, "--settings", directory.appendingPathComponent("nope").path])
+        let noSettings = try await CLI.run([
+            "token", "list", "--db", database, "--settings", directory.appendingPathComponent("nope").path,
+        ])
         #expect(noSettings.status == 1)
         #expect(noSettings.stderr.contains("service.json"))
     }
@@ -317,7 +333,9 @@ struct DestructiveCommandTests {
         #expect(isPublic.stderr.contains("public"))
     }
 
-    @Test("user sign-out revokes every token of the user; token revoke --client every token of a client", arguments: CLIMode.allCases)
+    @Test(
+        "user sign-out revokes every token of the user; token revoke --client every token of a client",
+        arguments: CLIMode.allCases)
     func signOutAndRevokeByClient(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
@@ -326,7 +344,9 @@ struct DestructiveCommandTests {
         let signedOut = try await cli.run(["user", "sign-out", "out@example.com"])
         #expect(signedOut.status == 0, "\(signedOut.stderr)")
         #expect(signedOut.stdout.contains("signed out everywhere: revoked 2 tokens"))
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: a.grant!.accessToken) }
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.entity(accessToken: a.grant!.accessToken)
+        }
         #expect(try await world.service.listTokens(state: .active).count == 2)
         #expect(try await cli.run(["user", "sign-out", "nobody@example.com"]).status == 1)
 
@@ -341,12 +361,18 @@ struct DestructiveCommandTests {
     func updateClient(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
-        _ = try await cli.run(["client", "add", "changing", "--redirect-uri", "/flows/webViewSignIn", "--origin", "https://a.example"])
-        let updated = try await cli.run(["client", "update", "changing", "--name", "Renamed", "--response-type", "code", "--json"])
+        _ = try await cli.run([
+            "client", "add", "changing", "--redirect-uri", "/flows/webViewSignIn", "--origin", "https://a.example",
+        ])
+        let updated = try await cli.run([
+            "client", "update", "changing", "--name", "Renamed", "--response-type", "code", "--json",
+        ])
         #expect(updated.status == 0, "\(updated.stderr)")
         let object = try updated.object()
         #expect(object["name"] as? String == "Renamed" && object["response_types"] as? [String] == ["code"])
-        #expect(object["redirect_uris"] as? [String] == ["/flows/webViewSignIn"] && object["allowed_origins"] as? [String] == ["https://a.example"])
+        #expect(
+            object["redirect_uris"] as? [String] == ["/flows/webViewSignIn"]
+                && object["allowed_origins"] as? [String] == ["https://a.example"])
         let table = try await cli.run(["client", "update", "changing", "--legacy-token-url", "on"])
         #expect(table.status == 0 && table.stdout.contains("legacy_token_url") && table.stdout.contains("true"))
         #expect(try await world.service.findClient("changing").legacyTokenURL)

@@ -53,7 +53,10 @@ struct UserImportTests {
         lines.append(Export.record(11, ["created": "\"yesterday\""]))  // 12
         lines.append(Export.record(12, ["primaryAddress": #"{"city": "\#(String(repeating: "x", count: 65))"}"#]))  // 13
         lines.append(Export.record(13, ["photos": #"[{"id": 4, "type": "a", "value": "ftp://x"}]"#]))  // 14: pattern
-        lines.append(Export.record(14, ["photos": #"[{"id": 4, "value": "https://a.example/1"}, {"id": 4, "value": "https://a.example/2"}]"#]))  // 15
+        // 15
+        lines.append(
+            Export.record(
+                14, ["photos": #"[{"id": 4, "value": "https://a.example/1"}, {"id": 4, "value": "https://a.example/2"}]"#]))
         lines.append("")  // 16: blank, skipped
         lines.append(Export.record(15, ["uuid": "\"not-a-uuid\""]))  // 17
         lines.append(good(16))  // 18
@@ -139,14 +142,16 @@ struct UserImportTests {
             #expect(auth.user.email == email)
             #expect(auth.grant != nil)
             await #expect(throws: CaptureError.invalidCredentials) {
-                try await world.service.signIn(FlowRequest(parameters: TestWorld.signIn(email: email, password: "imported password 1")))
+                try await world.service.signIn(
+                    FlowRequest(parameters: TestWorld.signIn(email: email, password: "imported password 1")))
             }
         }
         #expect(try await world.service.findUser("user2@example.com").passwordHash == "$2b$\(rest)")
         // No password: the user exists and resets it; no password signs in.
         #expect(try await world.service.findUser("user4@example.com").passwordHash == nil)
         await #expect(throws: CaptureError.invalidCredentials) {
-            try await world.service.signIn(FlowRequest(parameters: TestWorld.signIn(email: "user4@example.com", password: "imported password 0")))
+            try await world.service.signIn(
+                FlowRequest(parameters: TestWorld.signIn(email: "user4@example.com", password: "imported password 0")))
         }
     }
 
@@ -154,7 +159,12 @@ struct UserImportTests {
     func entityShape() async throws {
         let world = try await TestWorld.current()
         let file = try Export.write(
-            Export.record(7, ["photos": #"[{"id": 70, "type": "small", "value": "https://p.example/7.jpg"}, {"type": "large", "value": "https://p.example/7L.jpg"}]"#]),
+            Export.record(
+                7,
+                [
+                    "photos":
+                        #"[{"id": 70, "type": "small", "value": "https://p.example/7.jpg"}, {"type": "large", "value": "https://p.example/7L.jpg"}]"#
+                ]),
             name: "one.jsonl")
         let result = try await CLI.run(["user", "import", file.path], in: world)
         #expect(result.status == 0, "\(result.stderr)")
@@ -169,10 +179,11 @@ struct UserImportTests {
         #expect(members["created"] == "2024-01-08 10:00:00.000000 +0000")
         #expect(members["primaryAddress"]?.member("city") == "Lyon")
         #expect(members["primaryAddress"]?.member("zip") == .null)
-        #expect(members["photos"] == [
-            ["id": 70, "type": "small", "value": "https://p.example/7.jpg"],
-            ["id": 71, "type": "large", "value": "https://p.example/7L.jpg"],
-        ])
+        #expect(
+            members["photos"] == [
+                ["id": 70, "type": "small", "value": "https://p.example/7.jpg"],
+                ["id": 71, "type": "large", "value": "https://p.example/7L.jpg"],
+            ])
         // The record's element counter is past every imported id: the next element gets 72.
         var document = user.document(schema: world.service.catalog.schema, asUser: true)
         try document.update(at: EntityPath(parsing: "photos"), with: [["type": "x", "value": "https://p.example/n"]])
@@ -202,12 +213,13 @@ struct UserImportTests {
         #expect(result.status == 1)
         #expect(result.stdout == "read 5, imported 2, refused 3\n")
         // A quoted cell may span lines (the record is numbered by its first); the schema refuses line breaks in text.
-        #expect(result.stderr == """
-            line 3: 340 invalid_data_format (aboutMe): aboutMe contains control characters
-            line 6: 340 invalid_data_format (password): password is not a bcrypt hash ($2a$, $2b$ or $2y$); plain or other hashes are never stored
-            line 7: 341 invalid_json_type (optIn.status): optIn.status must be true or false
+        #expect(
+            result.stderr == """
+                line 3: 340 invalid_data_format (aboutMe): aboutMe contains control characters
+                line 6: 340 invalid_data_format (password): password is not a bcrypt hash ($2a$, $2b$ or $2y$); plain or other hashes are never stored
+                line 7: 341 invalid_json_type (optIn.status): optIn.status must be true or false
 
-            """)
+                """)
         let user = try await world.service.findUser("csv1@example.com")
         #expect(user.profile["primaryAddress"] == ["city": "Cork", "address1": "1 Quay, Apt 2"])
         #expect(user.profile["optIn"] == ["status": true])
@@ -235,7 +247,8 @@ struct UserImportTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("cannot read '/nonexistent/users.jsonl'"))
 
-        let unknownFormat = try await CLI.run(["user", "import", header.path.replacingOccurrences(of: ".csv", with: ".txt")], in: world)
+        let unknownFormat = try await CLI.run(
+            ["user", "import", header.path.replacingOccurrences(of: ".csv", with: ".txt")], in: world)
         #expect(unknownFormat.status == 2)
         #expect(unknownFormat.stderr.contains("--format"))
         let badFormat = try await CLI.run(["user", "import", header.path, "--format", "xml"], in: world)
@@ -250,11 +263,12 @@ struct UserImportTests {
         let result = try await CLI.run(["user", "import", file.path], in: world)
         #expect(result.status == 1)
         #expect(result.stdout == "read 4, imported 2, refused 2\n")
-        #expect(result.stderr == """
-            line 2: 200 invalid_argument: record: line 2 is longer than 1048576 bytes
-            line 4: 200 invalid_argument: record: line 4 is longer than 1048576 bytes
+        #expect(
+            result.stderr == """
+                line 2: 200 invalid_argument: record: line 2 is longer than 1048576 bytes
+                line 4: 200 invalid_argument: record: line 4 is longer than 1048576 bytes
 
-            """)
+                """)
         _ = try await world.service.findUser("user3@example.com")
     }
 

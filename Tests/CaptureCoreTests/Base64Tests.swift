@@ -6,7 +6,9 @@ import Testing
 /// decodes, the same bytes; broken encodings refused.
 @Suite struct Base64Tests {
     @Test func theRFCVectorsDecodeInBothAlphabets() {
-        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy",
+        ]
         for (text, encoded) in vectors {
             #expect(Base64.decode(encoded.utf8) == Array(text.utf8))
             #expect(Base64.decode(encoded.replacingOccurrences(of: "=", with: "").utf8, url: true) == Array(text.utf8))

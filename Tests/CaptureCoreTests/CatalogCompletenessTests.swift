@@ -74,7 +74,8 @@ import Testing
         for tag in locales {
             let have = keys(speaking: tag)
             let missing = needed.subtracting(have).sorted()
-            #expect(missing.isEmpty, "Settings/locales/\(tag).json lacks \(missing.count) keys: \(missing.joined(separator: ", "))")
+            #expect(
+                missing.isEmpty, "Settings/locales/\(tag).json lacks \(missing.count) keys: \(missing.joined(separator: ", "))")
         }
     }
 
@@ -82,7 +83,9 @@ import Testing
         for tag in localization.tags {
             let keys = localization.catalog(tag)?.messages.keys.map { $0 } ?? []
             let unknown = keys.filter { englishKey(for: $0) == nil }.sorted()
-            #expect(unknown.isEmpty, "Settings/locales/\(tag).json has keys English lacks (typos?): \(unknown.joined(separator: ", "))")
+            #expect(
+                unknown.isEmpty,
+                "Settings/locales/\(tag).json has keys English lacks (typos?): \(unknown.joined(separator: ", "))")
         }
     }
 
@@ -97,7 +100,8 @@ import Testing
                 if base == key {
                     #expect(
                         named == expected.named && printf == expected.printf,
-                        "\(tag): \(key) has \(named.sorted() + printf.sorted()), English \(expected.named.sorted() + expected.printf.sorted())")
+                        "\(tag): \(key) has \(named.sorted() + printf.sorted()), English \(expected.named.sorted() + expected.printf.sorted())"
+                    )
                 } else {
                     // A plural form may spell its number out ("دقيقتين"), so it may leave {count} out, but add nothing.
                     #expect(
@@ -127,7 +131,9 @@ import Testing
                     #expect(open >= 0, "\(tag): \(key) closes an isolate it never opened")
                 }
                 #expect(open == 0, "\(tag): \(key) leaves an isolate open")
-                #expect(!text.isEmpty && text == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(tag): \(key) is empty or padded")
+                #expect(
+                    !text.isEmpty && text == text.trimmingCharacters(in: .whitespacesAndNewlines),
+                    "\(tag): \(key) is empty or padded")
             }
         }
     }
@@ -135,9 +141,12 @@ import Testing
     @Test func fieldLabelsAndMessagesComeFromTheCatalog() throws {
         let german = localization.messages(for: "de-AT")
         let field = try #require(catalog.fields["newPasswordConfirm"])
-        #expect(catalog.label(of: field, inForm: "registrationForm", messages: german) == german.text("field.newPasswordConfirm.label"))
-        #expect(catalog.label(of: field, inForm: "changePasswordForm", messages: german)
-            == german.text("form.changePasswordForm.newPasswordConfirm.label"))
+        #expect(
+            catalog.label(of: field, inForm: "registrationForm", messages: german)
+                == german.text("field.newPasswordConfirm.label"))
+        #expect(
+            catalog.label(of: field, inForm: "changePasswordForm", messages: german)
+                == german.text("form.changePasswordForm.newPasswordConfirm.label"))
         #expect(catalog.label(of: field, inForm: "registrationForm", messages: german) != field.label)
     }
 
@@ -175,7 +184,9 @@ import Testing
                 #expect(text != nil, "Settings/mail/\(kind.rawValue).\(tag).txt is missing")
                 #expect(html != nil, "Settings/mail/\(kind.rawValue).\(tag).html is missing")
                 guard let text, let html else { continue }
-                #expect(text.hasPrefix("Subject: ") && text.contains("\n\n"), "\(kind.rawValue).\(tag).txt starts with a Subject line")
+                #expect(
+                    text.hasPrefix("Subject: ") && text.contains("\n\n"), "\(kind.rawValue).\(tag).txt starts with a Subject line"
+                )
                 #expect(slots(text) == slots(englishText), "\(kind.rawValue).\(tag).txt: \(slots(text).sorted())")
                 #expect(slots(html) == slots(englishHTML), "\(kind.rawValue).\(tag).html: \(slots(html).sorted())")
                 let rtl = localization.catalog(tag)?.isRightToLeft == true

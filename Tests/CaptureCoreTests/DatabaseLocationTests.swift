@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func aPostgresURLReadsLikeLibpqsAndNeverShowsItsPassword() throws {
-        let location = try DatabaseLocation("postgresql://capture:p%40ss%2Fword@db.internal:6432/accounts?sslmode=verify-full&pool_max=5&pool_idle_seconds=9")
+        let location = try DatabaseLocation(
+            "postgresql://capture:p%40ss%2Fword@db.internal:6432/accounts?sslmode=verify-full&pool_max=5&pool_idle_seconds=9")
         guard case .postgres(let server) = location else { Issue.record("\(location)"); return }
         #expect(server.host == "db.internal" && server.port == 6432 && server.database == "accounts")
         #expect(server.user == "capture" && server.password == "p@ss/word")

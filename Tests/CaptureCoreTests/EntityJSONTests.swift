@@ -1,7 +1,8 @@
-@testable import CaptureCore
 import CaptureTestSupport
 import Foundation
 import Testing
+
+@testable import CaptureCore
 
 /// `/entity` writes the record straight from the stored profile (`User.writeEntity`), and from the profile's stored
 /// text where that is as `JSONWriter` wrote it (`StoredJSONText`); either must be, byte for byte, what the built
@@ -16,7 +17,9 @@ import Testing
     /// What `/entity` writes for `user` and what the built record encodes to. The record is also written from the
     /// profile's stored text, which must give the built record's bytes, and be copied (not parsed) unless it holds a
     /// fraction (`copied: false`).
-    func written(_ user: User, profiles: [LinkedIdentity] = [], schema: EntitySchema? = nil, copied copies: Bool = true)
+    func written(
+        _ user: User, profiles: [LinkedIdentity] = [], schema: EntitySchema? = nil, copied copies: Bool = true
+    )
         -> (String, String)
     {
         let schema = schema ?? self.schema
@@ -54,7 +57,8 @@ import Testing
     }
 
     static func user(_ profile: [String: JSONValue]) -> User {
-        var user = User(id: "7e1c-uuid", email: "ada@example.com", passwordHash: nil, createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        var user = User(
+            id: "7e1c-uuid", email: "ada@example.com", passwordHash: nil, createdAt: Date(timeIntervalSince1970: 1_700_000_000))
         user.profile = profile
         return user
     }
@@ -74,8 +78,12 @@ import Testing
         user.emailVerifiedAt = Date(timeIntervalSince1970: 1_700_000_100)
         user.lastLoginAt = Date(timeIntervalSince1970: 1_700_000_200)
         let linked = [
-            LinkedIdentity(provider: "oidc", subject: "s1", userID: user.id, email: "a@idp.example", linkedAt: Date(timeIntervalSince1970: 1_700_000_300)),
-            LinkedIdentity(provider: "other", subject: "s2", userID: user.id, email: nil, linkedAt: Date(timeIntervalSince1970: 1_700_000_400)),
+            LinkedIdentity(
+                provider: "oidc", subject: "s1", userID: user.id, email: "a@idp.example",
+                linkedAt: Date(timeIntervalSince1970: 1_700_000_300)),
+            LinkedIdentity(
+                provider: "other", subject: "s2", userID: user.id, email: nil,
+                linkedAt: Date(timeIntervalSince1970: 1_700_000_400)),
         ]
         let full = written(user, profiles: linked)
         #expect(full.0 == full.1)
@@ -85,11 +93,12 @@ import Testing
     /// Values of the wrong shape (an object where a string belongs, a plural that is no list, elements without
     /// ids) render as the built record renders them.
     @Test func oddShapesAreWrittenAsBuilt() {
-        let odd = written(Self.user([
-            "givenName": ["nested": true], "primaryAddress": "not an object", "photos": ["type": "not a list"],
-            "statuses": [["status": "no id"], "not an object", ["id": "text id", "status": "x"]],
-            "optIn": ["status": ["deep": [1, .double(2.5), .null]]],
-        ]), copied: false)
+        let odd = written(
+            Self.user([
+                "givenName": ["nested": true], "primaryAddress": "not an object", "photos": ["type": "not a list"],
+                "statuses": [["status": "no id"], "not an object", ["id": "text id", "status": "x"]],
+                "optIn": ["status": ["deep": [1, .double(2.5), .null]]],
+            ]), copied: false)
         #expect(odd.0 == odd.1)
     }
 
@@ -159,7 +168,9 @@ import Testing
             case 2: return .int(Int64(bitPattern: random.next()) >> pick(64))
             case 3: return pick(4) == 0 ? .double(Double(pick(1000)) / 8) : .int(Int64(pick(100)))
             case 4, 5: return .string((0..<pick(12)).map { _ in alphabet[pick(alphabet.count)] }.joined())
-            case 6: return .array((0..<pick(4)).map { _ in pick(3) == 0 ? value(depth + 1) : .object(object(depth + 1, id: pick(2) == 0)) })
+            case 6:
+                return .array(
+                    (0..<pick(4)).map { _ in pick(3) == 0 ? value(depth + 1) : .object(object(depth + 1, id: pick(2) == 0)) })
             default: return .object(object(depth + 1, id: false))
             }
         }

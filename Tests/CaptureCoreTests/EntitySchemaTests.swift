@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func numbersHonourTheirKindAndRange() throws {
-        let custom = try Self.schema(#"""
+        let custom = try Self.schema(
+            #"""
             {"attributes": {"email": {"type": "email", "required": true},
               "age": {"type": "integer", "minimum": 13, "maximum": 130},
               "score": {"type": "decimal", "minimum": 0}}}
@@ -113,7 +114,8 @@ import Testing
         try record.update(at: EntityPath(parsing: "/primaryAddress"), with: ["city": "Paris"])
         #expect(record.values["primaryAddress"] == ["city": "Paris", "zip": "69001"])
 
-        try record.update(at: EntityPath(parsing: "photos"), with: [["value": "https://x.test/1.png"], ["value": "https://x.test/2.png"]])
+        try record.update(
+            at: EntityPath(parsing: "photos"), with: [["value": "https://x.test/1.png"], ["value": "https://x.test/2.png"]])
         try record.update(at: EntityPath(parsing: "photos"), with: [["value": "https://x.test/3.png", "type": "avatar"]])
         let ids = record.values["photos"]?.arrayElementIDs
         #expect(ids == [1, 2, 3])
@@ -122,7 +124,10 @@ import Testing
         try record.update(at: EntityPath(parsing: "photos"), with: [["id": 2, "value": "https://x.test/2b.png"]])
         try record.update(at: EntityPath(parsing: "/photos#3"), with: ["value": "https://x.test/3b.png"])
         #expect(try record.value(at: EntityPath(parsing: "photos#2")) == ["id": 2, "value": "https://x.test/2b.png"])
-        #expect(try record.value(at: EntityPath(parsing: "photos#3")) == ["id": 3, "type": "avatar", "value": "https://x.test/3b.png"])
+        #expect(
+            try record.value(at: EntityPath(parsing: "photos#3")) == [
+                "id": 3, "type": "avatar", "value": "https://x.test/3b.png",
+            ])
         #expect(throws: CaptureError.recordNotFound("plural element photos#9")) {
             try record.update(at: EntityPath(parsing: "photos#9"), with: ["value": "https://x.test/9.png"])
         }
@@ -130,10 +135,12 @@ import Testing
 
     @Test func replaceClearsWhatItLeavesOutAndDeleteRemovesElementsWithoutReusingIDs() throws {
         var record = document()
-        try record.update(at: EntityPath(parsing: ""), with: [
-            "givenName": "Zoë", "primaryAddress": ["city": "Lyon", "zip": "69001"],
-            "photos": [["value": "https://x.test/1.png"], ["value": "https://x.test/2.png"]],
-        ])
+        try record.update(
+            at: EntityPath(parsing: ""),
+            with: [
+                "givenName": "Zoë", "primaryAddress": ["city": "Lyon", "zip": "69001"],
+                "photos": [["value": "https://x.test/1.png"], ["value": "https://x.test/2.png"]],
+            ])
         try record.replace(at: EntityPath(parsing: "/primaryAddress"), with: ["city": "Paris"])
         #expect(record.values["primaryAddress"] == ["city": "Paris"])
         #expect(record.values["givenName"] == "Zoë", "a replace at a path leaves the rest of the record")
@@ -160,8 +167,14 @@ import Testing
             (#"{"attributes": {"displayName": {"type": "string"}}}"#, "attributes.email"),
             (#"{"attributes": {"email": {"type": "email", "required": true}, "uuid": {"type": "string"}}}"#, "attributes.uuid"),
             (#"{"attributes": {"email": {"type": "email", "required": true}, "a": {"type": "object"}}}"#, "attributes.a"),
-            (#"{"attributes": {"email": {"type": "email", "required": true}, "a": {"type": "string", "pattern": "("}}}"#, "attributes.a"),
-            (#"{"attributes": {"email": {"type": "email", "required": true}, "p": {"type": "plural", "attributes": {"v": {"type": "string", "unique": true}}}}}"#, "attributes.p.attributes.v"),
+            (
+                #"{"attributes": {"email": {"type": "email", "required": true}, "a": {"type": "string", "pattern": "("}}}"#,
+                "attributes.a"
+            ),
+            (
+                #"{"attributes": {"email": {"type": "email", "required": true}, "p": {"type": "plural", "attributes": {"v": {"type": "string", "unique": true}}}}}"#,
+                "attributes.p.attributes.v"
+            ),
             (#"{"attributes": {"email": {"type": "email", "required": true}, "a": {"type": "colour"}}}"#, "attributes.a.type"),
         ]
         for (json, key) in problems {
@@ -176,7 +189,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let formsURL = directory.appendingPathComponent("forms.json")
         let forms = try String(contentsOf: formsURL, encoding: .utf8)
-        for (attribute, accepted) in [("primaryAddress.city", true), ("primaryAddress", false), ("photos", false), ("shoeSize", false)] {
+        for (attribute, accepted) in [
+            ("primaryAddress.city", true), ("primaryAddress", false), ("photos", false), ("shoeSize", false),
+        ] {
             try forms.replacingOccurrences(of: #""attribute": "phone""#, with: #""attribute": "\#(attribute)""#)
                 .write(to: formsURL, atomically: true, encoding: .utf8)
             if accepted {

@@ -86,22 +86,27 @@ import Testing
         var customFlow = flow
         customFlow.name = "f"
         customFlow.forms = ["nicknameForm"]
-        let custom = FlowCatalog(schema: catalog.schema, fields: ["nickname": field], forms: ["nicknameForm": ["nickname"]], flows: ["f": customFlow])
+        let custom = FlowCatalog(
+            schema: catalog.schema, fields: ["nickname": field], forms: ["nicknameForm": ["nickname"]], flows: ["f": customFlow])
         // Ten characters, 50 bytes: one letter with 20 combining marks counts as one character.
         let bomb = "a" + String(repeating: "\u{301}", count: 20) + String(repeating: "b", count: 9)
         #expect(bomb.count == 10 && bomb.utf8.count == 50)
         #expect(throws: CaptureError.invalidFormFields(["nickname": ["Nickname is too long."]])) {
             try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": bomb], messages: english)
         }
-        #expect(try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": "ten chars!"], messages: english)["nickname"] == "ten chars!")
+        #expect(
+            try custom.validate(form: "nicknameForm", in: customFlow, values: ["nickname": "ten chars!"], messages: english)[
+                "nickname"] == "ten chars!")
     }
 
     @Test func graphemeBombsAreRefusedByteLimitFirstOnEveryTextField() {
         let bomb = "a" + String(repeating: "\u{301}", count: 10_000)
         let found = problems(
             "registrationForm",
-            ["emailAddress": "a@b.co", "displayName": bomb, "firstName": bomb, "lastName": bomb, "newPassword": bomb,
-             "newPasswordConfirm": bomb])
+            [
+                "emailAddress": "a@b.co", "displayName": bomb, "firstName": bomb, "lastName": bomb, "newPassword": bomb,
+                "newPasswordConfirm": bomb,
+            ])
         #expect(found["displayName"] == ["Display name is too long."])
         #expect(found["firstName"] == ["First name is too long."])
         #expect(found["lastName"] == ["Last name is too long."])

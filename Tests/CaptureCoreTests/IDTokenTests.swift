@@ -15,10 +15,15 @@ import Testing
         let point = ec.publicKey.rawRepresentation
         let json: JSONValue = [
             "keys": [
-                ["kty": "RSA", "kid": "rsa-1", "use": "sig", "alg": "RS256",
-                 "n": .string(primitives.modulus.base64URLEncoded()), "e": .string(primitives.publicExponent.base64URLEncoded())],
-                ["kty": "EC", "kid": "ec-1", "crv": "P-256",
-                 "x": .string(point.prefix(32).base64URLEncoded()), "y": .string(point.suffix(32).base64URLEncoded())],
+                [
+                    "kty": "RSA", "kid": "rsa-1", "use": "sig", "alg": "RS256",
+                    "n": .string(primitives.modulus.base64URLEncoded()),
+                    "e": .string(primitives.publicExponent.base64URLEncoded()),
+                ],
+                [
+                    "kty": "EC", "kid": "ec-1", "crv": "P-256",
+                    "x": .string(point.prefix(32).base64URLEncoded()), "y": .string(point.suffix(32).base64URLEncoded()),
+                ],
                 ["kty": "oct", "kid": "secret", "k": "c2VjcmV0"],
                 ["kty": "RSA", "kid": "enc", "use": "enc", "n": "AQAB", "e": "AQAB"],
             ]
@@ -34,10 +39,13 @@ import Testing
         ]
     }
 
-    static func token(_ claims: [String: JSONValue] = claims, header: [String: JSONValue] = ["alg": "RS256", "kid": "rsa-1"])
+    static func token(
+        _ claims: [String: JSONValue] = claims, header: [String: JSONValue] = ["alg": "RS256", "kid": "rsa-1"]
+    )
         throws -> String
     {
-        let input = Data(JSONValue.object(header).encoded()).base64URLEncoded() + "."
+        let input =
+            Data(JSONValue.object(header).encoded()).base64URLEncoded() + "."
             + Data(JSONValue.object(claims).encoded()).base64URLEncoded()
         let digest = SHA256.hash(data: Data(input.utf8))
         let signature: Data
@@ -49,7 +57,9 @@ import Testing
         return input + "." + signature.base64URLEncoded()
     }
 
-    func check(_ compact: String, nonce: String = "n-0S6_WzA2Mj", at now: Date = Self.now) throws(IDTokenProblem) -> [String: JSONValue] {
+    func check(
+        _ compact: String, nonce: String = "n-0S6_WzA2Mj", at now: Date = Self.now
+    ) throws(IDTokenProblem) -> [String: JSONValue] {
         try IDToken(compact: compact).verifiedClaims(
             keys: Self.keySet, issuer: "https://id.example", audiences: ["capture-app"], nonce: nonce, now: now)
     }
@@ -83,7 +93,8 @@ import Testing
         }
         let good = try Self.token()
         let parts = good.split(separator: ".").map(String.init)
-        let forged = parts[0] + "." + Data(JSONValue.object(Self.claims.merging(["sub": "admin"]) { $1 }).encoded()).base64URLEncoded()
+        let forged =
+            parts[0] + "." + Data(JSONValue.object(Self.claims.merging(["sub": "admin"]) { $1 }).encoded()).base64URLEncoded()
             + "." + parts[2]
         #expect(refusal(forged) == .badSignature)
         #expect(refusal(try Self.token(header: ["alg": "ES256", "kid": "rsa-1"])) == .unknownKey("rsa-1"))

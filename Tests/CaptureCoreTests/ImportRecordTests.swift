@@ -37,22 +37,25 @@ struct ImportRecordTests {
         #expect(try user(#"{"email": "a@example.com", "password": null}"#).passwordHash == nil)
     }
 
-    @Test("anything but a bcrypt hash of cost 4 to 16 is refused", arguments: [
-        #""correct horse battery""#, #""$2b$10$short""#, #""$2x$10$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
-        #""$2b$03$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
-        #""$2b$32$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
-        // Issue 27: one check of a cost-31 hash occupies a hashing thread for days.
-        #""$2b$31$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
-        #""$2b$17$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
-        #""$2b$10$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfU!""#,
-        #"{"type": "password-md5", "value": "5f4dcc3b5aa765d61d8327deb882cf99"}"#, "42",
-    ])
+    @Test(
+        "anything but a bcrypt hash of cost 4 to 16 is refused",
+        arguments: [
+            #""correct horse battery""#, #""$2b$10$short""#, #""$2x$10$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
+            #""$2b$03$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
+            #""$2b$32$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
+            // Issue 27: one check of a cost-31 hash occupies a hashing thread for days.
+            #""$2b$31$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
+            #""$2b$17$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfUP.""#,
+            #""$2b$10$QREXRsttup3w2/Agwe.O9O0tEL9ERyQ9p5xgqGUr0MdSQO27DfU!""#,
+            #"{"type": "password-md5", "value": "5f4dcc3b5aa765d61d8327deb882cf99"}"#, "42",
+        ])
     func refusedPasswords(_ password: String) {
         #expect(violation(#"{"email": "a@example.com", "password": \#(password)}"#)?.path == "password")
     }
 
     /// Issue 27: one address syntax, here too.
-    @Test("an address with a display name, brackets, a comment or a quoted part is refused on the email attribute",
+    @Test(
+        "an address with a display name, brackets, a comment or a quoted part is refused on the email attribute",
         arguments: [
             "x<mallory@attacker.example>", "Mallory <mallory@attacker.example>", "mallory@attacker.example (comment)",
             #"\"quoted local\"@example.com"#, "two@@example.com", "no-domain@localhost", "zoë@example.com",
@@ -66,7 +69,8 @@ struct ImportRecordTests {
     @Test("uuid, numeric id and dates are kept; a record without them gets a new id and the import's time")
     func serviceAttributes() throws {
         let kept = try user(
-            #"{"uuid": "0A1B2C3D-0000-4000-8000-00000000000F", "id": 77, "email": "A@Example.com", "created": "2015-03-04 05:06:07.123456 +0000", "lastLogin": "2016-01-01T00:00:00Z", "emailVerified": null}"#)
+            #"{"uuid": "0A1B2C3D-0000-4000-8000-00000000000F", "id": 77, "email": "A@Example.com", "created": "2015-03-04 05:06:07.123456 +0000", "lastLogin": "2016-01-01T00:00:00Z", "emailVerified": null}"#
+        )
         #expect(kept.id == "0a1b2c3d-0000-4000-8000-00000000000f")
         #expect(kept.number == 77)
         #expect(kept.email == "a@example.com")
@@ -87,9 +91,13 @@ struct ImportRecordTests {
     @Test("read-only attributes import; element ids are kept and new ones numbered past the largest")
     func schemaAttributes() throws {
         let imported = try user(
-            #"{"email": "a@example.com", "loyaltyPoints": 5, "photos": [{"id": 9, "value": "https://p.example/1"}, {"value": "https://p.example/2"}], "statuses": [{"id": 3, "status": "hi"}]}"#)
+            #"{"email": "a@example.com", "loyaltyPoints": 5, "photos": [{"id": 9, "value": "https://p.example/1"}, {"value": "https://p.example/2"}], "statuses": [{"id": 3, "status": "hi"}]}"#
+        )
         #expect(imported.profile["loyaltyPoints"] == .int(5))
-        #expect(imported.profile["photos"] == [["id": 9, "value": "https://p.example/1"], ["id": 10, "value": "https://p.example/2"]])
+        #expect(
+            imported.profile["photos"] == [
+                ["id": 9, "value": "https://p.example/1"], ["id": 10, "value": "https://p.example/2"],
+            ])
         #expect(imported.lastElementID == 10)
         #expect(violation(#"{"email": "a@example.com", "photos": [{"id": 2}, {"id": 2}]}"#)?.code == 361)
         #expect(violation(#"{"email": "a@example.com", "photos": [{"id": "2"}]}"#)?.path == "photos.id")

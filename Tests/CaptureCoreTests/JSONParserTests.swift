@@ -115,13 +115,18 @@ import Testing
         let members = (0..<limits.maxValues).map { #""k\#($0)":0"# }
         let wide = "{" + members.joined(separator: ",") + "}"
         let lastMember = wide.utf8.count - 1 - members.last!.utf8.count
-        #expect(refusal(wide, limits: roomy) == .limitExceeded(.values(limits.maxValues), offset: lastMember + #""k9999":"#.utf8.count))
+        #expect(
+            refusal(wide, limits: roomy)
+                == .limitExceeded(.values(limits.maxValues), offset: lastMember + #""k9999":"#.utf8.count))
     }
 
     @Test func aStringLongerThanTheLimitIsRefusedAtItsStart() throws {
         let limit = JSONParser.Limits.standard.maxStringBytes
-        #expect(try JSONParser.parse("\"" + String(repeating: "x", count: limit) + "\"") == .string(String(repeating: "x", count: limit)))
-        #expect(refusal("[\"" + String(repeating: "x", count: limit + 1) + "\"]") == .limitExceeded(.stringBytes(limit), offset: 1))
+        #expect(
+            try JSONParser.parse("\"" + String(repeating: "x", count: limit) + "\"")
+                == .string(String(repeating: "x", count: limit)))
+        #expect(
+            refusal("[\"" + String(repeating: "x", count: limit + 1) + "\"]") == .limitExceeded(.stringBytes(limit), offset: 1))
         // Counted in decoded UTF-8 bytes, so combining marks and escapes cannot slip past it.
         let marks = "\"a" + String(repeating: "\u{301}", count: limit / 2) + "\""
         #expect(refusal(marks) == .limitExceeded(.stringBytes(limit), offset: 0))

@@ -1,6 +1,7 @@
-@testable import CaptureCore
 import Foundation
 import Testing
+
+@testable import CaptureCore
 
 @Suite struct JSONWriterTests {
     @Test func compactSortedAndSlashesUnescaped() {
@@ -20,7 +21,9 @@ import Testing
     }
 
     @Test func numbersStayNumbers() throws {
-        let value: JSONValue = ["i": .int(-9_007_199_254_740_993), "whole": .double(3), "tiny": .double(1e-7), "nan": .double(.nan)]
+        let value: JSONValue = [
+            "i": .int(-9_007_199_254_740_993), "whole": .double(3), "tiny": .double(1e-7), "nan": .double(.nan),
+        ]
         let decoded = try #require(try JSONSerialization.jsonObject(with: value.encoded()) as? [String: Any])
         #expect((decoded["i"] as? NSNumber)?.int64Value == -9_007_199_254_740_993)
         #expect((decoded["whole"] as? NSNumber)?.doubleValue == 3)
@@ -42,14 +45,18 @@ import Testing
                     kind: kind, hash: "h", userID: "u", clientID: "client \(tricky)", chainID: "c", scope: scope,
                     issuedAt: Date(timeIntervalSince1970: 1_700_000_000.9), expiresAt: Date(timeIntervalSince1970: -5.5))
                 let introspection = Introspection(
-                    record: record, account: AccountSummary(
+                    record: record,
+                    account: AccountSummary(
                         id: "0c1f-\(tricky)", email: "x@example.com", emailVerified: tricky.count % 2 == 0, disabledAt: nil))
                 #expect(introspection.encodedBytes == JSONValue.object(introspection.fields).encodedBytes())
             }
         }
         for receipt in [
-            VerifyReceipt.okay(email: tricky, emailVerified: true, audience: "https://app.example:8443", expiresMilliseconds: -1, issuer: "i"),
-            .okay(email: "a@b.example", emailVerified: false, audience: "http://android.library", expiresMilliseconds: 1_764_000_000_123, issuer: tricky),
+            VerifyReceipt.okay(
+                email: tricky, emailVerified: true, audience: "https://app.example:8443", expiresMilliseconds: -1, issuer: "i"),
+            .okay(
+                email: "a@b.example", emailVerified: false, audience: "http://android.library",
+                expiresMilliseconds: 1_764_000_000_123, issuer: tricky),
             .failure(reason: tricky),
         ] {
             #expect(receipt.encodedBytes == receipt.json.encodedBytes())

@@ -24,7 +24,8 @@ import Testing
 
     @Test func theFileSetsThemAndTheEnvironmentWins() throws {
         let directory = try settings(
-            #"{"metricsEnabled": false, "logFormat": "json", "logLevel": "debug", "requestLogLevel": "trace", "purgeIntervalMinutes": 0}"#)
+            #"{"metricsEnabled": false, "logFormat": "json", "logLevel": "debug", "requestLogLevel": "trace", "purgeIntervalMinutes": 0}"#
+        )
         let file = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: [:])
         #expect(!file.metricsEnabled)
         #expect(file.logFormat == .json)
@@ -54,7 +55,8 @@ import Testing
         }
         for variable in ["CAPTURE_LOG_FORMAT", "CAPTURE_LOG_LEVEL"] {
             let error = #expect(throws: SettingsError.self) {
-                try ServiceSettings.resolve(directory: try settings("{}"), flags: SettingsOverrides(), environment: [variable: "nope"])
+                try ServiceSettings.resolve(
+                    directory: try settings("{}"), flags: SettingsOverrides(), environment: [variable: "nope"])
             }
             #expect(error?.key == variable)
             #expect(error?.problem.contains("nope") == true)

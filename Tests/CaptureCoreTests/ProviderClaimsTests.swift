@@ -1,7 +1,8 @@
-@testable import CaptureCore
 import Crypto
 import Foundation
 import Testing
+
+@testable import CaptureCore
 
 /// What a provider's claims say about the user's address: which claim holds it (the claim mapping), and when the
 /// provider vouches for it (so no verification code is mailed).
@@ -19,11 +20,14 @@ import Testing
             name: "corp", displayName: "Corp", issuer: "https://id.corp.example", clientId: "c",
             claims: ["email": "mail", "displayName": "name"])
         #expect(mapped.emailClaim == "mail")
-        #expect(SocialProviderSettings(name: "g", displayName: "G", issuer: "https://g.example", clientId: "c").emailClaim == "email")
+        #expect(
+            SocialProviderSettings(name: "g", displayName: "G", issuer: "https://g.example", clientId: "c").emailClaim == "email")
         let login = Self.login(["mail": "Ada@Corp.example", "email": "other@example.com", "email_verified": true])
         #expect(login.address(claim: "mail", trustEmail: false).given == "Ada@Corp.example")
         #expect(login.address(claim: "mail", trustEmail: false).vouched == "ada@corp.example")
-        #expect(Self.login(["mail": ""]).address(claim: "mail", trustEmail: true) == ProviderAddress(claims: [:], claim: "mail", trustEmail: true))
+        #expect(
+            Self.login(["mail": ""]).address(claim: "mail", trustEmail: true)
+                == ProviderAddress(claims: [:], claim: "mail", trustEmail: true))
     }
 
     /// SPEC §15: an address counts only when the provider vouches for it, or the operator trusts the provider.

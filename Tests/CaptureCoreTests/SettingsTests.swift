@@ -10,10 +10,13 @@ import Testing
         try FileManager.default.copyItem(
             at: TestWorld.settingsDirectory.appendingPathComponent("flows"), to: directory.appendingPathComponent("flows"))
         try Data(serviceJSON.utf8).write(to: directory.appendingPathComponent("service.json"))
-        let forms = try formsJSON.map { Data($0.utf8) } ?? Data(contentsOf: TestWorld.settingsDirectory.appendingPathComponent("forms.json"))
+        let forms =
+            try formsJSON.map { Data($0.utf8) }
+            ?? Data(contentsOf: TestWorld.settingsDirectory.appendingPathComponent("forms.json"))
         try forms.write(to: directory.appendingPathComponent("forms.json"))
         try FileManager.default.copyItem(
-            at: TestWorld.settingsDirectory.appendingPathComponent("schema.json"), to: directory.appendingPathComponent("schema.json"))
+            at: TestWorld.settingsDirectory.appendingPathComponent("schema.json"),
+            to: directory.appendingPathComponent("schema.json"))
         return directory
     }
 
@@ -73,7 +76,8 @@ import Testing
         let fileOnly = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: [:])
         #expect(fileOnly.port == 7000)
         let environment = ["CAPTURE_PORT": "7001", "CAPTURE_DB": "env.sqlite"]
-        let withEnvironment = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: environment)
+        let withEnvironment = try ServiceSettings.resolve(
+            directory: directory, flags: SettingsOverrides(), environment: environment)
         #expect(withEnvironment.port == 7001)
         #expect(withEnvironment.database == "env.sqlite")
         #expect(withEnvironment.host == "127.0.0.2")

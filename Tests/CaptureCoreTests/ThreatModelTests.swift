@@ -15,7 +15,9 @@ import Testing
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("Tests:") { inTests = true } else if line.isEmpty || line.hasPrefix("#") { inTests = false }
             guard inTests else { continue }
-            names += line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            names += line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+                String($0.element)
+            }
         }
         return names
     }
@@ -76,4 +78,3 @@ import Testing
         }
     }
 }
-

@@ -124,7 +124,8 @@ import Testing
         ] {
             #expect(ClientRules.matchRedirect(refused, allowed: allowed, publicOrigin: "http://h") == nil, "\(refused)")
         }
-        #expect(!ClientRules.isValidRedirectPattern("javascript:alert(1)") && !ClientRules.isValidRedirectPattern("exampleapp:/x"))
+        #expect(
+            !ClientRules.isValidRedirectPattern("javascript:alert(1)") && !ClientRules.isValidRedirectPattern("exampleapp:/x"))
     }
 
     @Test func aLeakyBucketRefusesPastItsCapacityAndDrainsEvenly() {
@@ -160,7 +161,8 @@ import Testing
     /// 9999 (which keep all their digits) and every millisecond rounding.
     @Test func formatsAsPrintfOnTheCalendarFields() {
         var generator = SystemRandomNumberGenerator()
-        let dates = [-62_135_596_800.0, 253_402_300_799.999, 253_402_300_800, 1_800_000_000.9995, -1.5]
+        let dates =
+            [-62_135_596_800.0, 253_402_300_799.999, 253_402_300_800, 1_800_000_000.9995, -1.5]
             + (0..<2000).map { _ in Double.random(in: -62_135_596_800...400_000_000_000, using: &generator) }
         for seconds in dates {
             let date = Date(timeIntervalSince1970: seconds)
@@ -182,10 +184,11 @@ import Testing
     /// `/verify` parses its audience through `URLOrigin.reused`: the same answers as a fresh parse, the first time and
     /// every time after, for origins and for text that is none.
     @Test func reusedOriginsAnswerAsAFreshParse() {
-        let texts = [
-            "https://App.Example:443", "http://android.library", "https://app.example:8443/path?q", "ftp://files.example",
-            "https://user:pw@app.example", "not a url", "", "http://", "HTTP://Example.COM:80",
-        ] + (0..<300).map { "https://host\($0).example" }
+        let texts =
+            [
+                "https://App.Example:443", "http://android.library", "https://app.example:8443/path?q", "ftp://files.example",
+                "https://user:pw@app.example", "not a url", "", "http://", "HTTP://Example.COM:80",
+            ] + (0..<300).map { "https://host\($0).example" }
         for _ in 0..<2 {
             for text in texts { #expect(URLOrigin.reused(text) == URLOrigin(text), "\(text)") }
         }

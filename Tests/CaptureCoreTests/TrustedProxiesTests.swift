@@ -20,8 +20,9 @@ import Testing
             peer: "203.0.113.9", forwarded: "for=198.51.100.1;proto=https", xForwardedFor: "198.51.100.2",
             xForwardedProto: "https")
         #expect(origin == .init(address: "203.0.113.9", forwardedScheme: nil))
-        #expect(TrustedProxies.none.origin(peer: "127.0.0.1", forwarded: nil, xForwardedFor: "1.2.3.4", xForwardedProto: nil).address
-            == "127.0.0.1")
+        #expect(
+            TrustedProxies.none.origin(peer: "127.0.0.1", forwarded: nil, xForwardedFor: "1.2.3.4", xForwardedProto: nil).address
+                == "127.0.0.1")
     }
 
     @Test func theClientIsTheNearestHopNoTrustedProxyStandsFor() {
@@ -37,8 +38,9 @@ import Testing
             peer: "10.0.0.1", forwarded: #"for="[2001:db8:cafe::17]:4711";proto=https, for=10.0.0.2"#,
             xForwardedFor: "192.0.2.99", xForwardedProto: "http")
         #expect(origin == .init(address: "2001:db8:cafe::17", forwardedScheme: "https"))
-        #expect(forwarding.origin(peer: "10.0.0.1", forwarded: nil, xForwardedFor: "192.0.2.99", xForwardedProto: "https")
-            == .init(address: "10.0.0.1", forwardedScheme: nil))
+        #expect(
+            forwarding.origin(peer: "10.0.0.1", forwarded: nil, xForwardedFor: "192.0.2.99", xForwardedProto: "https")
+                == .init(address: "10.0.0.1", forwardedScheme: nil))
     }
 
     /// Issue 27: a client's own `Forwarded` must not win over the proxy's `X-Forwarded-For`.
@@ -52,6 +54,8 @@ import Testing
         let forwarding = TrustedProxies(["127.0.0.1"], header: .forwarded)!
         let origin = forwarding.origin(peer: "127.0.0.1", forwarded: "for=_hidden", xForwardedFor: nil, xForwardedProto: nil)
         #expect(origin.address == nil)
-        #expect(proxies.origin(peer: "127.0.0.1", forwarded: nil, xForwardedFor: "not-an-address", xForwardedProto: nil).address == nil)
+        #expect(
+            proxies.origin(peer: "127.0.0.1", forwarded: nil, xForwardedFor: "not-an-address", xForwardedProto: nil).address
+                == nil)
     }
 }

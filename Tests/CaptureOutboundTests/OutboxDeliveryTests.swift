@@ -29,7 +29,8 @@ import Testing
         let world = try await Self.world(backend: .sqlite)
         try await world.register("deliver@example.test")
         let code = try #require(
-            try await world.service.listMail().first?.text?.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)).output
+            try await world.service.listMail().first?.text?.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)
+        ).output
 
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 1)
         let messages = try await PythonServer.readMessages(at: SMTPDeliveryTests.deliveredFiles(in: maildir))
@@ -52,7 +53,9 @@ import Testing
         let down = Self.delivery(world, port: try unusedLoopbackPort())
         #expect(try await down.deliverDue() == 0)
         var entries = try await world.service.listMail()
-        #expect(entries.allSatisfy { $0.status == .deferred && $0.text != nil && $0.lastError?.contains("could not connect") == true })
+        #expect(
+            entries.allSatisfy { $0.status == .deferred && $0.text != nil && $0.lastError?.contains("could not connect") == true }
+        )
         #expect(entries.map(\.attempts).reduce(0, +) == 1)
         #expect(entries.allSatisfy { $0.nextAttemptAt == world.time.now() + MailDelivery.relayPauses[0] })
 

@@ -177,7 +177,10 @@ import Testing
             ("a@example.test", relay.settings(password: "wrong"), .relay, false, "refused the login: 535"),
             ("a@example.test", relay.settings(password: nil), .relay, false, "MAIL failed: 530"),
             // The system's CAs, which never signed the relay's certificate.
-            ("a@example.test", relay.settings(password: Self.password, caFile: "/etc/ssl/certs/ca-certificates.crt"), .relay, false, "TLS"),
+            (
+                "a@example.test", relay.settings(password: Self.password, caFile: "/etc/ssl/certs/ca-certificates.crt"), .relay,
+                false, "TLS"
+            ),
             ("reject@example.test", relay.settings(password: Self.password), .message, true, "RCPT failed: 550"),
             ("busy@example.test", relay.settings(password: Self.password), .message, false, "RCPT failed: 450"),
             ("relaydenied@example.test", relay.settings(password: Self.password), .relay, false, "RCPT failed: 554"),
@@ -199,27 +202,28 @@ import Testing
 
     /// The same classification on libcurl's outcomes as 7.88 reports them (CURLcode values: 7 no connection, 8 a
     /// weird reply, 28 a timeout, 55 a refused command, 60 an untrusted certificate, 67 a refused login).
-    @Test(arguments: [
-        (7, 0, "Failed to connect to 127.0.0.1 port 25", nil, MailFailureScope.relay, false),
-        (28, 0, "Operation timed out after 2000 milliseconds", nil, .relay, false),
-        (60, 0, "SSL certificate problem: self-signed certificate", nil, .relay, false),
-        (67, 535, "Login denied", "535 5.7.8 Authentication credentials invalid", .relay, false),
-        (67, 454, "Login denied", "454 4.7.0 Temporary authentication failure", .relay, false),
-        (8, 554, "Got unexpected smtp-server response: 554", "554 5.3.2 no service", .relay, false),
-        (55, 530, "MAIL failed: 530", "530 5.7.0 Authentication required", .relay, false),
-        (55, 553, "MAIL failed: 553", "553 5.1.8 sender address rejected", .relay, false),
-        (55, 554, "DATA failed: 554", "554 5.6.0 content refused", .relay, false),
-        (55, 550, "RCPT failed: 550", "550 5.1.1 <x@example.test>: user unknown", .message, true),
-        (55, 553, "RCPT failed: 553", "553 5.1.3 bad recipient address syntax", .message, true),
-        (55, 550, "RCPT failed: 550", "550 no such user here", .message, true),
-        (55, 552, "RCPT failed: 552", "552-5.2.2 mailbox full", .message, true),
-        (55, 450, "RCPT failed: 450", "450 4.2.1 mailbox busy", .message, false),
-        (55, 554, "RCPT failed: 554", "554 5.7.1 <x@example.test>: Relay access denied", .relay, false),
-        (55, 553, "RCPT failed: 553", "553 5.1.7 bad sender mailbox", .relay, false),
-        (55, 452, "RCPT failed: 452", "452 4.5.3 too many recipients", .relay, false),
-        (55, 421, "RCPT failed: 421", "421 4.4.2 connection dropped", .relay, false),
-        (55, 0, "Failed sending data to the peer", nil, .relay, false),
-    ] as [(UInt32, Int, String, String?, MailFailureScope, Bool)])
+    @Test(
+        arguments: [
+            (7, 0, "Failed to connect to 127.0.0.1 port 25", nil, MailFailureScope.relay, false),
+            (28, 0, "Operation timed out after 2000 milliseconds", nil, .relay, false),
+            (60, 0, "SSL certificate problem: self-signed certificate", nil, .relay, false),
+            (67, 535, "Login denied", "535 5.7.8 Authentication credentials invalid", .relay, false),
+            (67, 454, "Login denied", "454 4.7.0 Temporary authentication failure", .relay, false),
+            (8, 554, "Got unexpected smtp-server response: 554", "554 5.3.2 no service", .relay, false),
+            (55, 530, "MAIL failed: 530", "530 5.7.0 Authentication required", .relay, false),
+            (55, 553, "MAIL failed: 553", "553 5.1.8 sender address rejected", .relay, false),
+            (55, 554, "DATA failed: 554", "554 5.6.0 content refused", .relay, false),
+            (55, 550, "RCPT failed: 550", "550 5.1.1 <x@example.test>: user unknown", .message, true),
+            (55, 553, "RCPT failed: 553", "553 5.1.3 bad recipient address syntax", .message, true),
+            (55, 550, "RCPT failed: 550", "550 no such user here", .message, true),
+            (55, 552, "RCPT failed: 552", "552-5.2.2 mailbox full", .message, true),
+            (55, 450, "RCPT failed: 450", "450 4.2.1 mailbox busy", .message, false),
+            (55, 554, "RCPT failed: 554", "554 5.7.1 <x@example.test>: Relay access denied", .relay, false),
+            (55, 553, "RCPT failed: 553", "553 5.1.7 bad sender mailbox", .relay, false),
+            (55, 452, "RCPT failed: 452", "452 4.5.3 too many recipients", .relay, false),
+            (55, 421, "RCPT failed: 421", "421 4.4.2 connection dropped", .relay, false),
+            (55, 0, "Failed sending data to the peer", nil, .relay, false),
+        ] as [(UInt32, Int, String, String?, MailFailureScope, Bool)])
     func libcurlsOutcomeIsTheRelaysUnlessARecipientWasRefused(
         code: UInt32, status: Int, diagnostic: String, reply: String?, scope: MailFailureScope, permanent: Bool
     ) {

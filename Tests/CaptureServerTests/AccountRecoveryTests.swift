@@ -23,9 +23,11 @@ import Testing
     }
 
     static func resetFields(_ email: String, code: String, password: String = newPassword) -> [String: String] {
-        flow("resetPasswordForm", [
-            "verification_code": code, "email": email, "newPassword": password, "newPasswordConfirm": password,
-        ])
+        flow(
+            "resetPasswordForm",
+            [
+                "verification_code": code, "email": email, "newPassword": password, "newPasswordConfirm": password,
+            ])
     }
 
     @Test func forgotPasswordAnswersAlikeForKnownAndUnknownAddresses() async throws {
@@ -41,7 +43,9 @@ import Testing
             let (sent, code) = try await Self.mailed(world, to: "known@example.com")
             #expect(sent.status == .pending && sent.kind == .passwordReset)
             let link = try #require(sent.text?.split(separator: "\n").first { $0.contains("/flows/webViewSignIn?") })
-            #expect(link.contains("#screen=resetPassword&code=\(code!)&email=known@example.com"), "code and address only in the fragment")
+            #expect(
+                link.contains("#screen=resetPassword&code=\(code!)&email=known@example.com"),
+                "code and address only in the fragment")
             #expect(sent.html?.contains(code!) == true)
             let (suppressed, none) = try await Self.mailed(world, to: "nobody@example.com")
             #expect(suppressed.status == .suppressed && suppressed.text == nil && none == nil)
@@ -60,15 +64,20 @@ import Testing
     @Test func theMailedCodeResetsThePasswordEndsEverySessionAndVerifiesTheAddress() async throws {
         try await withAPI { api, world in
             let grant = try #require(try await world.register("reset@example.com", password: Self.password).grant)
-            _ = try await api.post("/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "reset@example.com"]))
+            _ = try await api.post(
+                "/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "reset@example.com"]))
             let (_, code) = try await Self.mailed(world, to: "reset@example.com")
             let reset = try await api.post(
                 "/oauth/reset_password_native", Self.resetFields("Reset@Example.com", code: code!.lowercased()))
             #expect(reset.stat == "ok", "\(reset.json)")
-            #expect(try await api.post("/entity", ["access_token": grant.accessToken]).json["error"] as? String == "invalid_access_token")
-            let old = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "reset@example.com", password: Self.password))
+            #expect(
+                try await api.post("/entity", ["access_token": grant.accessToken]).json["error"] as? String
+                    == "invalid_access_token")
+            let old = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "reset@example.com", password: Self.password))
             #expect(old.code == 210)
-            let new = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "reset@example.com", password: Self.newPassword))
+            let new = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "reset@example.com", password: Self.newPassword))
             #expect(new.stat == "ok")
             let user = try #require(new.json["capture_user"] as? [String: Any])
             #expect(user["emailVerified"] is String, "the code proved the mailbox")
@@ -84,26 +93,35 @@ import Testing
             // The verification code from registration is not a reset code, and vice versa.
             let verification = try #require(try await world.service.listMail().last { $0.kind == .emailVerification })
             let verificationCode = String(verification.text!.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)!.output)
-            let crossed = try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: verificationCode))
+            let crossed = try await api.post(
+                "/oauth/reset_password_native", Self.resetFields("once@example.com", code: verificationCode))
             #expect(crossed.code == 390 && (crossed.json["invalid_fields"] as? [String: Any])?["verification_code"] != nil)
-            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).stat == "ok")
-            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).stat == "ok"
+            )
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
 
             _ = try await api.post("/oauth/forgot_password_native", ask)
             (_, code) = try await Self.mailed(world, to: "once@example.com")
             world.time.advance(by: 31 * 60)
-            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
 
             _ = try await api.post("/oauth/forgot_password_native", ask)
             (_, code) = try await Self.mailed(world, to: "once@example.com")
             for _ in 0..<5 {
-                #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: "AAAA-AAAA")).code == 390)
+                #expect(
+                    try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: "AAAA-AAAA"))
+                        .code == 390)
             }
-            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!)).code == 390)
             // The new password's own rules still apply.
             _ = try await api.post("/oauth/forgot_password_native", ask)
             (_, code) = try await Self.mailed(world, to: "once@example.com")
-            let short = try await api.post("/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!, password: "short"))
+            let short = try await api.post(
+                "/oauth/reset_password_native", Self.resetFields("once@example.com", code: code!, password: "short"))
             #expect(short.code == 390 && (short.json["invalid_fields"] as? [String: Any])?["newPassword"] != nil)
         }
     }
@@ -124,12 +142,18 @@ import Testing
             let grant = try #require(try await world.register("verify@example.com", password: Self.password).grant)
             let (entry, code) = try await Self.mailed(world, to: "verify@example.com")
             #expect(entry.kind == .emailVerification && entry.status == .pending)
-            #expect(try await api.post("/entity", ["access_token": grant.accessToken]).json["result"].flatMap { ($0 as? [String: Any])?["emailVerified"] } is NSNull)
-            let wrong = try await api.post("/access/useVerificationCode", ["verification_code": "ZZZZ-ZZZZ", "email": "verify@example.com"])
+            #expect(
+                try await api.post("/entity", ["access_token": grant.accessToken]).json["result"].flatMap {
+                    ($0 as? [String: Any])?["emailVerified"]
+                } is NSNull)
+            let wrong = try await api.post(
+                "/access/useVerificationCode", ["verification_code": "ZZZZ-ZZZZ", "email": "verify@example.com"])
             #expect(wrong.code == 390)
-            let used = try await api.post("/access/useVerificationCode", ["verification_code": code!, "email": "verify@example.com"])
+            let used = try await api.post(
+                "/access/useVerificationCode", ["verification_code": code!, "email": "verify@example.com"])
             #expect(used.stat == "ok")
-            let record = try #require(try await api.post("/entity", ["access_token": grant.accessToken]).json["result"] as? [String: Any])
+            let record = try #require(
+                try await api.post("/entity", ["access_token": grant.accessToken]).json["result"] as? [String: Any])
             #expect(record["emailVerified"] is String)
             // Asking again for a verified address sends nothing, and says so to nobody.
             let again = try await api.post(
@@ -143,14 +167,20 @@ import Testing
         try await withAPI(configure: { $0.signInMaxFailures = 3 }) { api, world in
             try await world.register("locked@example.com", password: Self.password)
             for _ in 0..<3 {
-                _ = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: "guess"))
+                _ = try await api.post(
+                    "/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: "guess"))
             }
-            let locked = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: Self.password))
+            let locked = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: Self.password))
             #expect(locked.code == 510)
-            _ = try await api.post("/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "locked@example.com"]))
+            _ = try await api.post(
+                "/oauth/forgot_password_native", Self.flow("forgotPasswordForm", ["signInEmailAddress": "locked@example.com"]))
             let (_, code) = try await Self.mailed(world, to: "locked@example.com")
-            #expect(try await api.post("/oauth/reset_password_native", Self.resetFields("locked@example.com", code: code!)).stat == "ok")
-            let after = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: Self.newPassword))
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("locked@example.com", code: code!)).stat
+                    == "ok")
+            let after = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "locked@example.com", password: Self.newPassword))
             #expect(after.stat == "ok")
         }
     }
@@ -158,11 +188,14 @@ import Testing
     @Test func changingThePasswordNeedsTheCurrentOneAndEndsTheOtherSessions() async throws {
         try await withAPI { api, world in
             let first = try #require(try await world.register("change@example.com", password: Self.password).grant)
-            let signIn = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "change@example.com", password: Self.password))
+            let signIn = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "change@example.com", password: Self.password))
             let current = try #require(signIn.json["access_token"] as? String)
-            var change = Self.flow("changePasswordForm", [
-                "currentPassword": "not it", "newPassword": Self.newPassword, "newPasswordConfirm": Self.newPassword,
-            ], flow: "webViewProfile")
+            var change = Self.flow(
+                "changePasswordForm",
+                [
+                    "currentPassword": "not it", "newPassword": Self.newPassword, "newPasswordConfirm": Self.newPassword,
+                ], flow: "webViewProfile")
             change["access_token"] = current
             let wrong = try await api.post("/oauth/update_profile_native", change)
             #expect(wrong.code == 390 && (wrong.json["invalid_fields"] as? [String: Any])?["currentPassword"] != nil)
@@ -170,25 +203,36 @@ import Testing
             #expect(try await api.post("/oauth/update_profile_native", change).stat == "ok")
             #expect(try await api.post("/entity", ["access_token": current]).stat == "ok", "this session goes on")
             #expect(try await api.post("/entity", ["access_token": first.accessToken]).code == 200, "the other one ended")
-            #expect(try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "change@example.com", password: Self.newPassword)).stat == "ok")
+            #expect(
+                try await api.post(
+                    "/oauth/auth_native_traditional", TestWorld.signIn(email: "change@example.com", password: Self.newPassword)
+                ).stat == "ok")
         }
     }
 
     @Test func aClientThatRequiresVerifiedAddressesAnswers112AndSendsACode() async throws {
         try await withAPI(configure: { settings in
-            settings.clients = settings.clients.map { var client = $0; client.requireVerifiedEmail = true; return client }
+            settings.clients = settings.clients.map {
+                var client = $0; client.requireVerifiedEmail = true; return client
+            }
         }) { api, world in
             // Registration made the account and mailed the code, and hands out nothing (issue 27).
             let registered = try await api.post(
-                "/oauth/register_native_traditional", TestWorld.registration(email: "unverified@example.com", password: Self.password))
+                "/oauth/register_native_traditional",
+                TestWorld.registration(email: "unverified@example.com", password: Self.password))
             #expect(registered.code == 112 && registered["access_token"] == nil && registered["authorization_code"] == nil)
             #expect(try await world.service.listMail().filter { $0.recipient == "unverified@example.com" }.count == 1)
-            let reply = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password))
+            let reply = try await api.post(
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password))
             #expect(reply.code == 112 && reply.json["error"] as? String == "email_not_verified")
             let (entry, code) = try await Self.mailed(world, to: "unverified@example.com")
             #expect(entry.kind == .emailVerification && code != nil)
-            _ = try await api.post("/access/useVerificationCode", ["verification_code": code!, "email": "unverified@example.com"])
-            #expect(try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password)).stat == "ok")
+            _ = try await api.post(
+                "/access/useVerificationCode", ["verification_code": code!, "email": "unverified@example.com"])
+            #expect(
+                try await api.post(
+                    "/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password)
+                ).stat == "ok")
         }
     }
 
@@ -196,7 +240,9 @@ import Testing
     /// the one-use token is not spent by the refusal.
     @Test func refreshAndCodeExchangeAlsoWaitForTheProvenAddress() async throws {
         try await withAPI(configure: { settings in
-            settings.clients = settings.clients.map { var client = $0; client.requireVerifiedEmail = true; return client }
+            settings.clients = settings.clients.map {
+                var client = $0; client.requireVerifiedEmail = true; return client
+            }
         }) { api, world in
             let email = "later@example.com"
             _ = try? await world.register(email, password: Self.password)
@@ -244,18 +290,22 @@ import Testing
             try await world.register("sdk@example.com", password: Self.password)
             // jump.android's performForgotPassword and resend-verification parameters, response_type code included.
             for responseType in ["token", "code"] {
-                let forgot = try await api.post("/oauth/forgot_password_native", [
-                    "client_id": "demo-mobile-app", "locale": "en-US", "response_type": responseType,
-                    "redirect_uri": "http://android.library", "signInEmailAddress": "sdk@example.com",
-                    "flow_version": "20261122", "flow": "webViewSignIn", "form": "forgotPasswordForm",
-                ])
+                let forgot = try await api.post(
+                    "/oauth/forgot_password_native",
+                    [
+                        "client_id": "demo-mobile-app", "locale": "en-US", "response_type": responseType,
+                        "redirect_uri": "http://android.library", "signInEmailAddress": "sdk@example.com",
+                        "flow_version": "20261122", "flow": "webViewSignIn", "form": "forgotPasswordForm",
+                    ])
                 #expect(forgot.text == #"{"stat":"ok"}"#, "\(forgot.json)")
             }
-            let resend = try await api.post("/oauth/verify_email_native", [
-                "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
-                "redirect_uri": "http://android.library", "form": "resendVerificationForm",
-                "emailAddress": "sdk@example.com", "flow_version": "20261122", "flow": "webViewSignIn",
-            ])
+            let resend = try await api.post(
+                "/oauth/verify_email_native",
+                [
+                    "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
+                    "redirect_uri": "http://android.library", "form": "resendVerificationForm",
+                    "emailAddress": "sdk@example.com", "flow_version": "20261122", "flow": "webViewSignIn",
+                ])
             #expect(resend.text == #"{"stat":"ok"}"#, "\(resend.json)")
             #expect(try await world.service.listMail().filter { $0.status == .pending }.count == 4)
         }
@@ -288,8 +338,16 @@ import Testing
         // The database's hash is not the code's plain SHA-256 (which 40 bits would not survive offline), and another
         // key does not reproduce it.
         #expect(stored != TokenMinter.hash("verify:\(registered.user.id):\(CodeFormat.normalize(try #require(code)))"))
-        #expect(stored == CodeFormat.hash(code!, userID: registered.user.id, address: "keyed@example.com", purpose: .emailVerification, key: world.service.codeKey))
-        #expect(stored != CodeFormat.hash(code!, userID: registered.user.id, address: "keyed@example.com", purpose: .emailVerification, key: .ephemeral()))
+        #expect(
+            stored
+                == CodeFormat.hash(
+                    code!, userID: registered.user.id, address: "keyed@example.com", purpose: .emailVerification,
+                    key: world.service.codeKey))
+        #expect(
+            stored
+                != CodeFormat.hash(
+                    code!, userID: registered.user.id, address: "keyed@example.com", purpose: .emailVerification,
+                    key: .ephemeral()))
     }
 
     @Test func theKeyComesFromTheEnvironmentOrAFileMadeAtFirstStart() throws {
@@ -299,7 +357,9 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "readable by the service's user only")
         let again = try CodeKey.load(environment: [:], file: file)
-        let probe = { (key: CodeKey) in CodeFormat.hash("ABCD-EFGH", userID: "u", address: "a@b.example", purpose: .passwordReset, key: key) }
+        let probe = { (key: CodeKey) in
+            CodeFormat.hash("ABCD-EFGH", userID: "u", address: "a@b.example", purpose: .passwordReset, key: key)
+        }
         #expect(probe(first) == probe(again), "the next start reads the same key")
         let fromEnvironment = try CodeKey.load(environment: ["CAPTURE_CODE_KEY": String(repeating: "ab", count: 32)], file: file)
         #expect(probe(fromEnvironment) != probe(first), "the environment wins")
@@ -322,10 +382,12 @@ import Testing
             world.time.advance(by: world.service.settings.recentSignInMinutes * 60 + 1)
             // A refresh continues the session; it does not make it recent.
             let refreshed = try await api.post(
-                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
+                "/oauth/token",
+                ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
             let token = try #require(refreshed["access_token"] as? String)
             let form = try await api.post("/oauth/update_profile_native", Self.profile(token, email: "thief@attacker.example"))
-            #expect(form.code == 403 && (form["error_description"] as? String)?.contains("recent sign-in") == true, "\(form.json)")
+            #expect(
+                form.code == 403 && (form["error_description"] as? String)?.contains("recent sign-in") == true, "\(form.json)")
             let entity = try await api.post(
                 "/entity.update", ["access_token": token, "attributes": #"{"email": "thief@attacker.example"}"#])
             #expect(entity.code == 403)
@@ -342,7 +404,9 @@ import Testing
             let registered = try await world.register("a@attacker.example")
             let (_, oldCode) = try await AccountRecoveryTests.mailed(world, to: "a@attacker.example")
             let other = try #require(
-                try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "a@attacker.example", password: "correct horse battery"))["access_token"] as? String)
+                try await api.post(
+                    "/oauth/auth_native_traditional",
+                    TestWorld.signIn(email: "a@attacker.example", password: "correct horse battery"))["access_token"] as? String)
             let token = try #require(registered.grant?.accessToken)
             let changed = try await api.post("/oauth/update_profile_native", Self.profile(token, email: "victim@corp.example"))
             #expect(changed.stat == "ok", "Janrain's reply: \(changed.json)")
@@ -371,7 +435,9 @@ import Testing
     static func restoreCode(_ world: TestWorld, to email: String) async throws -> String? {
         let notice = try #require(try await world.service.listMail().first { $0.kind == .emailChanged && $0.recipient == email })
         #expect(notice.html?.contains("{{") == false && notice.text?.contains("{{") == false, "every placeholder filled")
-        return notice.text?.firstMatch(of: /#screen=resetPassword&code=([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})/).map { String($0.output.1) }
+        return notice.text?.firstMatch(of: /#screen=resetPassword&code=([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})/).map {
+            String($0.output.1)
+        }
     }
 
     @Test func theOldAddressUndoesTheChangeEndsEverySessionAndChoosesTheNextPassword() async throws {
@@ -380,8 +446,12 @@ import Testing
             let token = try #require(registered.grant?.accessToken)
             // The thief moves the account twice: the first notice opens the way back, the second has none, so
             // the first address is the one a restore returns to.
-            #expect(try await api.post("/oauth/update_profile_native", Self.profile(token, email: "thief@attacker.example")).stat == "ok")
-            #expect(try await api.post("/oauth/update_profile_native", Self.profile(token, email: "thief2@attacker.example")).stat == "ok")
+            #expect(
+                try await api.post("/oauth/update_profile_native", Self.profile(token, email: "thief@attacker.example")).stat
+                    == "ok")
+            #expect(
+                try await api.post("/oauth/update_profile_native", Self.profile(token, email: "thief2@attacker.example")).stat
+                    == "ok")
             let code = try #require(try await Self.restoreCode(world, to: "owner@corp.example"))
             #expect(try await Self.restoreCode(world, to: "thief@attacker.example") == nil)
             let user = try #require(try await world.service.store.users.find(email: "thief2@attacker.example"))
@@ -399,7 +469,8 @@ import Testing
             #expect(restored.email == "owner@corp.example" && restored.emailVerifiedAt != nil, "back, and proven by the link")
             #expect(try await api.post("/entity", ["access_token": token]).stat == "error", "the thief's session ended too")
             let old = try await api.post(
-                "/oauth/auth_native_traditional", TestWorld.signIn(email: "owner@corp.example", password: "correct horse battery"))
+                "/oauth/auth_native_traditional", TestWorld.signIn(email: "owner@corp.example", password: "correct horse battery")
+            )
             #expect(old.code == 210, "the password the thief may know is gone")
             let signIn = try await api.post(
                 "/oauth/auth_native_traditional",
@@ -415,7 +486,11 @@ import Testing
     @Test func theWayBackClosesAfterAddressRestoreHoursAndNeverTakesAnotherAccountsAddress() async throws {
         try await withAPI { api, world in
             let late = try await world.register("late@corp.example")
-            #expect(try await api.post("/oauth/update_profile_native", Self.profile(try #require(late.grant?.accessToken), email: "late2@attacker.example")).stat == "ok")
+            #expect(
+                try await api.post(
+                    "/oauth/update_profile_native",
+                    Self.profile(try #require(late.grant?.accessToken), email: "late2@attacker.example")
+                ).stat == "ok")
             let lateCode = try #require(try await Self.restoreCode(world, to: "late@corp.example"))
             world.time.advance(by: world.service.settings.addressRestoreHours * 3600 + 1)
             let expired = try await api.post(
@@ -423,12 +498,18 @@ import Testing
             #expect(expired.code == 390)
 
             let owner = try await world.register("taken@corp.example")
-            #expect(try await api.post("/oauth/update_profile_native", Self.profile(try #require(owner.grant?.accessToken), email: "mover@attacker.example")).stat == "ok")
+            #expect(
+                try await api.post(
+                    "/oauth/update_profile_native",
+                    Self.profile(try #require(owner.grant?.accessToken), email: "mover@attacker.example")
+                ).stat == "ok")
             let code = try #require(try await Self.restoreCode(world, to: "taken@corp.example"))
             _ = try await world.register("taken@corp.example")
             let refused = try await api.post(
                 "/oauth/reset_password_native", AccountRecoveryTests.resetFields("taken@corp.example", code: code))
-            #expect(refused.code == 403 && (refused["error_description"] as? String)?.contains("another account") == true, "\(refused.json)")
+            #expect(
+                refused.code == 403 && (refused["error_description"] as? String)?.contains("another account") == true,
+                "\(refused.json)")
             #expect(try await world.service.store.users.find(email: "mover@attacker.example") != nil, "nothing moved")
         }
     }
@@ -441,7 +522,9 @@ import Testing
             var wrong = Self.profile(token, email: "keeper2@corp.example")
             wrong["currentPassword"] = "not the password"
             let refused = try await api.post("/oauth/update_profile_native", wrong)
-            #expect(refused.code == 390 && (refused.json["invalid_fields"] as? [String: Any])?["currentPassword"] != nil, "\(refused.json)")
+            #expect(
+                refused.code == 390 && (refused.json["invalid_fields"] as? [String: Any])?["currentPassword"] != nil,
+                "\(refused.json)")
             #expect(try await world.service.store.users.find(email: "keeper@corp.example") != nil)
             var right = Self.profile(token, email: "keeper2@corp.example")
             right["currentPassword"] = "correct horse battery"
@@ -449,7 +532,10 @@ import Testing
             // entity.update takes it as current_password.
             let entity = try await api.post(
                 "/entity.update",
-                ["access_token": token, "attributes": #"{"email": "keeper3@corp.example"}"#, "current_password": "correct horse battery"])
+                [
+                    "access_token": token, "attributes": #"{"email": "keeper3@corp.example"}"#,
+                    "current_password": "correct horse battery",
+                ])
             #expect(entity.stat == "ok", "\(entity.json)")
             let guessed = try await api.post(
                 "/entity.update",

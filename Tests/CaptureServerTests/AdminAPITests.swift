@@ -30,7 +30,8 @@ import Testing
         func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil) async throws -> Reply {
             var headers = self.headers
             if json != nil { headers[.contentType] = "application/json" }
-            return try await api.send("/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+            return try await api.send(
+                "/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         }
 
         func items(_ reply: Reply) -> [[String: Any]] { reply["items"] as? [[String: Any]] ?? [] }
@@ -39,7 +40,8 @@ import Testing
     static func expectProblem(_ reply: Reply, _ status: HTTPResponse.Status, error: String? = nil, _ note: String = "") {
         #expect(reply.status == status, "\(note) \(reply.text)")
         #expect(reply.headers[.contentType] == "application/problem+json", "\(note)")
-        #expect(reply["status"] as? Int == Int(status.code) && reply["title"] as? String != nil && reply["detail"] as? String != nil)
+        #expect(
+            reply["status"] as? Int == Int(status.code) && reply["title"] as? String != nil && reply["detail"] as? String != nil)
         if let error { #expect(reply["error"] as? String == error, "\(note) \(reply.text)") }
     }
 
@@ -52,12 +54,16 @@ import Testing
                 (.post, "/clients"), (.get, "/clients/x"), (.patch, "/clients/x"), (.delete, "/clients/x"),
                 (.post, "/clients/x/rotate-secret"), (.post, "/clients/x/revoke-tokens"), (.get, "/audit"),
             ]
-            try await world.service.revokeAdminKey(try #require(try await world.service.createAdminKey(name: "old", by: .service).key.id), by: .service)
+            try await world.service.revokeAdminKey(
+                try #require(try await world.service.createAdminKey(name: "old", by: .service).key.id), by: .service)
             let revoked = try #require(try await world.service.listAdminKeys().first { $0.isRevoked })
             let wrongSecret = "cbk_\(admin.id)_" + String(repeating: "A", count: 43)
             for (method, path) in routes {
-                for header in [nil, "Bearer", "Bearer nonsense", "Bearer \(wrongSecret)", "Bearer cbk_\(revoked.id)_x", "Basic \(admin.key)"] {
-                    let reply = try await api.send("/admin/v1" + path, method: method, headers: header.map { [.authorization: $0] } ?? [:])
+                for header in [
+                    nil, "Bearer", "Bearer nonsense", "Bearer \(wrongSecret)", "Bearer cbk_\(revoked.id)_x", "Basic \(admin.key)",
+                ] {
+                    let reply = try await api.send(
+                        "/admin/v1" + path, method: method, headers: header.map { [.authorization: $0] } ?? [:])
                     #expect(reply.status == .unauthorized, "\(method) \(path) with \(header ?? "no header")")
                     #expect(reply.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
                     #expect(reply.headers[.xContentTypeOptions] == "nosniff")
@@ -108,7 +114,8 @@ import Testing
             let revoked = try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke")
             #expect(revoked.status == .ok && revoked["revoked"] as? Int == 1)
             await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: a.accessToken) }
-            Self.expectProblem(try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke"), .forbidden, error: "access_denied")
+            Self.expectProblem(
+                try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke"), .forbidden, error: "access_denied")
 
             let rows = try await world.service.auditLog(AuditFilter(action: "token.revoke"))
             #expect(rows.map(\.outcome) == ["access_denied", "success"])
@@ -126,11 +133,17 @@ import Testing
             #expect(admin.items(all).count == 2 && all["next_offset"] as? Int == 2)
             let found = try await admin.get("/users?search=ADA")
             #expect(found.status == .ok, "\(found.text)")
-            #expect(Set(admin.items(found).compactMap { $0["email"] as? String }) == ["ada@example.com", "ada_lovelace@example.com"])
+            #expect(
+                Set(admin.items(found).compactMap { $0["email"] as? String }) == ["ada@example.com", "ada_lovelace@example.com"])
             // LIKE's wildcards in a search are plain characters.
             try await world.service.store.users.update(
-                { var renamed = ada.user; renamed.profile["displayName"] = "Countess"; return renamed }())
-            #expect(admin.items(try await admin.get("/users?search=countess")).compactMap { $0["email"] as? String } == ["ada@example.com"])
+                {
+                    var renamed = ada.user; renamed.profile["displayName"] = "Countess"; return renamed
+                }())
+            #expect(
+                admin.items(try await admin.get("/users?search=countess")).compactMap { $0["email"] as? String } == [
+                    "ada@example.com"
+                ])
             let underscore = try await admin.get("/users?search=a_l")
             #expect(admin.items(underscore).compactMap { $0["email"] as? String } == ["ada_lovelace@example.com"])
 
@@ -148,7 +161,9 @@ import Testing
                 FlowRequest(parameters: TestWorld.signIn(email: "bob@example.com", password: "correct horse battery")))
             let signedOut = try await admin.send(.post, "/users/bob%40example.com/sign-out")
             #expect(signedOut["revoked"] as? Int == 4)
-            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: bob.grant!.accessToken) }
+            await #expect(throws: CaptureError.invalidAccessToken) {
+                try await world.service.entity(accessToken: bob.grant!.accessToken)
+            }
 
             let deleted = try await admin.send(.delete, "/users/bob%40example.com")
             #expect(deleted["email"] as? String == "bob@example.com")
@@ -163,7 +178,8 @@ import Testing
         try await Self.withAdmin { admin, _, world in
             let added = try await admin.send(
                 .post, "/clients",
-                json: #"{"client_id":"backend-1","name":"Backend","confidential":true,"redirect_uris":["https://app.example/cb"]}"#)
+                json:
+                    #"{"client_id":"backend-1","name":"Backend","confidential":true,"redirect_uris":["https://app.example/cb"]}"#)
             #expect(added.status == .created)
             let secret = try #require(added["client_secret"] as? String)
             let shown = try await admin.get("/clients/backend-1")
@@ -173,13 +189,17 @@ import Testing
             Self.expectProblem(
                 try await admin.send(.post, "/clients", json: #"{"client_id":"backend-1"}"#), .forbidden, error: "access_denied")
             Self.expectProblem(try await admin.send(.post, "/clients", json: #"{"client_id":"x y"}"#), .badRequest)
-            Self.expectProblem(try await admin.send(.post, "/clients", json: #"{"client_id":"ok-id","secret":"mine"}"#), .badRequest)
-            Self.expectProblem(try await admin.send(.post, "/clients", json: #"{"client_id":"ok-id","confidential":"yes"}"#), .badRequest)
+            Self.expectProblem(
+                try await admin.send(.post, "/clients", json: #"{"client_id":"ok-id","secret":"mine"}"#), .badRequest)
+            Self.expectProblem(
+                try await admin.send(.post, "/clients", json: #"{"client_id":"ok-id","confidential":"yes"}"#), .badRequest)
 
-            let changed = try await admin.send(.patch, "/clients/backend-1", json: #"{"name":"Renamed","response_types":["code"]}"#)
+            let changed = try await admin.send(
+                .patch, "/clients/backend-1", json: #"{"name":"Renamed","response_types":["code"]}"#)
             #expect(changed["name"] as? String == "Renamed" && changed["response_types"] as? [String] == ["code"])
             #expect(changed["redirect_uris"] as? [String] == ["https://app.example/cb"])
-            Self.expectProblem(try await admin.send(.patch, "/clients/backend-1", json: "{}"), .badRequest, error: "missing_argument")
+            Self.expectProblem(
+                try await admin.send(.patch, "/clients/backend-1", json: "{}"), .badRequest, error: "missing_argument")
             Self.expectProblem(try await admin.send(.patch, "/clients/demo-mobile-app", json: #"{"name":"x"}"#), .forbidden)
 
             let rotated = try await admin.send(.post, "/clients/backend-1/rotate-secret")
@@ -200,7 +220,10 @@ import Testing
             let audit = try await admin.get("/audit?target=backend-1")
             let actions = admin.items(audit).compactMap { $0["action"] as? String }
             // Refusals are rows too (the duplicate add, the empty change), with their outcome.
-            #expect(actions == ["client.remove", "client.rotate_secret", "client.update", "client.update", "client.add", "client.add"])
+            #expect(
+                actions == [
+                    "client.remove", "client.rotate_secret", "client.update", "client.update", "client.add", "client.add",
+                ])
             #expect(!audit.text.contains(secret) && !audit.text.contains(newSecret))
             let paged = try await admin.get("/audit?target=backend-1&limit=2&offset=1")
             #expect(admin.items(paged).compactMap { $0["action"] as? String } == ["client.rotate_secret", "client.update"])
@@ -221,7 +244,9 @@ import Testing
 
             for _ in 0..<8 {
                 _ = try? await world.service.signIn(
-                    FlowRequest(parameters: TestWorld.signIn(email: "victim@example.com", password: "wrong password!"), remoteAddress: "198.51.100.7"))
+                    FlowRequest(
+                        parameters: TestWorld.signIn(email: "victim@example.com", password: "wrong password!"),
+                        remoteAddress: "198.51.100.7"))
             }
             let bursts = try await world.service.auditLog(AuditFilter(action: "signin.burst"))
             #expect(bursts.count == 1 && bursts.first?.target == "victim@example.com")
@@ -230,7 +255,8 @@ import Testing
             let everything = try await world.service.auditLog(AuditFilter(page: Page(limit: 1000)))
             for entry in everything {
                 let text = "\(entry.target) \(entry.detail ?? "")"
-                #expect(!text.contains(grant.refreshToken) && !text.contains(grant.accessToken) && !text.contains("wrong password"))
+                #expect(
+                    !text.contains(grant.refreshToken) && !text.contains(grant.accessToken) && !text.contains("wrong password"))
             }
         }
     }
@@ -250,12 +276,14 @@ import Testing
         let key = try await world.service.createAdminKey(name: "split", by: .service).presented
         let main = Application(router: try buildRouter(service: world.service, servesAdmin: false))
         try await main.test(.router) { client in
-            let reply = try await client.execute(uri: "/admin/v1/tokens", method: .get, headers: [.authorization: "Bearer \(key)"])
+            let reply = try await client.execute(
+                uri: "/admin/v1/tokens", method: .get, headers: [.authorization: "Bearer \(key)"])
             #expect(reply.status == .notFound)
         }
         let admin = Application(router: buildAdminRouter(service: world.service))
         try await admin.test(.router) { client in
-            let reply = try await client.execute(uri: "/admin/v1/tokens", method: .get, headers: [.authorization: "Bearer \(key)"])
+            let reply = try await client.execute(
+                uri: "/admin/v1/tokens", method: .get, headers: [.authorization: "Bearer \(key)"])
             #expect(reply.status == .ok)
             #expect(try await client.execute(uri: "/flows/webViewSignIn", method: .get).status == .notFound)
         }

@@ -24,8 +24,10 @@ import Testing
     }
 
     static func exchange(_ code: String, verifier: String = verifier, redirectURI: String = pageOpened) -> [String: String] {
-        ["grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "code_verifier": verifier,
-         "client_id": "demo-mobile-app"]
+        [
+            "grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "code_verifier": verifier,
+            "client_id": "demo-mobile-app",
+        ]
     }
 
     @Test func codeWithPKCEIsExchangedOnceForTokens() async throws {
@@ -68,15 +70,19 @@ import Testing
         try await withAPI { api, world in
             try await world.register("checks@example.com")
             func freshCode() async throws -> String {
-                try #require(try await api.post("/oauth/auth_native_traditional", Self.signIn("checks@example.com"))["authorization_code"] as? String)
+                try #require(
+                    try await api.post("/oauth/auth_native_traditional", Self.signIn("checks@example.com"))["authorization_code"]
+                        as? String)
             }
             let code = try await freshCode()
-            let wrongVerifier = try await api.post("/oauth/token", Self.exchange(code, verifier: String(repeating: "a", count: 43)))
+            let wrongVerifier = try await api.post(
+                "/oauth/token", Self.exchange(code, verifier: String(repeating: "a", count: 43)))
             #expect(wrongVerifier["error"] as? String == "invalid_grant")
             var noVerifier = Self.exchange(code)
             noVerifier.removeValue(forKey: "code_verifier")
             #expect(try await api.post("/oauth/token", noVerifier)["error"] as? String == "invalid_request")
-            let elsewhere = try await api.post("/oauth/token", Self.exchange(code, redirectURI: "https://evil.example/flows/webViewSignIn"))
+            let elsewhere = try await api.post(
+                "/oauth/token", Self.exchange(code, redirectURI: "https://evil.example/flows/webViewSignIn"))
             #expect(elsewhere["error"] as? String == "invalid_grant")
             #expect(elsewhere.code == 420)
             // RFC 6749 §4.1.3: the very redirect_uri the code was issued for, not one like it (RFC 9700 §4.1.3); a
@@ -132,7 +138,8 @@ import Testing
     @Test func pagesCarryTheChallengeIntoJanrainSettings() async throws {
         try await withAPI { api, _ in
             let page = try await api.get(
-                "/flows/webViewSignIn?client_id=demo-mobile-app&response_type=code&code_challenge=\(Self.challenge)&code_challenge_method=S256")
+                "/flows/webViewSignIn?client_id=demo-mobile-app&response_type=code&code_challenge=\(Self.challenge)&code_challenge_method=S256"
+            )
             #expect(page.status == .ok)
             #expect(page.text.contains(#""codeChallenge":"\#(Self.challenge)""#))
             #expect(page.text.contains(#""responseType":"code""#))

@@ -46,7 +46,8 @@ import Testing
 
     @Test func otherContentTypesGet415() async throws {
         try await withAPI { api, _ in
-            let reply = try await api.post("/entity", raw: ByteBuffer(string: #"{"access_token":"x"}"#), contentType: "application/json")
+            let reply = try await api.post(
+                "/entity", raw: ByteBuffer(string: #"{"access_token":"x"}"#), contentType: "application/json")
             #expect(reply.status == .unsupportedMediaType)
             #expect(reply.stat == "error")
         }

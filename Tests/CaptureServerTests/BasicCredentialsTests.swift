@@ -26,7 +26,9 @@ import Testing
     }
 
     @Test func brokenBasicIsAnInvalidClient() throws {
-        for header in ["Basic not base64!", Self.header("Basic", "no colon"), "Basic " + Data([0xFF, 0x3A, 0x41]).base64EncodedString()] {
+        for header in [
+            "Basic not base64!", Self.header("Basic", "no colon"), "Basic " + Data([0xFF, 0x3A, 0x41]).base64EncodedString(),
+        ] {
             #expect(throws: CaptureError.invalidClient) { try BasicCredentials.parse(header) }
         }
         // A bad escape leaves that part unknown (the client is then refused as unknown).

@@ -47,7 +47,8 @@ import Testing
         try await withAPI { api, world in
             for address in ["x<mallory@attacker.example>", "Mallory <mallory@attacker.example>", "a@example.com (me)"] {
                 let reply = try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: address))
-                #expect(reply.code == 390 && (reply["invalid_fields"] as? [String: [String]])?["emailAddress"] != nil, "\(address)")
+                #expect(
+                    reply.code == 390 && (reply["invalid_fields"] as? [String: [String]])?["emailAddress"] != nil, "\(address)")
             }
             #expect(try await world.service.listUsers().isEmpty)
             #expect(try await world.service.listMail().isEmpty, "no message to the inner address")
@@ -79,7 +80,8 @@ import Testing
     @Test func aTakenAddressIs380OnTheField() async throws {
         try await withAPI { api, world in
             try await world.register("taken@example.com")
-            let reply = try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "TAKEN@example.com"))
+            let reply = try await api.post(
+                "/oauth/register_native_traditional", TestWorld.registration(email: "TAKEN@example.com"))
             #expect(reply.code == 380)
             #expect(reply["error"] as? String == "email_address_in_use")
             #expect((reply["invalid_fields"] as? [String: [String]])?["emailAddress"] != nil)
@@ -107,7 +109,8 @@ import Testing
         try await withAPI(configure: { $0.signInMaxFailures = 2 }) { api, world in
             try await world.register("slow@example.com")
             for _ in 0..<2 {
-                _ = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "slow@example.com", password: "nope nope"))
+                _ = try await api.post(
+                    "/oauth/auth_native_traditional", TestWorld.signIn(email: "slow@example.com", password: "nope nope"))
             }
             let blocked = try await api.post(
                 "/oauth/auth_native_traditional", TestWorld.signIn(email: "slow@example.com", password: "correct horse battery"))
@@ -173,7 +176,8 @@ import Testing
             #expect((update["result"] as? [String: Any])?["displayName"] as? String == "Renamed")
             let bad = try await api.post("/entity.update", ["access_token": token, "attributes": "[1,2]"])
             #expect(bad.code == 200)
-            let invalid = try await api.post("/entity.update", ["access_token": token, "attributes": #"{"birthday":"tomorrow"}"#])
+            let invalid = try await api.post(
+                "/entity.update", ["access_token": token, "attributes": #"{"birthday":"tomorrow"}"#])
             #expect(invalid.code == 342 && invalid["error"] as? String == "invalid_date_time")
         }
     }
@@ -181,7 +185,8 @@ import Testing
     @Test func recordDatesReadTheSameBeforeAndAfterStorage() async throws {
         try await withAPI { api, world in
             world.time.advance(by: 0.123_456_7)
-            let registered = try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "dates@example.com"))
+            let registered = try await api.post(
+                "/oauth/register_native_traditional", TestWorld.registration(email: "dates@example.com"))
             let before = try #require(registered["capture_user"] as? [String: Any])
             let token = try #require(registered["access_token"] as? String)
             let after = try #require(try await api.post("/entity", ["access_token": token])["result"] as? [String: Any])

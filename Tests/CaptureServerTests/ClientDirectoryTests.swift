@@ -52,7 +52,9 @@ import Testing
 
             _ = try await api.post("/verify", ["assertion": token, "audience": "http://127.0.0.1:8080"])
             let warm = Self.calls(registry)
-            #expect(try await api.post("/verify", ["assertion": token, "audience": "http://127.0.0.1:8080"])["status"] as? String == "okay")
+            #expect(
+                try await api.post("/verify", ["assertion": token, "audience": "http://127.0.0.1:8080"])["status"] as? String
+                    == "okay")
             let verify = Self.delta(warm, Self.calls(registry))
             #expect(verify.values.reduce(0, +) == expectedReads, "\(verify)")
             #expect(verify.keys.allSatisfy { $0.contains(#"repository="tokens""#) }, "\(verify)")
@@ -96,7 +98,9 @@ import Testing
         // service's back, and the client removed after that.
         let queue = try CaptureDatabase.open(path: world.database)
         try await queue.write { db in
-            try db.execute(sql: "UPDATE clients SET secretHash = ? WHERE clientID = 'rotating-backend'", arguments: [TokenMinter.hash("new")])
+            try db.execute(
+                sql: "UPDATE clients SET secretHash = ? WHERE clientID = 'rotating-backend'", arguments: [TokenMinter.hash("new")]
+            )
         }
         await #expect(throws: CaptureError.invalidClient) {
             try await world.service.introspect(token: token, clientID: "rotating-backend", clientSecret: secret)
@@ -113,16 +117,26 @@ import Testing
         let directory = ClientDirectory()
         let client = Client(clientID: "c", name: "c", createdAt: Date())
         var loads = 0
-        _ = try await directory.client("c", version: 1) { loads += 1; return client }
-        _ = try await directory.client("c", version: 1) { loads += 1; return client }
+        _ = try await directory.client("c", version: 1) {
+            loads += 1; return client
+        }
+        _ = try await directory.client("c", version: 1) {
+            loads += 1; return client
+        }
         #expect(loads == 1)
-        _ = try await directory.client("c", version: 2) { loads += 1; return client }
+        _ = try await directory.client("c", version: 2) {
+            loads += 1; return client
+        }
         #expect(loads == 2)
         #expect(try await directory.client("missing", version: 2) { nil } == nil)
         for index in 0..<(ClientDirectory.capacity + 10) {
-            _ = try await directory.client("c\(index)", version: 2) { Client(clientID: "c\(index)", name: "x", createdAt: Date()) }
+            _ = try await directory.client("c\(index)", version: 2) {
+                Client(clientID: "c\(index)", name: "x", createdAt: Date())
+            }
         }
-        _ = try await directory.client("c", version: 2) { loads += 1; return client }
+        _ = try await directory.client("c", version: 2) {
+            loads += 1; return client
+        }
         #expect(loads == 3, "a full directory started over")
     }
 }

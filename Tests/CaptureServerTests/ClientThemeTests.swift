@@ -61,7 +61,8 @@ import Testing
             let base = try #require(page.text.range(of: #"<link rel="stylesheet" href="/flows/assets/capture.css">"#))
             let theme = try #require(page.text.range(of: #"<link rel="stylesheet" href="/flows/themes/demo-themed-app.css">"#))
             #expect(base.upperBound <= theme.lowerBound, "the theme comes after capture.css, so it wins")
-            #expect(page.text.contains(#"<img class="capture_logo" src="/flows/themes/demo-themed-app.logo.svg" alt="Northwind">"#))
+            #expect(
+                page.text.contains(#"<img class="capture_logo" src="/flows/themes/demo-themed-app.logo.svg" alt="Northwind">"#))
             #expect(page.text.contains(#"<meta name="color-scheme" content="light dark">"#))
             #expect(!page.text.contains("{{"), "every placeholder is filled")
             #expect(!page.text.contains(" style="), "no inline style")

@@ -8,7 +8,9 @@ import Testing
 /// Deadlines are a second or two here (`service.json` keys), so each test takes a few seconds.
 @Suite(.serialized) struct ConnectionLimitTests {
     /// Distinct deadlines, so a test can tell which one closed a connection.
-    static var deadlines: [String: Any] { ["requestHeaderTimeoutSeconds": 1, "requestBodyTimeoutSeconds": 1.5, "idleTimeoutSeconds": 2.5] }
+    static var deadlines: [String: Any] {
+        ["requestHeaderTimeoutSeconds": 1, "requestBodyTimeoutSeconds": 1.5, "idleTimeoutSeconds": 2.5]
+    }
 
     /// Sends `bytes` one at a time, `interval` apart, until the server closes; when it closed, or nil if it never
     /// did. The whole loop runs on a thread of its own, so a busy concurrency pool cannot stretch its steps.
@@ -53,7 +55,8 @@ import Testing
         let slow = try RawHTTPConnection(port: server.port)
         let start = Date()
         try slow.send(
-            "POST /entity HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\naccess_tok")
+            "POST /entity HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\naccess_tok"
+        )
         // Ten bytes of a hundred, then a byte every 0.2 s: still far short when the deadline passes.
         let closedAt = try #require(await dribble(String(repeating: "e", count: 40), on: slow, every: 0.2))
         let result = await slow.readUntilClosed(timeout: 3)

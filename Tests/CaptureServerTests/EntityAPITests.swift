@@ -50,7 +50,9 @@ import Testing
 
             let photos = try await api.post(
                 "/entity.replace",
-                Self.ios(token, #"[{"type":"avatar","value":"https://img.test/a.png"},{"value":"https://img.test/b.png"}]"#, at: "/photos"))
+                Self.ios(
+                    token, #"[{"type":"avatar","value":"https://img.test/a.png"},{"value":"https://img.test/b.png"}]"#,
+                    at: "/photos"))
             let list = try #require(Self.result(photos)["photos"] as? [[String: Any]])
             #expect(list.count == 2 && list.allSatisfy { $0["id"] is Int })
             let id = try #require(list.first?["id"] as? Int)
@@ -74,7 +76,8 @@ import Testing
                 "/entity.replace", Self.android(token, #"{"city":"Oslo"}"#, at: "/primaryAddress"))
             #expect((Self.result(replaced)["primaryAddress"] as? [String: Any])?["city"] as? String == "Oslo")
             _ = try await api.post(
-                "/entity.update", Self.android(token, #"{"statuses":[{"status":"hello","statusCreated":"2026-01-02T03:04:05Z"}]}"#, at: "/"))
+                "/entity.update",
+                Self.android(token, #"{"statuses":[{"status":"hello","statusCreated":"2026-01-02T03:04:05Z"}]}"#, at: "/"))
             let record = Self.result(try await api.post("/entity", ["access_token": token]))
             let status = try #require((record["statuses"] as? [[String: Any]])?.first)
             #expect(status["statusCreated"] as? String == "2026-01-02 03:04:05.000000 +0000")
@@ -143,8 +146,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: settings) }
         let schemaURL = settings.appendingPathComponent("schema.json")
         try String(contentsOf: schemaURL, encoding: .utf8)
-            .replacingOccurrences(of: #""displayName": { "type": "string", "length": 64 }"#,
-                with: #""displayName": { "type": "string", "length": 64, "unique": true }"#)
+            .replacingOccurrences(
+                of: #""displayName": { "type": "string", "length": 64 }"#,
+                with: #""displayName": { "type": "string", "length": 64, "unique": true }"#
+            )
             .write(to: schemaURL, atomically: true, encoding: .utf8)
         let world = try await TestWorld.make(backend: .sqlite, settingsDirectory: settings)
         #expect(world.service.catalog.schema.uniquePaths.map(\.description) == ["displayName"])
@@ -159,14 +164,21 @@ import Testing
         second["displayName"] = "Other"
         let other = try await world.service.register(FlowRequest(parameters: second)).grant!.accessToken
         // Through the API: Janrain's 361.
-        await #expect(throws: CaptureError.schemaViolation(SchemaViolation(.unique, "displayName", "this displayName is already taken"))) {
-            try await world.service.changeEntity(.update, accessToken: other, parameters: ["attributes": #"{"displayName":"tester"}"#])
+        await #expect(
+            throws: CaptureError.schemaViolation(SchemaViolation(.unique, "displayName", "this displayName is already taken"))
+        ) {
+            try await world.service.changeEntity(
+                .update, accessToken: other, parameters: ["attributes": #"{"displayName":"tester"}"#])
         }
         // Once the first record lets go of the name, it is free.
-        _ = try await world.service.changeEntity(.update, accessToken: first, parameters: ["attributes": #"{"displayName":"Renamed"}"#])
-        let taken = try await world.service.changeEntity(.update, accessToken: other, parameters: ["attributes": #"{"displayName":"Tester"}"#])
+        _ = try await world.service.changeEntity(
+            .update, accessToken: first, parameters: ["attributes": #"{"displayName":"Renamed"}"#])
+        let taken = try await world.service.changeEntity(
+            .update, accessToken: other, parameters: ["attributes": #"{"displayName":"Tester"}"#])
         #expect(taken.displayName == "Tester")
-        let rows = try await world.pool.read { db in try Row.fetchAll(db, sql: "SELECT attribute, value FROM user_unique ORDER BY value") }
+        let rows = try await world.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT attribute, value FROM user_unique ORDER BY value")
+        }
         #expect(rows.map { $0["value"] as String } == ["renamed", "tester"])
     }
 }

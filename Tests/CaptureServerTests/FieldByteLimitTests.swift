@@ -49,7 +49,8 @@ import Testing
             let token = try await world.register("entity-bomb@example.com").grant!.accessToken
             // Within the parser's string limit: refused by the schema's byte limit (363, length_violation).
             for attribute in ["displayName", "givenName", "familyName"] {
-                let json = String(decoding: JSONValue.object([attribute: .string(Self.smallGraphemeBomb)]).encoded(), as: UTF8.self)
+                let json = String(
+                    decoding: JSONValue.object([attribute: .string(Self.smallGraphemeBomb)]).encoded(), as: UTF8.self)
                 let reply = try await api.post("/entity.update", ["access_token": token, "attributes": json])
                 #expect(reply.code == 363, "\(attribute)")
                 #expect(reply["attribute_name"] as? String == attribute)

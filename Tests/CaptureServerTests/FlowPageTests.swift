@@ -69,7 +69,10 @@ import Testing
             #expect(page.contains(#"id="traditionalRegistration""#))
             #expect(page.contains(#"<form name="signInForm""#))
             #expect(page.contains(#"<form name="registrationForm""#))
-            for field in ["signInEmailAddress", "currentPassword", "emailAddress", "displayName", "firstName", "lastName", "newPassword", "newPasswordConfirm"] {
+            for field in [
+                "signInEmailAddress", "currentPassword", "emailAddress", "displayName", "firstName", "lastName", "newPassword",
+                "newPasswordConfirm",
+            ] {
                 #expect(page.contains(#"name="\#(field)""#), "\(field)")
             }
             #expect(page.contains(#"<button type="submit""#))
@@ -173,13 +176,17 @@ import Testing
             for flow in ["webViewSignIn", "webViewProfile", "webViewDemo"] {
                 let page = try await api.get("/flows/\(flow)?client_id=demo-mobile-app").text
                 #expect(!page.contains("{|"), "\(flow)")
-                let button = #"<button type="button" class="capture_btn capture_provider" data-capture-provider="acme">"#
+                let button =
+                    #"<button type="button" class="capture_btn capture_provider" data-capture-provider="acme">"#
                     + #"<img class="capture_provider_icon" src="/flows/assets/provider-generic.svg" alt="" width="24" height="24">"#
                     + "<span>Continue with Acme &lt;ID&gt;</span></button>"
                 #expect(page.contains(button), "\(flow)")
-                #expect(page.components(separatedBy: "<span>Continue with ").count - 1 == (flow == "webViewSignIn" || flow == "webViewDemo" ? 3 : 1))
+                #expect(
+                    page.components(separatedBy: "<span>Continue with ").count - 1
+                        == (flow == "webViewSignIn" || flow == "webViewDemo" ? 3 : 1))
                 // editProfile's linked-accounts section ({| linkAccountWidget |}) on the pages that have it.
-                let link = #"<button type="button" class="capture_btn capture_provider" data-capture-provider="acme" data-capture-link>"#
+                let link =
+                    #"<button type="button" class="capture_btn capture_provider" data-capture-provider="acme" data-capture-link>"#
                     + #"<img class="capture_provider_icon" src="/flows/assets/provider-generic.svg" alt="" width="24" height="24">"#
                     + "<span>Link Acme &lt;ID&gt;</span></button>"
                 #expect(page.components(separatedBy: link).count - 1 == (flow == "webViewSignIn" ? 0 : 1), "\(flow)")

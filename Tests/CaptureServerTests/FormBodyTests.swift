@@ -26,7 +26,9 @@ import Testing
     }
 
     @Test func refusesTruncatedEscapes() {
-        #expect(throws: CaptureError.malformedRequest("a", "malformed percent-encoding")) { try FormBody.parse(Array("a=%4".utf8)) }
+        #expect(throws: CaptureError.malformedRequest("a", "malformed percent-encoding")) {
+            try FormBody.parse(Array("a=%4".utf8))
+        }
     }
 
     @Test func atMost64ParametersAreRead() throws {

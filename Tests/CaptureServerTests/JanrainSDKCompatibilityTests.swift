@@ -31,8 +31,15 @@ import Testing
             missing.removeValue(forKey: "form")
             let replies: [(Int, Reply)] = [
                 (100, try await api.post("/oauth/auth_native_traditional", missing)),
-                (210, try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "http200@example.com", password: "wrong one"))),
-                (380, try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "http200@example.com"))),
+                (
+                    210,
+                    try await api.post(
+                        "/oauth/auth_native_traditional", TestWorld.signIn(email: "http200@example.com", password: "wrong one"))
+                ),
+                (
+                    380,
+                    try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "http200@example.com"))
+                ),
                 (390, try await api.post("/oauth/register_native_traditional", TestWorld.registration(email: "not-an-address"))),
                 (402, try await api.post("/oauth/auth_native_traditional", noClient)),
                 (200, try await api.post("/entity", ["access_token": "made-up"])),
@@ -157,12 +164,14 @@ import Testing
             // The labels speak the URL's locale (the SDKs show them in their own forms).
             let german = try #require(otherLocale.json["fields"] as? [String: [String: Any]])
             let catalog = world.service.catalog
-            #expect(german["emailAddress"]?["label"] as? String
-                == catalog.localization.messages(for: "de").optionalText("field.emailAddress.label"))
+            #expect(
+                german["emailAddress"]?["label"] as? String
+                    == catalog.localization.messages(for: "de").optionalText("field.emailAddress.label"))
             #expect(german["emailAddress"]?["label"] as? String != fields["emailAddress"]?["label"] as? String)
-            for missing in ["other-app/webViewSignIn/HEAD/en-US.json", "capture-bridge-demo/nope/HEAD/en-US.json",
-                "capture-bridge-demo/webViewSignIn/19990101/en-US.json", "capture-bridge-demo/webViewSignIn/HEAD/en-US"]
-            {
+            for missing in [
+                "other-app/webViewSignIn/HEAD/en-US.json", "capture-bridge-demo/nope/HEAD/en-US.json",
+                "capture-bridge-demo/webViewSignIn/19990101/en-US.json", "capture-bridge-demo/webViewSignIn/HEAD/en-US",
+            ] {
                 let gone = try await api.get("/widget_data/flows/" + missing)
                 #expect(gone.status == .notFound && gone.code == 310, "\(missing)")
             }

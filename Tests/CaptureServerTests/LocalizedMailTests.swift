@@ -6,7 +6,9 @@ import Testing
 /// The messages a user asks for come in the language of the call's `locale`, how long the code lives included.
 @Suite struct LocalizedMailTests {
     static func forgot(_ email: String, locale: String) -> [String: String] {
-        TestWorld.flowParameters(form: "forgotPasswordForm").merging(["signInEmailAddress": email, "locale": locale]) { _, new in new }
+        TestWorld.flowParameters(form: "forgotPasswordForm").merging(["signInEmailAddress": email, "locale": locale]) { _, new in
+            new
+        }
     }
 
     static func mailed(_ world: TestWorld, to email: String) async throws -> OutboxEntry {

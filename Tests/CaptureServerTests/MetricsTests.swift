@@ -84,7 +84,8 @@ func withOperationsAPI(
             // The registration's verification message and the reset message wait (no relay).
             #expect(Self.value(text, "capture_mail_outbox_pending", []) == 2)
             #expect(
-                (Self.value(text, "capture_db_call_duration_seconds_count", [#"repository="users""#, #"operation="find(email:)""#])
+                (Self.value(
+                    text, "capture_db_call_duration_seconds_count", [#"repository="users""#, #"operation="find(email:)""#])
                     ?? 0) >= 2)
         }
     }
@@ -98,7 +99,8 @@ func withOperationsAPI(
             #expect(try await api.post("/oauth/token", grant).stat == "ok")
             #expect(try await api.post("/oauth/token", grant).stat == "error")
             for _ in 0..<3 {
-                _ = try await api.post("/oauth/auth_native_traditional", TestWorld.signIn(email: "busy@example.com", password: "no"))
+                _ = try await api.post(
+                    "/oauth/auth_native_traditional", TestWorld.signIn(email: "busy@example.com", password: "no"))
             }
             let text = try await api.get("/metrics").text
             #expect(Self.value(text, "capture_sign_ins_total", [#"outcome="wrong_credentials""#]) == 2)

@@ -11,7 +11,9 @@ import Testing
 @Suite(.serialized) struct NativeSignInTests {
     static let nativeClient = "native-ios-app"
 
-    static func configured(acceptAccessTokens: Bool = false)
+    static func configured(
+        acceptAccessTokens: Bool = false
+    )
         -> @Sendable (String) async throws -> (settings: SocialProviderSettings, secret: String)
     {
         { base in
@@ -25,7 +27,9 @@ import Testing
 
     /// The app's own sign-in at the provider (what Sign in with Google & co. do inside the app): its ID token and
     /// access token, issued to `clientID`.
-    static func signInAtProvider(_ base: String, clientID: String, subject: String) async throws
+    static func signInAtProvider(
+        _ base: String, clientID: String, subject: String
+    ) async throws
         -> (idToken: String, accessToken: String)
     {
         let redirect = "http://127.0.0.1:1/native-callback"
@@ -44,7 +48,9 @@ import Testing
             OutboundHTTPRequest(
                 method: .post, url: base + "/oauth2/token",
                 headers: [OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
-                body: Data("grant_type=authorization_code&code=\(code)&redirect_uri=\(redirect)&client_id=\(clientID)&client_secret=app".utf8),
+                body: Data(
+                    "grant_type=authorization_code&code=\(code)&redirect_uri=\(redirect)&client_id=\(clientID)&client_secret=app"
+                        .utf8),
                 allowsPlainHTTP: true))
         let json = try #require(try JSONSerialization.jsonObject(with: tokens.body) as? [String: Any])
         return (try #require(json["id_token"] as? String), try #require(json["access_token"] as? String))
@@ -52,7 +58,8 @@ import Testing
 
     @Test func anIDTokenFromTheAppsOwnProviderSignInBecomesAOneTimeTokenForAuthNative() async throws {
         try await SocialSignInTests.withConfiguredProvider(Self.configured()) { base, api in
-            try await SocialSignInTests.provide(base, subject: "nat", claims: ["email": "nat@example.com", "email_verified": true])
+            try await SocialSignInTests.provide(
+                base, subject: "nat", claims: ["email": "nat@example.com", "email_verified": true])
             let app = try await Self.signInAtProvider(base, clientID: Self.nativeClient, subject: "nat")
             // jump.ios / jump.android send exactly these two parameters.
             let exchanged = try await api.post("/signin/oauth_token", ["token": app.idToken, "provider": "mock"])
@@ -90,9 +97,14 @@ import Testing
             let access = try await api.post("/signin/oauth_token", ["token": ours.accessToken, "provider": "mock"])
             #expect((access["err"] as? [String: Any])?["code"] as? Int == 3)
             // A token that is not a token, a provider we do not have, nothing at all, a token in the URL.
-            #expect((try await api.post("/signin/oauth_token", ["token": "a.b.c", "provider": "mock"])["err"] as? [String: Any])?["code"] as? Int == 3)
-            #expect((try await api.post("/signin/oauth_token", ["token": ours.idToken, "provider": "nope"])["err"] as? [String: Any])?["code"] as? Int == 1)
-            #expect((try await api.post("/signin/oauth_token", ["provider": "mock"])["err"] as? [String: Any])?["code"] as? Int == 0)
+            #expect(
+                (try await api.post("/signin/oauth_token", ["token": "a.b.c", "provider": "mock"])["err"] as? [String: Any])?[
+                    "code"] as? Int == 3)
+            #expect(
+                (try await api.post("/signin/oauth_token", ["token": ours.idToken, "provider": "nope"])["err"] as? [String: Any])?[
+                    "code"] as? Int == 1)
+            #expect(
+                (try await api.post("/signin/oauth_token", ["provider": "mock"])["err"] as? [String: Any])?["code"] as? Int == 0)
             let inURL = try await api.post("/signin/oauth_token?token=\(ours.idToken)&provider=mock", [:])
             #expect(inURL.status == .badRequest && inURL.stat == "fail")
             let twitter = try await api.post(
@@ -103,7 +115,8 @@ import Testing
 
     @Test func aProviderThatAcceptsAccessTokensChecksThemAtUserinfo() async throws {
         try await SocialSignInTests.withConfiguredProvider(Self.configured(acceptAccessTokens: true)) { base, api in
-            try await SocialSignInTests.provide(base, subject: "acc", claims: ["email": "acc@example.com", "email_verified": true])
+            try await SocialSignInTests.provide(
+                base, subject: "acc", claims: ["email": "acc@example.com", "email_verified": true])
             let app = try await Self.signInAtProvider(base, clientID: Self.nativeClient, subject: "acc")
             let exchanged = try await api.post("/signin/oauth_token", ["token": app.accessToken, "provider": "mock"])
             let token = try #require(exchanged["token"] as? String, "\(exchanged.json)")

@@ -36,7 +36,8 @@ import Testing
             user.disabledAt = Date()
             try await world.service.store.users.update(user)
             let refused = try await api.post(
-                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
+                "/oauth/token",
+                ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
             #expect(refused.status == .badRequest)
             #expect(refused["error"] as? String == "invalid_grant")
             #expect(refused["error_description"] as? String == "the account behind this grant is deactivated")
@@ -50,7 +51,8 @@ import Testing
             #expect(try await api.post("/oauth/token", ["client_id": "demo-mobile-app"])["error"] as? String == "invalid_request")
             let unsupported = try await api.post("/oauth/token", ["client_id": "demo-mobile-app", "grant_type": "password"])
             #expect(unsupported["error"] as? String == "unsupported_grant_type")
-            let unknownClient = try await api.post("/oauth/token", ["client_id": "ghost", "grant_type": "refresh_token", "refresh_token": "x"])
+            let unknownClient = try await api.post(
+                "/oauth/token", ["client_id": "ghost", "grant_type": "refresh_token", "refresh_token": "x"])
             #expect(unknownClient.status == .unauthorized)
             #expect(unknownClient["error"] as? String == "invalid_client")
             #expect(unknownClient.headers[.wwwAuthenticate] != nil)
@@ -69,7 +71,9 @@ import Testing
             let wrong = try await api.post("/oauth/revoke", ["token": "x", "client_id": "backend", "client_secret": "nope"])
             #expect(wrong.status == .unauthorized)
             #expect(try await api.post("/oauth/revoke", ["token": "x"], headers: [.authorization: basic]).status == .ok)
-            #expect(try await api.post("/oauth/revoke", ["token": "x", "client_id": "backend", "client_secret": secretValue]).status == .ok)
+            #expect(
+                try await api.post("/oauth/revoke", ["token": "x", "client_id": "backend", "client_secret": secretValue]).status
+                    == .ok)
         }
     }
 
@@ -81,9 +85,11 @@ import Testing
             let revoked = try await api.post(
                 "/oauth/revoke", ["token": grant.accessToken, "token_type_hint": "access_token", "client_id": "demo-mobile-app"])
             #expect(revoked.status == .ok)
-            #expect(try await api.post("/entity", ["access_token": grant.accessToken])["error"] as? String == "invalid_access_token")
+            #expect(
+                try await api.post("/entity", ["access_token": grant.accessToken])["error"] as? String == "invalid_access_token")
             let refresh = try await api.post(
-                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
+                "/oauth/token",
+                ["grant_type": "refresh_token", "refresh_token": grant.refreshToken, "client_id": "demo-mobile-app"])
             #expect(refresh["error"] as? String == "invalid_grant", "signing out ends the whole session")
         }
     }

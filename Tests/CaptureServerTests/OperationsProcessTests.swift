@@ -32,23 +32,34 @@ import Testing
         let secrets = [
             "provider-secret-f00d", "client-secret-beef", "smtp-password-cafe",
         ]
-        var clients = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: TestWorld.settingsDirectory.appendingPathComponent("service.json"))) as? [String: Any]
-        )["clients"] as? [[String: Any]] ?? []
+        var clients =
+            try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: TestWorld.settingsDirectory.appendingPathComponent("service.json"))) as? [String: Any]
+            )["clients"] as? [[String: Any]] ?? []
         clients.append(["clientId": "confidential-backend", "secret": secrets[1], "redirectUris": []])
         let server = try await LiveServerProcess(
             settings: [
                 "logLevel": "trace", "clients": clients,
                 // A provider that cannot be discovered is left out, but its settings and secret were read.
-                "socialProviders": [["name": "corp", "displayName": "Corp", "issuer": "http://127.0.0.1:1", "clientId": "c", "allowPlainHTTP": true]],
-                "mail": ["from": "Capture <no-reply@example.com>", "templates": "mail", "smtp": ["host": "127.0.0.1", "port": 1, "security": "none", "username": "capture"]],
+                "socialProviders": [
+                    [
+                        "name": "corp", "displayName": "Corp", "issuer": "http://127.0.0.1:1", "clientId": "c",
+                        "allowPlainHTTP": true,
+                    ]
+                ],
+                "mail": [
+                    "from": "Capture <no-reply@example.com>", "templates": "mail",
+                    "smtp": ["host": "127.0.0.1", "port": 1, "security": "none", "username": "capture"],
+                ],
             ],
             environment: ["CAPTURE_PROVIDER_CORP_SECRET": secrets[0], "CAPTURE_SMTP_PASSWORD": secrets[2]])
         defer { server.stop() }
         #expect(await server.get("/health/live")?.status == 200)
         await server.stopped()
-        #expect(server.log.contains("Starting service") || server.log.contains("trace"), "the log is at trace: \(server.log.prefix(2000))")
+        #expect(
+            server.log.contains("Starting service") || server.log.contains("trace"),
+            "the log is at trace: \(server.log.prefix(2000))")
         for secret in secrets { #expect(!server.log.contains(secret), "\(secret) in the log") }
     }
 

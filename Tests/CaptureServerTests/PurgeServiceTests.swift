@@ -33,7 +33,9 @@ import Testing
         running.cancel()
         try await running.value
         #expect(remaining == 2, "the expired session's two tokens are gone")
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: expired.accessToken) }
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.entity(accessToken: expired.accessToken)
+        }
         _ = try await world.service.entity(accessToken: live.accessToken)
     }
 }

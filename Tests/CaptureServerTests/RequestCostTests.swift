@@ -23,10 +23,13 @@ import Testing
     }
 
     /// Sends one request on a fresh connection, so concurrent calls never queue behind each other on the client side.
-    static func send(port: Int, _ path: String, method: HTTPRequest.Method = .post, body: String? = nil) async throws
+    static func send(
+        port: Int, _ path: String, method: HTTPRequest.Method = .post, body: String? = nil
+    ) async throws
         -> LiveReply
     {
-        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: API.socketTimeout)) { client in
+        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: API.socketTimeout)) {
+            client in
             var headers: HTTPFields = [:]
             if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
             let request = TestClient.Request(
@@ -39,7 +42,9 @@ import Testing
     }
 
     /// Runs `body` against a live server on a free port, with a registered user's access token.
-    static func withLiveServer(_ body: @escaping @Sendable (_ port: Int, _ token: String, TestWorld) async throws -> Void)
+    static func withLiveServer(
+        _ body: @escaping @Sendable (_ port: Int, _ token: String, TestWorld) async throws -> Void
+    )
         async throws
     {
         let world = try await TestWorld.make()
@@ -95,12 +100,15 @@ import Testing
                 (#"{"displayName":""# + String(repeating: "a", count: 5_000) + #""}"#, "string is longer than 4096 bytes"),
             ]
             for (attributes, limit) in cases {
-                let reply = try await Self.send(port: port, "/entity.update", body: Self.entityUpdate(token: token, attributes: attributes))
+                let reply = try await Self.send(
+                    port: port, "/entity.update", body: Self.entityUpdate(token: token, attributes: attributes))
                 #expect(reply.status == .badRequest)
                 #expect(reply.json["stat"] as? String == "error")
                 #expect(reply.code == 200 && reply.error == "invalid_argument")
                 #expect(reply.argument == "attributes")
-                #expect(reply.description.contains("exceeds the JSON limits") && reply.description.contains(limit), "\(reply.description)")
+                #expect(
+                    reply.description.contains("exceeds the JSON limits") && reply.description.contains(limit),
+                    "\(reply.description)")
             }
             #expect(try await world.service.entity(accessToken: token).displayName == "Tester", "nothing was written")
         }

@@ -20,7 +20,9 @@ import Testing
         #expect(reply.headers[.xContentTypeOptions] == "nosniff", "\(route)")
         #expect(reply.headers[.contentSecurityPolicy] != nil, "\(route)")
         #expect(reply.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(route)")
-        #expect(!["DatabaseError", "SQLite", "PSQLError", "Postgres"].contains { reply.text.contains($0) }, "\(route) leaked details: \(reply.text)")
+        #expect(
+            !["DatabaseError", "SQLite", "PSQLError", "Postgres"].contains { reply.text.contains($0) },
+            "\(route) leaked details: \(reply.text)")
     }
 
     @Test func eachRouteGroupAnswersAFailingDatabaseInItsOwnShape() async throws {

@@ -85,16 +85,20 @@ import Testing
             try await world.register("ios-signin@example.com", password: Self.password)
             // Flow credentials (the downloaded flow's two sign-in fields), with the Backplane channel. (`merge_token`
             // comes only in a merge, with a social sign-in's token: SocialSignInTests.)
-            let withFlow = Self.merged(Self.ios(world, form: "signInForm"), [
-                "signInEmailAddress": "ios-signin@example.com", "currentPassword": Self.password,
-                "refresh_secret": Self.iosSecret, "bp_channel": "https://bp.example/v1.1/bus/app/channel/42",
-            ])
+            let withFlow = Self.merged(
+                Self.ios(world, form: "signInForm"),
+                [
+                    "signInEmailAddress": "ios-signin@example.com", "currentPassword": Self.password,
+                    "refresh_secret": Self.iosSecret, "bp_channel": "https://bp.example/v1.1/bus/app/channel/42",
+                ])
             Self.expectSignedIn(
                 try await api.post("/oauth/auth_native_traditional", withFlow), email: "ios-signin@example.com", isNew: false)
             // Without a downloaded flow: the caller's own `user` + `password`, and no flow_version.
-            var staticCredentials = Self.merged(Self.ios(world, form: "signInForm"), [
-                "user": "ios-signin@example.com", "password": Self.password, "refresh_secret": Self.iosSecret,
-            ])
+            var staticCredentials = Self.merged(
+                Self.ios(world, form: "signInForm"),
+                [
+                    "user": "ios-signin@example.com", "password": Self.password, "refresh_secret": Self.iosSecret,
+                ])
             staticCredentials.removeValue(forKey: "flow_version")
             Self.expectSignedIn(
                 try await api.post("/oauth/auth_native_traditional", staticCredentials), email: "ios-signin@example.com",
@@ -109,17 +113,21 @@ import Testing
     @Test func jumpAndroidTraditionalSignInAsSent() async throws {
         try await withAPI { api, world in
             try await world.register("droid-signin@example.com", password: Self.password)
-            let withFlow = Self.merged(Self.android(form: "signInForm"), [
-                "signInEmailAddress": "droid-signin@example.com", "currentPassword": Self.password,
-                "refresh_secret": Self.androidSecret,
-            ])
+            let withFlow = Self.merged(
+                Self.android(form: "signInForm"),
+                [
+                    "signInEmailAddress": "droid-signin@example.com", "currentPassword": Self.password,
+                    "refresh_secret": Self.androidSecret,
+                ])
             Self.expectSignedIn(
                 try await api.post("/oauth/auth_native_traditional", withFlow), email: "droid-signin@example.com",
                 isNew: false)
             // No flow downloaded yet: `user` + `password` (flow_version is then null, and the SDK leaves it out).
-            var staticCredentials = Self.merged(Self.android(form: "signInForm"), [
-                "user": "droid-signin@example.com", "password": Self.password, "refresh_secret": Self.androidSecret,
-            ])
+            var staticCredentials = Self.merged(
+                Self.android(form: "signInForm"),
+                [
+                    "user": "droid-signin@example.com", "password": Self.password, "refresh_secret": Self.androidSecret,
+                ])
             staticCredentials.removeValue(forKey: "flow_version")
             Self.expectSignedIn(
                 try await api.post("/oauth/auth_native_traditional", staticCredentials),
@@ -137,26 +145,32 @@ import Testing
                 ("jump.android", Self.android(form: "signInForm", responseType: "code_and_token")),
             ]
             for (sdk, base) in calls {
-                let fields = Self.merged(base, [
-                    "signInEmailAddress": "code-handler@example.com", "currentPassword": Self.password,
-                    "refresh_secret": Self.iosSecret,
-                ])
+                let fields = Self.merged(
+                    base,
+                    [
+                        "signInEmailAddress": "code-handler@example.com", "currentPassword": Self.password,
+                        "refresh_secret": Self.iosSecret,
+                    ])
                 let reply = try await api.post("/oauth/auth_native_traditional", fields)
                 Self.expectSignedIn(reply, email: "code-handler@example.com", isNew: false, "\(sdk)")
                 let code = try #require(reply["authorization_code"] as? String, "\(sdk): \(reply.json)")
                 // Our addition, ignored by the SDKs: a token that only signs this chain out.
                 #expect(reply["sign_out_token"] is String, "\(sdk)")
                 // The app's backend redeems the code with the redirect URI the SDK sent.
-                let exchanged = try await api.post("/oauth/token", [
-                    "grant_type": "authorization_code", "code": code, "redirect_uri": base["redirect_uri"]!,
-                    "client_id": "demo-mobile-app",
-                ])
+                let exchanged = try await api.post(
+                    "/oauth/token",
+                    [
+                        "grant_type": "authorization_code", "code": code, "redirect_uri": base["redirect_uri"]!,
+                        "client_id": "demo-mobile-app",
+                    ])
                 #expect(exchanged.stat == "ok" && exchanged["access_token"] is String, "\(sdk): \(exchanged.json)")
             }
             // `code` alone (the caller gets no tokens) still needs PKCE from a public client.
-            let codeOnly = Self.merged(Self.android(form: "signInForm", responseType: "code"), [
-                "signInEmailAddress": "code-handler@example.com", "currentPassword": Self.password,
-            ])
+            let codeOnly = Self.merged(
+                Self.android(form: "signInForm", responseType: "code"),
+                [
+                    "signInEmailAddress": "code-handler@example.com", "currentPassword": Self.password,
+                ])
             let refused = try await api.post("/oauth/auth_native_traditional", codeOnly)
             #expect(refused.code == 100 && refused["argument"] as? String == "code_challenge")
         }
@@ -220,11 +234,13 @@ import Testing
             for call in ["refreshAccessToken", "fetchCaptureUserFromServer"] {
                 world.time.advance(by: 120)
                 let date = SignedRefreshTests.date(world.time.now())
-                let reply = try await api.post("/oauth/refresh_access_token", [
-                    "access_token": token, "date": date,
-                    "signature": SignedRefreshTests.signature(date: date, token: token, secret: Self.androidSecret),
-                    "client_id": "demo-mobile-app", "locale": "en-US",
-                ])
+                let reply = try await api.post(
+                    "/oauth/refresh_access_token",
+                    [
+                        "access_token": token, "date": date,
+                        "signature": SignedRefreshTests.signature(date: date, token: token, secret: Self.androidSecret),
+                        "client_id": "demo-mobile-app", "locale": "en-US",
+                    ])
                 #expect(reply.stat == "ok", "\(call): \(reply.json)")
                 let fresh = try #require(reply["access_token"] as? String, "\(call)")
                 #expect(fresh != token && reply["expires_in"] is Int, "\(call)")
@@ -281,19 +297,23 @@ import Testing
             let token = try #require(try await world.register("profile-sdk@example.com", password: Self.password).grant)
                 .accessToken
             for (sdk, name) in [("jump.ios", "Ios Name"), ("jump.android", "Droid Name")] {
-                let reply = try await api.post("/oauth/update_profile_native", [
-                    "client_id": "demo-mobile-app", "access_token": token, "locale": "en-US", "form": "editProfileForm",
-                    "flow": Self.flow, "flow_version": Self.flowVersion,
-                    "displayName": name, "firstName": "Pro", "lastName": "File", "emailAddress": "profile-sdk@example.com",
-                    "birthdate": "1991-02-03", "phone": "",
-                ])
+                let reply = try await api.post(
+                    "/oauth/update_profile_native",
+                    [
+                        "client_id": "demo-mobile-app", "access_token": token, "locale": "en-US", "form": "editProfileForm",
+                        "flow": Self.flow, "flow_version": Self.flowVersion,
+                        "displayName": name, "firstName": "Pro", "lastName": "File", "emailAddress": "profile-sdk@example.com",
+                        "birthdate": "1991-02-03", "phone": "",
+                    ])
                 #expect(reply.stat == "ok", "\(sdk): \(reply.json)")
                 #expect(try await world.service.entity(accessToken: token).displayName == name, "\(sdk)")
             }
-            let expired = try await api.post("/oauth/update_profile_native", [
-                "client_id": "demo-mobile-app", "access_token": "not-a-token", "locale": "en-US", "form": "editProfileForm",
-                "flow": Self.flow, "displayName": "x",
-            ])
+            let expired = try await api.post(
+                "/oauth/update_profile_native",
+                [
+                    "client_id": "demo-mobile-app", "access_token": "not-a-token", "locale": "en-US", "form": "editProfileForm",
+                    "flow": Self.flow, "displayName": "x",
+                ])
             Self.expectJanrainError(expired, code: 200)
         }
     }
@@ -336,7 +356,8 @@ import Testing
                 return json.addingPercentEncoding(withAllowedCharacters: allowed)!
             }
             // updateObject at a path.
-            let update = "&attributes=\(escaped(#"{"city":"Lyon","zip":"69001"}"#))&access_token=\(token)"
+            let update =
+                "&attributes=\(escaped(#"{"city":"Lyon","zip":"69001"}"#))&access_token=\(token)"
                 + "&include_record=true&attribute_name=/primaryAddress"
             let updated = try await api.post("/entity.update", raw: ByteBuffer(string: update))
             #expect(updated.stat == "ok", "\(updated.json)")
@@ -347,7 +368,8 @@ import Testing
             let rooted = try await api.post("/entity.update", raw: ByteBuffer(string: root))
             #expect((rooted["result"] as? [String: Any])?["givenName"] as? String == "Root + Branch")
             // replaceArray: a plural at its path; the elements come back with ids.
-            let replace = "&attributes=\(escaped(#"[{"value":"https://img.example/one.jpg"},{"value":"https://img.example/two.jpg"}]"#))&access_token=\(token)"
+            let replace =
+                "&attributes=\(escaped(#"[{"value":"https://img.example/one.jpg"},{"value":"https://img.example/two.jpg"}]"#))&access_token=\(token)"
                 + "&include_record=true&attribute_name=/photos"
             let replaced = try await api.post("/entity.replace", raw: ByteBuffer(string: replace))
             #expect(replaced.stat == "ok", "\(replaced.json)")
@@ -364,16 +386,22 @@ import Testing
             let token = try #require(try await world.register("droid-sync@example.com", password: Self.password).grant)
                 .accessToken
             // ApidUpdate at the root: `value` only; at a sub-entity: `value` + `attribute_name`.
-            #expect(try await api.post("/entity.update", ["value": #"{"givenName":"Sync"}"#, "access_token": token]).stat == "ok")
+            #expect(
+                try await api.post("/entity.update", ["value": #"{"givenName":"Sync"}"#, "access_token": token]).stat == "ok")
             let sub = try await api.post(
                 "/entity.update", ["value": #"{"city":"Graz"}"#, "attribute_name": "/primaryAddress", "access_token": token])
             #expect(sub.stat == "ok", "\(sub.json)")
             // ApidReplace of a plural, then ApidDelete of one element.
             let replaced = try await api.post(
-                "/entity.replace", ["value": #"[{"value":"https://img.example/a.jpg"},{"value":"https://img.example/b.jpg"}]"#, "attribute_name": "/photos",
-                "access_token": token])
+                "/entity.replace",
+                [
+                    "value": #"[{"value":"https://img.example/a.jpg"},{"value":"https://img.example/b.jpg"}]"#,
+                    "attribute_name": "/photos",
+                    "access_token": token,
+                ])
             #expect(replaced.stat == "ok", "\(replaced.json)")
-            let first = try #require(((replaced["result"] as? [String: Any])?["photos"] as? [[String: Any]])?.first?["id"] as? Int)
+            let first = try #require(
+                ((replaced["result"] as? [String: Any])?["photos"] as? [[String: Any]])?.first?["id"] as? Int)
             let deleted = try await api.post("/entity.delete", ["attribute_name": "/photos#\(first)", "access_token": token])
             #expect(deleted.stat == "ok", "\(deleted.json)")
             let record = try #require(try await api.post("/entity", ["access_token": token])["result"] as? [String: Any])

@@ -67,10 +67,12 @@ import Testing
     /// A signed refresh with the secret the SDK sent at sign-in: what both SDKs do when the access token expires.
     static func expectRefreshWorks(_ api: API, _ world: TestWorld, accessToken: String, secret: String) async throws {
         let date = SignedRefreshTests.date(world.time.now())
-        let refreshed = try await api.post("/oauth/refresh_access_token", [
-            "access_token": accessToken, "date": date, "client_id": "demo-mobile-app", "locale": "en-US",
-            "signature": SignedRefreshTests.signature(date: date, token: accessToken, secret: secret),
-        ])
+        let refreshed = try await api.post(
+            "/oauth/refresh_access_token",
+            [
+                "access_token": accessToken, "date": date, "client_id": "demo-mobile-app", "locale": "en-US",
+                "signature": SignedRefreshTests.signature(date: date, token: accessToken, secret: secret),
+            ])
         #expect(refreshed.stat == "ok" && refreshed["access_token"] is String, "\(refreshed.json)")
     }
 
@@ -78,9 +80,11 @@ import Testing
 
     @Test func jumpIOSSocialSignInAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            try await SocialSignInTests.provide(issuer, subject: "ios-social", claims: [
-                "email": "ios-social@example.com", "email_verified": true, "given_name": "Io", "name": "Io S",
-            ])
+            try await SocialSignInTests.provide(
+                issuer, subject: "ios-social",
+                claims: [
+                    "email": "ios-social@example.com", "email_verified": true, "given_name": "Io", "name": "Io S",
+                ])
             let token = try await Self.oneTimeToken(api, issuer, subject: "ios-social")
             // The one-time token never travels in a URL, and a name may not come in both.
             let inQuery = try await api.post(
@@ -96,7 +100,8 @@ import Testing
             let access = try #require(signedUp["access_token"] as? String)
             try await Self.expectRefreshWorks(api, world, accessToken: access, secret: SDK.iosSecret)
 
-            let again = try await Self.iosAuthNative(api, world, token: try await Self.oneTimeToken(api, issuer, subject: "ios-social"))
+            let again = try await Self.iosAuthNative(
+                api, world, token: try await Self.oneTimeToken(api, issuer, subject: "ios-social"))
             Self.expectSocialSignIn(again, email: "ios-social@example.com", isNew: false, profiles: ["mock:ios-social"])
             // A spent token: JRCaptureError reads code, error, error_description.
             SDK.expectJanrainError(try await Self.iosAuthNative(api, world, token: token), code: 200)
@@ -105,20 +110,26 @@ import Testing
 
     @Test func jumpAndroidSocialSignInAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            try await SocialSignInTests.provide(issuer, subject: "droid-social", claims: [
-                "email": "droid-social@example.com", "email_verified": true, "given_name": "Dro",
-            ])
-            let signedUp = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-social"))
+            try await SocialSignInTests.provide(
+                issuer, subject: "droid-social",
+                claims: [
+                    "email": "droid-social@example.com", "email_verified": true, "given_name": "Dro",
+                ])
+            let signedUp = try await Self.androidAuthNative(
+                api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-social"))
             Self.expectSocialSignIn(signedUp, email: "droid-social@example.com", isNew: true, profiles: ["mock:droid-social"])
             let access = try #require(signedUp["access_token"] as? String)
             try await Self.expectRefreshWorks(api, world, accessToken: access, secret: SDK.androidSecret)
-            let again = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-social"))
+            let again = try await Self.androidAuthNative(
+                api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-social"))
             Self.expectSocialSignIn(again, email: "droid-social@example.com", isNew: false, profiles: ["mock:droid-social"])
             // A registration_form the flow does not have is named, not ignored.
-            let unknownForm = try await api.post("/oauth/auth_native", [
-                "client_id": "demo-mobile-app", "flow": SDK.flow, "registration_form": "noSuchForm",
-                "token": try await Self.oneTimeToken(api, issuer, subject: "droid-social"),
-            ])
+            let unknownForm = try await api.post(
+                "/oauth/auth_native",
+                [
+                    "client_id": "demo-mobile-app", "flow": SDK.flow, "registration_form": "noSuchForm",
+                    "token": try await Self.oneTimeToken(api, issuer, subject: "droid-social"),
+                ])
             #expect(unknownForm.code == 200 && unknownForm["argument"] as? String == "registration_form")
         }
     }
@@ -130,9 +141,11 @@ import Testing
     /// token the SDK sent, which reads `access_token` and then `/entity`'s `result`.
     @Test func jumpIOSTwoStepSocialRegistrationAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            try await SocialSignInTests.provide(issuer, subject: "ios-two-step", claims: [
-                "email": "ios-two-step@example.com", "email_verified": true, "given_name": "Twain",
-            ])
+            try await SocialSignInTests.provide(
+                issuer, subject: "ios-two-step",
+                claims: [
+                    "email": "ios-two-step@example.com", "email_verified": true, "given_name": "Twain",
+                ])
             let token = try await Self.oneTimeToken(api, issuer, subject: "ios-two-step")
             let asked = try await Self.iosAuthNative(api, world, token: token, thin: false)
             SDK.expectJanrainError(asked, code: 310)
@@ -161,9 +174,11 @@ import Testing
     /// which reads `capture_user` and `access_token`.
     @Test func jumpAndroidTwoStepSocialRegistrationAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            try await SocialSignInTests.provide(issuer, subject: "droid-two-step", claims: [
-                "email": "droid-two-step@example.com", "email_verified": true, "given_name": "Andro",
-            ])
+            try await SocialSignInTests.provide(
+                issuer, subject: "droid-two-step",
+                claims: [
+                    "email": "droid-two-step@example.com", "email_verified": true, "given_name": "Andro",
+                ])
             let token = try await Self.oneTimeToken(api, issuer, subject: "droid-two-step")
             let asked = try await Self.androidAuthNative(api, token: token, thin: false)
             SDK.expectJanrainError(asked, code: 310)
@@ -189,16 +204,19 @@ import Testing
     @Test func jumpIOSMergeIntoAPasswordAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
             try await world.register("ios-merge@example.com", password: SDK.password)
-            try await SocialSignInTests.provide(issuer, subject: "ios-merge", claims: ["email": "ios-merge@example.com", "email_verified": true])
+            try await SocialSignInTests.provide(
+                issuer, subject: "ios-merge", claims: ["email": "ios-merge@example.com", "email_verified": true])
             let token = try await Self.oneTimeToken(api, issuer, subject: "ios-merge")
             let conflict = try await Self.iosAuthNative(api, world, token: token)
             SDK.expectJanrainError(conflict, code: 380)
             #expect(conflict["existing_provider"] as? String == "capture")
 
-            let merge = SDK.merged(SDK.ios(world, form: "signInForm"), [
-                "signInEmailAddress": "ios-merge@example.com", "currentPassword": SDK.password,
-                "refresh_secret": SDK.iosSecret, "merge_token": token,
-            ])
+            let merge = SDK.merged(
+                SDK.ios(world, form: "signInForm"),
+                [
+                    "signInEmailAddress": "ios-merge@example.com", "currentPassword": SDK.password,
+                    "refresh_secret": SDK.iosSecret, "merge_token": token,
+                ])
             // Into another account of the same person: refused, the token is for the address the 380 named.
             try await world.register("ios-other@example.com", password: SDK.password)
             var elsewhere = merge
@@ -210,7 +228,8 @@ import Testing
             let merged = try await api.post("/oauth/auth_native_traditional", merge)
             Self.expectSocialSignIn(merged, email: "ios-merge@example.com", isNew: false, profiles: ["mock:ios-merge"])
 
-            let next = try await Self.iosAuthNative(api, world, token: try await Self.oneTimeToken(api, issuer, subject: "ios-merge"))
+            let next = try await Self.iosAuthNative(
+                api, world, token: try await Self.oneTimeToken(api, issuer, subject: "ios-merge"))
             Self.expectSocialSignIn(next, email: "ios-merge@example.com", isNew: false, profiles: ["mock:ios-merge"])
         }
     }
@@ -220,17 +239,20 @@ import Testing
     @Test func jumpAndroidMergeIntoAPasswordAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
             try await world.register("droid-merge@example.com", password: SDK.password)
-            try await SocialSignInTests.provide(issuer, subject: "droid-merge", claims: ["email": "droid-merge@example.com", "email_verified": true])
+            try await SocialSignInTests.provide(
+                issuer, subject: "droid-merge", claims: ["email": "droid-merge@example.com", "email_verified": true])
             let token = try await Self.oneTimeToken(api, issuer, subject: "droid-merge")
             let conflict = try await Self.androidAuthNative(api, token: token)
             SDK.expectJanrainError(conflict, code: 380)
             #expect(conflict["existing_provider"] as? String == "capture")
 
             // Before the flow is downloaded jump.android sends `user` + `password` and no flow_version.
-            var merge = SDK.merged(SDK.android(form: "signInForm"), [
-                "user": "droid-merge@example.com", "password": SDK.password, "refresh_secret": SDK.androidSecret,
-                "merge_token": token,
-            ])
+            var merge = SDK.merged(
+                SDK.android(form: "signInForm"),
+                [
+                    "user": "droid-merge@example.com", "password": SDK.password, "refresh_secret": SDK.androidSecret,
+                    "merge_token": token,
+                ])
             merge.removeValue(forKey: "flow_version")
             let merged = try await api.post("/oauth/auth_native_traditional", merge)
             Self.expectSocialSignIn(merged, email: "droid-merge@example.com", isNew: false, profiles: ["mock:droid-merge"])
@@ -244,7 +266,8 @@ import Testing
         _ api: API, issuer: String, sdk: String, authNative: (_ token: String, _ mergeToken: String?) async throws -> Reply
     ) async throws {
         let email = "\(sdk)-made-by-provider@example.com"
-        try await SocialSignInTests.provide(issuer, subject: "\(sdk)-first", claims: ["email": .string(email), "email_verified": true])
+        try await SocialSignInTests.provide(
+            issuer, subject: "\(sdk)-first", claims: ["email": .string(email), "email_verified": true])
         try await SocialSignInTests.provide(
             issuer, subject: "\(sdk)-second", claims: ["email": .string(email), "email_verified": true])
         let made = try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-first"), nil)
@@ -263,7 +286,8 @@ import Testing
             (viaSecond["capture_user"] as? [String: Any])?["uuid"] as? String
                 == (made["capture_user"] as? [String: Any])?["uuid"] as? String)
         // The merge spent the merge token.
-        SDK.expectJanrainError(try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-first"), mergeToken), code: 200)
+        SDK.expectJanrainError(
+            try await authNative(try await oneTimeToken(api, issuer, subject: "\(sdk)-first"), mergeToken), code: 200)
     }
 
     /// jump.ios: `JRMergeFlowExistingProvider` names the provider; the app calls
@@ -292,14 +316,17 @@ import Testing
     /// `result.profiles`.
     @Test func jumpIOSLinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            let access = try #require(try await world.registerProven("ios-link@example.com", password: SDK.password).grant?.accessToken)
+            let access = try #require(
+                try await world.registerProven("ios-link@example.com", password: SDK.password).grant?.accessToken)
             try await SocialSignInTests.provide(issuer, subject: "ios-link", claims: ["email": "ios-link@elsewhere.example"])
-            let linked = try await api.post("/oauth/link_account_native", [
-                "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
-                "redirect_uri": world.service.settings.resolvedPublicOrigin, "access_token": access,
-                "token": try await Self.oneTimeToken(api, issuer, subject: "ios-link"), "flow": SDK.flow,
-                "flow_version": SDK.flowVersion,
-            ])
+            let linked = try await api.post(
+                "/oauth/link_account_native",
+                [
+                    "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
+                    "redirect_uri": world.service.settings.resolvedPublicOrigin, "access_token": access,
+                    "token": try await Self.oneTimeToken(api, issuer, subject: "ios-link"), "flow": SDK.flow,
+                    "flow_version": SDK.flowVersion,
+                ])
             #expect(linked.stat == "ok", "\(linked.json)")
             let entity = try await api.post("/entity", ["access_token": access])
             let profiles = try #require((entity["result"] as? [String: Any])?["profiles"] as? [[String: Any]])
@@ -311,7 +338,8 @@ import Testing
     /// Capture.performLinkAccount: reads `stat` (CaptureApiResultHandler).
     @Test func jumpAndroidLinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            let access = try #require(try await world.registerProven("droid-link@example.com", password: SDK.password).grant?.accessToken)
+            let access = try #require(
+                try await world.registerProven("droid-link@example.com", password: SDK.password).grant?.accessToken)
             try await SocialSignInTests.provide(issuer, subject: "droid-link", claims: ["email": "droid-link@elsewhere.example"])
             let link = [
                 "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
@@ -335,13 +363,16 @@ import Testing
     /// unlinks one of several), then startActualAccountUnLinking, which reads `stat`.
     @Test func jumpIOSUnlinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            let access = try #require(try await world.registerProven("ios-unlink@example.com", password: SDK.password).grant?.accessToken)
+            let access = try #require(
+                try await world.registerProven("ios-unlink@example.com", password: SDK.password).grant?.accessToken)
             for subject in ["ios-unlink-a", "ios-unlink-b"] {
                 try await SocialSignInTests.provide(issuer, subject: subject, claims: ["email": "ios-unlink@example.com"])
-                let linked = try await api.post("/oauth/link_account_native", [
-                    "client_id": "demo-mobile-app", "access_token": access, "flow": SDK.flow,
-                    "token": try await Self.oneTimeToken(api, issuer, subject: subject),
-                ])
+                let linked = try await api.post(
+                    "/oauth/link_account_native",
+                    [
+                        "client_id": "demo-mobile-app", "access_token": access, "flow": SDK.flow,
+                        "token": try await Self.oneTimeToken(api, issuer, subject: subject),
+                    ])
                 #expect(linked.stat == "ok", "\(linked.json)")
             }
             let before = try await api.post("/entity", ["access_token": access])
@@ -363,10 +394,13 @@ import Testing
     /// Capture.performUnlinkAccount: reads `stat`; the last way into an account without a password stays (403).
     @Test func jumpAndroidUnlinkAccountAsSent() async throws {
         try await SocialSignInTests.withProvider { issuer, api, world, _ in
-            try await SocialSignInTests.provide(issuer, subject: "droid-unlink", claims: [
-                "email": "droid-unlink@example.com", "email_verified": true,
-            ])
-            let signedUp = try await Self.androidAuthNative(api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-unlink"))
+            try await SocialSignInTests.provide(
+                issuer, subject: "droid-unlink",
+                claims: [
+                    "email": "droid-unlink@example.com", "email_verified": true,
+                ])
+            let signedUp = try await Self.androidAuthNative(
+                api, token: try await Self.oneTimeToken(api, issuer, subject: "droid-unlink"))
             let access = try #require(signedUp["access_token"] as? String)
             let unlink = [
                 "client_id": "demo-mobile-app", "locale": "en-US", "identifier_to_remove": "mock:droid-unlink",
@@ -376,12 +410,14 @@ import Testing
 
             // With a second provider account linked, the first can go.
             try await SocialSignInTests.provide(issuer, subject: "droid-unlink-2", claims: ["email": "droid-unlink@example.com"])
-            let linked = try await api.post("/oauth/link_account_native", [
-                "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
-                "redirect_uri": "http://android.library", "access_token": access,
-                "token": try await Self.oneTimeToken(api, issuer, subject: "droid-unlink-2"), "flow": SDK.flow,
-                "flow_version": SDK.flowVersion,
-            ])
+            let linked = try await api.post(
+                "/oauth/link_account_native",
+                [
+                    "client_id": "demo-mobile-app", "locale": "en-US", "response_type": "token",
+                    "redirect_uri": "http://android.library", "access_token": access,
+                    "token": try await Self.oneTimeToken(api, issuer, subject: "droid-unlink-2"), "flow": SDK.flow,
+                    "flow_version": SDK.flowVersion,
+                ])
             #expect(linked.stat == "ok", "\(linked.json)")
             let unlinked = try await api.post("/oauth/unlink_account_native", unlink)
             #expect(unlinked.stat == "ok", "\(unlinked.json)")

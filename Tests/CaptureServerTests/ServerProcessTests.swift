@@ -1,9 +1,10 @@
 import CaptureTestSupport
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `capture-server` as a process: flags, settings errors, health and a graceful stop.
 @Suite(.serialized) struct ServerProcessTests {
@@ -73,7 +74,10 @@ import Testing
         let database = directory.appendingPathComponent("env.sqlite").path
         let process = try await ServerStarts.one {
             let (process, _, _) = try launch(
-                [], environment: ["CAPTURE_PORT": "\(port)", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path])
+                [],
+                environment: [
+                    "CAPTURE_PORT": "\(port)", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path,
+                ])
             try await waitUntilReady("http://127.0.0.1:\(port)")
             return process
         }
@@ -87,7 +91,9 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(#"{"port": 8080, "bcryptCost": "twelve"}"#.utf8).write(to: directory.appendingPathComponent("service.json"))
-        let (process, _, err) = try launch(["--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path])
+        let (process, _, err) = try launch([
+            "--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path,
+        ])
         await process.exited()
         #expect(process.terminationStatus != 0)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -104,7 +110,9 @@ import Testing
         try JSONSerialization.data(withJSONObject: service).write(to: file)
         // A file the theme names is missing: found as the pages are prepared, before the port opens.
         try FileManager.default.removeItem(at: directory.appendingPathComponent("themes/northwind.css"))
-        let (process, _, err) = try launch(["--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path])
+        let (process, _, err) = try launch([
+            "--settings", directory.path, "--db", directory.appendingPathComponent("x.sqlite").path,
+        ])
         await process.exited()
         #expect(process.terminationStatus == 78)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

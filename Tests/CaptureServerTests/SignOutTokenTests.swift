@@ -9,7 +9,9 @@ import Testing
     typealias Codes = AuthorizationCodeTests
 
     /// Signs `email` in with `response_type=code`; returns the reply's code and sign-out token.
-    static func codeSignIn(_ api: API, _ email: String, refreshSecret: String? = nil) async throws -> (code: String, signOut: String) {
+    static func codeSignIn(
+        _ api: API, _ email: String, refreshSecret: String? = nil
+    ) async throws -> (code: String, signOut: String) {
         var fields = Codes.signIn(email)
         if let refreshSecret { fields["refresh_secret"] = refreshSecret }
         let reply = try await api.post("/oauth/auth_native_traditional", fields)
@@ -36,7 +38,8 @@ import Testing
             try await world.register("out@example.com")
             let (code, signOut) = try await Self.codeSignIn(api, "out@example.com")
             #expect(signOut != code)
-            let stored = try await world.service.store.tokens.list(TokenFilter(kind: .code))
+            let stored =
+                try await world.service.store.tokens.list(TokenFilter(kind: .code))
                 + world.service.store.tokens.list(TokenFilter(kind: .signOut))
             #expect(stored.map(\.hash) == [TokenMinter.key(code), TokenMinter.key(signOut)], "keys only")
             let chains = Array(Set(stored.map(\.chainID)))
@@ -76,7 +79,8 @@ import Testing
     @Test func registrationInCodeModeHandsOneAndTokenModeHandsNone() async throws {
         try await withAPI { api, world in
             var fields = TestWorld.registration(email: "newcode@example.com")
-            for (key, value) in Codes.signIn("x@example.com") where ["response_type", "redirect_uri", "code_challenge", "code_challenge_method"].contains(key) {
+            for (key, value) in Codes.signIn("x@example.com")
+            where ["response_type", "redirect_uri", "code_challenge", "code_challenge_method"].contains(key) {
                 fields[key] = value
             }
             let registered = try await api.post("/oauth/register_native_traditional", fields)
@@ -85,7 +89,8 @@ import Testing
             #expect(registered["authorization_code"] is String)
 
             let tokenMode = try await api.post(
-                "/oauth/auth_native_traditional", TestWorld.signIn(email: "newcode@example.com", password: "correct horse battery"))
+                "/oauth/auth_native_traditional",
+                TestWorld.signIn(email: "newcode@example.com", password: "correct horse battery"))
             #expect(tokenMode["access_token"] is String)
             #expect(tokenMode["sign_out_token"] == nil, "a page that holds the access token signs out with it")
             let both = try await api.post(
@@ -119,7 +124,8 @@ import Testing
                 id: "introspecting-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [],
                 responseTypes: ["token"], legacyTokenURL: false)
             let introspected = try await api.post(
-                "/oauth/introspect", ["token": signOut, "client_id": "introspecting-backend", "client_secret": try #require(secret)])
+                "/oauth/introspect",
+                ["token": signOut, "client_id": "introspecting-backend", "client_secret": try #require(secret)])
             #expect(introspected.json.count == 1 && introspected["active"] as? Bool == false)
 
             // None of those attempts harmed the sign-in: its code still works.

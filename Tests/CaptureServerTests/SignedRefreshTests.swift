@@ -30,8 +30,10 @@ import Testing
     }
 
     static func refresh(_ token: String, at date: String, signature: String? = nil) -> [String: String] {
-        ["access_token": token, "date": date, "signature": signature ?? Self.signature(date: date, token: token),
-         "client_id": "demo-mobile-app", "locale": "en-US"]
+        [
+            "access_token": token, "date": date, "signature": signature ?? Self.signature(date: date, token: token),
+            "client_id": "demo-mobile-app", "locale": "en-US",
+        ]
     }
 
     @Test func anExpiredTokenIsReplacedOnceWithAValidSignature() async throws {
@@ -59,10 +61,13 @@ import Testing
             let token = try await Self.signIn(api, world)
             let now = Self.date(world.time.now())
             let forged = try await api.post(
-                "/oauth/refresh_access_token", Self.refresh(token, at: now, signature: Self.signature(date: now, token: token, secret: "guess")))
+                "/oauth/refresh_access_token",
+                Self.refresh(token, at: now, signature: Self.signature(date: now, token: token, secret: "guess")))
             #expect(forged["argument"] as? String == "signature")
             let stale = Self.date(world.time.now().addingTimeInterval(-600))
-            #expect(try await api.post("/oauth/refresh_access_token", Self.refresh(token, at: stale))["argument"] as? String == "date")
+            #expect(
+                try await api.post("/oauth/refresh_access_token", Self.refresh(token, at: stale))["argument"] as? String == "date"
+            )
             let malformed = try await api.post("/oauth/refresh_access_token", Self.refresh(token, at: "yesterday"))
             #expect(malformed["argument"] as? String == "date")
             var missing = Self.refresh(token, at: now)

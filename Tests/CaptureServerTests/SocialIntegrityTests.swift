@@ -14,7 +14,8 @@ import Testing
 
     @Test func aCallbackInABrowserWithoutTheStateCookieIsNeverExchanged() async throws {
         try await Social.withProvider { issuer, api, world, service in
-            try await Social.provide(issuer, subject: "mallory", claims: ["email": "mallory@example.com", "email_verified": true])
+            try await Social.provide(
+                issuer, subject: "mallory", claims: ["email": "mallory@example.com", "email_verified": true])
             // The attacker's own fresh callback address, opened in the victim's browser (no cookie, or another one).
             let (callback, cookie) = try await Social.providerAnswer(api, subject: "mallory")
             let bare = try await api.get(callback)
@@ -50,9 +51,12 @@ import Testing
             #expect(mine.stat == "ok" && mine["access_token"] is String)
 
             // A start without a challenge (or with a plain one) sends nobody to the provider.
-            let base = "/social/mock/start?client_id=demo-mobile-app&flow=webViewSignIn&redirect_uri="
+            let base =
+                "/social/mock/start?client_id=demo-mobile-app&flow=webViewSignIn&redirect_uri="
                 + Social.page.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            for query in ["", "&code_challenge=\(Social.challenge)", "&code_challenge=\(Social.challenge)&code_challenge_method=plain"] {
+            for query in [
+                "", "&code_challenge=\(Social.challenge)", "&code_challenge=\(Social.challenge)&code_challenge_method=plain",
+            ] {
                 let refused = try await api.get(base + query)
                 #expect(refused.status == .badRequest && refused.headers[.location] == nil, "\(query)")
             }
@@ -63,7 +67,8 @@ import Testing
         try await Social.withProvider { issuer, api, world, service in
             try await world.register("victim@corp.example", password: "correct horse battery")
             // An IdP that lets its users type any address (the "nOAuth" class): no email_verified.
-            try await Social.provide(issuer, subject: "claims-victim", claims: ["email": "victim@corp.example", "given_name": "Eve"])
+            try await Social.provide(
+                issuer, subject: "claims-victim", claims: ["email": "victim@corp.example", "given_name": "Eve"])
             let token = try #require(try await Social.roundTrip(api, subject: "claims-victim").fragment["capture_social_token"])
             let asked = try await Social.authNative(api, token: token)
             #expect(asked.code == 310, "no merge screen with the victim's address, no thin registration: \(asked.json)")
@@ -153,7 +158,8 @@ import Testing
             let (_, code) = try await AccountRecoveryTests.mailed(world, to: "honest@example.com")
             #expect(
                 try await api.post(
-                    "/oauth/reset_password_native", AccountRecoveryTests.resetFields("honest@example.com", code: try #require(code))
+                    "/oauth/reset_password_native",
+                    AccountRecoveryTests.resetFields("honest@example.com", code: try #require(code))
                 ).stat == "ok")
             #expect(try await service.linkedAccounts(of: user).map(\.identifier) == ["mock:honest"])
         }

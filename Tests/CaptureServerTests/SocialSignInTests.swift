@@ -1,13 +1,13 @@
 import CaptureCore
 import CaptureOutbound
-import Crypto
 import CaptureServer
 import CaptureTestSupport
+import Crypto
 import Foundation
 import GRDB
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import Testing
 
 /// Social sign-in in redirect mode against a real OpenID Connect provider (PyPI's oidc-provider-mock, Authlib) on
@@ -22,7 +22,8 @@ import Testing
 
     /// A provider, a service that discovered it (and one that cannot be reached), and the router.
     static func withProvider(
-        _ body: @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureService) async throws -> Void
+        _ body:
+            @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureService) async throws -> Void
     ) async throws {
         let provider = try await FixtureServer.start(script: script, arguments: [])
         defer { provider.stop() }
@@ -111,7 +112,8 @@ import Testing
         #expect(start.status == .found)
         // The browser keeps the state cookie for the callback path only.
         let setCookie = try #require(start.headers[.setCookie])
-        #expect(setCookie.contains("Path=/social/callback") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+        #expect(
+            setCookie.contains("Path=/social/callback") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         let authorize = try #require(start.headers[.location])
         #expect(authorize.contains("code_challenge_method=S256") && authorize.contains("state="))
         #expect(authorize.contains("nonce=") == openID, "a nonce exactly for OpenID Connect")
@@ -130,7 +132,9 @@ import Testing
 
     /// `providerAnswer`, then our callback in the browser that started; returns where the callback sends the browser
     /// (the page with its fragment).
-    static func roundTrip(_ api: API, subject: String, deny: Bool = false, openID: Bool = true) async throws
+    static func roundTrip(
+        _ api: API, subject: String, deny: Bool = false, openID: Bool = true
+    ) async throws
         -> (location: String, fragment: [String: String])
     {
         let (callback, cookie) = try await providerAnswer(api, subject: subject, deny: deny, openID: openID)
@@ -163,10 +167,12 @@ import Testing
 
     @Test func aNewUserIsRegisteredFromTheProviderAndSignsInAgainAsThemselves() async throws {
         try await Self.withProvider { issuer, api, world, service in
-            try await Self.provide(issuer, subject: "zoe", claims: [
-                "email": "Zoe@Example.com", "email_verified": true, "given_name": "Zoë", "family_name": "Ångström",
-                "name": "Zoë Å",
-            ])
+            try await Self.provide(
+                issuer, subject: "zoe",
+                claims: [
+                    "email": "Zoe@Example.com", "email_verified": true, "given_name": "Zoë", "family_name": "Ångström",
+                    "name": "Zoë Å",
+                ])
             let first = try await Self.roundTrip(api, subject: "zoe")
             #expect(first.location.hasPrefix(Self.page + "#"))
             #expect(first.fragment["provider"] == "mock")
@@ -210,7 +216,8 @@ import Testing
 
             var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
             fields.merge([
-                "token": token, "code_verifier": Self.verifier, "emailAddress": "sam@example.com", "displayName": "Sammy", "firstName": "Sam",
+                "token": token, "code_verifier": Self.verifier, "emailAddress": "sam@example.com", "displayName": "Sammy",
+                "firstName": "Sam",
                 "lastName": "Sample", "redirect_uri": Self.page,
             ]) { $1 }
             let registered = try await api.post("/oauth/register_native", fields)
@@ -301,7 +308,8 @@ import Testing
             world.time.advance(by: SocialLogin.formLifetime - 60)
             var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
             fields.merge([
-                "token": token, "code_verifier": Self.verifier, "emailAddress": "slow@example.com", "displayName": "Slow Typist", "redirect_uri": Self.page,
+                "token": token, "code_verifier": Self.verifier, "emailAddress": "slow@example.com", "displayName": "Slow Typist",
+                "redirect_uri": Self.page,
             ]) { $1 }
             let registered = try await api.post("/oauth/register_native", fields)
             #expect(registered.stat == "ok" && registered["is_new"] as? Bool == true)
@@ -373,7 +381,9 @@ import Testing
             let record = try await api.post("/entity", ["access_token": access])
             let profiles = try #require((record["result"] as? [String: Any])?["profiles"] as? [[String: Any]])
             #expect(profiles.count == 1 && profiles[0]["domain"] as? String == "mock")
-            #expect(profiles[0]["identifier"] as? String == "mock:lin-elsewhere" && profiles[0]["email"] as? String == "lin@elsewhere.example")
+            #expect(
+                profiles[0]["identifier"] as? String == "mock:lin-elsewhere"
+                    && profiles[0]["email"] as? String == "lin@elsewhere.example")
 
             // The provider account now signs in to Lin's account.
             let next = try #require(try await Self.roundTrip(api, subject: "lin-elsewhere").fragment["capture_social_token"])
@@ -406,7 +416,8 @@ import Testing
             // The page hands this URL to the host, which opens it in ASWebAuthenticationSession / Custom Tabs.
             let app = "com.example.capturebridge:/social"
             let (callback, cookie) = try await Self.providerAnswer(
-                api, subject: "kai", startQuery: "&app_return_uri=" + app.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+                api, subject: "kai",
+                startQuery: "&app_return_uri=" + app.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             let back = try await api.get(callback, headers: [.cookie: cookie])
             let location = try #require(back.headers[.location])
             #expect(location.hasPrefix(app + "#capture_social_token="))
@@ -417,7 +428,8 @@ import Testing
             #expect(signedIn.stat == "ok" && signedIn["is_new"] as? Bool == true)
 
             // An app address the client does not list is refused before anything is sent anywhere.
-            let evil = try await api.get("/social/mock/start?" + Self.startParameters() + "&app_return_uri=com.evil.app%3A%2Fsocial")
+            let evil = try await api.get(
+                "/social/mock/start?" + Self.startParameters() + "&app_return_uri=com.evil.app%3A%2Fsocial")
             #expect(evil.status == .badRequest && evil.headers[.location] == nil)
         }
     }
@@ -441,7 +453,8 @@ import Testing
             // The user cancels at the provider.
             let cancelled = try await Self.roundTrip(api, subject: "quitter", deny: true)
             #expect(cancelled.location.hasPrefix(Self.page + "#"))
-            #expect(cancelled.fragment["capture_social_error"] == "cancelled" && cancelled.fragment["capture_social_token"] == nil)
+            #expect(
+                cancelled.fragment["capture_social_error"] == "cancelled" && cancelled.fragment["capture_social_token"] == nil)
 
             // A state nobody issued ends on our own page: no redirect anywhere.
             let unknown = try await api.get("/social/callback?state=forged&code=x")

@@ -21,7 +21,8 @@ import Testing
 
     static func signIn(_ api: API, email: String, password: String, forwardedFor: String) async throws -> Int? {
         return try await api.post(
-            "/oauth/auth_native_traditional", TestWorld.signIn(email: email, password: password), headers: [.init("X-Forwarded-For")!: forwardedFor]
+            "/oauth/auth_native_traditional", TestWorld.signIn(email: email, password: password),
+            headers: [.init("X-Forwarded-For")!: forwardedFor]
         ).code
     }
 
@@ -33,12 +34,17 @@ import Testing
         }) { api, world in
             try await world.register("owner@example.com", password: Self.password)
             for index in 0..<4 {
-                let code = try await Self.signIn(api, email: "u\(index)@example.com", password: "guess", forwardedFor: "203.0.113.9")
+                let code = try await Self.signIn(
+                    api, email: "u\(index)@example.com", password: "guess", forwardedFor: "203.0.113.9")
                 #expect(code == 210)
             }
-            #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "203.0.113.9") == 510)
+            #expect(
+                try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "203.0.113.9")
+                    == 510)
             // Everyone else behind the same proxy is unaffected: the limit follows the client, not the proxy.
-            #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "198.51.100.4") == nil)
+            #expect(
+                try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "198.51.100.4")
+                    == nil)
         }
     }
 
@@ -54,7 +60,8 @@ import Testing
         }) { api, world in
             try await world.register("owner@example.com", password: Self.password)
             func signIn(_ email: String, _ password: String, client: String, invented: String) async throws -> Int? {
-                let (proxy, other): (String, String) = header == .forwarded
+                let (proxy, other): (String, String) =
+                    header == .forwarded
                     ? ("Forwarded", "X-Forwarded-For") : ("X-Forwarded-For", "Forwarded")
                 let written = header == .forwarded ? "for=\(client)" : client
                 let spoofed = header == .forwarded ? invented : "for=\(invented)"
@@ -64,7 +71,8 @@ import Testing
                 ).code
             }
             for index in 0..<4 {
-                #expect(try await signIn("u\(index)@example.com", "guess", client: "203.0.113.9", invented: "10.9.9.\(index)") == 210)
+                #expect(
+                    try await signIn("u\(index)@example.com", "guess", client: "203.0.113.9", invented: "10.9.9.\(index)") == 210)
             }
             #expect(try await signIn("owner@example.com", Self.password, client: "203.0.113.9", invented: "10.9.9.99") == 510)
             #expect(try await signIn("owner@example.com", Self.password, client: "198.51.100.4", invented: "10.9.9.99") == nil)
@@ -80,10 +88,13 @@ import Testing
             try await world.register("owner@example.com", password: Self.password)
             for index in 0..<4 {
                 // A client inventing a new X-Forwarded-For per guess is still counted at its socket address.
-                let code = try await Self.signIn(api, email: "u\(index)@example.com", password: "guess", forwardedFor: "10.9.9.\(index)")
+                let code = try await Self.signIn(
+                    api, email: "u\(index)@example.com", password: "guess", forwardedFor: "10.9.9.\(index)")
                 #expect(code == 210)
             }
-            #expect(try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "10.9.9.200") == 510)
+            #expect(
+                try await Self.signIn(api, email: "owner@example.com", password: Self.password, forwardedFor: "10.9.9.200") == 510
+            )
         }
     }
 

@@ -20,7 +20,9 @@ import Glibc
         var closed = server
         closed.port = 1
         let clock = ContinuousClock()
-        for (location, says) in [(wrongPassword, "password authentication failed"), (missing, "does not exist"), (closed, "refused")] {
+        for (location, says) in [
+            (wrongPassword, "password authentication failed"), (missing, "does not exist"), (closed, "refused"),
+        ] {
             let started = clock.now
             do {
                 _ = try await OpenedStorage.open(.postgres(location))

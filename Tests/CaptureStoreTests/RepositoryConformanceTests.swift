@@ -117,7 +117,9 @@ import Testing
         try await repositories.users.insert(user)
         let minter = TokenMinter(random: SystemRandom())
         let older = minter.mint(), newer = minter.mintToken(at: Self.now)
-        try await repositories.tokens.insert([Self.token(.access, older, user: user.id), Self.token(.refresh, newer, user: user.id)])
+        try await repositories.tokens.insert([
+            Self.token(.access, older, user: user.id), Self.token(.refresh, newer, user: user.id),
+        ])
 
         for (token, kind) in [(older, TokenKind.access), (newer, .refresh)] {
             let fingerprint = String(TokenMinter.hash(token).prefix(12))
@@ -151,7 +153,8 @@ import Testing
         // The account alone, for introspection and /verify: the same token and version, no profile read.
         let account = try #require(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret")))
         #expect(account.record == lookup.record && account.clientsVersion == lookup.clientsVersion)
-        #expect(account.account == AccountSummary(id: user.id, email: "lookup@example.com", emailVerified: false, disabledAt: nil))
+        #expect(
+            account.account == AccountSummary(id: user.id, email: "lookup@example.com", emailVerified: false, disabledAt: nil))
         var disabled = user
         disabled.disabledAt = Self.now
         disabled.emailVerifiedAt = Self.now
@@ -209,7 +212,8 @@ import Testing
         #expect(redeemed.count == 1, "\(outcomes)")
         // The first one after the winner finds the token used and revokes the chain (it and its replacement); the
         // rest find nothing left to revoke.
-        #expect(outcomes.contains { if case .reused(let revoked) = $0 { revoked == RevokedTokens([.refresh: 2]) } else { false } })
+        #expect(
+            outcomes.contains { if case .reused(let revoked) = $0 { revoked == RevokedTokens([.refresh: 2]) } else { false } })
         let chain = try await b.repositories.tokens.list(TokenFilter(userID: user.id, now: Self.now))
         #expect(chain.count == 2 && chain.allSatisfy { $0.revokedAt != nil })
         #expect(chain.filter { $0.usedAt != nil }.map(\.hash) == [TokenMinter.hash("presented")])
@@ -222,7 +226,9 @@ import Testing
         try await tokens.tokens.insert([
             Self.token(.refresh, "live", user: user.id), Self.token(.access, "expired", user: user.id, expires: -1),
         ])
-        func redeem(_ secret: String, _ kind: TokenKind, client: String = "app", allowExpired: Bool = false) async throws -> Redemption {
+        func redeem(
+            _ secret: String, _ kind: TokenKind, client: String = "app", allowExpired: Bool = false
+        ) async throws -> Redemption {
             try await tokens.tokens.redeem(
                 hash: TokenMinter.hash(secret), kind: kind, now: Self.now, client: client, allowExpired: allowExpired
             ) { _ in [] }
@@ -245,7 +251,8 @@ import Testing
         let store = try await TestStorage.open(backend).repositories
         var user = try await store.users.insert(Self.user("off@example.com"))
         try await store.tokens.insert([
-            Self.token(.refresh, "off-refresh", user: user.id, chain: "c1"), Self.token(.access, "off-access", user: user.id, chain: "c1"),
+            Self.token(.refresh, "off-refresh", user: user.id, chain: "c1"),
+            Self.token(.access, "off-access", user: user.id, chain: "c1"),
             Self.token(.refresh, "other-session", user: user.id, chain: "c2"),
         ])
         user.disabledAt = Self.now
@@ -322,7 +329,8 @@ import Testing
         let entry = OutboxEntry(
             messageID: "<m1@example>", kind: .passwordReset, recipient: user.email, userID: user.id, subject: "Reset",
             text: "code 1234", html: nil, status: .pending, createdAt: Self.now, bodyExpiresAt: Self.now + 600)
-        let code = OneTimeCode(purpose: .passwordReset, userID: user.id, hash: "h1", createdAt: Self.now, expiresAt: Self.now + 600)
+        let code = OneTimeCode(
+            purpose: .passwordReset, userID: user.id, hash: "h1", createdAt: Self.now, expiresAt: Self.now + 600)
         let stored = try await a.repositories.outbox.record(entry, issuing: code)
         #expect(stored.id != nil)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,8 +1,9 @@
 import CaptureCore
-@testable import CaptureStore
 import Foundation
 import GRDB
 import Testing
+
+@testable import CaptureStore
 
 /// Migration v5 moves the profile columns of records written before the entity schema into the JSON profile.
 @Suite struct SchemaMigrationTests {

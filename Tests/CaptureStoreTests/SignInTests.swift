@@ -7,7 +7,8 @@ import Testing
     @Test func signInReturnsANewTokenPair() async throws {
         let world = try await TestWorld.make()
         let registered = try await world.register("sign@example.com", password: "pass word 1")
-        let result = try await world.service.signIn(FlowRequest(parameters: TestWorld.signIn(email: "SIGN@example.com", password: "pass word 1")))
+        let result = try await world.service.signIn(
+            FlowRequest(parameters: TestWorld.signIn(email: "SIGN@example.com", password: "pass word 1")))
         #expect(!result.isNew)
         #expect(result.user.id == registered.user.id)
         #expect(result.grant!.accessToken != registered.grant!.accessToken)
@@ -18,7 +19,8 @@ import Testing
         try await world.register("known@example.com")
         for email in ["known@example.com", "unknown@example.com"] {
             await #expect(throws: CaptureError.invalidCredentials) {
-                try await world.service.signIn(FlowRequest(parameters: TestWorld.signIn(email: email, password: "wrong password")))
+                try await world.service.signIn(
+                    FlowRequest(parameters: TestWorld.signIn(email: email, password: "wrong password")))
             }
         }
     }
@@ -47,7 +49,8 @@ import Testing
         _ = try await world.service.setDisabled("off@example.com", disabled: true)
         await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: grant.accessToken) }
         await #expect(throws: CaptureError.accountDeactivated) {
-            try await world.service.signIn(FlowRequest(parameters: TestWorld.signIn(email: "off@example.com", password: "right password")))
+            try await world.service.signIn(
+                FlowRequest(parameters: TestWorld.signIn(email: "off@example.com", password: "right password")))
         }
     }
 

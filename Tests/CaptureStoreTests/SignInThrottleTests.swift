@@ -110,7 +110,8 @@ import Testing
         }
         try await world.register(Self.owner, password: Self.password)
         for index in 0..<5 {
-            #expect(await Self.attempt(world, password: "guess", from: "203.0.113.7", email: "user\(index)@example.com") == .wrong)
+            #expect(
+                await Self.attempt(world, password: "guess", from: "203.0.113.7", email: "user\(index)@example.com") == .wrong)
         }
         #expect(await Self.attempt(world, password: Self.password, from: "203.0.113.7") == .limited)
         #expect(await Self.attempt(world, password: Self.password, from: "203.0.113.8") == .signedIn)
@@ -123,7 +124,8 @@ import Testing
         }
         // Everyone arrives from the proxy's address: the owner registered through it, so the account knows it.
         _ = try await world.service.register(
-            FlowRequest(parameters: TestWorld.registration(email: Self.owner, password: Self.password), remoteAddress: "10.0.0.1"))
+            FlowRequest(parameters: TestWorld.registration(email: Self.owner, password: Self.password), remoteAddress: "10.0.0.1")
+        )
         try await world.register("newcomer@example.com", password: Self.password)
         for index in 0..<4 {
             #expect(await Self.attempt(world, password: "guess", from: "10.0.0.1", email: "victim\(index)@example.com") == .wrong)

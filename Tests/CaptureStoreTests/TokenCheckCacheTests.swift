@@ -217,7 +217,9 @@ import Testing
         defer { try? refresh.close() }
         #expect(try await refresh.repositories.tokens.findWithAccount(hash: refresh.key)?.record.kind == .refresh)
         #expect(refresh.checks.count == 0)
-        #expect(try await refresh.repositories.tokens.findWithAccount(hash: TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))) == nil)
+        #expect(
+            try await refresh.repositories.tokens.findWithAccount(
+                hash: TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))) == nil)
         #expect(refresh.checks.count == 0)
     }
 
@@ -313,7 +315,9 @@ extension TokenCheckCacheTests {
             var record = lookup.record
             record.hash = key
             if let row { record.id = row }
-            checks.keep(AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1, generation: stamps.generation)
+            checks.keep(
+                AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1,
+                generation: stamps.generation)
             return record
         }
     }

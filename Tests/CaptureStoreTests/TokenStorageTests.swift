@@ -1,9 +1,10 @@
 import CaptureCore
-@testable import CaptureStore
 import CaptureTestSupport
 import Foundation
 import GRDB
 import Testing
+
+@testable import CaptureStore
 
 @Suite struct TokenStorageTests {
     @Test func theDatabaseHoldsHashesNeverTokens() async throws {
@@ -61,7 +62,8 @@ import Testing
     @Test func refreshRotatesAndReuseRevokesTheChain() async throws {
         let world = try await TestWorld.make()
         let first = try await world.register("rotate@example.com").grant!
-        let second = try await world.service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        let second = try await world.service.refresh(
+            refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         #expect(second.refreshToken != first.refreshToken)
         _ = try await world.service.entity(accessToken: second.accessToken)
 
@@ -108,7 +110,8 @@ import Testing
     @Test func revocationIsImmediateAndFindsByFingerprint() async throws {
         let world = try await TestWorld.make()
         let grant = try await world.register("revoke@example.com").grant!
-        let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))  // the SHA-256 of the token, as an operator sees it
+        // The SHA-256 of the token, as an operator sees it.
+        let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))
         let record = try await world.service.findToken(fingerprint)
         #expect(record.kind == .access)
         #expect(try await world.service.revokeToken(fingerprint) == 1)

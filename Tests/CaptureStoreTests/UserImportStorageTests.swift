@@ -21,7 +21,8 @@ struct UserImportStorageTests {
         if let nickname { members["nickname"] = .string(nickname) }
         if let number { members["id"] = .int(number) }
         return try ImportRecord.user(
-            from: .object(members), schema: schema, ignoreUnknown: false, now: Date(), newID: { "00000000-0000-4000-8000-00000000000\(n)" })
+            from: .object(members), schema: schema, ignoreUnknown: false, now: Date(),
+            newID: { "00000000-0000-4000-8000-00000000000\(n)" })
     }
 
     @Test("a record whose unique value another holds leaves nothing behind; the rest of the batch is stored")
@@ -36,7 +37,9 @@ struct UserImportStorageTests {
         #expect(outcomes[3] == .failure(.email))
         #expect(outcomes[4] == .failure(.id))
         let claims = try await world.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT value, userID FROM user_unique ORDER BY value").map { [$0[0] as String, $0[1] as String] }
+            try Row.fetchAll(db, sql: "SELECT value, userID FROM user_unique ORDER BY value").map {
+                [$0[0] as String, $0[1] as String]
+            }
         }
         #expect(claims == [["ace", "00000000-0000-4000-8000-000000000001"], ["bee", "00000000-0000-4000-8000-000000000003"]])
         #expect(try await world.service.store.users.find(id: "00000000-0000-4000-8000-000000000002") == nil)

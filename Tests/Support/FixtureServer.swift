@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Runs blocking work (waiting for a child process, a socket read with a timeout) on a thread of its own. Swift's

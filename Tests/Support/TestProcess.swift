@@ -111,7 +111,8 @@ public final class TestProcess: @unchecked Sendable {
     private static func descriptor(_ stream: Any?, reading: Bool) -> Int32 {
         switch stream {
         case let handle as FileHandle: return handle.fileDescriptor
-        case let pipe as Pipe: return reading ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor
+        case let pipe as Pipe:
+            return reading ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor
         default: return -1
         }
     }

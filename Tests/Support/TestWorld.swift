@@ -50,7 +50,9 @@ public struct TestWorld: Sendable {
 
     /// The SQLite file's pool; only for worlds made with `backend: .sqlite`.
     public var pool: DatabasePool {
-        guard let pool = storage.sqlite else { preconditionFailure("this test reads the SQLite file: make its world with backend: .sqlite") }
+        guard let pool = storage.sqlite else {
+            preconditionFailure("this test reads the SQLite file: make its world with backend: .sqlite")
+        }
         return pool
     }
 

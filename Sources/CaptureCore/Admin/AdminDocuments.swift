@@ -53,7 +53,8 @@ public enum AdminDocuments {
             fields["linked_accounts"] = .array(
                 linked.map { link in
                     [
-                        "provider": .string(link.provider), "identifier": .string(link.identifier), "email": .optional(link.email),
+                        "provider": .string(link.provider), "identifier": .string(link.identifier),
+                        "email": .optional(link.email),
                         "linked_at": date(link.linkedAt), "last_used_at": date(link.lastUsedAt),
                     ]
                 })

@@ -15,7 +15,9 @@ public struct DatabaseAdminConsole: AdminConsole {
         var emails: [String: String?] = [:]
         var items: [JSONValue] = []
         for record in records {
-            if emails[record.userID] == nil { emails[record.userID] = .some(try await service.store.users.find(id: record.userID)?.email) }
+            if emails[record.userID] == nil {
+                emails[record.userID] = .some(try await service.store.users.find(id: record.userID)?.email)
+            }
             items.append(AdminDocuments.token(record, email: emails[record.userID] ?? nil, now: service.time.now()))
         }
         return AdminList(items: items, nextOffset: query.page.next(after: records.count))
@@ -80,7 +82,9 @@ public struct DatabaseAdminConsole: AdminConsole {
     }
 
     public func deleteUser(_ reference: String) async throws -> JSONValue {
-        let user = try await service.audited("user.delete", target: reference, by: actor) { try await service.deleteUser(reference) }
+        let user = try await service.audited("user.delete", target: reference, by: actor) {
+            try await service.deleteUser(reference)
+        }
         return ["deleted": .string(user.id), "email": .string(user.email)]
     }
 
@@ -100,12 +104,16 @@ public struct DatabaseAdminConsole: AdminConsole {
     }
 
     public func updateClient(_ id: String, _ change: ClientChange) async throws -> JSONValue {
-        let client = try await service.audited("client.update", target: id, by: actor) { try await service.updateClient(id, change) }
+        let client = try await service.audited("client.update", target: id, by: actor) {
+            try await service.updateClient(id, change)
+        }
         return AdminDocuments.client(client)
     }
 
     public func removeClient(_ id: String) async throws -> JSONValue {
-        let (client, revoked) = try await service.audited("client.remove", target: id, by: actor, detail: { "revoked \($0.revoked)" }) {
+        let (client, revoked) = try await service.audited(
+            "client.remove", target: id, by: actor, detail: { "revoked \($0.revoked)" }
+        ) {
             try await service.removeClient(id)
         }
         return ["removed": .string(client.clientID), "revoked": .int(Int64(revoked))]

@@ -24,7 +24,9 @@ public struct CodeKey: Sendable {
     }
 
     /// The environment's key, else the file's, else a new one written to the file.
-    public static func load(environment: [String: String], file: String, random: any RandomSource = SystemRandom()) throws
+    public static func load(
+        environment: [String: String], file: String, random: any RandomSource = SystemRandom()
+    ) throws
         -> CodeKey
     {
         if let hex = environment["CAPTURE_CODE_KEY"], !hex.isEmpty {

@@ -43,7 +43,8 @@ extension AttributeDefinition {
         case .dateTime:
             guard case .string(let text) = value, let date = CaptureDate.parse(text) else {
                 throw SchemaViolation(
-                    .invalidDateTime, path, "\(path) must be a date and time, like 2024-05-01 12:30:00 +0000 or 2024-05-01T12:30:00Z")
+                    .invalidDateTime, path,
+                    "\(path) must be a date and time, like 2024-05-01 12:30:00 +0000 or 2024-05-01T12:30:00Z")
             }
             return .string(CaptureDate.format(date))
         case .object, .plural:

@@ -85,7 +85,8 @@ public struct EntityDocument: Sendable, Equatable {
         _ change: (JSONValue?, Target, EntityPath) throws -> JSONValue?
     ) throws(CaptureError) {
         do {
-            let root = try modified(.object(values), target: .record, steps: path.steps[...], walked: EntityPath(steps: []), change)
+            let root = try modified(
+                .object(values), target: .record, steps: path.steps[...], walked: EntityPath(steps: []), change)
             values = root?.objectMembers ?? [:]
             try checkComplete()
         } catch {
@@ -124,7 +125,9 @@ public struct EntityDocument: Sendable, Equatable {
             guard let index = elements.firstIndex(where: { $0.elementID == id }) else {
                 throw CaptureError.recordNotFound("plural element \(step.name)#\(id)")
             }
-            if let element = try modified(elements[index], target: .element(definition), steps: steps.dropFirst(), walked: here, change) {
+            if let element = try modified(
+                elements[index], target: .element(definition), steps: steps.dropFirst(), walked: here, change)
+            {
                 elements[index] = element
             } else {
                 elements.remove(at: index)
@@ -147,7 +150,9 @@ public struct EntityDocument: Sendable, Equatable {
             guard case .object(let given) = value else {
                 throw SchemaViolation(.invalidJSONType, "", "the record must be a JSON object")
             }
-            return .object(try writtenObject(given, over: current?.objectMembers ?? [:], scope: schema.attributes, at: path, replacing: replacing))
+            return .object(
+                try writtenObject(
+                    given, over: current?.objectMembers ?? [:], scope: schema.attributes, at: path, replacing: replacing))
         case .attribute(let definition):
             if asUser && definition.readOnly {
                 throw SchemaViolation(.constraint, path.description, "\(path) is read-only")
@@ -161,7 +166,8 @@ public struct EntityDocument: Sendable, Equatable {
                 return object.isEmpty ? nil : .object(object)
             case .plural:
                 guard case .array(let given) = value else { throw definition.typeError(path.description, "a list of objects") }
-                let elements = try writtenPlural(given, over: current?.arrayElements ?? [], definition, at: path, replacing: replacing)
+                let elements = try writtenPlural(
+                    given, over: current?.arrayElements ?? [], definition, at: path, replacing: replacing)
                 return elements.isEmpty ? nil : .array(elements)
             default:
                 return try definition.checkedScalar(value, at: path.description)
@@ -248,7 +254,8 @@ public struct EntityDocument: Sendable, Equatable {
                     for element in value.arrayElements ?? [] {
                         let id = element.elementID ?? 0
                         lastElementID = max(lastElementID, id)
-                        try walk(element.objectMembers ?? [:], definition.attributes, path.appending(definition.name, element: id))
+                        try walk(
+                            element.objectMembers ?? [:], definition.attributes, path.appending(definition.name, element: id))
                     }
                 default: break
                 }

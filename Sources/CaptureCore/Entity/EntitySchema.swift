@@ -107,7 +107,9 @@ extension EntitySchema {
                 if definition.type.isScalar {
                     guard definition.attributes.isEmpty else { throw fail(here, "only object and plural hold attributes") }
                 } else {
-                    guard !definition.attributes.isEmpty else { throw fail(here, "an \(definition.type.rawValue) needs attributes") }
+                    guard !definition.attributes.isEmpty else {
+                        throw fail(here, "an \(definition.type.rawValue) needs attributes")
+                    }
                     guard depth + 1 < Self.maxDepth else { throw fail(here, "nests deeper than \(Self.maxDepth) levels") }
                     guard !definition.unique else { throw fail(here, "only a single value can be unique") }
                 }
@@ -119,9 +121,11 @@ extension EntitySchema {
                 }
                 if let length = definition.length, length < 1 { throw fail(here, "length must be at least 1") }
                 if definition.type.holdsText && definition.byteLimit > JSONParser.Limits.standard.maxStringBytes {
-                    throw fail(here, "may hold at most \(JSONParser.Limits.standard.maxStringBytes) bytes (length × 4, or maxBytes)")
+                    throw fail(
+                        here, "may hold at most \(JSONParser.Limits.standard.maxStringBytes) bytes (length × 4, or maxBytes)")
                 }
-                try walk(definition.attributes, key: "\(here).attributes", depth: depth + 1,
+                try walk(
+                    definition.attributes, key: "\(here).attributes", depth: depth + 1,
                     inPlural: inPlural || definition.type == .plural)
             }
         }

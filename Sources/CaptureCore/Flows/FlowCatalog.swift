@@ -89,7 +89,8 @@ extension FlowCatalog {
         }
         for (form, overrides) in formsFile.labels ?? [:] {
             for name in overrides.keys where formsFile.forms[form]?.contains(name) != true {
-                throw SettingsError(file: formsURL.path, key: "labels.\(form).\(name)", problem: "'\(name)' is not a field of form '\(form)'")
+                throw SettingsError(
+                    file: formsURL.path, key: "labels.\(form).\(name)", problem: "'\(name)' is not a field of form '\(form)'")
             }
         }
         let flowsDirectory = directory.appendingPathComponent("flows")
@@ -117,7 +118,8 @@ extension FlowCatalog {
 
     /// A form field writes one value into the record: a path to a single value of the schema, not inside a plural.
     static func formPath(_ attribute: String, in schema: EntitySchema, file: String, key: String) throws -> EntityPath {
-        let problem = "'\(attribute)' is not a single-valued attribute of the schema (password, currentPassword, or a path like primaryAddress.city)"
+        let problem =
+            "'\(attribute)' is not a single-valued attribute of the schema (password, currentPassword, or a path like primaryAddress.city)"
         guard let path = try? EntityPath(parsing: attribute), !path.isRoot,
             path.steps.allSatisfy({ $0.element == nil }), let definition = try? schema.definition(at: path),
             definition.type.isScalar

@@ -28,7 +28,8 @@ extension FlowCatalog {
             for name in names {
                 guard let field = fields[name] else { continue }
                 var entry: [String: JSONValue] = [
-                    "type": .string(Self.sdkType(of: field)), "name": .string(name), "label": .string(label(of: field, inForm: "", messages: messages)),
+                    "type": .string(Self.sdkType(of: field)), "name": .string(name),
+                    "label": .string(label(of: field, inForm: "", messages: messages)),
                     "required": .bool(field.isRequired),
                 ]
                 if let schemaID = schemaID(of: field) { entry["schemaId"] = .string(schemaID) }

@@ -73,7 +73,9 @@ struct CSVColumns {
         return .success(.object(record))
     }
 
-    private static func setting(_ value: JSONValue, at names: ArraySlice<String>, in object: [String: JSONValue])
+    private static func setting(
+        _ value: JSONValue, at names: ArraySlice<String>, in object: [String: JSONValue]
+    )
         -> [String: JSONValue]
     {
         guard let name = names.first else { return object }

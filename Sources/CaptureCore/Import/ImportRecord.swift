@@ -44,9 +44,11 @@ public enum ImportRecord {
         case nil, .null?: return nil
         case .string(let text)?:
             let bytes = Array(text.utf8)
-            let isUUID = bytes.count == 36 && bytes.indices.allSatisfy { index in
-                [8, 13, 18, 23].contains(index) ? bytes[index] == 45 : bytes[index].hexDigitValue != nil
-            }
+            let isUUID =
+                bytes.count == 36
+                && bytes.indices.allSatisfy { index in
+                    [8, 13, 18, 23].contains(index) ? bytes[index] == 45 : bytes[index].hexDigitValue != nil
+                }
             guard isUUID else { throw SchemaViolation(.invalidDataFormat, "uuid", "uuid must be a UUID like 0a1b2c3d-…") }
             return text.lowercased()
         default: throw SchemaViolation(.invalidJSONType, "uuid", "uuid must be a string")
@@ -76,7 +78,9 @@ public enum ImportRecord {
     }
 
     /// `members` without the attributes the schema does not define, at every depth (`--ignore-unknown`).
-    static func known(_ members: [String: JSONValue], scope: [String: AttributeDefinition], keepingID: Bool = false)
+    static func known(
+        _ members: [String: JSONValue], scope: [String: AttributeDefinition], keepingID: Bool = false
+    )
         -> [String: JSONValue]
     {
         var result: [String: JSONValue] = [:]
@@ -89,10 +93,11 @@ public enum ImportRecord {
             switch (definition.type, value) {
             case (.object, .object(let inner)): result[key] = .object(known(inner, scope: definition.attributes))
             case (.plural, .array(let elements)):
-                result[key] = .array(elements.map { element in
-                    guard case .object(let inner) = element else { return element }
-                    return .object(known(inner, scope: definition.attributes, keepingID: true))
-                })
+                result[key] = .array(
+                    elements.map { element in
+                        guard case .object(let inner) = element else { return element }
+                        return .object(known(inner, scope: definition.attributes, keepingID: true))
+                    })
             default: result[key] = value
             }
         }

@@ -57,7 +57,8 @@ struct ImportSource {
     }
 
     /// A row, joined with the lines that follow while a quoted cell is open (a cell may hold line breaks).
-    private mutating func csvRecord(_ first: [UInt8], csv: CSVColumns) throws(ImportFileError) -> Result<JSONValue, CaptureError> {
+    private mutating func csvRecord(_ first: [UInt8], csv: CSVColumns) throws(ImportFileError) -> Result<JSONValue, CaptureError>
+    {
         var bytes = first
         while CSVColumns.isOpen(bytes) {
             guard bytes.count <= Self.maxLineBytes else {

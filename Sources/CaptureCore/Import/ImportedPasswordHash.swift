@@ -42,7 +42,8 @@ enum ImportedPasswordHash {
         guard (4...BcryptCost.range.upperBound).contains(cost) else {
             throw SchemaViolation(
                 .constraint, "password",
-                "password is a bcrypt hash of cost \(cost); 4 to \(BcryptCost.range.upperBound) are taken (higher costs would let one sign-in attempt occupy the service)")
+                "password is a bcrypt hash of cost \(cost); 4 to \(BcryptCost.range.upperBound) are taken (higher costs would let one sign-in attempt occupy the service)"
+            )
         }
         return bytes[2] == 121 ? "$2b" + text.dropFirst(3) : text
     }

@@ -25,11 +25,13 @@ enum PluralElementIDs {
                     case nil, .null?: break
                     case .int(let id)? where id > 0:
                         guard seen.insert(id).inserted else {
-                            throw SchemaViolation(.unique, "\(here)#\(id)", "\(here): element id \(id) is used twice in the record")
+                            throw SchemaViolation(
+                                .unique, "\(here)#\(id)", "\(here): element id \(id) is used twice in the record")
                         }
                         elementPath = path.appending(name, element: id)
                     default:
-                        throw SchemaViolation(.invalidJSONType, "\(here).id", "\(here): an element's id must be a whole number above 0")
+                        throw SchemaViolation(
+                            .invalidJSONType, "\(here).id", "\(here): an element's id must be a whole number above 0")
                     }
                     try walk(inner, scope: definition.attributes, path: elementPath, seen: &seen)
                 }

@@ -85,7 +85,8 @@ extension Localization {
             var catalog = try SettingsDecoding.decode(MessageCatalog.self, from: url)
             catalog.tag = String(file.dropLast(".json".count))
             guard isLanguageTag(catalog.tag) else {
-                throw SettingsError(file: url.path, key: "(file name)", problem: "'\(catalog.tag)' is not a language tag such as de or pt-BR")
+                throw SettingsError(
+                    file: url.path, key: "(file name)", problem: "'\(catalog.tag)' is not a language tag such as de or pt-BR")
             }
             if let direction = catalog.direction, direction != "ltr" && direction != "rtl" {
                 throw SettingsError(file: url.path, key: "direction", problem: "must be ltr or rtl")

@@ -84,7 +84,8 @@ public struct MailDelivery: Sendable {
             let resumed = try await resumeDeferred()
             if resumed > 0 { logger.info("mail delivery starts: trying the relay again", metadata: ["deferred": "\(resumed)"]) }
         } catch {
-            logger.error("mail delivery could not resume deferred mail", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            logger.error(
+                "mail delivery could not resume deferred mail", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
         let signal = service.mailSignal
         while !Task.isCancelled {

@@ -39,8 +39,11 @@ public struct MailTemplates: Sendable {
     }
 
     /// The subject, text and HTML of `kind` in `locale`, with `values` filled in.
-    public func render(_ kind: OutboxEntry.Kind, locale: String?, values: [String: String]) -> (subject: String, text: String, html: String?) {
-        let template = candidates(kind.rawValue, locale: locale).lazy.compactMap { templates[$0] }.first
+    public func render(
+        _ kind: OutboxEntry.Kind, locale: String?, values: [String: String]
+    ) -> (subject: String, text: String, html: String?) {
+        let template =
+            candidates(kind.rawValue, locale: locale).lazy.compactMap { templates[$0] }.first
             ?? Self.builtIn[kind.rawValue]!
         func fill(_ text: String, escape: (String) -> String) -> String {
             values.reduce(Self.sections(of: text, given: values)) { result, pair in
@@ -61,7 +64,8 @@ public struct MailTemplates: Sendable {
             let name = String(text[open.upperBound..<nameEnd.lowerBound])
             guard let close = text.range(of: "{{/\(name)}}", range: nameEnd.upperBound..<text.endIndex) else { break }
             let keep = values[name].map { !$0.isEmpty } ?? false
-            text.replaceSubrange(open.lowerBound..<close.upperBound, with: keep ? text[nameEnd.upperBound..<close.lowerBound] : "")
+            text.replaceSubrange(
+                open.lowerBound..<close.upperBound, with: keep ? text[nameEnd.upperBound..<close.lowerBound] : "")
         }
         return text
     }
@@ -70,7 +74,9 @@ public struct MailTemplates: Sendable {
         var keys: [String] = []
         if let locale, !locale.isEmpty {
             keys.append("\(kind).\(locale)")
-            if let language = locale.split(separator: "-").first, language.count < locale.count { keys.append("\(kind).\(language)") }
+            if let language = locale.split(separator: "-").first, language.count < locale.count {
+                keys.append("\(kind).\(language)")
+            }
         }
         return keys + [kind]
     }
@@ -84,15 +90,23 @@ public struct MailTemplates: Sendable {
     static let builtIn: [String: Template] = [
         OutboxEntry.Kind.passwordReset.rawValue: Template(
             subject: "Your password reset code",
-            text: "Your code is {{code}}. Type it where you asked to reset your password, or open {{link}}\nIt works once, for {{expires}}. If you did not ask, ignore this message.\n"),
+            text:
+                "Your code is {{code}}. Type it where you asked to reset your password, or open {{link}}\nIt works once, for {{expires}}. If you did not ask, ignore this message.\n"
+        ),
         OutboxEntry.Kind.emailVerification.rawValue: Template(
             subject: "Confirm your email address",
-            text: "Your code is {{code}}. Type it where you are asked to confirm your address, or open {{link}}\nIt works once, for {{expires}}.\n"),
+            text:
+                "Your code is {{code}}. Type it where you are asked to confirm your address, or open {{link}}\nIt works once, for {{expires}}.\n"
+        ),
         OutboxEntry.Kind.emailChanged.rawValue: Template(
             subject: "The email address of your account was changed",
-            text: "The address of your account at {{origin}} was changed from {{previous}} to {{email}}. If this was not you, {{#link}}open {{link}} within {{expires}} to put {{previous}} back and choose a new password. {{/link}}For help, reply to this message or contact support at once.\n"),
+            text:
+                "The address of your account at {{origin}} was changed from {{previous}} to {{email}}. If this was not you, {{#link}}open {{link}} within {{expires}} to put {{previous}} back and choose a new password. {{/link}}For help, reply to this message or contact support at once.\n"
+        ),
         OutboxEntry.Kind.providerLinksRemoved.rawValue: Template(
             subject: "Sign-ins removed from your account",
-            text: "Your address was confirmed for the first time, so sign-ins through {{providers}} that did not confirm this address were removed from your account, and every session ended. If you added them yourself, sign in and link them again from your profile.\n"),
+            text:
+                "Your address was confirmed for the first time, so sign-ins through {{providers}} that did not confirm this address were removed from your account, and every session ended. If you added them yourself, sign in and link them again from your profile.\n"
+        ),
     ]
 }

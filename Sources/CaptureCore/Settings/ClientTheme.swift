@@ -41,7 +41,9 @@ public struct ClientThemeSettings: Sendable, Equatable, Codable {
         if let logo, let problem = Self.fileNameProblem(logo, extensions: ["svg", "png"]) { return ("logo", problem) }
         if let logoAlt {
             if logo == nil { return ("logoAlt", "needs a logo") }
-            if logoAlt.isEmpty || logoAlt.count > 120 || logoAlt.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            if logoAlt.isEmpty || logoAlt.count > 120
+                || logoAlt.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
                 return ("logoAlt", "must be 1-120 characters without control characters")
             }
         }
@@ -51,7 +53,10 @@ public struct ClientThemeSettings: Sendable, Equatable, Codable {
         for (key, colors) in [("colors", colors), ("darkColors", darkColors)] {
             for (name, value) in (colors ?? [:]).sorted(by: { $0.key < $1.key }) {
                 guard ThemeColor(rawValue: name) != nil else {
-                    return ("\(key).\(name)", "is not a theme colour; use \(ThemeColor.allCases.map(\.rawValue).joined(separator: ", "))")
+                    return (
+                        "\(key).\(name)",
+                        "is not a theme colour; use \(ThemeColor.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 guard ThemePalette.isHexColor(value) else {
                     return ("\(key).\(name)", "'\(value)' is not a colour written #rgb or #rrggbb")
@@ -93,7 +98,8 @@ public struct ClientThemeSettings: Sendable, Equatable, Codable {
     /// A plain file name in the themes directory: no path, no hidden file, one of the extensions.
     static func fileNameProblem(_ name: String, extensions: Set<String>) -> String? {
         let allowed = name.utf8.allSatisfy { byte in
-            (byte >= 97 && byte <= 122) || (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 57) || byte == 45 || byte == 95 || byte == 46
+            (byte >= 97 && byte <= 122) || (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 57) || byte == 45 || byte == 95
+                || byte == 46
         }
         let suffix = name.split(separator: ".").last.map { String($0).lowercased() } ?? ""
         guard allowed, !name.hasPrefix("."), !name.contains(".."), name.count <= 100, name.contains("."),

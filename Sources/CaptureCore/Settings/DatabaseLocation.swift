@@ -17,10 +17,13 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             // sqlite:relative/path, sqlite:/absolute/path and sqlite:///absolute/path
             var path = Substring(text.dropFirst("sqlite:".count))
             if path.hasPrefix("//") { path = path.dropFirst(2) }
-            guard !path.isEmpty else { throw DatabaseLocationError("a sqlite: URL needs a file path, e.g. sqlite:.data/capture.sqlite") }
+            guard !path.isEmpty else {
+                throw DatabaseLocationError("a sqlite: URL needs a file path, e.g. sqlite:.data/capture.sqlite")
+            }
             self = .sqlite(path: String(path))
         } else if let scheme = text.firstRange(of: "://") {
-            throw DatabaseLocationError("'\(text[..<scheme.lowerBound])' databases are not supported: use a file path, sqlite: or postgres://")
+            throw DatabaseLocationError(
+                "'\(text[..<scheme.lowerBound])' databases are not supported: use a file path, sqlite: or postgres://")
         } else {
             guard !text.isEmpty else { throw DatabaseLocationError("must not be empty") }
             self = .sqlite(path: text)
@@ -98,10 +101,13 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         let socketDirectory = hostParameter.flatMap { $0.hasPrefix("/") ? $0 : nil }
         let host = nonEmpty(components.host) ?? (socketDirectory == nil ? hostParameter : nil) ?? "127.0.0.1"
         let portText = nonEmpty(query["port"]) ?? components.port.map(String.init)
-        let port = try portText.map { text -> Int in
-            guard let port = Int(text), (1...65535).contains(port) else { throw DatabaseLocationError("port '\(text)' is not between 1 and 65535") }
-            return port
-        } ?? 5432
+        let port =
+            try portText.map { text -> Int in
+                guard let port = Int(text), (1...65535).contains(port) else {
+                    throw DatabaseLocationError("port '\(text)' is not between 1 and 65535")
+                }
+                return port
+            } ?? 5432
         guard let user = nonEmpty(components.user) ?? nonEmpty(query["user"]) ?? nonEmpty(environment["PGUSER"]) else {
             throw DatabaseLocationError("needs a user: postgres://USER@host/database, or PGUSER in the environment")
         }

@@ -89,7 +89,8 @@ extension ServiceSettings {
         if let count = raw.codeRequestsPerAddress { settings.codeRequestsPerAddress = count }
         let base = url.deletingLastPathComponent()
         if let from = raw.mail?.from { settings.mailFrom = from }
-        settings.mailTemplatesDirectory = URL(fileURLWithPath: raw.mail?.templates ?? "mail", relativeTo: base)
+        settings.mailTemplatesDirectory =
+            URL(fileURLWithPath: raw.mail?.templates ?? "mail", relativeTo: base)
             .standardizedFileURL.path
         if let smtp = raw.mail?.smtp {
             let security = smtp.security ?? .startTLS
@@ -98,7 +99,8 @@ extension ServiceSettings {
                 username: smtp.username, from: settings.mailFrom, connectTimeoutSeconds: smtp.connectTimeoutSeconds ?? 10,
                 totalTimeoutSeconds: smtp.totalTimeoutSeconds ?? 30, caFile: smtp.caFile)
         }
-        settings.webFlowsDirectory = URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
+        settings.webFlowsDirectory =
+            URL(fileURLWithPath: raw.webFlows ?? "../WebFlows", relativeTo: base)
             .standardizedFileURL.path
         settings.themesDirectory = URL(fileURLWithPath: raw.themes ?? "themes", relativeTo: base).standardizedFileURL.path
         settings.clients = raw.clients ?? []
@@ -220,7 +222,8 @@ extension ServiceSettings {
             if let (themeKey, problem) = client.theme?.problem() { throw fail("\(key).theme.\(themeKey)", problem) }
         }
         for (key, seconds) in [
-            ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds), ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds),
+            ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds),
+            ("requestBodyTimeoutSeconds", requestBodyTimeoutSeconds),
             ("idleTimeoutSeconds", idleTimeoutSeconds),
         ] where !(seconds >= 0.1 && seconds <= 3600) {
             throw fail(key, "must be between 0.1 and 3600 seconds, got \(seconds)")
@@ -239,7 +242,9 @@ extension ServiceSettings {
             throw fail("auditRetentionDays", "must be between 0 (keep for ever) and 36500, got \(auditRetentionDays)")
         }
         if let adminPort {
-            guard (0...65535).contains(adminPort) else { throw fail("adminPort", "must be between 0 and 65535, got \(adminPort)") }
+            guard (0...65535).contains(adminPort) else {
+                throw fail("adminPort", "must be between 0 and 65535, got \(adminPort)")
+            }
             guard adminPort != port || adminPort == 0 else { throw fail("adminPort", "must differ from port (\(port))") }
         }
         if let adminHost, adminHost.isEmpty { throw fail("adminHost", "must not be empty") }

@@ -80,7 +80,8 @@ public struct SettingsOverrides: Sendable, Equatable {
 
 extension ServiceSettings {
     /// The settings directory's `service.json` with overrides applied: flags > environment > file > defaults.
-    public static func resolve(directory: URL, flags: SettingsOverrides, environment: [String: String]) throws -> ServiceSettings {
+    public static func resolve(directory: URL, flags: SettingsOverrides, environment: [String: String]) throws -> ServiceSettings
+    {
         let file = try ServiceSettings.load(file: directory.appendingPathComponent("service.json"))
         let overrides = flags.over(try SettingsOverrides.environment(environment))
         var settings = try overrides.apply(to: file, source: "flags/environment over \(directory.path)/service.json")

@@ -46,7 +46,8 @@ public struct IDToken: Sendable {
     public init(compact: String) throws(IDTokenProblem) {
         guard compact.utf8.count <= Self.maxBytes else { throw .malformed }
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Data(base64URLEncoded: parts[0]), let claimsData = Data(base64URLEncoded: parts[1]),
+        guard parts.count == 3, let headerData = Data(base64URLEncoded: parts[0]),
+            let claimsData = Data(base64URLEncoded: parts[1]),
             let signature = Data(base64URLEncoded: parts[2]),
             case .object(let header) = try? JSONParser.parse(headerData),
             case .object(let claims) = try? JSONParser.parse(claimsData)

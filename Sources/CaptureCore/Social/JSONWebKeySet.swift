@@ -45,7 +45,8 @@ public struct JSONWebKeySet: Sendable {
             return Entry(keyID: keyID, key: .rsa(key))
         case "EC":
             guard text("crv") == "P-256", text("alg") == nil || text("alg") == "ES256",
-                let x = text("x").flatMap { Data(base64URLEncoded: $0) }, let y = text("y").flatMap { Data(base64URLEncoded: $0) },
+                let x = text("x").flatMap { Data(base64URLEncoded: $0) },
+                let y = text("y").flatMap { Data(base64URLEncoded: $0) },
                 x.count == 32, y.count == 32, let key = try? P256.Signing.PublicKey(rawRepresentation: x + y)
             else { return nil }
             return Entry(keyID: keyID, key: .p256(key))

@@ -68,9 +68,11 @@ public struct SocialProvider: Sendable {
             return url
         }
         // OIDC Discovery §3: without the list, client_secret_basic is what the provider takes.
-        let supported = document["token_endpoint_auth_methods_supported"]?.arrayElements?.compactMap { $0.stringValue }
+        let supported =
+            document["token_endpoint_auth_methods_supported"]?.arrayElements?.compactMap { $0.stringValue }
             ?? ["client_secret_basic"]
-        let method = settings.tokenEndpointAuthMethod
+        let method =
+            settings.tokenEndpointAuthMethod
             ?? (supported.contains("client_secret_basic") || !supported.contains("client_secret_post")
                 ? "client_secret_basic" : "client_secret_post")
         return SocialProvider(

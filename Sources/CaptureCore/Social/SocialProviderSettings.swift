@@ -73,7 +73,9 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
     var emailClaim: String { (claims ?? Self.defaultClaims)["email"] ?? "email" }
 
     func problem() -> (key: String, problem: String)? {
-        if name.isEmpty || name.count > 32 || !name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }) {
+        if name.isEmpty || name.count > 32
+            || !name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 })
+        {
             return ("name", "must be 1-32 characters of a-z, 0-9 and '-'")
         }
         if displayName.isEmpty { return ("displayName", "must not be empty") }

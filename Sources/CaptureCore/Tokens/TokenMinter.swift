@@ -45,7 +45,9 @@ public struct TokenMinter: Sendable {
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = Data(bytes).hexString
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+            String(
+                hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)]
+            )
         }
         return parts.joined(separator: "-")
     }

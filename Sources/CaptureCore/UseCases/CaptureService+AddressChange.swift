@@ -5,7 +5,9 @@ extension CaptureService {
     /// move the account to another mailbox: the current password in the same request (checked like a sign-in), or
     /// else a session that began with a sign-in (a password, a provider, a registration) within
     /// `recentSignInMinutes`. A refresh continues a session; it does not make it recent.
-    func authorizeAddressChange(of user: User, token: TokenRecord, password: CurrentPassword?, messages: Messages)
+    func authorizeAddressChange(
+        of user: User, token: TokenRecord, password: CurrentPassword?, messages: Messages
+    )
         async throws
     {
         if let password { return try await check(password, of: user, messages: messages) }
@@ -26,7 +28,9 @@ extension CaptureService {
     /// address is told, with an audit row. The notice carries a restore code that undoes the change for
     /// `addressRestoreHours`, unless an earlier change's is still live: the first address of a series of changes is
     /// the one a restore returns to, and nothing a later holder does takes that way back from it.
-    func addressChanged(from previous: User, to user: User, token: TokenRecord, flow: FlowDefinition?, locale: String?)
+    func addressChanged(
+        from previous: User, to user: User, token: TokenRecord, flow: FlowDefinition?, locale: String?
+    )
         async throws
     {
         let now = time.now()

@@ -31,7 +31,8 @@ extension CaptureService {
         let prefix = reference.lowercased()
         guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else {
             if Int64(reference) != nil { throw CaptureError.recordNotFound("token '\(reference)'") }
-            throw CaptureError.invalidArgument("token", "'\(reference)' is neither a numeric id nor a fingerprint of at least 6 hex digits")
+            throw CaptureError.invalidArgument(
+                "token", "'\(reference)' is neither a numeric id nor a fingerprint of at least 6 hex digits")
         }
         let matches = try await store.tokens.find(fingerprint: prefix)
         guard matches.count == 1, let record = matches.first else {
@@ -46,7 +47,8 @@ extension CaptureService {
     public func revokeToken(_ reference: String) async throws -> Int {
         let record = try await findToken(reference)
         guard let id = record.id else { return 0 }
-        let revoked = record.kind == .refresh
+        let revoked =
+            record.kind == .refresh
             ? try await store.tokens.revokeChain(record.chainID, of: record.userID, at: time.now())
             : try await store.tokens.revoke(id: id, at: time.now())
         metrics.revoked(revoked, .operatorAction)

@@ -48,6 +48,7 @@ extension CaptureService {
 
     private func record(_ action: String, target: String, by actor: AuditActor, outcome: String, detail: String?) async throws {
         try await store.audit.append(
-            AuditEntry(at: time.now(), actor: actor.description, action: action, target: target, outcome: outcome, detail: detail))
+            AuditEntry(at: time.now(), actor: actor.description, action: action, target: target, outcome: outcome, detail: detail)
+        )
     }
 }

@@ -32,7 +32,8 @@ extension CaptureService {
     /// The redirect URI, if given, must be on the client's allow-list by exact origin and path.
     func checkRedirect(_ supplied: String?, for client: Client) throws {
         guard let supplied, !supplied.isEmpty else { return }
-        guard ClientRules.matchRedirect(supplied, allowed: client.redirectURIs, publicOrigin: settings.resolvedPublicOrigin) != nil
+        guard
+            ClientRules.matchRedirect(supplied, allowed: client.redirectURIs, publicOrigin: settings.resolvedPublicOrigin) != nil
         else {
             let expected = client.redirectURIs.first.map { $0.hasPrefix("/") ? settings.resolvedPublicOrigin + $0 : $0 } ?? ""
             throw CaptureError.redirectURIMismatch(expected: expected, supplied: supplied)
@@ -94,7 +95,9 @@ extension CaptureService {
             redirectURIs: change.redirectURIs ?? [], allowedOrigins: change.allowedOrigins ?? [],
             responseTypes: change.responseTypes ?? [])
         if let name = change.name {
-            guard !name.isEmpty, name.count <= 200 else { throw CaptureError.invalidArgument("name", "must be 1 to 200 characters") }
+            guard !name.isEmpty, name.count <= 200 else {
+                throw CaptureError.invalidArgument("name", "must be 1 to 200 characters")
+            }
             client.name = name
         }
         if let uris = change.redirectURIs { client.redirectURIs = uris }
@@ -113,7 +116,9 @@ extension CaptureService {
             throw CaptureError.invalidArgument("origin", "'\(origin)' is not an http(s) origin")
         }
         for type in responseTypes {
-            if let problem = ClientRules.problem(withResponseType: type) { throw CaptureError.invalidArgument("response_type", problem) }
+            if let problem = ClientRules.problem(withResponseType: type) {
+                throw CaptureError.invalidArgument("response_type", problem)
+            }
         }
     }
 }

@@ -94,7 +94,9 @@ extension CaptureService {
         return .invalidFormFields([field.name: [messages.optionalText(key, ["label": label]) ?? violation.message]])
     }
 
-    private static func setting(_ value: JSONValue, at names: ArraySlice<String>, in object: [String: JSONValue])
+    private static func setting(
+        _ value: JSONValue, at names: ArraySlice<String>, in object: [String: JSONValue]
+    )
         -> [String: JSONValue]
     {
         guard let name = names.first else { return object }

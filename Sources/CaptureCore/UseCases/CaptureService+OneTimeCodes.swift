@@ -79,7 +79,9 @@ extension CaptureService {
     /// Whether `typed` is `userID`'s live code for `purpose` sent to `address` (the hash binds all three); a right
     /// one is spent unless `spend` is false, a wrong one counts against the code, which dies after
     /// `OneTimeCode.maxAttempts`.
-    func matchCode(_ typed: String, userID: String, address: String, purpose: CodePurpose, spend: Bool = true)
+    func matchCode(
+        _ typed: String, userID: String, address: String, purpose: CodePurpose, spend: Bool = true
+    )
         async throws -> Bool
     {
         let now = time.now()
@@ -100,7 +102,8 @@ extension CaptureService {
     /// fragment, which browsers never send to a server, so they reach no log and no `Referer`.
     func codeLink(screen: String, code: String, email: String, context: FlowContext, locale: String?) -> String {
         var query = URLComponents()
-        query.queryItems = [URLQueryItem(name: "client_id", value: context.client.clientID)]
+        query.queryItems =
+            [URLQueryItem(name: "client_id", value: context.client.clientID)]
             + (locale.map { [URLQueryItem(name: "locale", value: $0)] } ?? [])
         var fragment = URLComponents()
         fragment.queryItems = [

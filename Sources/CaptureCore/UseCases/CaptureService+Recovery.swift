@@ -15,7 +15,8 @@ extension CaptureService {
     /// back, and ends the links not vouched for that address.
     public func resetPassword(_ request: FlowRequest, code: String?, email: String?) async throws -> User {
         let context = try await context(of: request, issuesTokens: false)
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
+        let values = try catalog.validate(
+            form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let password = value(for: "password", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")
         }
@@ -42,7 +43,8 @@ extension CaptureService {
     /// counted against the code-request limits.
     func codeRequest(_ request: FlowRequest) async throws -> (FlowContext, String) {
         let context = try await context(of: request, issuesTokens: false)
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
+        let values = try catalog.validate(
+            form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let raw = value(for: "email", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
         }

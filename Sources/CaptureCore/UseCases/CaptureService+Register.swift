@@ -4,7 +4,8 @@ extension CaptureService {
     /// the address is looked up, so an address in use (380) answers no faster than a new one.
     public func register(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await context(of: request)
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
+        let values = try catalog.validate(
+            form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let emailField = fieldName(for: "email", form: context.form),
             let password = value(for: "password", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a registration form") }

@@ -17,7 +17,9 @@ extension CaptureService {
     /// "refresh_access_token\n" + date + "\n" + access_token + "\n")), with the `refresh_secret` the SDK sent at
     /// sign-in. The access token may have expired (that is the point) but not been revoked or refreshed already;
     /// it is replaced by a new one in the same chain, and presenting it again revokes the chain.
-    public func refreshSigned(accessToken: String?, date: String?, signature: String?, clientID: String?) async throws
+    public func refreshSigned(
+        accessToken: String?, date: String?, signature: String?, clientID: String?
+    ) async throws
         -> RefreshedAccess
     {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }

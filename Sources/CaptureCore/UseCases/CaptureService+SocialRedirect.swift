@@ -93,7 +93,8 @@ extension CaptureService {
         ]
         if provider.isOpenIDConnect { query.append(("nonce", nonce)) }
         let separator = provider.authorizationEndpoint.contains("?") ? "&" : "?"
-        let url = provider.authorizationEndpoint + separator
+        let url =
+            provider.authorizationEndpoint + separator
             + query.map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&")
         return (url, state)
     }
@@ -107,7 +108,9 @@ extension CaptureService {
     /// differs (login CSRF, or a mixed-up answer) is never exchanged: the sign-in the cookie names is spent and ends
     /// on its own page (checked against the allow-list at its start, so no open redirect) with `state_mismatch`, so
     /// a web view's host hears about it instead of being left on our page.
-    public func finishSocialLogin(state: String?, browserState: String?, code: String?, error: String?) async throws
+    public func finishSocialLogin(
+        state: String?, browserState: String?, code: String?, error: String?
+    ) async throws
         -> SocialReturn
     {
         let dead = SocialReturn.dead(error == nil ? .expired : .refused)
@@ -117,7 +120,8 @@ extension CaptureService {
         let mismatch = given != nil && given != kept
         let now = time.now()
         // Spent at once, whatever happens next: a state works once.
-        let login = try await store.socialLogins.use(stateHash: TokenMinter.hash(state)) { found -> (SocialLogin?, SocialLogin?) in
+        let login = try await store.socialLogins.use(stateHash: TokenMinter.hash(state)) {
+            found -> (SocialLogin?, SocialLogin?) in
             guard var found, found.expiresAt > now, found.subject == nil, found.usedAt == nil else { return (nil, nil) }
             // Strictly in the past: a stored time keeps only milliseconds, and "now" must not round up into a
             // second use within the same instant.
@@ -127,7 +131,8 @@ extension CaptureService {
         guard var login, let provider = social.provider(named: login.provider) else { return dead }
         func back(_ values: [(String, String)], problem: String? = nil) -> SocialReturn {
             .page(
-                login.returnURL + "#" + (values + [("provider", provider.name)])
+                login.returnURL + "#"
+                    + (values + [("provider", provider.name)])
                     .map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&"),
                 problem: problem)
         }

@@ -73,7 +73,8 @@ extension CaptureService {
         if try await store.identities.find(provider: login.provider, subject: subject) != nil {
             throw CaptureError.notPermitted("this provider account already has an account: sign in with it")
         }
-        let values = try catalog.validate(form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
+        let values = try catalog.validate(
+            form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let emailField = fieldName(for: "email", form: context.form), let typed = values[emailField] else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a registration form")
         }

@@ -9,7 +9,9 @@ extension CaptureService {
 
     /// `/access/useVerificationCode`: the code from a verification message marks the address verified (a first proof
     /// ends provider links nobody vouched for). A refusal speaks `locale` (else `acceptLanguage`).
-    public func verifyEmail(code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil) async throws -> User {
+    public func verifyEmail(
+        code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil
+    ) async throws -> User {
         let localization = catalog.localization
         let messages = localization.messages(
             for: localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: nil))

@@ -8,8 +8,10 @@ public enum VerifyReceipt: Sendable, Equatable {
     public var json: JSONValue {
         switch self {
         case .okay(let email, let verified, let audience, let expires, let issuer):
-            ["status": "okay", "email": .string(email), "email_verified": .bool(verified), "audience": .string(audience),
-             "expires": .int(expires), "issuer": .string(issuer)]
+            [
+                "status": "okay", "email": .string(email), "email_verified": .bool(verified), "audience": .string(audience),
+                "expires": .int(expires), "issuer": .string(issuer),
+            ]
         case .failure(let reason):
             ["status": "failure", "reason": .string(reason)]
         }

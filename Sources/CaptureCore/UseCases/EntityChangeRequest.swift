@@ -43,7 +43,8 @@ public struct EntityChangeRequest: Sendable, Equatable {
         let name = parameters["value"] != nil ? "value" : "attributes"
         guard let raw = parameters[name] else { throw CaptureError.missingArgument("attributes") }
         let decoded = try Self.parse(raw, naming: name)
-        if path.isRoot, case .object = decoded {} else if path.isRoot {
+        if path.isRoot, case .object = decoded {
+        } else if path.isRoot {
             throw CaptureError.invalidArgument(name, "must be a JSON object")
         }
         value = decoded

@@ -53,13 +53,14 @@ extension User {
 
     /// The record's `profiles`: the linked provider accounts.
     static func entityProfiles(_ profiles: [LinkedIdentity]) -> JSONValue {
-        .array(profiles.map { identity in
-            [
-                "domain": .string(identity.provider), "identifier": .string(identity.identifier),
-                "email": .optional(identity.email), "created": .string(CaptureDate.format(identity.linkedAt)),
-                "lastUsed": .optional(identity.lastUsedAt.map(CaptureDate.format)),
-            ]
-        })
+        .array(
+            profiles.map { identity in
+                [
+                    "domain": .string(identity.provider), "identifier": .string(identity.identifier),
+                    "email": .optional(identity.email), "created": .string(CaptureDate.format(identity.linkedAt)),
+                    "lastUsed": .optional(identity.lastUsedAt.map(CaptureDate.format)),
+                ]
+            })
     }
 
     /// `/entity`'s `attribute_name`: one attribute (or plural element) by path; a service attribute by name.
@@ -83,7 +84,9 @@ extension User {
         do { return try schema.definition(at: path) } catch { throw .schemaViolation(error) }
     }
 
-    static func rendered(_ members: [String: JSONValue]?, scope: [String: AttributeDefinition], keepingID id: Int64? = nil)
+    static func rendered(
+        _ members: [String: JSONValue]?, scope: [String: AttributeDefinition], keepingID id: Int64? = nil
+    )
         -> [String: JSONValue]
     {
         var object: [String: JSONValue] = [:]
@@ -97,9 +100,10 @@ extension User {
         switch definition.type {
         case .object: return .object(rendered(value?.objectMembers, scope: definition.attributes))
         case .plural:
-            return .array((value?.arrayElements ?? []).map { element in
-                .object(rendered(element.objectMembers, scope: definition.attributes, keepingID: element.elementID))
-            })
+            return .array(
+                (value?.arrayElements ?? []).map { element in
+                    .object(rendered(element.objectMembers, scope: definition.attributes, keepingID: element.elementID))
+                })
         default: return value ?? .null
         }
     }

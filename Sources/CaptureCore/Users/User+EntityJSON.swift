@@ -84,7 +84,9 @@ extension User {
     ) -> Bool {
         switch content {
         case .object(let layout):
-            return writeObject(value.flatMap { stored.members(ofObjectAt: $0.lowerBound) } ?? [], of: stored, layout: layout, id: nil, to: &output)
+            return writeObject(
+                value.flatMap { stored.members(ofObjectAt: $0.lowerBound) } ?? [], of: stored, layout: layout, id: nil,
+                to: &output)
         case .plural(let layout):
             output.append(UInt8(ascii: "["))
             for (index, element) in (value.flatMap { stored.elements(ofArrayAt: $0.lowerBound) } ?? []).enumerated() {
@@ -125,7 +127,8 @@ extension User {
     }
 
     /// `serviceValue(_:profiles:)` written out; dates straight into the output.
-    private func writeServiceAttribute(_ attribute: EntityServiceAttribute, profiles: [LinkedIdentity], to output: inout [UInt8]) {
+    private func writeServiceAttribute(_ attribute: EntityServiceAttribute, profiles: [LinkedIdentity], to output: inout [UInt8])
+    {
         guard attribute.isDate else { return JSONWriter.write(serviceValue(attribute, profiles: profiles), to: &output) }
         guard let date = serviceDate(attribute) else { return output.append(contentsOf: "null".utf8) }
         output.append(UInt8(ascii: "\""))

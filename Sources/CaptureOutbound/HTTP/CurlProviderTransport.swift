@@ -8,7 +8,9 @@ public struct CurlProviderTransport: ProviderTransport {
     let connectTimeoutSeconds: Double
     let totalTimeoutSeconds: Double
 
-    public init(client: OutboundHTTPClient = OutboundHTTPClient(), connectTimeoutSeconds: Double = 5, totalTimeoutSeconds: Double = 10) {
+    public init(
+        client: OutboundHTTPClient = OutboundHTTPClient(), connectTimeoutSeconds: Double = 5, totalTimeoutSeconds: Double = 10
+    ) {
         self.client = client
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.totalTimeoutSeconds = totalTimeoutSeconds
@@ -16,7 +18,9 @@ public struct CurlProviderTransport: ProviderTransport {
 
     public func send(_ call: ProviderCall) async throws(ProviderUnreachable) -> ProviderReply {
         var headers = [OutboundHTTPHeader(name: "Accept", value: "application/json")]
-        if let authorization = call.authorization { headers.append(OutboundHTTPHeader(name: "Authorization", value: authorization)) }
+        if let authorization = call.authorization {
+            headers.append(OutboundHTTPHeader(name: "Authorization", value: authorization))
+        }
         var body: Data?
         if call.method == .post {
             headers.append(OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"))

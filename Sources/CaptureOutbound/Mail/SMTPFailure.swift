@@ -55,7 +55,8 @@ enum SMTPFailure {
         let what = "\(outcome.errorText)\(reply)"
         if let enhanced = outcome.lastServerReply.flatMap(enhancedStatus), !concernsRecipient(enhanced) {
             return MailAttemptFailure(
-                MailDeliveryError(reason: "the SMTP relay refused the recipient for a reason not its own: \(what)", isPermanent: false),
+                MailDeliveryError(
+                    reason: "the SMTP relay refused the recipient for a reason not its own: \(what)", isPermanent: false),
                 scope: .relay)
         }
         if (500..<600).contains(outcome.responseCode) {

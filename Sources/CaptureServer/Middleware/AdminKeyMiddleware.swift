@@ -7,7 +7,9 @@ struct AdminKeyMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
     let service: CaptureService
 
-    @concurrent func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var presented: String?
         if let header = request.headers.value(.authorization), header.lowercased().hasPrefix("bearer ") {
             presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)

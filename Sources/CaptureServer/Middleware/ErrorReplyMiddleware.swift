@@ -9,7 +9,9 @@ struct ErrorReplyMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
     let style: ReplyStyle
 
-    @concurrent func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {

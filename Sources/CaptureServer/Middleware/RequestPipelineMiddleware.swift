@@ -23,7 +23,9 @@ struct RequestPipelineMiddleware: RouterMiddleware {
         localization = service.catalog.localization
     }
 
-    @concurrent func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+    @concurrent func handle(
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let id = RequestID.of(request)
         var context = context
         context.logger[metadataKey: RequestID.metadataKey] = .string(id)

@@ -16,7 +16,8 @@ enum UnknownRoute {
                     .notFound, status: .notFound, messages: context.pageMessages(request), detail: "There is no page at \(path).")
             }
             return style.reply(
-                to: .invalidArgument("path", "\(request.method) \(path) is not an endpoint of this service (Capture API calls are POST)"),
+                to: .invalidArgument(
+                    "path", "\(request.method) \(path) is not an endpoint of this service (Capture API calls are POST)"),
                 request: request, context: context, status: .notFound)
         default:
             return ErrorReplyMiddleware.reply(to: error, style: ReplyStyle.unrouted(request), request: request, context: context)

@@ -38,7 +38,8 @@ struct ClientThemes: Sendable {
                 if let name = theme.stylesheet {
                     let data = try read(name, in: directory, key: "\(key).stylesheet", limit: maxStylesheetBytes)
                     guard let text = String(data: data, encoding: .utf8) else {
-                        throw SettingsError(file: "service.json", key: "\(key).stylesheet", problem: "'\(name)' is not UTF-8 text")
+                        throw SettingsError(
+                            file: "service.json", key: "\(key).stylesheet", problem: "'\(name)' is not UTF-8 text")
                     }
                     css += "\n/* \(name) */\n" + text
                 }
@@ -48,7 +49,8 @@ struct ClientThemes: Sendable {
                     let ext = (name as NSString).pathExtension.lowercased()
                     let file = "\(id).logo.\(ext)"
                     files[file] = StaticAssets.Asset(data: data, contentType: StaticAssets.contentType(of: file) ?? "image/png")
-                    logo = "<img class=\"capture_logo\" src=\"/flows/themes/\(HTML.escape(file))\" alt=\"\(HTML.escape(theme.logoAlt ?? ""))\">"
+                    logo =
+                        "<img class=\"capture_logo\" src=\"/flows/themes/\(HTML.escape(file))\" alt=\"\(HTML.escape(theme.logoAlt ?? ""))\">"
                 }
             }
             if client.theme != nil || client.pageTitle != nil {

@@ -35,7 +35,8 @@ enum ErrorPage {
     static func response(_ kind: Kind, status: HTTPResponse.Status, messages: Messages, detail: String? = nil) -> Response {
         let title = HTML.escape(messages.text("errorPage.\(kind.rawValue).title"))
         let event: JSONValue = [
-            "status": "error", "statusMessage": "pageError", "error": .string(kind.rawValue), "httpStatus": .int(Int64(status.code)),
+            "status": "error", "statusMessage": "pageError", "error": .string(kind.rawValue),
+            "httpStatus": .int(Int64(status.code)),
         ]
         let details =
             detail.map {

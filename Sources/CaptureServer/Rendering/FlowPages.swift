@@ -63,7 +63,8 @@ enum SocialButtons {
                         file: "service.json", key: "socialProviders.\(settings.name).icon",
                         problem: "'\(path)' is not an image in WebFlows/assets (.svg or .png)")
                 }
-                icon = "<img class=\"capture_provider_icon\" src=\"/flows/assets/\(HTML.escape(name))\" alt=\"\" width=\"24\" height=\"24\">"
+                icon =
+                    "<img class=\"capture_provider_icon\" src=\"/flows/assets/\(HTML.escape(name))\" alt=\"\" width=\"24\" height=\"24\">"
             }
             let name = HTML.escape(settings.name)
             let label = HTML.escape(
@@ -139,7 +140,8 @@ enum JanrainSettings {
             "bridge": ["legacyTokenUrl": .bool(client.legacyTokenURL)],
             // Janrain's list of provider names, and what the page calls each (for its messages).
             "providers": .array(providers.map { .string($0.name) }),
-            "providerNames": .object(Dictionary(providers.map { ($0.name, JSONValue.string($0.settings.displayName)) }) { a, _ in a }),
+            "providerNames": .object(
+                Dictionary(providers.map { ($0.name, JSONValue.string($0.settings.displayName)) }) { a, _ in a }),
         ]
         return String(decoding: value.encoded(), as: UTF8.self)
     }

@@ -34,7 +34,9 @@ struct FlowTemplate: Sendable {
             cursor = whole.upperBound
         }
         output += template[cursor...]
-        let widget = String(decoding: JSONValue.object(messages.texts(withPrefix: "widget.").mapValues(JSONValue.string)).encoded(), as: UTF8.self)
+        let widget = String(
+            decoding: JSONValue.object(messages.texts(withPrefix: "widget.").mapValues(JSONValue.string)).encoded(), as: UTF8.self
+        )
         return output.replacingOccurrences(of: "{{dir}}", with: messages.isRightToLeft ? "rtl" : "ltr")
             .replacingOccurrences(of: "{{widgetMessages}}", with: HTML.scriptSafeJSON(widget))
     }
@@ -100,7 +102,8 @@ struct FlowTemplate: Sendable {
             switch template[markRange] {
             case "#":
                 guard catalog.forms[name] != nil, flow.forms.contains(name) else {
-                    throw SettingsError(file: file, key: "{* #\(name) *}", problem: "form '\(name)' is not a form of flow '\(flow.name)'")
+                    throw SettingsError(
+                        file: file, key: "{* #\(name) *}", problem: "form '\(name)' is not a form of flow '\(flow.name)'")
                 }
                 currentForm = name
                 output += "<form name=\"\(name)\" class=\"capture_form\" data-capture-form=\"\(name)\" novalidate>"
@@ -136,7 +139,8 @@ struct FlowTemplate: Sendable {
     /// One field: label, input, its rules where a new password must follow them (shown before they fail), a
     /// show-password toggle for password inputs, and the place for its error.
     static func fieldHTML(_ field: FieldDefinition, label: String, id: String, messages: Messages) -> String {
-        let rules = field.isPassword && field.autocomplete == "new-password"
+        let rules =
+            field.isPassword && field.autocomplete == "new-password"
             ? field.minLength.map { messages.text("rule.passwordHint", ["count": "\($0)"]) } : nil
         var attributes = [
             "id=\"\(id)\"", "name=\"\(HTML.escape(field.name))\"", "type=\"\(HTML.escape(field.type))\"",

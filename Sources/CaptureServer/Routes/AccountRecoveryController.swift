@@ -16,7 +16,8 @@ struct AccountRecoveryController {
         router.post("/access/useVerificationCode", use: useVerificationCode)
     }
 
-    private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest {
+    private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest
+    {
         APIRequest.flowRequest(
             parameters.filter { !Self.codeParameters.contains($0.key) }, request, context: context, proxies: service.proxies)
     }
@@ -42,7 +43,8 @@ struct AccountRecoveryController {
 
     @Sendable func useVerificationCode(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
-        try CaptureAPIController.refuseUnknown(parameters, allowed: ["verification_code", "email", "client_id", "locale", "flow"])
+        try CaptureAPIController.refuseUnknown(
+            parameters, allowed: ["verification_code", "email", "client_id", "locale", "flow"])
         let user = try await service.verifyEmail(
             code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
             acceptLanguage: request.headers.value(.acceptLanguage))

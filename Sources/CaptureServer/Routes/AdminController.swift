@@ -75,7 +75,9 @@ struct AdminController {
             let body = try await AdminRequest.body(request, limit: limit)
             try AdminRequest.refuseUnknown(
                 body,
-                allowed: ["client_id", "name", "confidential", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url"])
+                allowed: [
+                    "client_id", "name", "confidential", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url",
+                ])
             guard let id = try AdminRequest.string(body, "client_id") else { throw CaptureError.missingArgument("client_id") }
             var draft = ClientDraft(id: id)
             draft.name = try AdminRequest.string(body, "name")

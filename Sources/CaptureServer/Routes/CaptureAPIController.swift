@@ -32,7 +32,8 @@ struct CaptureAPIController {
     ) -> @Sendable (Request, CaptureRequestContext) async throws -> Response {
         { request, context in
             let parameters = try await APIRequest.parameters(request, limit: limit, allowedInQuery: allowedInQuery)
-            let result = try await useCase(APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
+            let result = try await useCase(
+                APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
             return Reply.ok(try await authFields(result))
         }
     }
@@ -69,8 +70,10 @@ struct CaptureAPIController {
     @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(parameters, allowed: Self.entityParameters)
-        return Reply.ok(result: try await service.entityResultJSON(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), attributeName: parameters["attribute_name"]))
+        return Reply.ok(
+            result: try await service.entityResultJSON(
+                accessToken: APIRequest.accessToken(request, parameters: parameters), attributeName: parameters["attribute_name"])
+        )
     }
 
     /// `/entity.update` (merge), `/entity.replace`, `/entity.delete`: the record as it now is, in `result`.
@@ -115,7 +118,9 @@ struct CaptureAPIController {
 
     /// The success fields of sign-in and registration: tokens, a one-time code, or both.
     func authFields(_ result: AuthResult) async throws -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["is_new": .bool(result.isNew), "capture_user": try await service.record(of: result.user)]
+        var fields: [String: JSONValue] = [
+            "is_new": .bool(result.isNew), "capture_user": try await service.record(of: result.user),
+        ]
         if let grant = result.grant { fields.merge(OAuthController.grantFields(grant)) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
         if let signOut = result.signOutToken { fields["sign_out_token"] = .string(signOut) }

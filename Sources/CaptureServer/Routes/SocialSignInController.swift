@@ -70,7 +70,8 @@ struct SocialSignInController {
                 }
             response = ErrorPage.response(kind, status: .badRequest, messages: context.pageMessages(request))
         }
-        response.headers[.setCookie] = "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
+        response.headers[.setCookie] =
+            "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
         return response
     }
 

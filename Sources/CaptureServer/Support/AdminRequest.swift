@@ -65,7 +65,9 @@ enum AdminRequest {
         case nil, .null: return nil
         case .array(let values):
             return try values.map {
-                guard case .string(let value) = $0 else { throw CaptureError.invalidArgument(name, "must be an array of strings") }
+                guard case .string(let value) = $0 else {
+                    throw CaptureError.invalidArgument(name, "must be an array of strings")
+                }
                 return value
             }
         default: throw CaptureError.invalidArgument(name, "must be an array of strings")

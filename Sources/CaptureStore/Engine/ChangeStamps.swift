@@ -83,7 +83,9 @@ public final class ChangeStamps: @unchecked Sendable {
     public var generation: UInt64 { word(1).load(ordering: .acquiring) }
 
     /// The generation in which `subject` last changed (0: never, or not since the file was made).
-    public func stamp(of subject: Subject) -> UInt64 { word(Self.headerWords + Self.slot(of: subject)).load(ordering: .acquiring) }
+    public func stamp(of subject: Subject) -> UInt64 {
+        word(Self.headerWords + Self.slot(of: subject)).load(ordering: .acquiring)
+    }
 
     /// Stamps every subject with one new generation.
     public func changed(_ subjects: some Sequence<Subject>) {

@@ -35,7 +35,9 @@ enum StoredDate {
     static func text(_ date: Date?) -> String? { date.map { text($0) } }
 
     /// Where `text` puts its separators: "-", "-", " ", ":", ":", ".".
-    private static let separators: [(offset: Int, byte: UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x20), (13, 0x3A), (16, 0x3A), (19, 0x2E)]
+    private static let separators: [(offset: Int, byte: UInt8)] = [
+        (4, 0x2D), (7, 0x2D), (10, 0x20), (13, 0x3A), (16, 0x3A), (19, 0x2E),
+    ]
 
     /// The date `text` wrote, from its 23 bytes, as GRDB reads it (tests compare the two); nil for any other text.
     static func date(_ text: UnsafeBufferPointer<UInt8>) -> Date? {

@@ -150,7 +150,11 @@ final class TokenCheckCache: Sendable {
             var words: (high: UInt64, low: UInt64) = (0, 0)
             for (offset, byte) in hex.suffix(64).prefix(32).enumerated() {
                 guard let value = Self.nibble(byte) else { return nil }
-                if offset < 16 { words.high = words.high << 4 | UInt64(value) } else { words.low = words.low << 4 | UInt64(value) }
+                if offset < 16 {
+                    words.high = words.high << 4 | UInt64(value)
+                } else {
+                    words.low = words.low << 4 | UInt64(value)
+                }
             }
             (high, low) = words
         }
@@ -234,7 +238,8 @@ final class TokenCheckCache: Sendable {
                 scope: words[Int(scope)], authProvider: words[Int(authProvider)], issuedAt: issuedAt, expiresAt: expiresAt)
             record.id = tokenRow
             return AccountLookup(
-                record: record, account: AccountSummary(id: userID, email: email, emailVerified: emailVerified, disabledAt: nil), clientsVersion: clientsVersion)
+                record: record, account: AccountSummary(id: userID, email: email, emailVerified: emailVerified, disabledAt: nil),
+                clientsVersion: clientsVersion)
         }
     }
 }

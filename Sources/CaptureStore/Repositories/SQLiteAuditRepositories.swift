@@ -46,7 +46,8 @@ struct SQLiteAdminKeyRepository: AdminKeyRepository {
 
     func revoke(id: String, at: Date) async throws -> Bool {
         try await writer.write { db in
-            try AdminKey.filter(Column("id") == id && Column("revokedAt") == nil).updateAll(db, Column("revokedAt").set(to: at)) > 0
+            try AdminKey.filter(Column("id") == id && Column("revokedAt") == nil).updateAll(db, Column("revokedAt").set(to: at))
+                > 0
         }
     }
 }

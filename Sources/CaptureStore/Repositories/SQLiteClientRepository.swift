@@ -12,7 +12,9 @@ struct SQLiteClientRepository: ClientRepository {
     func insert(_ client: Client) async throws {
         do {
             try await writer.write { db in try client.insert(db) }
-        } catch let error as DatabaseError where error.isUniqueViolation || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+        } catch let error as DatabaseError
+            where error.isUniqueViolation || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
             throw CaptureError.notPermitted("client '\(client.clientID)' already exists")
         }
     }

@@ -20,8 +20,10 @@ struct SQLiteOutboxRepository: OutboxRepository {
 
     func claimDue(at now: Date, lease: Date, limit: Int) async throws -> [OutboxEntry] {
         try await writer.write { db in
-            var due = try OutboxEntry.filter([Self.pending, Self.deferred].contains(Column("status")) && Column("nextAttemptAt") <= now)
-                .order(Column("nextAttemptAt"), Column("attempts"), Column("id")).limit(limit).fetchAll(db)
+            var due = try OutboxEntry.filter(
+                [Self.pending, Self.deferred].contains(Column("status")) && Column("nextAttemptAt") <= now
+            )
+            .order(Column("nextAttemptAt"), Column("attempts"), Column("id")).limit(limit).fetchAll(db)
             for index in due.indices {
                 due[index].nextAttemptAt = lease
                 due[index].status = .pending

@@ -69,7 +69,9 @@ struct SQLiteTokenRepository: TokenRepository {
     /// Sets `usedAt` alone. Updating the whole record would rewrite the row's entry in every index on its columns
     /// (hash, user, client, chain, expiry): pages all over the file, each a page image in the WAL.
     private static func markUsed(_ token: TokenRecord, in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [StoredDate.text(token.usedAt), token.id])
+        try db.cachedStatement(sql: "UPDATE tokens SET usedAt = ? WHERE id = ?").execute(arguments: [
+            StoredDate.text(token.usedAt), token.id,
+        ])
     }
 
     /// The token, its user and (for `/entity`) the user's linked accounts and stored profile text. With the token's
@@ -78,9 +80,11 @@ struct SQLiteTokenRepository: TokenRepository {
     /// also says whether the user has linked accounts; only then are they listed (`read(forEntity:_:)`).
     func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup? {
         if let checks, let (kept, userRow) = checks.kept(key: hash),
-            let found = try await read(forEntity: forEntity, { db, listing in
-                try Self.user(row: userRow, of: kept, forEntity: forEntity, listing: listing, in: db)
-            })
+            let found = try await read(
+                forEntity: forEntity,
+                { db, listing in
+                    try Self.user(row: userRow, of: kept, forEntity: forEntity, listing: listing, in: db)
+                })
         {
             writer.metrics.tokenCheck(kept: true)
             return found
@@ -90,16 +94,18 @@ struct SQLiteTokenRepository: TokenRepository {
         let read: @Sendable (Database, Bool) throws -> ((TokenLookup, userRow: Int64?), linked: Bool)? = { db, listing in
             let statement = try db.cachedStatement(sql: Self.withUserSQL)
             guard
-                let (token, user, clientsVersion, userRow, linked) = try statement.first(arguments: [hash], { row in
-                    let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
-                    let found = (row[userAt] as String?) != nil
-                    let user = found ? User(row: row, selectionAt: userAt, parsingProfile: !forEntity) : nil
-                    let text = found && forEntity ? User.storedProfile(row, selectionAt: userAt) : nil
-                    return (
-                        TokenRecord(row: row, selectionAt: 0), (user, text), row[after] as Int64? ?? 0,
-                        row[after + 1] as Int64?, row[after + 2] as Bool
-                    )
-                })
+                let (token, user, clientsVersion, userRow, linked) = try statement.first(
+                    arguments: [hash],
+                    { row in
+                        let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
+                        let found = (row[userAt] as String?) != nil
+                        let user = found ? User(row: row, selectionAt: userAt, parsingProfile: !forEntity) : nil
+                        let text = found && forEntity ? User.storedProfile(row, selectionAt: userAt) : nil
+                        return (
+                            TokenRecord(row: row, selectionAt: 0), (user, text), row[after] as Int64? ?? 0,
+                            row[after + 1] as Int64?, row[after + 2] as Bool
+                        )
+                    })
             else { return nil }
             let lookup = TokenLookup(
                 record: token, user: user.0,
@@ -134,17 +140,21 @@ struct SQLiteTokenRepository: TokenRepository {
     /// A kept check's lookup with its user's row, read by row id, and whether the user has linked accounts (listed
     /// when `listing`); nil when that row is gone (the id is compared as well: a row id can be given again once its
     /// row is deleted).
-    private static func user(row userRow: Int64, of kept: AccountLookup, forEntity: Bool, listing: Bool, in db: Database)
+    private static func user(
+        row userRow: Int64, of kept: AccountLookup, forEntity: Bool, listing: Bool, in db: Database
+    )
         throws -> (TokenLookup, linked: Bool)?
     {
         let statement = try db.cachedStatement(sql: userByRowSQL)
         guard
-            let (user, text, linked) = try statement.first(arguments: [userRow], { row in
-                (
-                    User(row: row, selectionAt: 0, parsingProfile: !forEntity),
-                    forEntity ? User.storedProfile(row, selectionAt: 0) : nil, row[User.selectionCount] as Bool
-                )
-            }),
+            let (user, text, linked) = try statement.first(
+                arguments: [userRow],
+                { row in
+                    (
+                        User(row: row, selectionAt: 0, parsingProfile: !forEntity),
+                        forEntity ? User.storedProfile(row, selectionAt: 0) : nil, row[User.selectionCount] as Bool
+                    )
+                }),
             user.id == kept.record.userID
         else { return nil }
         let lookup = TokenLookup(
@@ -297,7 +307,8 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
-    private static func revokeChain(_ chainID: String, of userID: String, at date: Date, in db: Database) throws -> RevokedTokens {
+    private static func revokeChain(_ chainID: String, of userID: String, at date: Date, in db: Database) throws -> RevokedTokens
+    {
         try revoke(TokenRecord.filter(Column("userID") == userID && chain == chainID), at: date, in: db)
     }
 

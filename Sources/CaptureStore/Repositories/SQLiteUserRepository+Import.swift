@@ -44,7 +44,8 @@ extension SQLiteUserRepository {
         var conflict: ImportConflict?
         try db.inSavepoint {
             try stored.insert(db)
-            let claim = try db.cachedStatement(sql: "INSERT OR IGNORE INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)")
+            let claim = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)")
             for (attribute, value) in unique {
                 try claim.execute(arguments: [attribute, value, stored.id])
                 if db.changesCount == 0 {

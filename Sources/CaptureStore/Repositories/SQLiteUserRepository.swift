@@ -74,10 +74,13 @@ struct SQLiteUserRepository: UserRepository {
             var request = User.all()
             if let search, !search.isEmpty {
                 // LIKE with the wildcards of the search itself escaped: a search for "a_b" finds only "a_b".
-                let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
+                let pattern =
+                    "%"
+                    + search.replacingOccurrences(of: "\\", with: "\\\\")
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
                 request = request.filter(
-                    sql: "(email LIKE ? ESCAPE '\\' OR json_extract(profile, '$.displayName') LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+                    sql: "(email LIKE ? ESCAPE '\\' OR json_extract(profile, '$.displayName') LIKE ? ESCAPE '\\')",
+                    arguments: [pattern, pattern])
             }
             return try request.order(Column("createdAt"), Column("id")).limit(page.limit, offset: page.offset).fetchAll(db)
         }

@@ -48,7 +48,9 @@ final class CLIServer: @unchecked Sendable {
         let output = output
         let started = try await ServerStarts.one { () async throws -> Int? in
             try process.run()
-            guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else { return nil }
+            guard let port = await ServerAnnouncement.port(in: output, of: process), await Self.ready(port: port) else {
+                return nil
+            }
             return port
         }
         guard let port = started else {
@@ -65,7 +67,8 @@ final class CLIServer: @unchecked Sendable {
         let http = OutboundHTTPClient()
         return await ServerAnnouncement.ready {
             let reply = try? await http.send(
-                OutboundHTTPRequest(url: "http://127.0.0.1:\(port)/health/ready", connectTimeoutSeconds: 1, allowsPlainHTTP: true))
+                OutboundHTTPRequest(url: "http://127.0.0.1:\(port)/health/ready", connectTimeoutSeconds: 1, allowsPlainHTTP: true)
+            )
             return reply?.status == 200
         }
     }

@@ -2,9 +2,9 @@ import CaptureTestSupport
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Fixtures/loopback_servers.py's servers (SMTP, HTTP), each a `FixtureServer` for the length of a test.

@@ -2,17 +2,17 @@ import CaptureTestSupport
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A TCP socket bound to 127.0.0.1 on a port the kernel picks.
 private func boundLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
     #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw ServerError(description: "socket() failed") }
     var address = sockaddr_in()

@@ -58,14 +58,18 @@ struct API {
         try await send(path, method: .get, headers: headers, body: nil)
     }
 
-    func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> Reply {
+    func send(
+        _ path: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil
+    ) async throws -> Reply {
         switch transport {
         case .inProcess(let client):
             return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
                 Self.reply(response.status, response.headers, response.body)
             }
         case .socket(let port):
-            return try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: Self.socketTimeout)) {
+            return try await TestClient.withClient(
+                host: "127.0.0.1", port: port, configuration: .init(timeout: Self.socketTimeout)
+            ) {
                 let request = TestClient.Request(path, method: method, authority: "localhost", headers: headers, body: body)
                 let response = try await $0.execute(request)
                 return Self.reply(response.status, response.headers, response.body ?? ByteBuffer())

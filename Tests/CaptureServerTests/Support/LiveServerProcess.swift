@@ -42,11 +42,14 @@ final class LiveServerProcess {
             try process.run()
             let port = await ServerAnnouncement.port(in: logFile, of: process) ?? 0
             guard port != 0 else { return (0, false) }
-            return (port, await ServerAnnouncement.ready {
-                guard let connection = try? RawHTTPConnection(port: port) else { return false }
-                try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-                return await connection.readReply(timeout: 2)?.status == 200
-            })
+            return (
+                port,
+                await ServerAnnouncement.ready {
+                    guard let connection = try? RawHTTPConnection(port: port) else { return false }
+                    try? connection.send("GET /health/ready HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                    return await connection.readReply(timeout: 2)?.status == 200
+                }
+            )
         }
         self.port = port
         if ready { return }

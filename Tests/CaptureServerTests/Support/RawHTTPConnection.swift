@@ -1,9 +1,10 @@
 import CaptureTestSupport
 import Foundation
+
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A TCP connection to 127.0.0.1 for tests that need bytes no HTTP client would send: half a head, a body that
@@ -32,9 +33,9 @@ final class RawHTTPConnection: @unchecked Sendable {
     /// could hit a file or socket another test thread had just opened under the same number.
     init(port: Int) throws {
         #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
         var address = sockaddr_in()
@@ -150,8 +151,8 @@ final class RawHTTPConnection: @unchecked Sendable {
 /// `send` without SIGPIPE when the server has closed; a free function because the class has its own `send`.
 private func socketSend(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
-        send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+    send(fd, pointer, count, Int32(MSG_NOSIGNAL))
     #else
-        send(fd, pointer, count, 0)
+    send(fd, pointer, count, 0)
     #endif
 }
