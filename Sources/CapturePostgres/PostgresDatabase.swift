@@ -89,9 +89,20 @@ public final class PostgresDatabase: Sendable {
         do {
             // The whole opening, the server's first answers included: a listener that never answers is no server.
             try await within(limit) { [configuration] in
-                let connection = try await PostgresConnection.connect(
-                    configuration: configuration, id: 0, logger: PostgresStore.logger)
-                try await connection.close()
+                var pause = Duration.milliseconds(50)
+                while true {
+                    do {
+                        let connection = try await PostgresConnection.connect(
+                            configuration: configuration, id: 0, logger: PostgresStore.logger)
+                        try await connection.close()
+                        return
+                    } catch let error as PSQLError where error.serverInfo?[.sqlState] == tooManyConnections {
+                        // The server (or the role) is at its connection limit: a slot frees as other clients close,
+                        // so the attempt waits for one, within connect_timeout like any other wait for the server.
+                        try await Task.sleep(for: pause)
+                        pause = min(pause * 2, .seconds(1))
+                    }
+                }
             }
         } catch let error as PSQLError {
             let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
@@ -147,6 +158,9 @@ public struct PostgresUnavailable: Error, CustomStringConvertible {
 }
 
 struct TimedOut: Error {}
+
+/// SQLSTATE 53300, too_many_connections: the server's `max_connections` or a role's `CONNECTION LIMIT` is reached.
+let tooManyConnections = "53300"
 
 /// `body`'s result, or `TimedOut` (and `body` cancelled) once `limit` has passed.
 func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {

@@ -68,4 +68,35 @@ import Glibc
         // delay the timer that fires after 1 s (a clean-clone run once took 6.9 s, another 18.6 s).
         #expect(clock.now - started < .seconds(60))
     }
+
+    /// A server at its connection limit (here a role's `CONNECTION LIMIT 1`, SQLSTATE 53300 as for
+    /// `max_connections`) is waited for within `connect_timeout`: the store opens once a slot frees, and a slot that
+    /// never frees ends the wait with the server's reason.
+    @Test func aServerAtItsConnectionLimitIsWaitedForWithinConnectTimeout() async throws {
+        guard case .postgres(let server) = try await TestStorage.newLocation(.postgres) else { return }
+        let role = "capture_limited_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        try await PostgresTestServer.shared.execute("CREATE ROLE \(role) LOGIN PASSWORD 'limited' CONNECTION LIMIT 1", on: server)
+        try await PostgresTestServer.shared.execute("ALTER DATABASE \(server.database) OWNER TO \(role)", on: server)
+        let limited = {
+            var location = server
+            location.user = role
+            location.password = "limited"
+            location.connectTimeoutSeconds = 3
+            return location
+        }()
+        // The one slot is held, then freed after a moment: the opening waits for it.
+        let freed = try await PostgresTestServer.shared.holding(limited, for: .milliseconds(500)) {
+            try await OpenedStorage.open(.postgres(limited))
+        }
+        try await freed.close()
+        // Held for longer than connect_timeout: refused, with the server's reason.
+        let error = await #expect(throws: PostgresUnavailable.self) {
+            try await PostgresTestServer.shared.holding(limited, for: .seconds(8)) {
+                try await OpenedStorage.open(.postgres(limited))
+            }
+        }
+        #expect(
+            error?.reason.contains("connect_timeout") == true || error?.reason.contains("too many") == true,
+            "\(error?.reason ?? "")")
+    }
 }

@@ -95,6 +95,29 @@ public actor PostgresTestServer {
         }
     }
 
+    /// `body`'s result while one connection as `location`'s user is held open for `duration` (a role's only slot,
+    /// say), then closed.
+    public nonisolated func holding<T: Sendable>(
+        _ location: PostgresLocation, for duration: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: .disable),
+            id: 1, logger: Logger(label: "capture.test.postgres"))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: duration)
+                try? await connection.close()
+                return nil
+            }
+            group.addTask { try await body() }
+            var result: T?
+            for try await value in group where value != nil { result = value }
+            return result!
+        }
+    }
+
     private func adminClient() throws -> (PostgresClient, PostgresLocation) {
         if let admin { return admin }
         guard let url = ProcessInfo.processInfo.environment["CAPTURE_TEST_POSTGRES"], !url.isEmpty else {
