@@ -22,7 +22,7 @@ public struct Capturectl: AsyncParsableCommand {
     public init() {}
 
     /// Parses the command line, runs the command and exits: 0 ok, 1 not found or refused, 2 usage error.
-    /// (ArgumentParser alone would exit 64, EX_USAGE, on a usage error; the spec asks for 2.)
+    /// (ArgumentParser alone would exit 64, EX_USAGE, on a usage error; docs/contract.md §9 asks for 2.)
     public static func main() async {
         do {
             var command = try parseAsRoot()

@@ -97,7 +97,7 @@ public enum ClientRules {
     /// Only the scheme's and host's letter case fold, and an empty path is `/` (RFC 3986 §6.2.3); a port, a
     /// percent-encoding, a non-ASCII character or a query the entry does not have makes another URI, and a fragment
     /// never matches. One exception: an entry that is a path on this service (a flow page) takes any query, because
-    /// the page sends its own address with the parameters it was opened with (SPEC §2 `capture.redirectUri`).
+    /// the page sends its own address with the parameters it was opened with (docs/contract.md §2 `capture.redirectUri`).
     public static func matchRedirect(_ candidate: String, allowed: [String], publicOrigin: String) -> String? {
         if appReturnKey(candidate) != nil {
             return candidate.contains("#") || candidate.contains("?") ? nil : allowed.first { $0 == candidate }

@@ -4,12 +4,12 @@ import Foundation
 public enum CodePurpose: String, Sendable, Codable, CaseIterable {
     case passwordReset = "reset"
     case emailVerification = "verify"
-    /// The old address's way back after an address change: proves that mailbox and restores it (SPEC §15).
+    /// The old address's way back after an address change: proves that mailbox and restores it (docs/contract.md §15).
     case addressRestore = "restore"
 }
 
 /// A stored one-time code: only a hash of it, bound to one user and one purpose, with its expiry and the wrong
-/// entries made against it (SPEC §11).
+/// entries made against it (docs/contract.md §11).
 public struct OneTimeCode: Sendable, Equatable, Codable {
     public var id: Int64?
     public var purpose: CodePurpose
@@ -58,7 +58,7 @@ public enum CodeFormat {
     }
 
     /// The stored hash: HMAC-SHA-256 under the key outside the database, of the purpose, the user and the normalised
-    /// address the code was sent to (SPEC §15: a code proves that address, for that purpose, and nothing else; an
+    /// address the code was sent to (docs/contract.md §15: a code proves that address, for that purpose, and nothing else; an
     /// account whose address changed since no longer matches its old codes).
     public static func hash(_ typed: String, userID: String, address: String, purpose: CodePurpose, key: CodeKey) -> String {
         key.mac("\(purpose.rawValue)\n\(userID)\n\(User.normalize(email: address))\n\(normalize(typed))")

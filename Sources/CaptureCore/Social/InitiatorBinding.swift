@@ -1,5 +1,5 @@
 /// A social sign-in's one-time token that travels through a redirect (to a page's fragment, or to an app's return
-/// address) is bound to whoever started the sign-in (SPEC §15): the start sends `code_challenge` (S256 of a verifier
+/// address) is bound to whoever started the sign-in (docs/contract.md §15): the start sends `code_challenge` (S256 of a verifier
 /// the starter keeps), and every redemption of the token sends `code_verifier`. A token that never travelled
 /// (`/signin/oauth_token`'s reply to the app that asked) carries no challenge and needs none.
 public enum InitiatorBinding {

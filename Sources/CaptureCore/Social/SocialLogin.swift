@@ -30,7 +30,7 @@ public struct SocialLogin: Sendable, Equatable {
 
     /// From the provider's sign-in page back to ours.
     public static let lifetime: TimeInterval = 600
-    /// From the callback to the token's first redemption (SPEC §11: a hand-off code lives at most 60 s). The
+    /// From the callback to the token's first redemption (docs/contract.md §11: a hand-off code lives at most 60 s). The
     /// page redeems it as it loads; a host hands it over as the system browser returns to the app.
     public static let handOffLifetime: TimeInterval = 60
     /// After a first redemption that needs a form (310 `socialRegistration`, 380 merge): the token stays usable

@@ -1,7 +1,7 @@
 import Foundation
 
 extension CaptureService {
-    /// What an address change needs besides the access token (SPEC §15), so that a token stolen for an hour cannot
+    /// What an address change needs besides the access token (docs/contract.md §15), so that a token stolen for an hour cannot
     /// move the account to another mailbox: the current password in the same request (checked like a sign-in), or
     /// else a session that began with a sign-in (a password, a provider, a registration) within
     /// `recentSignInMinutes`. A refresh continues a session; it does not make it recent.

@@ -7,7 +7,7 @@ struct IssuedCode: Sendable {
 }
 
 extension CaptureService {
-    /// Authorization codes live this long and work once (SPEC §6).
+    /// Authorization codes live this long and work once (docs/contract.md §6).
     static let authorizationCodeLifetime: TimeInterval = 60
 
     /// A one-time code for `response_type=code`/`code_and_token`, bound to the client, the redirect URI and the

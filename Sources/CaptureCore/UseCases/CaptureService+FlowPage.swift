@@ -69,7 +69,7 @@ extension CaptureService {
         return view
     }
 
-    /// The rules of a flow page's link (SPEC §2): a registered client that lists the page among its redirect URIs,
+    /// The rules of a flow page's link (docs/contract.md §2): a registered client that lists the page among its redirect URIs,
     /// a response type it may use (with PKCE for a public client's code), an app return URI it lists, and a token
     /// URL on an origin it allows. `hasTemplate` says whether the flow has markup to show.
     private func checkedFlowPage(

@@ -1,7 +1,7 @@
 import Foundation
 
 extension CaptureService {
-    /// `requireVerifiedEmail` holds on every path that hands its client a token (SPEC §15): password and social
+    /// `requireVerifiedEmail` holds on every path that hands its client a token (docs/contract.md §15): password and social
     /// sign-in, registration, refresh (a session whose address became unproven) and code exchange each answer 112,
     /// with a code mailed to the address (unless the path just mailed one, `mailed`) and within the code-request
     /// limits, so a refresh loop cannot flood a mailbox.

@@ -102,7 +102,7 @@ extension CaptureService {
     /// The provider's answer (`code` and `state`, or `error`): spends the state, exchanges the code server to
     /// server, checks who the user is there, and sends the browser back to the page with a one-time token.
     /// `browserState` is the state the start left in this browser's cookie, and the answer belongs to this browser
-    /// only through it (RFC 6749 §10.12, SPEC §15): without the cookie nothing is exchanged or spent, and the answer
+    /// only through it (RFC 6749 §10.12, docs/contract.md §15): without the cookie nothing is exchanged or spent, and the answer
     /// ends on our own page (a browser that never started a sign-in has no page to go back to). An answer without a
     /// state (some providers drop it from error replies) is matched by the cookie alone. An answer whose state
     /// differs (login CSRF, or a mixed-up answer) is never exchanged: the sign-in the cookie names is spent and ends

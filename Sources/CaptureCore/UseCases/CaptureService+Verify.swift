@@ -36,7 +36,7 @@ public enum VerifyReceipt: Sendable, Equatable {
 extension CaptureService {
     /// `POST /verify`: is `assertion` (an access token) active, and was it issued to a client that serves
     /// `audience` (an origin on the client's allowed origins or redirect URIs)? BrowserID's `okay` means "this person
-    /// controls this address", so an address not proven yet is a failure unless the client allows it (SPEC §15), and
+    /// controls this address", so an address not proven yet is a failure unless the client allows it (docs/contract.md §15), and
     /// the receipt says `email_verified` either way.
     public func verify(assertion: String?, audience: String?) async throws -> VerifyReceipt {
         guard let assertion, !assertion.isEmpty, let audience, !audience.isEmpty else {

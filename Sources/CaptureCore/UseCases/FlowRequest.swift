@@ -78,6 +78,15 @@ public struct IssuedGrant: Sendable, Equatable {
     public var refreshToken: String
     public var expiresIn: Int
     public var tokenType = "Bearer"
+
+    /// RFC 6749 §5.1's token members: the one place a grant's reply is spelled, for `/oauth/token` and for the
+    /// sign-in and registration replies that carry tokens.
+    public var replyFields: [String: JSONValue] {
+        [
+            "access_token": .string(accessToken), "token_type": .string(tokenType),
+            "expires_in": .int(Int64(expiresIn)), "refresh_token": .string(refreshToken),
+        ]
+    }
 }
 
 /// The outcome of a traditional sign-in or registration: tokens (`response_type` `token`), a one-time

@@ -103,7 +103,7 @@ enum SocialButtons {
     }
 }
 
-/// The `window.janrain.settings` values of one page view (SPEC §2); the page script adds `capture.redirectUri`.
+/// The `window.janrain.settings` values of one page view (docs/contract.md §2); the page script adds `capture.redirectUri`.
 enum JanrainSettings {
     static func json(
         flow: FlowDefinition, client: Client, locale: String, responseType: String, codeChallenge: String?,

@@ -121,7 +121,7 @@ struct CaptureAPIController {
         var fields: [String: JSONValue] = [
             "is_new": .bool(result.isNew), "capture_user": try await service.record(of: result.user),
         ]
-        if let grant = result.grant { fields.merge(OAuthController.grantFields(grant)) { _, new in new } }
+        if let grant = result.grant { fields.merge(grant.replyFields) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
         if let signOut = result.signOutToken { fields["sign_out_token"] = .string(signOut) }
         if let device = result.deviceToken { fields["device_token"] = .string(device) }

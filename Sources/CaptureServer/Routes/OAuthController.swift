@@ -22,34 +22,15 @@ struct OAuthController {
         case "refresh_token":
             let grant = try await service.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
-            return Self.grantReply(grant)
+            return Reply.ok(grant.replyFields)
         case "authorization_code":
             let grant = try await service.exchangeCode(
                 parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
                 clientID: clientID, clientSecret: secret)
-            return Self.grantReply(grant)
+            return Reply.ok(grant.replyFields)
         case let other?:
             throw CaptureError.unsupportedGrantType(other)
         }
-    }
-
-    /// `grantFields` and `"stat":"ok"`, written directly: every refresh and code exchange answers with them.
-    static func grantReply(_ grant: IssuedGrant) -> Response {
-        var object = JSONObjectWriter()
-        object.member("access_token", grant.accessToken)
-        object.member("expires_in", Int64(grant.expiresIn))
-        object.member("refresh_token", grant.refreshToken)
-        object.member("stat", "ok")
-        object.member("token_type", grant.tokenType)
-        return Reply.json(bytes: object.finished())
-    }
-
-    /// RFC 6749 §5.1 token fields.
-    static func grantFields(_ grant: IssuedGrant) -> [String: JSONValue] {
-        [
-            "access_token": .string(grant.accessToken), "token_type": .string(grant.tokenType),
-            "expires_in": .int(Int64(grant.expiresIn)), "refresh_token": .string(grant.refreshToken),
-        ]
     }
 
     @Sendable func revoke(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -91,7 +72,7 @@ struct OAuthController {
         return Reply.json(.object(fields))
     }
 
-    /// The flow page listed as the authorization endpoint (SPEC §2 requires it).
+    /// The flow page listed as the authorization endpoint (docs/contract.md §2 requires it).
     static let authorizationFlow = "webViewSignIn"
 
     /// HTTP Basic (RFC 6749 §2.3.1, form-encoded id and secret) or `client_id` [+ `client_secret`] in the body;
