@@ -30,7 +30,7 @@ import Testing
                 == ProviderAddress(claims: [:], claim: "mail", trustEmail: true))
     }
 
-    /// SPEC §15: an address counts only when the provider vouches for it, or the operator trusts the provider.
+    /// docs/contract.md §15: an address counts only when the provider vouches for it, or the operator trusts the provider.
     @Test func theProviderVouchesOnlyWhenItSaysSoAboutThatAddress() {
         func vouched(_ claims: [String: JSONValue], _ email: String = "ada@example.com", trust: Bool = false) -> Bool {
             Self.login(claims).address(claim: "email", trustEmail: trust).vouches(for: email)
@@ -51,7 +51,7 @@ import Testing
         #expect(!vouched([:], trust: true))
     }
 
-    /// SPEC §15: a travelled token needs its starter's verifier; a token that never travelled needs none.
+    /// docs/contract.md §15: a travelled token needs its starter's verifier; a token that never travelled needs none.
     @Test func aTravelledTokenIsRedeemedOnlyWithItsStartersVerifier() throws {
         let verifier = "a-verifier-of-forty-three-characters-or-more-0123"
         let challenge = try InitiatorBinding.challenge(

@@ -4,7 +4,7 @@ import Crypto
 import Foundation
 import Testing
 
-/// `response_type=code`/`code_and_token` with PKCE, redeemed at `/oauth/token` (SPEC §4.5, §5, §6).
+/// `response_type=code`/`code_and_token` with PKCE, redeemed at `/oauth/token` (docs/contract.md §4.5, §5, §6).
 @Suite struct AuthorizationCodeTests {
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-and-some-more-entropy"
     static let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()

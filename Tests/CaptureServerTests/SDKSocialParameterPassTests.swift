@@ -18,7 +18,7 @@ import Testing
 
     /// What the SDKs hold after a provider sign-in: the app signed in with the provider's own SDK (an ID token for our
     /// provider client id) and `/signin/oauth_token` gave the one-time token in its reply. It never travelled through a
-    /// redirect, so it needs no `code_verifier` (SPEC §15), as the SDKs send none.
+    /// redirect, so it needs no `code_verifier` (docs/contract.md §15), as the SDKs send none.
     static func oneTimeToken(_ api: API, _ issuer: String, subject: String) async throws -> String {
         let app = try await NativeSignInTests.signInAtProvider(issuer, clientID: "capture-bridge-test", subject: subject)
         let exchanged = try await api.post("/signin/oauth_token", ["token": app.idToken, "provider": "mock"])

@@ -4,7 +4,7 @@ import Crypto
 import Foundation
 import Testing
 
-/// `/oauth/refresh_access_token`, signed with the `refresh_secret` a Janrain SDK sent at sign-in (SPEC §5).
+/// `/oauth/refresh_access_token`, signed with the `refresh_secret` a Janrain SDK sent at sign-in (docs/contract.md §5).
 @Suite struct SignedRefreshTests {
     static let secret = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 

@@ -211,7 +211,7 @@ import Testing
             let asked = try await Self.authNative(api, token: token, thin: false)
             #expect(asked.code == 310 && asked["error"] as? String == "record_not_found")
             let prefill = try #require(asked["prereg_fields"] as? [String: String])
-            // The provider did not vouch for the address: it is not offered (SPEC §15); the person types one.
+            // The provider did not vouch for the address: it is not offered (docs/contract.md §15); the person types one.
             #expect(prefill == ["firstName": "Sam"])
 
             var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
@@ -293,7 +293,7 @@ import Testing
         }
     }
 
-    /// SPEC §11: a hand-off token lives at most 60 s until it is first presented; a first presentation that ends
+    /// docs/contract.md §11: a hand-off token lives at most 60 s until it is first presented; a first presentation that ends
     /// on a form (310, 380) keeps it for the form.
     @Test func theOneTimeTokenLivesAMinuteUnlessAFormWaitsForIt() async throws {
         try await Self.withProvider { issuer, api, world, service in

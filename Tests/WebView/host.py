@@ -15,7 +15,7 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 
-# The host's drain expression, verbatim from Janrain's reference protocol (SPEC §4).
+# The host's drain expression, verbatim from Janrain's reference protocol (docs/contract.md §4).
 DRAIN_JS = (
     "(function(){var q=JSON.stringify(createJanrainBridge.eventQueue);"
     "createJanrainBridge.eventQueue.length=0;return q;})()"

@@ -1,4 +1,4 @@
-"""The account-lifecycle screens without mail (SPEC §2): where people find them, what a message's link
+"""The account-lifecycle screens without mail (docs/contract.md §2): where people find them, what a message's link
 does to the page, the field errors, and 375-px snapshots of each screen for a human to look at."""
 
 

@@ -1,4 +1,4 @@
-"""The bridge (SPEC §4) in a real web view: a registration hands the token to the host on every
+"""The bridge (docs/contract.md §4) in a real web view: a registration hands the token to the host on every
 transport, the token works and is stored only as a hash, and no event is lost or repeated."""
 
 import hashlib

@@ -1,4 +1,4 @@
-"""The safer hand-off (SPEC §4.5) in a real web view: with response_type=code and a PKCE challenge the
+"""The safer hand-off (docs/contract.md §4.5) in a real web view: with response_type=code and a PKCE challenge the
 page never holds the access token; the host gets a one-time code and exchanges it with its verifier."""
 
 import base64

@@ -153,7 +153,7 @@ def test_the_widgets_notices_are_translated(server, host, locale):
     texts = catalog(tag)
     # The provider step came back with an error (the service's redirect to the page): the widget's own notice. The
     # page takes a provider's answer only when it started that sign-in, i.e. it keeps the sign-in's verifier in
-    # sessionStorage across the round trip (SPEC §15); here each load finds one, as after a real start.
+    # sessionStorage across the round trip (docs/contract.md §15); here each load finds one, as after a real start.
     host.add_user_script("sessionStorage.setItem('captureBridgeSocialVerifier', 'started-here');")
     open_page(host, server, locale, fragment="#capture_social_error=provider_unreachable&provider=mock")
     notice = host.wait_for(lambda: text_of(host, "#capture_notice"), 5, "the notice")

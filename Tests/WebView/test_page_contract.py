@@ -1,4 +1,4 @@
-"""The flow pages as a web view receives them (SPEC §2, §3): janrain.settings, security headers,
+"""The flow pages as a web view receives them (docs/contract.md §2, §3): janrain.settings, security headers,
 error pages, and the janrain.* API surface that Janrain-era host code relies on."""
 
 import re
@@ -15,7 +15,7 @@ SPEC_EVENTS = [
     "onCaptureEmailVerificationSuccess", "onCaptureForgotPasswordCodeSuccess",
     "onCaptureValidationFailed", "onProviderLoginStart", "onProviderLoginSuccess", "onProviderLoginError",
 ]
-# Janrain's failure counterparts of the code events, beyond SPEC's minimum list (docs/bridge-protocol.md).
+# Janrain's failure counterparts of the code events, beyond the minimum list in docs/contract.md §3 (docs/bridge-protocol.md).
 JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVerificationFailed",
                         "onCaptureLinkAccountError"]
 # Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md) and the linked-accounts section.

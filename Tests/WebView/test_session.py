@@ -1,4 +1,4 @@
-"""Sessions and failures in a real web view (SPEC §3): the session survives a reload, ends on request,
+"""Sessions and failures in a real web view (docs/contract.md §3): the session survives a reload, ends on request,
 a revoked or expired token ends it cleanly, and failed sign-ins and registrations show their messages."""
 
 from conftest import CLIENT_ID, PASSWORD, new_email

@@ -148,7 +148,7 @@ def someone_elses_answer(server, subject):
             return redirect.headers["Location"]
         raise AssertionError("no redirect from %s" % request.full_url)
 
-    _, challenge = pkce_pair()  # a start needs the starter's S256 challenge (SPEC §15)
+    _, challenge = pkce_pair()  # a start needs the starter's S256 challenge (docs/contract.md §15)
     start = server.url("/social/mock/start?" + urllib.parse.urlencode({
         "client_id": CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US", "response_type": "token",
         "redirect_uri": server.page("webViewSignIn"), "code_challenge": challenge, "code_challenge_method": "S256"}))

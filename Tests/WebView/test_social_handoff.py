@@ -81,7 +81,7 @@ def test_the_page_hands_the_provider_to_the_system_browser_and_finishes_the_sign
     assert "%s://%s" % (start.scheme, start.netloc) == server.base and start.path == "/social/mock/start"
     query = dict(urllib.parse.parse_qsl(start.query))
     assert query["app_return_uri"] == APP_RETURN and query["client_id"] == CLIENT_ID
-    # Bound to this page (SPEC §15): the start carries its S256 challenge; the verifier stays in the page's memory.
+    # Bound to this page (docs/contract.md §15): the start carries its S256 challenge; the verifier stays in the page's memory.
     assert query["code_challenge_method"] == "S256" and len(query["code_challenge"]) == 43
     assert host.run_js("sessionStorage.getItem('captureBridgeSocialVerifier')") is None
     # While the browser is up the page says where the sign-in goes on, and stays usable.

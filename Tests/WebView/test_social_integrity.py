@@ -1,4 +1,4 @@
-"""Social sign-in integrity (issue 26, SPEC §15), in the real web view against the real provider (oidc-provider-mock):
+"""Social sign-in integrity (issue 26, docs/contract.md §15), in the real web view against the real provider (oidc-provider-mock):
 a provider's answer belongs to the browser that started the sign-in (its state cookie) and its one-time token to the
 page that started it (the S256 challenge at the start, the verifier at every redemption); an address counts only when
 the provider vouches for it; and the first proof of a mailbox ends the provider links nobody vouched for (the

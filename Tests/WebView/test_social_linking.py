@@ -1,7 +1,7 @@
 """Linked accounts on webViewProfile (issue 8): a signed-in user links a provider account from editProfile (the page
 goes to the real provider and comes back), sees it listed, unlinks it; an account made by a provider keeps its only
 way in; a provider account another user holds is not moved. Only an account whose address is proven links a provider
-(SPEC §15): the accounts here confirm theirs with the code registration mails first. Events on both transports, the
+(docs/contract.md §15): the accounts here confirm theirs with the code registration mails first. Events on both transports, the
 record through /entity."""
 
 from conftest import CLIENT_ID

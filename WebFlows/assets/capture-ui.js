@@ -26,7 +26,7 @@
     'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError',
     'onProviderLoginHandoff', 'onCaptureLinkAccountSuccess', 'onCaptureLinkAccountError',
     'onCaptureUnlinkAccountSuccess', 'onCaptureUnlinkAccountError',
-    // Janrain's failure counterparts of the code events (beyond SPEC's minimum list, same names as Janrain's).
+    // Janrain's failure counterparts of the code events (beyond the minimum list in docs/contract.md §3, same names as Janrain's).
     'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed'
   ];
 
@@ -140,7 +140,7 @@
   // A merge through a provider: the first sign-in's one-time token (its merge_token) across the same reload.
   var SOCIAL_MERGE_KEY = 'captureBridgeSocialMerge';
   // The verifier of the sign-in this page started (its S256 went to /social/{provider}/start): only a page that holds
-  // one redeems a provider's answer, and only with it (SPEC §15). Across the same reload, taken back at once.
+  // one redeems a provider's answer, and only with it (docs/contract.md §15). Across the same reload, taken back at once.
   var SOCIAL_VERIFIER_KEY = 'captureBridgeSocialVerifier';
   // Buttons that leave for a provider: the service's, and mergeAccounts' "Continue with <provider>".
   var PROVIDER_BUTTONS = '[data-capture-provider], [data-capture-merge-with]';
@@ -245,7 +245,7 @@
     return hex;
   }
 
-  /* Fires an event with the fields every result carries (SPEC §3). */
+  /* Fires an event with the fields every result carries (docs/contract.md §3). */
   function fire(name, fields, transactionId) {
     var capture = captureSettings();
     var result = {
@@ -1101,7 +1101,7 @@
   }
 
   /*
-   * The proof this page started a social sign-in (InitiatorBinding, SPEC §15): a fresh verifier (or `verifier`, a
+   * The proof this page started a social sign-in (InitiatorBinding, docs/contract.md §15): a fresh verifier (or `verifier`, a
    * merge's first one) and its S256 challenge, through a promise. Web Crypto works on https and loopback pages only;
    * elsewhere the promise is rejected and no sign-in starts.
    */
