@@ -4,11 +4,15 @@
 deps:
 	scripts/stage.sh install ./scripts/install-deps.sh
 
+# Debug builds without DWARF: a cold build here takes 560 s instead of 1,053 s (the links and the two BoringSSL copies
+# shrink). Symbol names stay for backtraces; `make test SWIFT_BUILD_FLAGS=` builds with DWARF for lldb.
+SWIFT_BUILD_FLAGS ?= -debug-info-format none
+
 build: deps
-	scripts/stage.sh build swift build --build-tests
+	scripts/stage.sh build swift build --build-tests $(SWIFT_BUILD_FLAGS)
 
 run: deps
-	swift build
+	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/capture-server --settings Settings
 
 # Test scratch files (temporary databases, settings) go under .build/test-tmp, emptied each run. Each suite runs twice,
