@@ -77,22 +77,25 @@ import Glibc
         let role = "capture_limited_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         try await PostgresTestServer.shared.execute("CREATE ROLE \(role) LOGIN PASSWORD 'limited' CONNECTION LIMIT 1", on: server)
         try await PostgresTestServer.shared.execute("ALTER DATABASE \(server.database) OWNER TO \(role)", on: server)
-        let limited = {
+        func limited(connectTimeout seconds: Int) -> PostgresLocation {
             var location = server
             location.user = role
             location.password = "limited"
-            location.connectTimeoutSeconds = 3
+            location.connectTimeoutSeconds = seconds
             return location
-        }()
-        // The one slot is held, then freed after a moment: the opening waits for it.
-        let freed = try await PostgresTestServer.shared.holding(limited, for: .milliseconds(500)) {
-            try await OpenedStorage.open(.postgres(limited))
+        }
+        // The one slot is held, then freed after a moment: the opening waits for it (a generous connect_timeout, as
+        // the suite's other tests keep the two cores busy).
+        let patient = limited(connectTimeout: 60)
+        let freed = try await PostgresTestServer.shared.holding(patient, for: .milliseconds(500)) {
+            try await OpenedStorage.open(.postgres(patient))
         }
         try await freed.close()
         // Held for longer than connect_timeout: refused, with the server's reason.
+        let hurried = limited(connectTimeout: 2)
         let error = await #expect(throws: PostgresUnavailable.self) {
-            try await PostgresTestServer.shared.holding(limited, for: .seconds(8)) {
-                try await OpenedStorage.open(.postgres(limited))
+            try await PostgresTestServer.shared.holding(hurried, for: .seconds(60)) {
+                try await OpenedStorage.open(.postgres(hurried))
             }
         }
         #expect(
