@@ -10,7 +10,7 @@ import Testing
     static func relay(port: Int) -> SMTPRelay {
         SMTPRelay(
             host: "127.0.0.1", port: port, security: .none, from: "capture <no-reply@capture.test>",
-            connectTimeoutSeconds: 2, totalTimeoutSeconds: 5)
+            connectTimeoutSeconds: 30, totalTimeoutSeconds: 60)
     }
 
     static func delivery(_ world: TestWorld, port: Int) -> MailDelivery {

@@ -32,8 +32,8 @@ import Testing
         func settings(password: String?, caFile: String? = nil) -> SMTPRelay {
             SMTPRelay(
                 host: "127.0.0.1", port: server.port, security: .startTLS, username: password == nil ? nil : "capture",
-                password: password, from: "Capture <no-reply@capture.test>", connectTimeoutSeconds: 2,
-                totalTimeoutSeconds: 5, caFile: caFile ?? self.caFile)
+                password: password, from: "Capture <no-reply@capture.test>", connectTimeoutSeconds: 30,
+                totalTimeoutSeconds: 60, caFile: caFile ?? self.caFile)
         }
 
         func delivered() async throws -> [DeliveredMessage] {

@@ -9,7 +9,7 @@ import Testing
     static func relay(port: Int, security: SMTPRelay.Security, caFile: String?) -> SMTPRelay {
         SMTPRelay(
             host: "127.0.0.1", port: port, security: security, from: "no-reply@capture.test",
-            connectTimeoutSeconds: 2, totalTimeoutSeconds: 5, caFile: caFile)
+            connectTimeoutSeconds: 30, totalTimeoutSeconds: 60, caFile: caFile)
     }
 
     @Test(arguments: [("starttls", SMTPRelay.Security.startTLS), ("smtps", .implicitTLS)])

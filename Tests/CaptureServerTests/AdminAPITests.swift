@@ -4,7 +4,6 @@ import CaptureTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// The admin API (`/admin/v1/…`) through the real router: keys, paging, not found, the documents it sends, and
@@ -274,18 +273,10 @@ import Testing
     @Test func withAnAdminPortTheMainRouterHasNoAdminAPI() async throws {
         let world = try await TestWorld.make()
         let key = try await world.service.createAdminKey(name: "split", by: .service).presented
-        let main = Application(router: try buildRouter(service: world.service, servesAdmin: false))
-        try await main.test(.router) { client in
-            let reply = try await client.execute(
-                uri: "/admin/v1/tokens", method: .get, headers: [.authorization: "Bearer \(key)"])
-            #expect(reply.status == .notFound)
-        }
-        let admin = Application(router: buildAdminRouter(service: world.service))
-        try await admin.test(.router) { client in
-            let reply = try await client.execute(
-                uri: "/admin/v1/tokens", method: .get, headers: [.authorization: "Bearer \(key)"])
-            #expect(reply.status == .ok)
-            #expect(try await client.execute(uri: "/flows/webViewSignIn", method: .get).status == .notFound)
-        }
+        let main = API(router: try buildRouter(service: world.service, servesAdmin: false))
+        #expect(try await main.get("/admin/v1/tokens", headers: [.authorization: "Bearer \(key)"]).status == .notFound)
+        let admin = API(router: buildAdminRouter(service: world.service))
+        #expect(try await admin.get("/admin/v1/tokens", headers: [.authorization: "Bearer \(key)"]).status == .ok)
+        #expect(try await admin.get("/flows/webViewSignIn").status == .notFound)
     }
 }

@@ -2,7 +2,6 @@ import CaptureCore
 import CaptureTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @testable import CaptureServer

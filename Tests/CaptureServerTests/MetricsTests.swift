@@ -4,7 +4,6 @@ import CaptureTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Prometheus
 import Testing
@@ -21,8 +20,7 @@ func withOperationsAPI(
         settings.metricsPublic = true
         configure(&settings)
     }
-    let app = Application(router: try buildRouter(service: world.service), logger: logger)
-    try await app.test(.router) { client in try await body(API(client: client), world, registry) }
+    try await body(API(router: try buildRouter(service: world.service), logger: logger), world, registry)
 }
 
 /// `GET /metrics`: Prometheus text with request, sign-in, token, outbox and database metrics.
@@ -172,9 +170,8 @@ func withOperationsAPI(
         let registry = PrometheusCollectorRegistry()
         let world = try await TestWorld.make(metrics: .prometheus(registry))
         #expect(world.service.settings.metricsPublic == false)
-        let app = Application(router: try buildRouter(service: world.service))
-        try await app.test(.router) { client in
-            let api = API(client: client)
+        do {
+            let api = API(router: try buildRouter(service: world.service))
             let anonymous = try await api.get("/metrics")
             #expect(anonymous.status == .unauthorized && !anonymous.text.contains("capture_http_requests_total"))
             #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)

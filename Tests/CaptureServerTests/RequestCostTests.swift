@@ -3,7 +3,6 @@ import CaptureServer
 import CaptureTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// What a hostile request costs the service, against a live server over real sockets: the review's payloads
@@ -28,17 +27,11 @@ import Testing
     ) async throws
         -> LiveReply
     {
-        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: API.socketTimeout)) {
-            client in
-            var headers: HTTPFields = [:]
-            if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
-            let request = TestClient.Request(
-                path, method: method, authority: "localhost", headers: headers, body: body.map { ByteBuffer(string: $0) })
-            let response = try await client.execute(request)
-            let data = Data(buffer: response.body ?? ByteBuffer())
-            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return LiveReply(status: response.status, json: json)
-        }
+        var headers: HTTPFields = [:]
+        if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        let reply = try await API.overSocket(
+            port: port, path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        return LiveReply(status: reply.status, json: reply.json)
     }
 
     /// Runs `body` against a live server on a free port, with a registered user's access token.
@@ -47,11 +40,14 @@ import Testing
     )
         async throws
     {
-        let world = try await TestWorld.make()
+        // A free loopback port, as the server's own settings name it.
+        let world = try await TestWorld.make { settings in
+            settings.host = "127.0.0.1"
+            settings.port = 0
+        }
         let token = try #require(try await world.register("cost@example.com").grant?.accessToken)
-        let app = try buildApplication(service: world.service)
-        try await app.test(.live) { client in
-            try await body(try #require(client.port), token, world)
+        try await withLoopbackServer({ try buildApplication(service: world.service, onServerRunning: $0) }) { port in
+            try await body(port, token, world)
         }
     }
 

@@ -5,7 +5,6 @@ import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// A database that fails under the service (its tables renamed away, as a damaged or half-migrated file would)

@@ -7,7 +7,6 @@ import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// Social sign-in in redirect mode against a real OpenID Connect provider (PyPI's oidc-provider-mock, Authlib) on
@@ -44,8 +43,7 @@ import Testing
         #expect(problems.count == 1 && problems[0].hasPrefix("social provider 'gone' left out"), "\(problems)")
         service.social = providers
         let ready = service
-        let app = Application(router: try buildRouter(service: ready))
-        try await app.test(.router) { client in try await body(issuer, API(client: client), world, ready) }
+        try await body(issuer, API(router: try buildRouter(service: ready)), world, ready)
     }
 
     /// The provider's user: claims set through its API, as its documentation shows.
@@ -73,8 +71,7 @@ import Testing
             [settings], secrets: [settings.name: secret], transport: CurlProviderTransport())
         #expect(problems.isEmpty, "\(problems)")
         service.social = providers
-        let app = Application(router: try buildRouter(service: service))
-        try await app.test(.router) { client in try await body(base, API(client: client)) }
+        try await body(base, API(router: try buildRouter(service: service)))
     }
 
     /// A client registered at the provider (RFC 7591, as the fixture provider implements it) that may only
@@ -518,9 +515,8 @@ import Testing
             [SocialProviderSettings(name: "mock", displayName: "Mock", issuer: issuer, clientId: "c", allowPlainHTTP: true)],
             secrets: [:], transport: CurlProviderTransport(connectTimeoutSeconds: 1, totalTimeoutSeconds: 2)
         ).providers
-        let app = Application(router: try buildRouter(service: service))
-        try await app.test(.router) { client in
-            let api = API(client: client)
+        do {
+            let api = API(router: try buildRouter(service: service))
             let start = try await api.get("/social/mock/start?" + Self.startParameters())
             let authorize = try #require(start.headers[.location])
             let answer = try await Self.http.send(

@@ -3,7 +3,6 @@ import CaptureServer
 import CaptureTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// Forwarding headers over real sockets (the peer is 127.0.0.1): believed from trusted proxies only.
@@ -14,9 +13,10 @@ import Testing
         configure: @escaping (inout ServiceSettings) -> Void, _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
     ) async throws {
         let world = try await TestWorld.make(configure: configure)
-        let app = Application(
-            router: try buildRouter(service: world.service), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in try await body(API(port: try #require(client.port)), world) }
+        let router = try buildRouter(service: world.service)
+        try await withLoopbackServer({ loopbackApplication(router: router, onServerRunning: $0) }) { port in
+            try await body(API(port: port), world)
+        }
     }
 
     static func signIn(_ api: API, email: String, password: String, forwardedFor: String) async throws -> Int? {

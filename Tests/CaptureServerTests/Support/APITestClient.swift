@@ -1,9 +1,11 @@
 import CaptureCore
+import CaptureOutbound
 import CaptureServer
 import CaptureTestSupport
 import Foundation
+import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
+import Logging
 import Testing
 
 /// A decoded reply: status, headers and the JSON object (empty when the body is not JSON).
@@ -22,17 +24,20 @@ struct Reply {
 /// address matters.
 struct API {
     enum Transport {
-        case inProcess(any TestClientProtocol)
-        /// A fresh connection per request, waiting as long as a loaded test machine may need: the suite runs every
-        /// test at once on two cores, so a reply can take longer than HummingbirdTesting's 20-second live client allows.
+        case inProcess(RouterClient)
+        /// libcurl (the service's own outbound client), waiting as long as a loaded test machine may need: the suite
+        /// runs every test at once on two cores.
         case socket(port: Int)
     }
     let transport: Transport
 
-    init(client: any TestClientProtocol) { transport = .inProcess(client) }
+    init(router: Router<CaptureRequestContext>, logger: Logger = Logger(label: "capture-test")) {
+        transport = .inProcess(RouterClient(router: router, logger: logger))
+    }
     init(port: Int) { transport = .socket(port: port) }
 
-    static let socketTimeout: Duration = .seconds(120)
+    static let socketTimeout: Double = 120
+    static let http = OutboundHTTPClient()
 
     static func form(_ fields: [String: String]) -> String {
         var allowed = CharacterSet.alphanumerics
@@ -63,18 +68,32 @@ struct API {
     ) async throws -> Reply {
         switch transport {
         case .inProcess(let client):
-            return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
-                Self.reply(response.status, response.headers, response.body)
-            }
+            let (head, body) = try await client.execute(path, method: method, headers: headers, body: body)
+            return Self.reply(head.status, head.headerFields, body)
         case .socket(let port):
-            return try await TestClient.withClient(
-                host: "127.0.0.1", port: port, configuration: .init(timeout: Self.socketTimeout)
-            ) {
-                let request = TestClient.Request(path, method: method, authority: "localhost", headers: headers, body: body)
-                let response = try await $0.execute(request)
-                return Self.reply(response.status, response.headers, response.body ?? ByteBuffer())
-            }
+            return try await Self.overSocket(port: port, path, method: method, headers: headers, body: body)
         }
+    }
+
+    /// One request over loopback; the reply as the in-process transport gives it.
+    static func overSocket(
+        port: Int, _ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?
+    ) async throws -> Reply {
+        let verb = try #require(OutboundHTTPRequest.Method(rawValue: method.rawValue))
+        // The same authority as in-process requests; libcurl would otherwise name 127.0.0.1:<port>.
+        let fields =
+            [OutboundHTTPHeader(name: "Host", value: "localhost")]
+            + headers.map { OutboundHTTPHeader(name: $0.name.rawName, value: $0.value) }
+        let response = try await http.send(
+            OutboundHTTPRequest(
+                method: verb, url: "http://127.0.0.1:\(port)\(path)", headers: fields, body: body.map { Data(buffer: $0) },
+                connectTimeoutSeconds: socketTimeout, totalTimeoutSeconds: socketTimeout, maxResponseBytes: 64 << 20,
+                allowsPlainHTTP: true))
+        var replyHeaders = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) { replyHeaders.append(HTTPField(name: name, value: header.value)) }
+        }
+        return reply(HTTPResponse.Status(code: response.status), replyHeaders, ByteBuffer(data: response.body))
     }
 
     private static func reply(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ body: ByteBuffer) -> Reply {
@@ -90,6 +109,5 @@ func withAPI(
     _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
 ) async throws {
     let world = try await TestWorld.make(backend: backend, configure: configure)
-    let app = Application(router: try buildRouter(service: world.service))
-    try await app.test(.router) { client in try await body(API(client: client), world) }
+    try await body(API(router: try buildRouter(service: world.service)), world)
 }
