@@ -1,6 +1,9 @@
 import Foundation
 
-/// The use cases, shared by the HTTP service and `capturectl`: one implementation of each rule.
+/// The use cases, shared by the HTTP service and `capturectl`: one implementation of each rule. They are grouped by
+/// feature beside this file: `Flows/` (pages, registration, sign-in, sign-out), `Tokens/` (grants, refresh, codes,
+/// `/verify`, purging), `Accounts/` (the profile, addresses, recovery and verification codes, mail), `Social/`
+/// (provider sign-in and links) and `Admin/` (clients, keys, audit, import, operator verbs).
 public struct CaptureService: Sendable {
     public let settings: ServiceSettings
     public let catalog: FlowCatalog
