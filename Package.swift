@@ -35,10 +35,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
+        // JSON values, the bounded parser callers' JSON goes through, and the writer every reply is written with.
+        .target(name: "CaptureJSON"),
         // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
         .target(
             name: "CaptureCore",
             dependencies: [
+                "CaptureJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -93,6 +96,7 @@ let package = Package(
             name: "CaptureServer",
             dependencies: [
                 "CaptureCore",
+                "CaptureJSON",
                 "CaptureStorage",
                 "CaptureOutbound",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -121,6 +125,7 @@ let package = Package(
             name: "CaptureCLI",
             dependencies: [
                 "CaptureCore",
+                "CaptureJSON",
                 "CaptureStorage",
                 // --server: the admin API over the one outbound client.
                 "CaptureOutbound",
@@ -150,6 +155,7 @@ let package = Package(
             ],
             path: "Tests/Support"
         ),
+        .testTarget(name: "CaptureJSONTests", dependencies: ["CaptureJSON"]),
         .testTarget(
             name: "CaptureCoreTests",
             dependencies: [

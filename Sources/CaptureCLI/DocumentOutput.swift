@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureJSON
 
 /// Prints the admin API's documents (`AdminDocuments`), the same from the database and from a server: a table or
 /// `key: value` lines, or the JSON itself with `--json`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaptureCore
+import CaptureJSON
 import Foundation
 
 /// `capturectl mail …`: the outbox. Bodies carry live codes, so `show` prints one only when asked (`--body`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaptureCore
+import CaptureJSON
 import Foundation
 
 /// Prints tables, key/value lines or JSON, and reports failures with the right exit code.

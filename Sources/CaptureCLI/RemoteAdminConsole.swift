@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureJSON
 import CaptureOutbound
 import Foundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaptureCore
+import CaptureJSON
 import Foundation
 
 extension UserCommand {

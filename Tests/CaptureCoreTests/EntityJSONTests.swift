@@ -1,3 +1,4 @@
+import CaptureJSON
 import CaptureTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CaptureJSON
 import Crypto
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// Which tokens an operator asks for: by user (id or address), client, kind and state, a page at a time.
 /// Values are as typed; the console checks them, so both of capturectl's modes refuse the same input alike.
 public struct TokenQuery: Sendable, Equatable {

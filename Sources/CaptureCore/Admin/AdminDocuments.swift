@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// The JSON the admin API sends and `capturectl --json` prints, in both of its modes: one encoder per kind of

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// The operator's verbs on the database, as `actor`: every change is written to the audit log with its outcome.
 public struct DatabaseAdminConsole: AdminConsole {
     public let service: CaptureService

@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 extension AttributeDefinition {

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// A user's schema attributes (email included) while they are read or changed: Janrain's `entity.update`
 /// (merge), `entity.replace` and `entity.delete`, at the whole record or at a path, every value checked
 /// against the schema. Plural elements get ids from the record's own counter, so an id is never reused.

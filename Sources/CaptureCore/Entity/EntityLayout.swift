@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// The attributes of one scope of the schema in the order `JSONWriter` writes them (sorted names), with the
 /// layouts of the objects and plurals inside: worked out once per schema, so that `/entity` writes a record
 /// straight from the stored profile (`User.writeEntity`) without building and sorting it first. Each member carries

@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// The record's shape (Settings/schema.json): every attribute a user record may hold besides the ones the

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// The flow document Janrain's SDKs download at start-up (`/widget_data/flows/{appId}/{flow}/{version}/{locale}.json`)
 /// and read their form field names from: `version`, and `fields`, where each field is keyed by its input name
 /// (`type`, `label`, `schemaId`: the record attribute it writes) and each form is an entry of type `form` listing

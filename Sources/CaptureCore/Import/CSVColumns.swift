@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// The columns of a CSV export (RFC 4180: commas, cells quoted with `"` when they hold commas, quotes or line
 /// breaks). The header names attributes: a service attribute (`uuid`, `id`, `password`, `created`, …), a schema
 /// attribute, or an object member by dot path (`primaryAddress.city`). An object may also be one cell of JSON

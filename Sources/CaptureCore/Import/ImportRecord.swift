@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// One exported Janrain record turned into a user. The service's own attributes (`uuid`, `id`, `created`,

@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// The records of an export file, one at a time, each with the line it starts on. A record that cannot even be

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// The `password` of an exported record: only a bcrypt hash is taken, kept as it is, so the user signs in with
 /// their old password. Janrain exports it as the hash text, or as `{"type": "password-bcrypt", "value": "$2a$…"}`
 /// (the schema type of Janrain's password attribute); both are read. Anything else (plain text, MD5, SHA-256

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// The ids of an exported record's plural elements, which the import keeps: each a whole number above 0, none
 /// used twice in the record (ids are the record's own, as `lastElementID` counts them).
 enum PluralElementIDs {

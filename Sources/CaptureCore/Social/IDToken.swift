@@ -1,3 +1,4 @@
+import CaptureJSON
 import Crypto
 import CryptoExtras
 import Foundation

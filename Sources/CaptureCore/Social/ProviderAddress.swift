@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// What a provider's answer proves about an address (docs/contract.md §15): the address in the provider's email claim counts
 /// only when the provider vouches for it — `email_verified: true` (or the string "true" some providers send) or, for
 /// an issuer the operator knows verifies every address, the provider's `trustEmail` setting. Otherwise the address

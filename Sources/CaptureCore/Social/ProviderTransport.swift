@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// One server-to-server call to a provider (discovery, keys, token exchange, userinfo).

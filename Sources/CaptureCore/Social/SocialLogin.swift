@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// A social sign-in under way: created when the page sends the user to the provider (`state`), completed when

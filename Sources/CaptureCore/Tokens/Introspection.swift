@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// What RFC 7662 says about an active token; `capturectl token introspect` and `POST /oauth/introspect`

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// How storage keeps a JSON object (a user's profile, a provider's claims): as compact JSON text, read back within
 /// generous limits. Rows were written by this service, but an operator may edit them: text that is not a JSON object
 /// reads as nil. The same on every backend.

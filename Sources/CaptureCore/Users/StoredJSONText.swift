@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// A stored profile's text read where it lies, for `/entity`: where each member's name and value are, without
 /// building the values. Only text exactly as `JSONWriter` writes it is read: no spaces; member names in ASCII,
 /// unescaped and in ascending order; strings escaped as it escapes them; integers only, of at most 18 digits and

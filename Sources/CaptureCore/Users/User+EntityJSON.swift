@@ -1,3 +1,5 @@
+import CaptureJSON
+
 extension User {
     /// `entity(schema:profiles:)` as JSON, written straight into `output` from the stored profile along the
     /// schema's `EntityLayout`: the same bytes `JSONWriter` writes for the built record, without building it,

@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// A registered person. The password is only ever held as a bcrypt hash.

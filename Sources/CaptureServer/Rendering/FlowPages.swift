@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureJSON
 import Foundation
 
 /// Every flow's template expanded once per locale, plus the static assets, loaded from WebFlows/ once at start-up.

@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureJSON
 import Foundation
 
 /// A flow page with its `{* field *}` and `{* #form *} … {* /form *}` tags expanded from Settings, done once

@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureJSON
 
 /// HTTP Basic client authentication (RFC 6749 §2.3.1, RFC 7617), read without Foundation's string bridging: it
 /// runs on every introspection. Each part is percent-decoded; nil where its escapes or UTF-8 are broken.

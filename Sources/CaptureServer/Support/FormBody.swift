@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureJSON
 
 /// Strict `application/x-www-form-urlencoded` parsing: bad escapes, invalid UTF-8 and repeated names are
 /// refused with the parameter named, never guessed at. At most `maxParameters` parameters with names of at most

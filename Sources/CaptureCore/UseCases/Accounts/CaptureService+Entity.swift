@@ -1,3 +1,5 @@
+import CaptureJSON
+
 extension CaptureService {
     /// `/entity`: the record of the user the access token belongs to.
     public func entity(accessToken: String?) async throws -> User {

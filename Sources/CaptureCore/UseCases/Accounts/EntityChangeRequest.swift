@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// `/entity.update`, `/entity.replace` and `/entity.delete` as Janrain's SDKs send them: jump.ios puts the JSON

@@ -1,3 +1,5 @@
+import CaptureJSON
+
 /// A form submission from a flow page or a native SDK: Janrain's common parameters plus the form's fields.
 public struct FlowRequest: Sendable, Equatable {
     /// The parameter names that are not form fields.

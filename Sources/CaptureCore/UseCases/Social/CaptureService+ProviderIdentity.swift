@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// Who the user is at the provider, once the provider's answer checked out.

@@ -1,3 +1,4 @@
+import CaptureJSON
 import Foundation
 
 /// The answer of `POST /verify`, BrowserID's verifier shape.

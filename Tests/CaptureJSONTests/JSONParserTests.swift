@@ -1,4 +1,4 @@
-import CaptureCore
+import CaptureJSON
 import Foundation
 import Testing
 

@@ -10,10 +10,10 @@ extension JSONValue {
     }
 }
 
-enum JSONWriter {
+public enum JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func write(_ value: JSONValue, to output: inout [UInt8]) {
+    public static func write(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -46,7 +46,7 @@ enum JSONWriter {
         }
     }
 
-    static func writeString(_ text: String, to output: inout [UInt8]) {
+    public static func writeString(_ text: String, to output: inout [UInt8]) {
         var text = text
         // From the string's own buffer: a `String.UTF8View` checks its representation at every index.
         text.withUTF8 { writeString(utf8: $0, to: &output) }

@@ -1,15 +1,3 @@
-extension UInt8 {
-    /// The value of an ASCII hex digit (`0-9`, `a-f`, `A-F`), nil for any other byte; for percent-escapes and `\u` escapes.
-    public var hexDigitValue: UInt8? {
-        switch self {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-}
-
 /// Lower-case hex, written straight into the string: token keys are hex, and a refresh writes three.
 public enum Hex {
     public static func lowercase(_ bytes: UnsafeRawBufferPointer) -> String {
