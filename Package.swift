@@ -159,8 +159,10 @@ let package = Package(
         .testTarget(
             name: "CaptureCoreTests",
             dependencies: [
-                "CaptureCore", "CaptureTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "CaptureCore", "CaptureJSON", "CaptureTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // UseCases/: CaptureService on a real store made per test (TestWorld), its rows read back through GRDB.
+                "CaptureStore", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

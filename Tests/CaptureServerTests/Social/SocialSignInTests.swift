@@ -15,7 +15,7 @@ import Testing
 /// libcurl and its ID token checked against its published keys; the page gets a one-time token that
 /// `/oauth/auth_native`, `/oauth/register_native` and a merge redeem.
 @Suite(.serialized) struct SocialSignInTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/oidc_provider.py").path
     static let page = "http://127.0.0.1:8080/flows/webViewSignIn"
     static let http = OutboundHTTPClient()
