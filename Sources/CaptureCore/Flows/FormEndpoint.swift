@@ -32,7 +32,7 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
         "useVerificationCodeForm": .useVerificationCode,
     ]
 
-    /// Forms that are always on a page with a form of this table, whatever the flow lists: the verification code.
+    /// The pages' own forms (not forms.json's), sent with every flow's settings: the verification code's.
     static let pageForms = ["useVerificationCodeForm"]
 }
 
