@@ -108,7 +108,8 @@ enum SocialButtons {
 enum JanrainSettings {
     static func json(
         flow: FlowDefinition, client: Client, locale: String, responseType: String, codeChallenge: String?,
-        tokenURL: String, settings: ServiceSettings, providers: [SocialProvider] = [], appReturnURI: String? = nil
+        tokenURL: String, settings: ServiceSettings, catalog: FlowCatalog, providers: [SocialProvider] = [],
+        appReturnURI: String? = nil
     ) -> String {
         var capture: [String: JSONValue] = [
             "redirectFlow": true,
@@ -130,6 +131,9 @@ enum JanrainSettings {
             capture["codeChallenge"] = .string(codeChallenge)
             capture["codeChallengeMethod"] = "S256"
         }
+        // Ours: each form's call and the record attribute of each field (FormEndpoint, forms.json), so the widget
+        // keeps no copy of either.
+        capture["forms"] = .object(catalog.widgetForms(of: flow))
         let value: JSONValue = [
             "popup": false,
             "type": "embed",

@@ -10,10 +10,10 @@ struct AccountRecoveryController {
     static let codeParameters: Set<String> = ["verification_code", "email"]
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
-        router.post("/oauth/forgot_password_native", use: forgotPassword)
-        router.post("/oauth/verify_email_native", use: requestVerification)
-        router.post("/oauth/reset_password_native", use: resetPassword)
-        router.post("/access/useVerificationCode", use: useVerificationCode)
+        router.post(RouterPath(FormEndpoint.forgotPassword.path), use: forgotPassword)
+        router.post(RouterPath(FormEndpoint.requestVerification.path), use: requestVerification)
+        router.post(RouterPath(FormEndpoint.resetPassword.path), use: resetPassword)
+        router.post(RouterPath(FormEndpoint.useVerificationCode.path), use: useVerificationCode)
     }
 
     private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest
@@ -43,8 +43,7 @@ struct AccountRecoveryController {
 
     @Sendable func useVerificationCode(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
-        try CaptureAPIController.refuseUnknown(
-            parameters, allowed: ["verification_code", "email", "client_id", "locale", "flow"])
+        try CaptureAPIController.refuseUnknown(parameters, allowed: Set(FormEndpoint.useVerificationCode.parameters ?? []))
         let user = try await service.verifyEmail(
             code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
             acceptLanguage: request.headers.value(.acceptLanguage))

@@ -8,14 +8,14 @@ struct CaptureAPIController {
     let service: CaptureService
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
-        router.post("/oauth/auth_native_traditional", use: authenticating(service.signIn))
-        router.post("/oauth/register_native_traditional", use: authenticating(service.register))
-        router.post("/oauth/update_profile_native", use: updateProfile)
+        router.post(RouterPath(FormEndpoint.signIn.path), use: authenticating(service.signIn))
+        router.post(RouterPath(FormEndpoint.register.path), use: authenticating(service.register))
+        router.post(RouterPath(FormEndpoint.updateProfile.path), use: updateProfile)
         // Social: `token` is the one-time token a social sign-in handed the page.
         router.post(
             "/oauth/auth_native",
             use: authenticating(service.signInWithProvider, allowedInQuery: APIRequest.authNativeQueryParameters))
-        router.post("/oauth/register_native", use: authenticating(service.registerWithProvider))
+        router.post(RouterPath(FormEndpoint.registerWithProvider.path), use: authenticating(service.registerWithProvider))
         router.post("/oauth/link_account_native", use: linkAccount)
         router.post("/oauth/unlink_account_native", use: unlinkAccount)
         router.post("/entity", use: entity)

@@ -36,7 +36,7 @@ struct FlowPageController {
             let json = JanrainSettings.json(
                 flow: view.flow, client: view.client, locale: view.locale, responseType: view.responseType,
                 codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: service.settings,
-                providers: service.social.ordered, appReturnURI: view.appReturnURI)
+                catalog: service.catalog, providers: service.social.ordered, appReturnURI: view.appReturnURI)
             return template.render(
                 settingsJSON: json, locale: view.locale, clientID: view.client.clientID,
                 theme: themes.page(for: view.client.clientID))

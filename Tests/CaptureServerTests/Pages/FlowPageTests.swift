@@ -78,6 +78,37 @@ import Testing
         }
     }
 
+    /// `capture.forms`: the call each form of the flow posts to and its fields' record attributes, from FormEndpoint
+    /// and forms.json; the widget keeps no copy of either.
+    @Test func theSettingsNameEachFormsCallAndItsFieldsAttributes() async throws {
+        try await withAPI { api, _ in
+            let profile = try settingsJSON(in: try await api.get("/flows/webViewProfile?client_id=demo-mobile-app").text)
+            let forms = try #require((profile["capture"] as? [String: Any])?["forms"] as? [String: [String: Any]])
+            #expect(forms["editProfileForm"]?["endpoint"] as? String == "/oauth/update_profile_native")
+            #expect(
+                forms["editProfileForm"]?["attributes"] as? [String: String] == [
+                    "displayName": "displayName", "firstName": "givenName", "lastName": "familyName",
+                    "emailAddress": "email", "birthdate": "birthday", "phone": "phone",
+                ])
+            #expect(forms["changePasswordForm"]?["attributes"] as? [String: String] == [:], "passwords are no attribute")
+            #expect(forms["useVerificationCodeForm"]?["endpoint"] as? String == "/access/useVerificationCode")
+            #expect(
+                forms["useVerificationCodeForm"]?["parameters"] as? [String]
+                    == ["verification_code", "email", "client_id", "locale", "flow"])
+            #expect(forms["userInformationForm"] == nil, "a form no call takes is left out")
+            #expect(forms["registrationForm"] == nil, "not a form of webViewProfile")
+            let signIn = try settingsJSON(in: try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text)
+            let signInForms = try #require((signIn["capture"] as? [String: Any])?["forms"] as? [String: [String: Any]])
+            #expect(
+                Set(signInForms.keys) == [
+                    "signInForm", "registrationForm", "socialRegistrationForm", "forgotPasswordForm", "resetPasswordForm",
+                    "resendVerificationForm", "useVerificationCodeForm",
+                ])
+            #expect(signInForms["signInForm"]?["endpoint"] as? String == "/oauth/auth_native_traditional")
+            #expect(signInForms["forgotPasswordForm"]?["attributes"] as? [String: String] == ["signInEmailAddress": "email"])
+        }
+    }
+
     @Test func unknownFlowIs404AndUnknownClientIs400WithAReason() async throws {
         try await withAPI { api, _ in
             let missing = try await api.get("/flows/nope?client_id=demo-mobile-app")

@@ -1,0 +1,59 @@
+import CaptureJSON
+
+/// The Capture API call each of the widget's forms is sent to. The routes are registered at these paths and the
+/// pages are told them (`janrain.settings.capture.forms`, docs/contract.md §2), so a path is written once.
+public enum FormEndpoint: String, Sendable, CaseIterable {
+    case signIn = "/oauth/auth_native_traditional"
+    case register = "/oauth/register_native_traditional"
+    case updateProfile = "/oauth/update_profile_native"
+    /// A first social sign-in whose provider profile was not enough (310): the form, with the one-time token.
+    case registerWithProvider = "/oauth/register_native"
+    case forgotPassword = "/oauth/forgot_password_native"
+    case resetPassword = "/oauth/reset_password_native"
+    case requestVerification = "/oauth/verify_email_native"
+    case useVerificationCode = "/access/useVerificationCode"
+
+    public var path: String { rawValue }
+
+    /// Set when the call takes only these parameters (no flow context, no form fields): anything else is refused.
+    public var parameters: [String]? {
+        self == .useVerificationCode ? ["verification_code", "email", "client_id", "locale", "flow"] : nil
+    }
+
+    /// Janrain's form name → the call it is sent to. `changePasswordForm` goes through `update_profile_native` as
+    /// the SDK samples do; `useVerificationCodeForm` is the verification page's own form, not one of forms.json.
+    public static let byForm: [String: FormEndpoint] = [
+        "signInForm": .signIn,
+        "registrationForm": .register,
+        "editProfileForm": .updateProfile,
+        "changePasswordForm": .updateProfile,
+        "socialRegistrationForm": .registerWithProvider,
+        "forgotPasswordForm": .forgotPassword,
+        "resetPasswordForm": .resetPassword,
+        "resendVerificationForm": .requestVerification,
+        "useVerificationCodeForm": .useVerificationCode,
+    ]
+
+    /// The pages' own forms (not forms.json's), sent with every flow's settings: the verification code's.
+    static let pageForms = ["useVerificationCodeForm"]
+}
+
+extension FlowCatalog {
+    /// What the widget needs of each form `flow` may submit (and of the page's own code form): the call it posts
+    /// to, and the record attribute behind each field (field name → schema path, for fields that read and write
+    /// one). Forms without a call here (`userInformationForm`) are left out.
+    public func widgetForms(of flow: FlowDefinition) -> [String: JSONValue] {
+        var forms: [String: JSONValue] = [:]
+        for form in flow.forms + FormEndpoint.pageForms {
+            guard let endpoint = FormEndpoint.byForm[form] else { continue }
+            var attributes: [String: JSONValue] = [:]
+            for field in fields(ofForm: form) {
+                if let path = field.recordPath { attributes[field.name] = .string(path.description) }
+            }
+            var entry: [String: JSONValue] = ["endpoint": .string(endpoint.path), "attributes": .object(attributes)]
+            if let parameters = endpoint.parameters { entry["parameters"] = .array(parameters.map(JSONValue.string)) }
+            forms[form] = .object(entry)
+        }
+        return forms
+    }
+}

@@ -1,0 +1,358 @@
+/*
+ * capture-forms.js — sending a form and what each outcome does; checking and ending the page's session.
+ *
+ * Where a form is posted, and which record attribute each field holds, the service says in
+ * janrain.settings.capture.forms (docs/contract.md §2). The service validates every submission against the flow
+ * definition the page was rendered from, so this script does no validation of its own.
+ */
+(function (window, document) {
+  'use strict';
+
+  var ns = window.janrain.capture._widget;
+  var t = ns.t;
+
+  /*
+   * What the widget does around each form (Janrain's behaviour; the call itself comes from the settings).
+   * `kind`: which outcome handling applies. `token`: the form acts on the signed-in user (access_token is sent, a
+   * dead token ends the session). `carriesAddress`: the address it is sent for goes along to the next screens.
+   * `start`/`failed`: the events of its start and failure. `sent`/`done`: the events and the screen of a success.
+   */
+  var BEHAVIOUR = {
+    signInForm: { kind: 'login', start: ['onCaptureLoginStart'], failed: ['onCaptureLoginFailed'] },
+    registrationForm: {
+      kind: 'registration', start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
+    },
+    editProfileForm: {
+      kind: 'profile', token: true, start: [], failed: ['onCaptureProfileSaveFailed', 'onCaptureSaveFailed']
+    },
+    forgotPasswordForm: {
+      kind: 'forgotPassword', carriesAddress: true, start: [], failed: ['onCaptureForgotPasswordCodeFailed'],
+      sent: [['onCaptureEmailSent', 'emailSent'], ['onCaptureForgotPasswordCodeSuccess', 'forgotPasswordCodeSent']],
+      done: 'forgotPasswordSuccess'
+    },
+    resetPasswordForm: {
+      kind: 'resetPassword', carriesAddress: true, start: [], failed: ['onCaptureForgotPasswordCodeFailed'],
+      sent: [], done: 'resetPasswordSuccess'
+    },
+    resendVerificationForm: {
+      kind: 'resendVerification', carriesAddress: true, start: [], failed: ['onCaptureEmailVerificationFailed'],
+      sent: [['onCaptureEmailSent', 'emailSent']], done: 'resendVerificationSuccess'
+    },
+    useVerificationCodeForm: {
+      kind: 'verifyEmail', carriesAddress: true, start: [], failed: ['onCaptureEmailVerificationFailed'],
+      sent: [['onCaptureEmailVerificationSuccess', 'emailVerified']], done: 'verifyEmailSuccess'
+    },
+    changePasswordForm: {
+      kind: 'changePassword', token: true, start: [], failed: ['onCaptureProfileSaveFailed', 'onCaptureSaveFailed'],
+      done: 'newPasswordSuccess'
+    },
+    // A first social sign-in the provider's profile was not enough for (310): the form, with the one-time token.
+    socialRegistrationForm: {
+      kind: 'registration', start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
+    }
+  };
+
+  /*
+   * A form's whole description: its behaviour, the call the settings name (`endpoint`, and `only` when the call takes
+   * only those parameters), and `emailField`, the input with the address a code step is for (the field of the
+   * record's email, else the code screens' own `email` input). Null for a form the page cannot send.
+   */
+  function formSpec(formName) {
+    var behaviour = ns.has(BEHAVIOUR, formName) ? BEHAVIOUR[formName] : null;
+    var sent = ns.formSettings(formName);
+    if (!behaviour || !sent) return null;
+    var spec = { endpoint: sent.endpoint, only: sent.parameters || null };
+    for (var key in behaviour) if (ns.has(behaviour, key)) spec[key] = behaviour[key];
+    if (behaviour.carriesAddress) spec.emailField = ns.fieldOf(formName, 'email') || 'email';
+    return spec;
+  }
+
+  function formFields(form) {
+    var values = {};
+    var elements = form.elements;
+    for (var i = 0; i < elements.length; i++) {
+      var element = elements[i];
+      if (!element.name || element.disabled) continue;
+      var type = (element.type || '').toLowerCase();
+      if (type === 'submit' || type === 'button' || type === 'reset') continue;
+      if ((type === 'checkbox' || type === 'radio') && !element.checked) continue;
+      values[element.name] = element.value;
+    }
+    return values;
+  }
+
+  /*
+   * While a form is sent its submit button says so with aria-disabled, not `disabled`: a disabled button loses focus
+   * (to <body>), and a keyboard or screen-reader user would lose their place. A second submit is ignored meanwhile.
+   */
+  function setBusy(form, busy) {
+    var buttons = form.querySelectorAll('button[type="submit"], input[type="submit"]');
+    for (var i = 0; i < buttons.length; i++) {
+      if (busy) buttons[i].setAttribute('aria-disabled', 'true'); else buttons[i].removeAttribute('aria-disabled');
+    }
+    if (busy) form.setAttribute('aria-busy', 'true'); else form.removeAttribute('aria-busy');
+  }
+
+  /*
+   * <div data-capture-mirror="email" hidden>{* emailAddress *}</div>: a form field that takes its value from the
+   * input named `email` elsewhere on the screen, so one address field serves two forms (verifyEmail).
+   */
+  function copyMirrored(form) {
+    var mirrors = form.querySelectorAll('[data-capture-mirror]');
+    for (var m = 0; m < mirrors.length; m++) {
+      var screen = ns.closest(form, '.capture_screen') || document;
+      var source = screen.querySelector('input[name="' + mirrors[m].getAttribute('data-capture-mirror').replace(/["\\]/g, '') + '"]');
+      var targets = mirrors[m].querySelectorAll('input');
+      for (var i = 0; i < targets.length; i++) if (source) targets[i].value = source.value;
+    }
+  }
+
+  /* The parameters of a submission: the flow's context, the form's fields, and what its kind adds. */
+  function formParams(formName, spec, fields, social) {
+    var params = ns.commonParams(formName);
+    for (var key in fields) {
+      if (ns.has(fields, key)) params[key] = fields[key];
+    }
+    if (spec.only) {
+      var allowed = {};
+      for (var o = 0; o < spec.only.length; o++) allowed[spec.only[o]] = params[spec.only[o]];
+      params = allowed;
+    }
+    if (spec.token) params.access_token = ns.storedToken();
+    if (spec.kind === 'login' || spec.kind === 'registration') {
+      params.device_token = ns.storageGet(ns.STORAGE.device) || '';
+      if (ns.refreshSecret()) params.refresh_secret = ns.refreshSecret();
+    }
+    // The social sign-in this form finishes: its token registers (socialRegistrationForm) or, after the password, merges.
+    if (social && formName === 'signInForm') params.merge_token = social.token;
+    else if (social) params.token = social.token;
+    if (social) params.code_verifier = social.verifier;
+    return params;
+  }
+
+  function submitForm(form) {
+    var formName = form.getAttribute('data-capture-form');
+    var spec = formSpec(formName);
+    if (!spec || form.getAttribute('aria-busy') === 'true') return null;
+    copyMirrored(form);
+    var transactionId = ns.randomId();
+    var fields = formFields(form);
+    var social = ns.socialFor(form);
+    var params = formParams(formName, spec, fields, social);
+    if (spec.emailField && fields[spec.emailField]) ns.carryAddress(fields[spec.emailField].replace(/^\s+|\s+$/g, ''));
+
+    ns.clearMessages(ns.closest(form.parentNode, '.capture_screen') || form);
+    ns.hideNotice();
+    for (var s = 0; s < spec.start.length; s++) {
+      ns.fire(spec.start[s], { statusMessage: spec.kind + 'Start', form: formName }, transactionId);
+    }
+    setBusy(form, true);
+
+    return ns.post(spec.endpoint, params).then(function (reply) {
+      setBusy(form, false);
+      if (reply.ok && spec.done) {
+        codeStepSucceeded(form, formName, spec, reply.body, transactionId);
+      } else if (reply.ok) {
+        if (social) ns.endMerge();
+        succeeded(form, formName, spec, reply.body, transactionId, social);
+      } else {
+        failed(form, formName, spec, reply, transactionId);
+      }
+    }, function () {
+      setBusy(form, false);
+      ns.showFormMessage(form, t('widget.network'));
+      for (var f = 0; f < spec.failed.length; f++) {
+        ns.fire(spec.failed[f], { status: 'error', statusMessage: 'networkError', form: formName }, transactionId);
+      }
+    });
+  }
+
+  function failed(form, formName, spec, reply, transactionId) {
+    var body = reply.body || {};
+    var result = ns.errorFields(reply);
+    result.form = formName;
+    if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 112) {
+      // An address not yet confirmed, for a client that requires it (a sign-in with the right password, or the
+      // account just made): the service just mailed a code for it.
+      for (var v = 0; v < spec.failed.length; v++) ns.fire(spec.failed[v], result, transactionId);
+      ns.carryAddress(ns.addressIn(form) || ns.typedAddress());
+      ns.renderScreen('verifyEmail');
+      return;
+    }
+    if (body.invalid_fields) {
+      var orphaned = ns.showFieldErrors(form, body.invalid_fields);
+      if (orphaned.length) ns.showFormMessage(form, orphaned.join(' '));
+      if (body.code === 380) {
+        ns.addFieldAction(form, ns.fieldOf(formName, 'email') || 'emailAddress',
+          ns.actionLink(t('widget.inUseAction'), 'signIn'));
+      }
+      ns.fire('onCaptureValidationFailed', result, transactionId);
+    } else if (spec.kind === 'login' && (body.code === 510 || body.code === 210)) {
+      // Locked out or the wrong password: resetting is the way forward, right in the message.
+      ns.showFormMessage(form, body.code === 510 ? t('widget.locked') : body.error_description || t('widget.invalidCredentials'),
+        null, ns.actionLink(t('widget.resetAction'), 'forgotPassword'));
+    } else {
+      ns.showFormMessage(form, body.code === 510 ? t('widget.rateLimit') : body.error_description || body.error ||
+        t('widget.httpError').replace('%d', String(reply.status)));
+    }
+    for (var f = 0; f < spec.failed.length; f++) ns.fire(spec.failed[f], result, transactionId);
+    if (spec.token && ns.isTokenError(reply)) {
+      // The session behind this form is gone: say so and end it rather than leave a dead form.
+      ns.fire(body.code === 414 ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
+        ns.errorFields(reply, body.code === 414 ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
+      endSession(false);
+      ns.showNotice(t('widget.sessionEnded'));
+    }
+  }
+
+  /* `social` ({provider}) when the sign-in came through a provider: authProvider names it. */
+  function succeeded(form, formName, spec, body, transactionId, social) {
+    var user = body.capture_user || {};
+    if (spec.kind === 'profile') {
+      ns.saveProfile(user);
+      ns.bindProfile(document.getElementById(ns.currentScreen()) || document.body);
+      ns.showFormMessage(form, t('widget.profileSaved'), 'capture_form_success');
+      ns.fire('onCaptureProfileSaveSuccess', {
+        statusMessage: 'profileSaved', form: formName, userData: user
+      }, transactionId);
+      return;
+    }
+    if (body.device_token) ns.storageSet(ns.STORAGE.device, body.device_token);
+    var code = body.authorization_code;
+    var token = code ? undefined : body.access_token;
+    var expiresIn = token ? (Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600) : undefined;
+    // Code mode: the only way this page can end the sign-in on the server (kept in memory, never stored).
+    ns.keepSignOutToken(code && body.sign_out_token ? body.sign_out_token : null);
+    if (token) {
+      ns.saveSession(token, expiresIn, user);
+      ns.fire('onCaptureSessionCreated', {
+        statusMessage: 'sessionCreated', accessToken: token, expiresIn: expiresIn, userData: user
+      }, transactionId);
+    } else if (user.email) {
+      // response_type=code: the page keeps no session, only the address for the next visit.
+      ns.storageSet(ns.STORAGE.lastEmail, user.email);
+    }
+    var success = {
+      statusMessage: body.is_new ? 'registered' : 'loggedIn',
+      accessToken: token,
+      expiresIn: expiresIn,
+      authorizationCode: code,
+      oneTime: !!code,
+      keepMeLoggedIn: false,
+      authProvider: social ? social.provider : 'capture',
+      userData: {
+        uuid: user.uuid, email: user.email, displayName: user.displayName,
+        givenName: user.givenName, familyName: user.familyName
+      }
+    };
+    if (spec.kind === 'registration' || (social && body.is_new)) ns.fire('onCaptureRegistrationSuccess', success, transactionId);
+    ns.fire('onCaptureLoginSuccess', success, transactionId);
+    if (token) {
+      ns.renderScreen(ns.sessionScreen());
+    } else if (ns.screenExists('signedIn')) {
+      // No session in the page (response_type=code): the host finishes the sign-in.
+      ns.showSignedInWithoutSession('signedIn', user);
+    }
+  }
+
+  /* A social sign-in redeemed at /oauth/auth_native: handled as a sign-in form's success. */
+  function socialSignInSucceeded(body, transactionId, social) {
+    succeeded(null, 'socialSignIn', BEHAVIOUR.signInForm, body, transactionId, social);
+  }
+
+  /* A forgot/reset/resend/verify/change-password step went through: its events, then its success screen. */
+  function codeStepSucceeded(form, formName, spec, body, transactionId) {
+    var user = body.capture_user;
+    if (spec.token && user) ns.saveProfile(user);
+    var fields = { form: formName };
+    for (var s = 0; s < (spec.sent || []).length; s++) {
+      fields.statusMessage = spec.sent[s][1];
+      ns.fire(spec.sent[s][0], fields, transactionId);
+    }
+    if (spec.kind === 'changePassword') {
+      ns.fire('onCaptureProfileSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
+    }
+    // Spent codes and passwords leave the form.
+    var secrets = form.querySelectorAll('input[type="password"], input[name="verification_code"]');
+    for (var i = 0; i < secrets.length; i++) secrets[i].value = '';
+    var own = sessionIsFor(ns.typedAddress());
+    if (spec.kind === 'resetPassword' && own) {
+      // A reset ends every session of the account, this page's included.
+      ns.clearSession();
+      ns.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' }, transactionId);
+    }
+    ns.renderScreen(spec.done);
+    if (spec.kind === 'verifyEmail' && own) refreshProfile();
+  }
+
+  /* True when the page holds a session of the account with this address. */
+  function sessionIsFor(address) {
+    var profile = ns.storedToken() ? ns.storedProfile() : null;
+    return !!(profile && profile.email && address && profile.email.toLowerCase() === address.toLowerCase());
+  }
+
+  /* Re-reads the signed-in user's record (e.g. emailVerified after a code), quietly. */
+  function refreshProfile() {
+    var token = ns.storedToken();
+    return ns.post('/entity', { access_token: token, client_id: ns.captureSettings().clientId }).then(function (reply) {
+      if (reply.ok && ns.storedToken() === token && reply.body.result) ns.saveProfile(reply.body.result);
+    }, function () { /* the next start checks again */ });
+  }
+
+  // ---------------------------------------------------------------- sessions
+
+  /*
+   * Asks the service whether the token still works and fires what it finds.
+   * Resolves true (session found), false (session ended) or null (service unreachable).
+   */
+  function verifySession(token, transactionId) {
+    return ns.post('/entity', { access_token: token, client_id: ns.captureSettings().clientId }).then(function (reply) {
+      if (ns.storedToken() !== token) return false; // ended meanwhile
+      if (reply.ok) {
+        var user = (reply.body && reply.body.result) || {};
+        ns.saveProfile(user);
+        // "Welcome back" greets whoever last held a session here, host-injected sessions included.
+        if (user.email) ns.storageSet(ns.STORAGE.lastEmail, user.email);
+        ns.fire('onCaptureSessionFound', {
+          statusMessage: 'profileFound', accessToken: token, userData: user
+        }, transactionId);
+        return true;
+      }
+      var expired = reply.body && reply.body.code === 414;
+      ns.fire(expired ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
+        ns.errorFields(reply, expired ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
+      endSession(false);
+      ns.showNotice(t('widget.sessionEnded'));
+      return false;
+    }, function () {
+      // Unreachable: keep the stored session (a reload retries) but say so instead of hanging.
+      ns.showNotice(t('widget.network'));
+      return null;
+    });
+  }
+
+  /*
+   * Ends the page's session and, with `revoke`, the sign-in's whole chain on the service: through the stored access
+   * token (response_type=token) or the sign-out token (response_type=code, where the page holds no access token).
+   * Returns true when there was something to revoke.
+   */
+  function endSession(revoke, nextScreen) {
+    var token = ns.storedToken();
+    var signOutToken = ns.takeSignOutToken();
+    var handle = token || signOutToken;
+    if (revoke && handle) {
+      ns.post('/oauth/revoke', {
+        token: handle, token_type_hint: token ? 'access_token' : undefined, client_id: ns.captureSettings().clientId
+      }, { keepalive: true }).then(null, function () { /* best effort */ });
+    }
+    ns.clearSession();
+    ns.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' });
+    ns.renderScreen(nextScreen || ns.initialScreenWithoutSession());
+    return !!(revoke && handle);
+  }
+
+  ns.submitForm = submitForm;
+  ns.socialSignInSucceeded = socialSignInSucceeded;
+  ns.verifySession = verifySession;
+  ns.endSession = endSession;
+})(window, document);

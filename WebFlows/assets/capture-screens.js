@@ -1,0 +1,376 @@
+/*
+ * capture-screens.js — the screens: which one to show, what it shows (the profile, the address carried from the
+ * last screen, a message's link), page notices, and the messages beside fields and forms.
+ *
+ * Screens are elements whose id is the screen name (class "capture_screen"); forms carry
+ * data-capture-form="<formName>".
+ */
+(function (window, document) {
+  'use strict';
+
+  var ns = window.janrain.capture._widget;
+  var t = ns.t;
+
+  // Screens that only make sense with a session; without one the sign-in screen is shown instead.
+  var SESSION_SCREENS = { editProfile: true, changePassword: true, newPasswordSuccess: true, signedIn: true };
+  // Screens a message's link may open (#screen=…&code=…&email=…), and the code input they fill.
+  var LINK_SCREENS = { resetPassword: true, verifyEmail: true };
+  // The form the signed-in record fills in (Janrain's), from the attributes janrain.settings gives its fields.
+  var PROFILE_FORM = 'editProfileForm';
+
+  // The page's own title, which a screen's heading goes before.
+  var pageTitle = document.title;
+  // The email address carried between the sign-in and code screens (never stored): changed through carryAddress
+  // only, read through typedAddress (carriedAddress falls back to the signed-in user's).
+  var address = '';
+
+  function carryAddress(value) {
+    address = value || '';
+  }
+
+  // ---------------------------------------------------------------- which screen
+
+  function screens() {
+    return document.querySelectorAll('.capture_screen');
+  }
+
+  function screenExists(name) {
+    var element = name && document.getElementById(name);
+    return !!(element && (' ' + element.className + ' ').indexOf(' capture_screen ') >= 0);
+  }
+
+  function signInScreen() {
+    if (ns.storageGet(ns.STORAGE.lastEmail) && screenExists('returnTraditional')) return 'returnTraditional';
+    return 'signIn';
+  }
+
+  /* The screen to show after a session is found or created. */
+  function sessionScreen() {
+    var wanted = ns.captureSettings().screenToRender;
+    if (wanted && screenExists(wanted)) return wanted;
+    if (screenExists('signedIn')) return 'signedIn';
+    if (screenExists('editProfile')) return 'editProfile';
+    return signInScreen();
+  }
+
+  function initialScreenWithoutSession() {
+    var wanted = ns.captureSettings().screenToRender;
+    if (wanted && screenExists(wanted) && !SESSION_SCREENS[wanted]) return wanted;
+    return signInScreen();
+  }
+
+  /* Sign-in after a code step: the address it was for, not a different remembered one. */
+  function signInAfterCode() {
+    var last = ns.storageGet(ns.STORAGE.lastEmail);
+    if (address && last && address.toLowerCase() !== last.toLowerCase()) return 'signIn';
+    return signInScreen();
+  }
+
+  // ---------------------------------------------------------------- what a screen shows
+
+  function bindProfile(root, override) {
+    var profile = override || ns.storedProfile() || {};
+    var values = {
+      email: profile.email, displayName: profile.displayName || profile.email,
+      givenName: profile.givenName, familyName: profile.familyName,
+      lastEmail: ns.storageGet(ns.STORAGE.lastEmail),
+      address: carriedAddress(),
+      providerName: ns.socialProviderName(),
+      mergeEmail: ns.mergeEmail()
+    };
+    var bound = root.querySelectorAll('[data-capture-bind]');
+    for (var i = 0; i < bound.length; i++) {
+      var value = values[bound[i].getAttribute('data-capture-bind')];
+      bound[i].textContent = value === undefined || value === null ? '' : String(value);
+    }
+    // "Confirm your address" reminders: only when the profile says the address is not verified yet.
+    var unverified = addressUnproven(profile);
+    var reminders = root.querySelectorAll('[data-capture-if="emailUnverified"]');
+    for (var r = 0; r < reminders.length; r++) reminders[r].hidden = !unverified;
+  }
+
+  /* The signed-in record says its address is not proven yet (no reminder, no link until it is). */
+  function addressUnproven(profile) {
+    return !!(profile && profile.email && ns.has(profile, 'emailVerified') && !profile.emailVerified);
+  }
+
+  /* The record's value at an attribute path (`givenName`, `primaryAddress.city`). */
+  function valueAt(record, path) {
+    var steps = String(path).split('.');
+    var value = record;
+    for (var i = 0; i < steps.length && value !== undefined && value !== null; i++) value = value[steps[i]];
+    return value;
+  }
+
+  function fillForms(root) {
+    var profile = ns.storedProfile() || {};
+    var attributes = (ns.formSettings(PROFILE_FORM) || {}).attributes || {};
+    var forms = root.querySelectorAll('form[data-capture-form="' + PROFILE_FORM + '"]');
+    for (var f = 0; f < forms.length; f++) {
+      for (var field in attributes) {
+        if (!ns.has(attributes, field)) continue;
+        var input = forms[f].elements[field];
+        if (input && 'value' in input) {
+          var value = valueAt(profile, attributes[field]);
+          input.value = value === undefined || value === null ? '' : String(value);
+        }
+      }
+    }
+    var lastEmail = ns.storageGet(ns.STORAGE.lastEmail);
+    var returningField = ns.fieldOf('signInForm', 'email');
+    var returning = root.id === 'returnTraditional' && returningField
+      ? root.querySelectorAll('input[name="' + returningField + '"]') : [];
+    for (var r = 0; r < returning.length; r++) {
+      if (!returning[r].value && lastEmail) returning[r].value = lastEmail;
+    }
+    var carried = carriedAddress();
+    if (carried && root.id !== 'returnTraditional') {
+      // The address typed on the previous screen (or named by a message's link) goes along.
+      var inputs = root.querySelectorAll('form[data-capture-form] input');
+      for (var a = 0; a < inputs.length; a++) {
+        var form = inputs[a].form;
+        var formName = form && form.getAttribute('data-capture-form');
+        if (!ns.isAddressInput(inputs[a].name) || formName === PROFILE_FORM) continue;
+        if ((formName === 'registrationForm' || formName === 'socialRegistrationForm') && inputs[a].value) continue;
+        inputs[a].value = carried;
+      }
+    }
+  }
+
+  /* The address the code screens are about: the one carried from the last screen, else the signed-in user's. */
+  function carriedAddress() {
+    if (address) return address;
+    var profile = ns.hasActiveSession() ? ns.storedProfile() : null;
+    return (profile && profile.email) || '';
+  }
+
+  /* The address in the first filled address input of `root`, if any. */
+  function addressIn(root) {
+    var inputs = root ? root.querySelectorAll('input') : [];
+    for (var i = 0; i < inputs.length; i++) {
+      if (ns.isAddressInput(inputs[i].name) && inputs[i].value && inputs[i].value.indexOf('@') > 0) {
+        return inputs[i].value.replace(/^\s+|\s+$/g, '');
+      }
+    }
+    return '';
+  }
+
+  /*
+   * A message's link: #screen=resetPassword&code=K7QD-3MXP&email=a%40b.co. Read once, then removed from the
+   * address bar and history so the code does not linger; returns the screen to show, or null.
+   */
+  function takeLink() {
+    var values = ns.fragmentValues(window.location.hash);
+    if (!values.screen || !LINK_SCREENS[values.screen] || !screenExists(values.screen)) return null;
+    ns.forgetFragment();
+    if (values.email) carryAddress(values.email);
+    var codes = document.getElementById(values.screen).querySelectorAll('input[name="verification_code"]');
+    for (var c = 0; c < codes.length; c++) codes[c].value = values.code || '';
+    return values.screen;
+  }
+
+  function renderScreen(name, options) {
+    if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
+    if (ns.waitsForSocial(name)) name = signInScreen();
+    if (!screenExists(name)) {
+      if (!screenExists('signIn')) return false;
+      name = 'signIn';
+    }
+    var all = screens();
+    var target = document.getElementById(name);
+    for (var i = 0; i < all.length; i++) {
+      if (all[i] !== target) all[i].hidden = true;
+    }
+    clearMessages(target);
+    bindProfile(target);
+    ns.renderMerge(target);
+    ns.renderLinkedAccounts(target);
+    fillForms(target);
+    target.hidden = false;
+    var loading = document.getElementById('capture_loading');
+    if (loading) loading.hidden = true;
+    var previous = ns.currentScreen();
+    ns.screenShown(name);
+    if (previous !== null && !(options && options.keepFocus)) {
+      // Screen readers and keyboards follow the change; the heading has tabindex="-1".
+      var heading = target.querySelector('h1, h2');
+      if (heading && heading.focus) heading.focus();
+    }
+    // The window title names the screen too (screen readers announce it; the app switcher shows it).
+    var heading1 = target.querySelector('h1');
+    var screenTitle = heading1 ? (heading1.textContent || '').replace(/\s+/g, ' ').replace(/^ | $/g, '') : '';
+    document.title = screenTitle && screenTitle !== pageTitle ? screenTitle + ' – ' + pageTitle : pageTitle;
+    ns.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
+    return true;
+  }
+
+  /* response_type=code: the signed-in screen for `user`, though the page keeps no session. */
+  function showSignedInWithoutSession(name, user) {
+    var all = screens();
+    var target = document.getElementById(name);
+    for (var i = 0; i < all.length; i++) all[i].hidden = all[i] !== target;
+    bindProfile(target, user);
+    ns.screenShown(name);
+    ns.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
+  }
+
+  /* Fired once the widget has put its first screen up (start, or a host-injected session). */
+  function renderComplete() {
+    ns.showSocialNotice();
+    ns.fire('onCaptureRenderComplete', { statusMessage: 'renderComplete', screen: ns.currentScreen() });
+  }
+
+  // ---------------------------------------------------------------- notices and messages
+
+  /* A page-level notice (network trouble) that does not belong to one form. */
+  function showNotice(text, gentle) {
+    var notice = document.getElementById('capture_notice');
+    if (!notice) {
+      notice = document.createElement('p');
+      notice.id = 'capture_notice';
+      var container = document.querySelector('.capture_container') || document.body;
+      container.insertBefore(notice, container.firstChild);
+    }
+    // A gentle notice (a cancelled sign-in, "signing you in…") is news, not an error.
+    notice.className = gentle ? 'capture_notice capture_notice_info' : 'capture_notice';
+    notice.setAttribute('role', gentle ? 'status' : 'alert');
+    notice.textContent = text;
+    notice.hidden = false;
+  }
+
+  function hideNotice() {
+    var notice = document.getElementById('capture_notice');
+    if (notice) notice.hidden = true;
+  }
+
+  function clearMessages(root) {
+    if (!root) return;
+    var tips = root.querySelectorAll('.capture_tip_error, .capture_form_error, .capture_form_success');
+    for (var i = 0; i < tips.length; i++) {
+      tips[i].textContent = '';
+      tips[i].hidden = true;
+    }
+    var invalid = root.querySelectorAll('[aria-invalid]');
+    for (var j = 0; j < invalid.length; j++) invalid[j].removeAttribute('aria-invalid');
+    var items = root.querySelectorAll('.capture_form_item.capture_error');
+    for (var k = 0; k < items.length; k++) {
+      items[k].className = items[k].className.replace(/\s*\bcapture_error\b/g, '');
+    }
+    var generated = root.querySelectorAll('[data-capture-generated]');
+    for (var g = 0; g < generated.length; g++) generated[g].parentNode.removeChild(generated[g]);
+  }
+
+  /* A way forward offered with a message: a link-styled button to another screen (null if the page lacks it). */
+  function actionLink(label, screen) {
+    if (!screenExists(screen)) return null;
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'capture_link';
+    button.setAttribute('data-capture-screen', screen);
+    button.textContent = label;
+    var line = document.createElement('span');
+    line.className = 'capture_message_action';
+    line.setAttribute('data-capture-generated', '');
+    line.appendChild(button);
+    return line;
+  }
+
+  function showFormMessage(form, text, className, action) {
+    var node = form.querySelector('.' + (className || 'capture_form_error'));
+    if (!node && form.parentNode) node = form.parentNode.querySelector('.' + (className || 'capture_form_error'));
+    if (!node) return;
+    node.textContent = text;
+    if (action) node.appendChild(action);
+    node.hidden = false;
+  }
+
+  /* Puts a way forward right under a field's message (e.g. "address in use" → sign in or reset). */
+  function addFieldAction(form, field, action) {
+    var input = action && form.querySelector('[name="' + field + '"]');
+    var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
+    if (!tip) return;
+    var holder = document.createElement('p');
+    holder.className = 'capture_field_action';
+    holder.setAttribute('data-capture-generated', '');
+    action.removeAttribute('data-capture-generated');
+    holder.appendChild(action);
+    tip.parentNode.insertBefore(holder, tip.nextSibling);
+  }
+
+  /* Shows each message next to its field; returns messages whose field is not in this form. */
+  function showFieldErrors(form, invalidFields) {
+    var orphaned = [];
+    for (var field in invalidFields) {
+      if (!ns.has(invalidFields, field)) continue;
+      var messages = invalidFields[field];
+      var text = Object.prototype.toString.call(messages) === '[object Array]' ? messages.join(' ') : String(messages);
+      var input = form.querySelector('[name="' + field.replace(/["\\]/g, '') + '"]');
+      var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
+      if (!input || !tip || ns.closest(input, '[hidden]')) {
+        // No place next to the field (or the field is a hidden copy): the form's own message says it.
+        orphaned.push(text);
+        continue;
+      }
+      tip.textContent = text;
+      tip.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      var item = input.parentNode;
+      if (item && item.className.indexOf('capture_error') < 0) item.className += ' capture_error';
+    }
+    // The first invalid field in screen order (invalid_fields' keys come sorted by name, not by place).
+    var marked = form.querySelectorAll('[aria-invalid="true"]');
+    if (marked.length) {
+      showErrorSummary(form, marked);
+      if (marked[0].focus) marked[0].focus();
+    }
+    return orphaned;
+  }
+
+  /*
+   * The form's message (role="alert", so it is announced as a group): how many fields need fixing, each a link-styled
+   * button that takes focus to its field.
+   */
+  function showErrorSummary(form, marked) {
+    var node = form.querySelector('.capture_form_error');
+    if (!node) return;
+    node.textContent = t(marked.length === 1 ? 'widget.fixOneField' : 'widget.fixFields').replace('%d', String(marked.length));
+    var list = document.createElement('ul');
+    list.className = 'capture_error_summary';
+    list.setAttribute('data-capture-generated', '');
+    for (var i = 0; i < marked.length; i++) {
+      var label = marked[i].id ? form.querySelector('label[for="' + marked[i].id + '"]') : null;
+      var item = document.createElement('li');
+      var jump = document.createElement('button');
+      jump.type = 'button';
+      jump.className = 'capture_link';
+      jump.setAttribute('data-capture-focus', marked[i].id);
+      jump.textContent = label ? label.textContent : marked[i].name;
+      item.appendChild(jump);
+      list.appendChild(item);
+    }
+    node.appendChild(list);
+    node.hidden = false;
+  }
+
+  ns.carryAddress = carryAddress;
+  ns.typedAddress = function () { return address; };
+  ns.addressIn = addressIn;
+  ns.addressUnproven = addressUnproven;
+  ns.screenExists = screenExists;
+  ns.signInScreen = signInScreen;
+  ns.sessionScreen = sessionScreen;
+  ns.initialScreenWithoutSession = initialScreenWithoutSession;
+  ns.signInAfterCode = signInAfterCode;
+  ns.bindProfile = bindProfile;
+  ns.takeLink = takeLink;
+  ns.renderScreen = renderScreen;
+  ns.showSignedInWithoutSession = showSignedInWithoutSession;
+  ns.renderComplete = renderComplete;
+  ns.showNotice = showNotice;
+  ns.hideNotice = hideNotice;
+  ns.clearMessages = clearMessages;
+  ns.actionLink = actionLink;
+  ns.showFormMessage = showFormMessage;
+  ns.addFieldAction = addFieldAction;
+  ns.showFieldErrors = showFieldErrors;
+})(window, document);
