@@ -49,11 +49,9 @@ public struct Client: Sendable, Equatable, Codable {
 
 /// Rules about client ids, redirect URIs and response types, shared by settings, the CLI and the service.
 public enum ClientRules {
-    public static let responseTypes: Set<String> = ["token", "code", "code_and_token"]
-
     /// Why `type` cannot be given to a client, or nil when it can.
     public static func problem(withResponseType type: String) -> String? {
-        responseTypes.contains(type) ? nil : "unknown response type '\(type)' (token, code or code_and_token)"
+        ResponseType(rawValue: type) != nil ? nil : "unknown response type '\(type)' (token, code or code_and_token)"
     }
 
     public static func isValidClientID(_ id: String) -> Bool {

@@ -103,7 +103,7 @@ extension FlowCatalog {
             for form in flow.forms where formsFile.forms[form] == nil {
                 throw SettingsError(file: url.path, key: "forms", problem: "names undefined form '\(form)'")
             }
-            guard ClientRules.responseTypes.contains(flow.responseType) else {
+            guard ResponseType(rawValue: flow.responseType) != nil else {
                 throw SettingsError(file: url.path, key: "responseType", problem: "must be token, code or code_and_token")
             }
             flows[flow.name] = flow

@@ -107,7 +107,7 @@ enum SocialButtons {
 /// The `window.janrain.settings` values of one page view (docs/contract.md §2); the page script adds `capture.redirectUri`.
 enum JanrainSettings {
     static func json(
-        flow: FlowDefinition, client: Client, locale: String, responseType: String, codeChallenge: String?,
+        flow: FlowDefinition, client: Client, locale: String, responseType: ResponseType, codeChallenge: String?,
         tokenURL: String, settings: ServiceSettings, catalog: FlowCatalog, providers: [SocialProvider] = [],
         appReturnURI: String? = nil
     ) -> String {
@@ -116,7 +116,7 @@ enum JanrainSettings {
             "captureServer": .string(settings.resolvedPublicOrigin),
             "appId": .string(settings.appID),
             "clientId": .string(client.clientID),
-            "responseType": .string(responseType),
+            "responseType": .string(responseType.rawValue),
             "flowName": .string(flow.name),
             "flowVersion": .string(flow.flowVersion),
             "registerFlow": .string(flow.registerFlow),

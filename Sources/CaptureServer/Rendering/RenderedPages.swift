@@ -12,7 +12,7 @@ final class RenderedPages: Sendable {
         let flow: String
         let clientID: String
         let locale: String
-        let responseType: String
+        let responseType: ResponseType
         let tokenURL: String
     }
 

@@ -18,19 +18,19 @@ struct OAuthController {
     @Sendable func token(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
         let (clientID, secret) = try Self.clientCredentials(request, parameters)
-        switch parameters["grant_type"] {
-        case nil, "": throw CaptureError.missingArgument("grant_type")
-        case "refresh_token":
+        guard let type = parameters["grant_type"], !type.isEmpty else { throw CaptureError.missingArgument("grant_type") }
+        switch GrantType(rawValue: type) {
+        case .refreshToken:
             let grant = try await service.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
             return Reply.ok(grant.replyFields)
-        case "authorization_code":
+        case .authorizationCode:
             let grant = try await service.exchangeCode(
                 parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
                 clientID: clientID, clientSecret: secret)
             return Reply.ok(grant.replyFields)
-        case let other?:
-            throw CaptureError.unsupportedGrantType(other)
+        case nil:
+            throw CaptureError.unsupportedGrantType(type)
         }
     }
 
@@ -57,8 +57,8 @@ struct OAuthController {
             "token_endpoint": .string(issuer + "/oauth/token"),
             "revocation_endpoint": .string(issuer + "/oauth/revoke"),
             "introspection_endpoint": .string(issuer + "/oauth/introspect"),
-            "response_types_supported": .array(ClientRules.responseTypes.sorted().map(JSONValue.string)),
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "response_types_supported": .array(ResponseType.allCases.map(\.rawValue).sorted().map(JSONValue.string)),
+            "grant_types_supported": .array(GrantType.allCases.map { .string($0.rawValue) }),
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "revocation_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],

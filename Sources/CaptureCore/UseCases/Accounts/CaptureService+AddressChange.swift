@@ -39,7 +39,7 @@ extension CaptureService {
         let values = ["name": user.displayName ?? previous.email, "email": user.email, "previous": previous.email]
         var wayBackSent = false
         if let flow = flow ?? catalog.flows.values.min(by: { $0.name < $1.name }) {
-            let context = FlowContext(client: client, flow: flow, form: "", responseType: "token")
+            let context = FlowContext(client: client, flow: flow, form: "", responseType: .token)
             try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: locale)
             let restoreOpen = try await store.codes.use(userID: user.id, purpose: .addressRestore) { newest in
                 (nil, newest?.isLive(at: now) == true)

@@ -12,7 +12,7 @@ extension CaptureService {
         if !mailed, let flow = flow ?? catalog.flows.values.min(by: { $0.name < $1.name }),
             (try? await throttle.admitCodeRequest(email: user.email, address: nil, now: time.now())) != nil
         {
-            let context = FlowContext(client: client, flow: flow, form: "", responseType: "token")
+            let context = FlowContext(client: client, flow: flow, form: "", responseType: .token)
             try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: locale)
         }
         throw CaptureError.emailNotVerified

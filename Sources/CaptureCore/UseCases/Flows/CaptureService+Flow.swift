@@ -22,23 +22,22 @@ extension CaptureService {
         }
         let form = takesForm ? (request.form ?? "") : ""
         if takesForm && form.isEmpty { throw CaptureError.missingArgument("form") }
-        let responseType = request.responseType.flatMap { $0.isEmpty ? nil : $0 } ?? "token"
-        guard ClientRules.responseTypes.contains(responseType) else {
+        guard let responseType = ResponseType(parameter: request.responseType, fallback: .token) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }
-        guard client.responseTypes.contains(responseType) else {
-            throw CaptureError.invalidArgument("response_type", "'\(responseType)' is not allowed for this client")
+        guard client.responseTypes.contains(responseType.rawValue) else {
+            throw CaptureError.invalidArgument("response_type", "'\(responseType.rawValue)' is not allowed for this client")
         }
         try checkRedirect(request.redirectURI, for: client)
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
-        if responseType != "token" && issuesTokens {
+        if responseType.issuesCode && issuesTokens {
             // A public client's code must be bound to a PKCE challenge, except with `code_and_token`: that reply hands
             // the caller the access and refresh tokens as well, so a code bound to the client alone exposes nothing
             // they do not. jump.ios and jump.android ask for `code_and_token` (never with PKCE) when the app wants a
             // code for its backend.
             context.codeChallenge = try PKCE.checkedChallenge(
                 request.codeChallenge, method: request.codeChallengeMethod,
-                required: !client.isConfidential && responseType == "code")
+                required: !client.isConfidential && responseType == .code)
             context.redirectURI = request.redirectURI.flatMap { $0.isEmpty ? nil : $0 }
         }
         return context
@@ -52,11 +51,11 @@ extension CaptureService {
     ) async throws -> AuthResult {
         try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
         var result = AuthResult(user: user, isNew: isNew)
-        if context.responseType != "code" {
+        if context.responseType.issuesTokens {
             result.grant = try await issueTokens(
                 for: user, client: context.client, refreshSecret: refreshSecret, provider: provider)
         }
-        if context.responseType != "token" {
+        if context.responseType.issuesCode {
             let issued = try await issueCode(
                 for: user, client: context.client, redirectURI: context.redirectURI, codeChallenge: context.codeChallenge,
                 refreshSecret: refreshSecret)

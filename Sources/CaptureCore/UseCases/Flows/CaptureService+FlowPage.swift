@@ -29,7 +29,7 @@ public struct FlowPageView: Sendable {
     public let client: Client
     /// The language the page speaks: the page's `locale`, else the browser's languages, else the flow's.
     public let locale: String
-    public let responseType: String
+    public let responseType: ResponseType
     public let codeChallenge: String?
     /// Absolute: a flow's relative `tokenUrl` is resolved against the public origin.
     public let tokenURL: String
@@ -90,15 +90,16 @@ extension CaptureService {
         }
         let locale = catalog.localization.negotiate(
             explicit: query.locale, acceptLanguage: query.acceptLanguage, fallback: flow.locale)
-        let responseType = query.responseType ?? flow.responseType
-        guard responseType == "token" || responseType == "code" else {
+        // A page hands back tokens or a code, never both.
+        guard let responseType = ResponseType(rawValue: query.responseType ?? flow.responseType), responseType != .codeAndToken
+        else {
             throw refuse("response_type must be token or code.")
         }
-        guard client.responseTypes.contains(responseType) else {
-            throw refuse("The app “\(clientID)” may not use response_type=\(responseType).")
+        guard client.responseTypes.contains(responseType.rawValue) else {
+            throw refuse("The app “\(clientID)” may not use response_type=\(responseType.rawValue).")
         }
         var codeChallenge: String?
-        if responseType == "code" {
+        if responseType == .code {
             do {
                 codeChallenge = try PKCE.checkedChallenge(
                     query.codeChallenge, method: query.codeChallengeMethod, required: !client.isConfidential)

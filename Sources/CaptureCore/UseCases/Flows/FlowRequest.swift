@@ -110,7 +110,7 @@ struct FlowContext: Sendable {
     var client: Client
     var flow: FlowDefinition
     var form: String
-    var responseType: String
+    var responseType: ResponseType
     /// Where an authorization code may be redeemed (origin + path of the checked `redirect_uri`).
     var redirectURI: String?
     /// The PKCE S256 challenge a code is bound to.

@@ -65,9 +65,12 @@ extension CaptureService {
         guard let flowName = start.flow, let flow = catalog.flow(named: flowName) else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(start.flow ?? "")'")
         }
-        let responseType = start.responseType.flatMap { $0.isEmpty ? nil : $0 } ?? flow.responseType
-        guard client.responseTypes.contains(responseType) else {
-            throw CaptureError.invalidArgument("response_type", "'\(responseType)' is not allowed for this client")
+        let flowDefault = ResponseType(rawValue: flow.responseType) ?? .token
+        guard let responseType = ResponseType(parameter: start.responseType, fallback: flowDefault) else {
+            throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
+        }
+        guard client.responseTypes.contains(responseType.rawValue) else {
+            throw CaptureError.invalidArgument("response_type", "'\(responseType.rawValue)' is not allowed for this client")
         }
         // The hand-off sends the answer to the app (which gives the token to its page); otherwise to the page.
         guard let page = start.appReturnURI ?? start.redirectURI, !page.isEmpty else {
@@ -81,7 +84,7 @@ extension CaptureService {
         let returnURL = String(page.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
         var login = SocialLogin(
             stateHash: TokenMinter.hash(state), provider: provider.name, clientID: client.clientID, flow: flow.name,
-            locale: start.locale ?? flow.locale, responseType: responseType, returnURL: returnURL, nonce: nonce,
+            locale: start.locale ?? flow.locale, responseType: responseType.rawValue, returnURL: returnURL, nonce: nonce,
             codeVerifier: verifier, createdAt: time.now())
         login.initiatorChallenge = challenge
         try await store.socialLogins.insert(login)

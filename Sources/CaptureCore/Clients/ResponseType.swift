@@ -1,0 +1,28 @@
+/// What a sign-in hands back (Janrain's and OAuth's `response_type`): tokens, a one-time authorization code, or both.
+/// Clients list the ones they may use (`Client.responseTypes`, stored and sent by these names).
+public enum ResponseType: String, Sendable, CaseIterable {
+    case token
+    case code
+    /// The SDKs' choice when the app wants a code for its backend: the code and the tokens.
+    case codeAndToken = "code_and_token"
+
+    /// Reads a request's `response_type`; nil or empty is `fallback`.
+    public init?(parameter: String?, fallback: ResponseType) {
+        guard let parameter, !parameter.isEmpty else {
+            self = fallback
+            return
+        }
+        self.init(rawValue: parameter)
+    }
+
+    /// The reply carries an access and a refresh token.
+    public var issuesTokens: Bool { self != .code }
+    /// The reply carries a one-time authorization code.
+    public var issuesCode: Bool { self != .token }
+}
+
+/// What `/oauth/token` is asked to exchange (RFC 6749 `grant_type`).
+public enum GrantType: String, Sendable, CaseIterable {
+    case authorizationCode = "authorization_code"
+    case refreshToken = "refresh_token"
+}
