@@ -11,8 +11,7 @@ import re
 import pytest
 
 from conftest import PASSWORD
-from screens import every_screen, settle_screen, show, use_scheme
-from test_accessibility import assert_no_violations, run_axe
+from screens import show
 from test_appearance import rect, style
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -201,27 +200,6 @@ def test_a_language_the_service_does_not_speak_gets_english(server, make_host):
     assert direction == "ltr"
     assert text_of(host, "#signIn_title") == ENGLISH["signIn.title"]
     assert text_of(host, "#signIn label[for$=signInEmailAddress]") == ENGLISH["field.signInEmailAddress.label"]
-
-
-@pytest.mark.parametrize("locale", LOCALES)
-def test_axe_finds_nothing_on_any_screen_in_each_language_light_or_dark(server, host, oidc_provider, dark_scheme_reset,
-                                                                         locale):
-    """Every screen of the one-page flow (it holds every screen but editProfile's own page) and the profile page, each
-    with its error states, light and dark, in each shipped language besides English (test_accessibility.py does
-    English); one language per test, so the two workers share them."""
-    checked, found = [], []
-    for flow in ("webViewDemo", "webViewProfile"):
-        for state in every_screen(host, server, oidc_provider, flow, locale=locale):
-            assert host.run_js("document.documentElement.lang") == locale
-            settle_screen(host)
-            for dark in (False, True):
-                use_scheme(host, dark)
-                where = "%s/%s/%s/%s" % (locale, flow, state, "dark" if dark else "light")
-                violations = run_axe(host)
-                checked.append(where)
-                found.extend((where, v) for v in violations)
-            use_scheme(host, False)
-    assert_no_violations(checked, found, "in %s" % locale, at_least=50)
 
 
 def test_mail_in_the_pages_language(server, host, mailbox):
