@@ -3,38 +3,38 @@
 /// sorted; checked in debug builds), so the bytes are exactly those `JSONValue.encodedBytes()` writes for the same
 /// object, which stays the definition (tests compare the two).
 public struct JSONObjectWriter {
-    private var output: [UInt8]
-    private var lastKey: StaticString?
+    @usableFromInline var output: [UInt8]
+    @usableFromInline var lastKey: StaticString?
 
-    public init(capacity: Int = 256) {
+    @inlinable public init(capacity: Int = 256) {
         output = []
         output.reserveCapacity(capacity)
         output.append(UInt8(ascii: "{"))
     }
 
-    public mutating func member(_ key: StaticString, _ value: String) {
+    @inlinable public mutating func member(_ key: StaticString, _ value: String) {
         writeKey(key)
         JSONWriter.writeString(value, to: &output)
     }
 
-    public mutating func member(_ key: StaticString, _ value: Int64) {
+    @inlinable public mutating func member(_ key: StaticString, _ value: Int64) {
         writeKey(key)
         JSONWriter.write(.int(value), to: &output)
     }
 
-    public mutating func member(_ key: StaticString, _ value: Bool) {
+    @inlinable public mutating func member(_ key: StaticString, _ value: Bool) {
         writeKey(key)
         JSONWriter.write(.bool(value), to: &output)
     }
 
     /// The object, closed.
-    public consuming func finished() -> [UInt8] {
+    @inlinable public consuming func finished() -> [UInt8] {
         output.append(UInt8(ascii: "}"))
         return output
     }
 
     /// Keys are the writer's own constants: plain ASCII that needs no escape, in ascending order.
-    private mutating func writeKey(_ key: StaticString) {
+    @inlinable mutating func writeKey(_ key: StaticString) {
         assert(lastKey.map { Self.text($0) < Self.text(key) } ?? true, "JSONObjectWriter: \(key) out of order")
         assert(!Self.text(key).utf8.contains { $0 < 0x20 || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
         if lastKey != nil { output.append(UInt8(ascii: ",")) }
@@ -44,5 +44,5 @@ public struct JSONObjectWriter {
         output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
-    private static func text(_ key: StaticString) -> String { key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
+    @inlinable static func text(_ key: StaticString) -> String { key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
 }

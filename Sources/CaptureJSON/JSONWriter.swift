@@ -2,7 +2,7 @@
 /// characters as `\uXXXX`, non-finite numbers as `null`. Every reply goes through here, so it avoids
 /// `JSONEncoder`'s per-call set-up and its Codable round trip.
 extension JSONValue {
-    public func encodedBytes() -> [UInt8] {
+    @inlinable public func encodedBytes() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         JSONWriter.write(self, to: &output)
@@ -10,10 +10,11 @@ extension JSONValue {
     }
 }
 
+/// Inlinable, as `JSONObjectWriter` is: the replies of the hot paths compile as if the writer were in their module.
 public enum JSONWriter {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    @usableFromInline static let hexDigits = Array("0123456789abcdef".utf8)
 
-    public static func write(_ value: JSONValue, to output: inout [UInt8]) {
+    @inlinable public static func write(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -46,13 +47,13 @@ public enum JSONWriter {
         }
     }
 
-    public static func writeString(_ text: String, to output: inout [UInt8]) {
+    @inlinable public static func writeString(_ text: String, to output: inout [UInt8]) {
         var text = text
         // From the string's own buffer: a `String.UTF8View` checks its representation at every index.
         text.withUTF8 { writeString(utf8: $0, to: &output) }
     }
 
-    private static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    @inlinable static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied whole.
         if !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
