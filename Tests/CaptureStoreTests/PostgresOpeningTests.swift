@@ -65,8 +65,8 @@ import Glibc
         // "Connect timeout (1 s)" or, once connected, ours ("no answer within 1 s (connect_timeout)").
         #expect(error?.reason.contains("1 s") == true, "\(error?.reason ?? "")")
         // And it ended: the wall clock only says "not for ever", since a machine the other tests keep busy can
-        // delay the timer that fires after 1 s (a clean-clone run once took 6.9 s, another 18.6 s).
-        #expect(clock.now - started < .seconds(60))
+        // delay the timer that fires after 1 s (runs beside other suites took 6.9 s, 18.6 s and 61.5 s).
+        #expect(clock.now - started < .seconds(300))
     }
 
     /// A server at its connection limit (here a role's `CONNECTION LIMIT 1`, SQLSTATE 53300 as for
