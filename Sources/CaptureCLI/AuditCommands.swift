@@ -25,7 +25,7 @@ extension AuditCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                output.list(
+                try output.list(
                     [
                         .init("ID", "id"), .init("AT", "at"), .init("ACTOR", "actor"), .init("ACTION", "action"),
                         .init("TARGET", "target"), .init("OUTCOME", "outcome"), .init("DETAIL", "detail"),
@@ -72,7 +72,7 @@ extension AdminKeyCommand {
         func run() async throws {
             try await options.withService { service, output in
                 let keys = try await service.listAdminKeys().map { AdminDocuments.adminKey($0) }
-                output.list(
+                try output.list(
                     [
                         .init("ID", "id"), .init("NAME", "name"), .init("STATE", "state"), .init("CREATED", "created_at"),
                         .init("REVOKED", "revoked_at"),

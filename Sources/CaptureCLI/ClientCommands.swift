@@ -62,10 +62,10 @@ extension ClientCommand {
             draft.legacyTokenURL = legacyTokenURL
             let client = draft
             try await options.withConsole(creatingDatabase: true) { console, output in
-                let document = try await console.addClient(client)
-                if output.json { return output.emit(document) }
-                output.record(ClientCommand.fields + ["client_secret"], document)
-                if Output.member(document, "client_secret") != .null { print("\n" + AdminDocuments.secretNote) }
+                let added = try await console.addClient(client)
+                if output.json { return output.emit(try AdminViews.document(added)) }
+                try output.record(ClientCommand.fields + ["client_secret"], added)
+                if added.clientSecret != nil { print("\n" + AdminDocuments.secretNote) }
             }
         }
     }
@@ -77,7 +77,7 @@ extension ClientCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                output.list(ClientCommand.columns, try await console.clients())
+                try output.list(ClientCommand.columns, try await console.clients())
             }
         }
     }
@@ -92,7 +92,7 @@ extension ClientCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                output.record(ClientCommand.fields, try await console.client(clientID))
+                try output.record(ClientCommand.fields, try await console.client(clientID))
             }
         }
     }
@@ -126,7 +126,7 @@ extension ClientCommand {
             change.legacyTokenURL = legacyTokenURL.map { $0 == "on" }
             let asked = change
             try await options.withConsole { console, output in
-                output.record(ClientCommand.fields, try await console.updateClient(clientID, asked))
+                try output.record(ClientCommand.fields, try await console.updateClient(clientID, asked))
             }
         }
     }
@@ -143,9 +143,8 @@ extension ClientCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.removeClient(clientID)
-                output.message(
-                    "removed \(Output.text(Output.member(result, "removed"))); revoked \(Output.plural(Output.int(result, "revoked"), "token"))",
-                    object: result)
+                try output.message(
+                    "removed \(result.removed); revoked \(Output.plural(result.revoked, "token"))", view: result)
             }
         }
     }
@@ -162,9 +161,7 @@ extension ClientCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.rotateClientSecret(clientID)
-                output.message(
-                    "client_secret: \(Output.text(Output.member(result, "client_secret")))\n\n\(AdminDocuments.secretNote)",
-                    object: result)
+                try output.message("client_secret: \(result.clientSecret)\n\n\(AdminDocuments.secretNote)", view: result)
             }
         }
     }

@@ -1,8 +1,8 @@
 import CaptureCore
 import CaptureJSON
 
-/// Prints the admin API's documents (`AdminDocuments`), the same from the database and from a server: a table or
-/// `key: value` lines, or the JSON itself with `--json`.
+/// Prints the admin views (`TokenView`, `UserView`, …) as the admin API's documents (`AdminViews`), the same from
+/// the database and from a server: a table or `key: value` lines by member name, or the JSON itself with `--json`.
 extension Output {
     /// A column of a table: its header and the members it shows (the first that is not null).
     struct Column {
@@ -14,16 +14,23 @@ extension Output {
         }
     }
 
-    func list(_ columns: [Column], _ page: AdminList) {
+    func list<Item>(_ columns: [Column], _ page: AdminList<Item>) throws {
+        let items = try page.items.map { try AdminViews.document($0) }
         list(
             columns.map(\.header),
-            rows: page.items.map { item in columns.map { column in Self.cell(item, column.keys) } },
-            objects: page.items)
+            rows: items.map { item in columns.map { column in Self.cell(item, column.keys) } },
+            objects: items)
     }
 
-    /// One document as `key: value` lines in the order of `keys`.
-    func record(_ keys: [String], _ document: JSONValue) {
+    /// One view as `key: value` lines in the order of `keys` (its members' names).
+    func record(_ keys: [String], _ view: some Encodable) throws {
+        let document = try AdminViews.document(view)
         record(keys.map { ($0, Self.text(Self.member(document, $0))) }, object: document)
+    }
+
+    /// A one-line outcome, or the view as JSON.
+    func message(_ text: String, view: some Encodable) throws {
+        message(text, object: try AdminViews.document(view))
     }
 
     static func member(_ document: JSONValue, _ key: String) -> JSONValue {
@@ -55,11 +62,6 @@ extension Output {
             return
                 "\(text(member(value, "identifier"))) (\(email == .null ? "no email" : text(email)), linked \(text(member(value, "linked_at"))))"
         }
-    }
-
-    static func int(_ document: JSONValue, _ key: String) -> Int {
-        if case .int(let number) = member(document, key) { return Int(number) }
-        return 0
     }
 
     static func plural(_ count: Int, _ noun: String) -> String {

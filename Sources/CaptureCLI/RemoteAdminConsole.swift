@@ -31,49 +31,51 @@ struct RemoteAdminConsole: AdminConsole {
         self.key = key
     }
 
-    func tokens(_ query: TokenQuery) async throws -> AdminList {
+    func tokens(_ query: TokenQuery) async throws -> AdminList<TokenView> {
         try await list(
             "/tokens",
             ["user": query.user, "client": query.client, "kind": query.kind, "state": query.state], page: query.page)
     }
 
-    func token(_ reference: String) async throws -> JSONValue { try await send(.get, "/tokens/\(segment(reference))") }
+    func token(_ reference: String) async throws -> TokenView { try await send(.get, "/tokens/\(segment(reference))") }
 
-    func revokeToken(_ reference: String) async throws -> JSONValue {
+    func revokeToken(_ reference: String) async throws -> RevocationView {
         try await send(.post, "/tokens/\(segment(reference))/revoke")
     }
 
-    func revokeTokens(ofUser reference: String) async throws -> JSONValue {
+    func revokeTokens(ofUser reference: String) async throws -> RevocationView {
         try await send(.post, "/users/\(segment(reference))/sign-out")
     }
 
-    func revokeTokens(ofClient id: String) async throws -> JSONValue {
+    func revokeTokens(ofClient id: String) async throws -> RevocationView {
         try await send(.post, "/clients/\(segment(id))/revoke-tokens")
     }
 
-    func introspect(_ token: String) async throws -> JSONValue {
+    func introspect(_ token: String) async throws -> IntrospectionView {
         try await send(.post, "/tokens/introspect", body: ["token": .string(token)])
     }
 
-    func purgeExpiredTokens() async throws -> JSONValue { try await send(.post, "/tokens/purge-expired") }
+    func purgeExpiredTokens() async throws -> PurgeView { try await send(.post, "/tokens/purge-expired") }
 
-    func users(_ query: UserQuery) async throws -> AdminList {
+    func users(_ query: UserQuery) async throws -> AdminList<UserView> {
         try await list("/users", ["search": query.search], page: query.page)
     }
 
-    func user(_ reference: String) async throws -> JSONValue { try await send(.get, "/users/\(segment(reference))") }
+    func user(_ reference: String) async throws -> UserView { try await send(.get, "/users/\(segment(reference))") }
 
-    func setDisabled(_ reference: String, _ disabled: Bool) async throws -> JSONValue {
+    func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView {
         try await send(.post, "/users/\(segment(reference))/\(disabled ? "disable" : "enable")")
     }
 
-    func deleteUser(_ reference: String) async throws -> JSONValue { try await send(.delete, "/users/\(segment(reference))") }
+    func deleteUser(_ reference: String) async throws -> DeletedUserView {
+        try await send(.delete, "/users/\(segment(reference))")
+    }
 
-    func clients() async throws -> AdminList { try await list("/clients", [:], page: nil) }
+    func clients() async throws -> AdminList<ClientView> { try await list("/clients", [:], page: nil) }
 
-    func client(_ id: String) async throws -> JSONValue { try await send(.get, "/clients/\(segment(id))") }
+    func client(_ id: String) async throws -> ClientView { try await send(.get, "/clients/\(segment(id))") }
 
-    func addClient(_ draft: ClientDraft) async throws -> JSONValue {
+    func addClient(_ draft: ClientDraft) async throws -> ClientView {
         var body: [String: JSONValue] = [
             "client_id": .string(draft.id), "confidential": .bool(draft.confidential),
             "redirect_uris": .array(draft.redirectURIs.map(JSONValue.string)),
@@ -84,7 +86,7 @@ struct RemoteAdminConsole: AdminConsole {
         return try await send(.post, "/clients", body: .object(body))
     }
 
-    func updateClient(_ id: String, _ change: ClientChange) async throws -> JSONValue {
+    func updateClient(_ id: String, _ change: ClientChange) async throws -> ClientView {
         var body: [String: JSONValue] = [:]
         if let name = change.name { body["name"] = .string(name) }
         if let uris = change.redirectURIs { body["redirect_uris"] = .array(uris.map(JSONValue.string)) }
@@ -94,19 +96,19 @@ struct RemoteAdminConsole: AdminConsole {
         return try await send(.patch, "/clients/\(segment(id))", body: .object(body))
     }
 
-    func removeClient(_ id: String) async throws -> JSONValue { try await send(.delete, "/clients/\(segment(id))") }
+    func removeClient(_ id: String) async throws -> RemovedClientView { try await send(.delete, "/clients/\(segment(id))") }
 
-    func rotateClientSecret(_ id: String) async throws -> JSONValue {
+    func rotateClientSecret(_ id: String) async throws -> ClientSecretView {
         try await send(.post, "/clients/\(segment(id))/rotate-secret")
     }
 
-    func audit(_ filter: AuditFilter) async throws -> AdminList {
+    func audit(_ filter: AuditFilter) async throws -> AdminList<AuditEntryView> {
         try await list("/audit", ["actor": filter.actor, "action": filter.action, "target": filter.target], page: filter.page)
     }
 
     // MARK: - HTTP
 
-    private func list(_ path: String, _ query: [String: String?], page: Page?) async throws -> AdminList {
+    private func list<Item>(_ path: String, _ query: [String: String?], page: Page?) async throws -> AdminList<Item> {
         var items = query.compactMapValues { $0 }
         if let page {
             items["limit"] = String(page.limit)
@@ -115,11 +117,7 @@ struct RemoteAdminConsole: AdminConsole {
         var components = URLComponents()
         components.queryItems = items.keys.sorted().map { URLQueryItem(name: $0, value: items[$0]) }
         let suffix = items.isEmpty ? "" : "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-        let document = try await send(.get, path + suffix)
-        guard let list = AdminList(document: document) else {
-            throw RemoteRefusal(detail: "\(base) sent a list this capturectl cannot read", isUsage: false)
-        }
-        return list
+        return try await send(.get, path + suffix)
     }
 
     private func segment(_ value: String) -> String {
@@ -128,7 +126,11 @@ struct RemoteAdminConsole: AdminConsole {
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 
-    private func send(_ method: OutboundHTTPRequest.Method, _ path: String, body: JSONValue? = nil) async throws -> JSONValue {
+    private func send<View: Decodable>(
+        _ method: OutboundHTTPRequest.Method, _ path: String, body: JSONValue? = nil
+    ) async throws
+        -> View
+    {
         var headers = [
             OutboundHTTPHeader(name: "Authorization", value: "Bearer \(key)"),
             OutboundHTTPHeader(name: "Accept", value: "application/json"),
@@ -160,9 +162,13 @@ struct RemoteAdminConsole: AdminConsole {
                 detail: response.status == 401 ? "the server refused the admin key (CAPTURE_ADMIN_KEY): \(detail)" : detail,
                 isUsage: ["invalid_argument", "missing_argument"].contains(error) && response.status == 400)
         }
-        guard let document else {
+        guard document != nil else {
             throw RemoteRefusal(detail: "\(base) did not answer JSON (HTTP \(response.status))", isUsage: false)
         }
-        return document
+        do {
+            return try AdminViews.decode(View.self, from: response.body)
+        } catch {
+            throw RemoteRefusal(detail: "\(base) sent a reply this capturectl cannot read: \(error)", isUsage: false)
+        }
     }
 }

@@ -61,7 +61,7 @@ extension TokenCommand {
             try await options.withConsole { console, output in
                 let list = try await console.tokens(
                     TokenQuery(user: user, client: client, kind: kind, state: active ? "active" : state, page: paging.page))
-                output.list(TokenCommand.columns, list)
+                try output.list(TokenCommand.columns, list)
             }
         }
     }
@@ -77,7 +77,7 @@ extension TokenCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                output.record(TokenCommand.fields, try await console.token(reference))
+                try output.record(TokenCommand.fields, try await console.token(reference))
             }
         }
     }
@@ -114,7 +114,7 @@ extension TokenCommand {
                     } else {
                         try await console.revokeToken(reference ?? "")
                     }
-                output.message("revoked \(Output.plural(Output.int(result, "revoked"), "token"))", object: result)
+                try output.message("revoked \(Output.plural(result.revoked, "token"))", view: result)
             }
         }
     }
@@ -137,24 +137,19 @@ extension TokenCommand {
             let presented = value.trimmingCharacters(in: .whitespacesAndNewlines)
             var active = false
             try await options.withConsole { console, output in
-                let fields = try await console.introspect(presented)
-                active = Output.member(fields, "active") == .bool(true)
-                guard active else {
-                    output.message("active: false", object: fields)
-                    return
-                }
-                var pairs = ["active", "sub", "username", "client_id", "token_type"].map {
-                    ($0, Output.text(Output.member(fields, $0)))
-                }
-                for key in ["iat", "exp"] {
-                    let seconds = Output.int(fields, key)
+                let view = try await console.introspect(presented)
+                active = view.active
+                guard active else { return try output.message("active: false", view: view) }
+                var pairs = [
+                    ("active", "true"), ("sub", view.sub ?? "-"), ("username", view.username ?? "-"),
+                    ("client_id", view.clientID ?? "-"), ("token_type", view.tokenType ?? "-"),
+                ]
+                for (key, seconds) in [("iat", view.iat ?? 0), ("exp", view.exp ?? 0)] {
                     pairs.append((key, "\(seconds) (\(iso(Date(timeIntervalSince1970: TimeInterval(seconds)))))"))
                 }
-                pairs.append(("fingerprint", Output.text(Output.member(fields, "fingerprint"))))
-                if Output.member(fields, "scope") != .null {
-                    pairs.append(("scope", Output.text(Output.member(fields, "scope"))))
-                }
-                output.record(pairs, object: fields)
+                pairs.append(("fingerprint", view.fingerprint ?? "-"))
+                if let scope = view.scope { pairs.append(("scope", scope)) }
+                output.record(pairs, object: try AdminViews.document(view))
             }
             if !active { throw ExitCode(1) }
         }
@@ -170,7 +165,7 @@ extension TokenCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.purgeExpiredTokens()
-                output.message("purged \(Output.plural(Output.int(result, "purged"), "expired token"))", object: result)
+                try output.message("purged \(Output.plural(result.purged, "expired token"))", view: result)
             }
         }
     }

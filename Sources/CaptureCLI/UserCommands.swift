@@ -1,6 +1,5 @@
 import ArgumentParser
 import CaptureCore
-import CaptureJSON
 import Foundation
 
 /// `capturectl user …`
@@ -32,7 +31,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                output.list(UserCommand.columns, try await console.users(UserQuery(search: search, page: paging.page)))
+                try output.list(UserCommand.columns, try await console.users(UserQuery(search: search, page: paging.page)))
             }
         }
     }
@@ -47,7 +46,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                output.record(UserCommand.fields + ["linked_accounts"], try await console.user(reference))
+                try output.record(UserCommand.fields + ["linked_accounts"], try await console.user(reference))
             }
         }
     }
@@ -64,8 +63,7 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.revokeTokens(ofUser: reference)
-                output.message(
-                    "signed out everywhere: revoked \(Output.plural(Output.int(result, "revoked"), "token"))", object: result)
+                try output.message("signed out everywhere: revoked \(Output.plural(result.revoked, "token"))", view: result)
             }
         }
     }
@@ -82,7 +80,7 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let user = try await console.setDisabled(reference, true)
-                output.message("disabled \(UserCommand.name(user)); their tokens are revoked", object: user)
+                try output.message("disabled \(UserCommand.name(user)); their tokens are revoked", view: user)
             }
         }
     }
@@ -98,9 +96,7 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.deleteUser(reference)
-                output.message(
-                    "deleted \(Output.text(Output.member(result, "email"))) (\(Output.text(Output.member(result, "deleted")))) and their tokens",
-                    object: result)
+                try output.message("deleted \(result.email) (\(result.deleted)) and their tokens", view: result)
             }
         }
     }
@@ -116,15 +112,15 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let user = try await console.setDisabled(reference, false)
-                output.message("enabled \(UserCommand.name(user))", object: user)
+                try output.message("enabled \(UserCommand.name(user))", view: user)
             }
         }
     }
 }
 
 extension UserCommand {
-    /// "address (id)" of a user document.
-    static func name(_ user: JSONValue) -> String {
-        "\(Output.text(Output.member(user, "email"))) (\(Output.text(Output.member(user, "id"))))"
+    /// "address (id)" of a user.
+    static func name(_ user: UserView) -> String {
+        "\(user.email) (\(user.id))"
     }
 }

@@ -57,38 +57,38 @@ public struct ClientChange: Sendable, Equatable {
     }
 }
 
-/// The operator's verbs, each answering with the admin API's JSON document (`AdminDocuments`). Two
-/// implementations: `DatabaseAdminConsole` on the database (the admin API's handlers, and capturectl on the file)
-/// and capturectl's remote one over the admin API, so both modes print the same and exit alike.
+/// The operator's verbs, each answering with an admin view (`TokenView`, `UserView`, `ClientView`, …), the types
+/// the admin API sends as JSON (`AdminViews`). Two implementations: `DatabaseAdminConsole` on the database (the admin
+/// API's handlers, and capturectl on the file) and capturectl's remote one over the admin API, so both modes print
+/// the same and exit alike.
 public protocol AdminConsole: Sendable {
-    func tokens(_ query: TokenQuery) async throws -> AdminList
-    func token(_ reference: String) async throws -> JSONValue
-    /// `{"revoked": n}`; a refresh token takes its chain.
-    func revokeToken(_ reference: String) async throws -> JSONValue
-    /// Signs the user out everywhere: every token of theirs revoked, `{"revoked": n}`.
-    func revokeTokens(ofUser reference: String) async throws -> JSONValue
-    func revokeTokens(ofClient id: String) async throws -> JSONValue
-    /// RFC 7662's fields (and the fingerprint) of a presented token, or `{"active": false}`.
-    func introspect(_ token: String) async throws -> JSONValue
-    func purgeExpiredTokens() async throws -> JSONValue
+    func tokens(_ query: TokenQuery) async throws -> AdminList<TokenView>
+    func token(_ reference: String) async throws -> TokenView
+    /// A refresh token takes its chain.
+    func revokeToken(_ reference: String) async throws -> RevocationView
+    /// Signs the user out everywhere: every token of theirs revoked.
+    func revokeTokens(ofUser reference: String) async throws -> RevocationView
+    func revokeTokens(ofClient id: String) async throws -> RevocationView
+    /// RFC 7662's fields (and the fingerprint) of a presented token, or `active: false` alone.
+    func introspect(_ token: String) async throws -> IntrospectionView
+    func purgeExpiredTokens() async throws -> PurgeView
 
-    func users(_ query: UserQuery) async throws -> AdminList
-    /// With `linked_accounts`.
-    func user(_ reference: String) async throws -> JSONValue
-    func setDisabled(_ reference: String, _ disabled: Bool) async throws -> JSONValue
-    func deleteUser(_ reference: String) async throws -> JSONValue
+    func users(_ query: UserQuery) async throws -> AdminList<UserView>
+    /// With `linkedAccounts`.
+    func user(_ reference: String) async throws -> UserView
+    func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView
+    func deleteUser(_ reference: String) async throws -> DeletedUserView
 
-    func clients() async throws -> AdminList
-    func client(_ id: String) async throws -> JSONValue
-    /// With `client_secret` once for a confidential client.
-    func addClient(_ draft: ClientDraft) async throws -> JSONValue
-    func updateClient(_ id: String, _ change: ClientChange) async throws -> JSONValue
-    /// `{"removed": id, "revoked": n}`.
-    func removeClient(_ id: String) async throws -> JSONValue
-    /// `{"client_id", "client_secret"}`, the secret shown once.
-    func rotateClientSecret(_ id: String) async throws -> JSONValue
+    func clients() async throws -> AdminList<ClientView>
+    func client(_ id: String) async throws -> ClientView
+    /// With `clientSecret` once for a confidential client.
+    func addClient(_ draft: ClientDraft) async throws -> ClientView
+    func updateClient(_ id: String, _ change: ClientChange) async throws -> ClientView
+    func removeClient(_ id: String) async throws -> RemovedClientView
+    /// The secret shown once.
+    func rotateClientSecret(_ id: String) async throws -> ClientSecretView
 
-    func audit(_ filter: AuditFilter) async throws -> AdminList
+    func audit(_ filter: AuditFilter) async throws -> AdminList<AuditEntryView>
 }
 
 extension TokenQuery {

@@ -1,5 +1,3 @@
-import CaptureJSON
-
 /// The operator's verbs on the database, as `actor`: every change is written to the audit log with its outcome.
 public struct DatabaseAdminConsole: AdminConsole {
     public let service: CaptureService
@@ -10,126 +8,124 @@ public struct DatabaseAdminConsole: AdminConsole {
         self.actor = actor
     }
 
-    public func tokens(_ query: TokenQuery) async throws -> AdminList {
+    public func tokens(_ query: TokenQuery) async throws -> AdminList<TokenView> {
         let (kind, state) = try query.checked()
         let records = try await service.listTokens(
             user: query.user, client: query.client, kind: kind, state: state, page: query.page)
         var emails: [String: String?] = [:]
-        var items: [JSONValue] = []
+        var items: [TokenView] = []
         for record in records {
             if emails[record.userID] == nil {
                 emails[record.userID] = .some(try await service.store.users.find(id: record.userID)?.email)
             }
-            items.append(AdminDocuments.token(record, email: emails[record.userID] ?? nil, now: service.time.now()))
+            items.append(TokenView(record, email: emails[record.userID] ?? nil, now: service.time.now()))
         }
         return AdminList(items: items, nextOffset: query.page.next(after: records.count))
     }
 
-    public func token(_ reference: String) async throws -> JSONValue {
+    public func token(_ reference: String) async throws -> TokenView {
         let record = try await service.findToken(reference)
         let email = try await service.store.users.find(id: record.userID)?.email
-        return AdminDocuments.token(record, email: email, now: service.time.now())
+        return TokenView(record, email: email, now: service.time.now())
     }
 
-    public func revokeToken(_ reference: String) async throws -> JSONValue {
+    public func revokeToken(_ reference: String) async throws -> RevocationView {
         let count = try await service.audited("token.revoke", target: reference, by: actor, detail: { "revoked \($0)" }) {
             try await service.revokeToken(reference)
         }
-        return AdminDocuments.count("revoked", count)
+        return RevocationView(revoked: count)
     }
 
-    public func revokeTokens(ofUser reference: String) async throws -> JSONValue {
+    public func revokeTokens(ofUser reference: String) async throws -> RevocationView {
         let count = try await service.audited("user.sign_out", target: reference, by: actor, detail: { "revoked \($0)" }) {
             try await service.revokeTokens(ofUser: reference)
         }
-        return AdminDocuments.count("revoked", count)
+        return RevocationView(revoked: count)
     }
 
-    public func revokeTokens(ofClient id: String) async throws -> JSONValue {
+    public func revokeTokens(ofClient id: String) async throws -> RevocationView {
         let count = try await service.audited("client.revoke_tokens", target: id, by: actor, detail: { "revoked \($0)" }) {
             try await service.revokeTokens(ofClient: id)
         }
-        return AdminDocuments.count("revoked", count)
+        return RevocationView(revoked: count)
     }
 
-    public func introspect(_ token: String) async throws -> JSONValue {
-        guard let introspection = try await service.introspect(token: token) else { return Introspection.inactive }
-        var fields = introspection.fields
-        fields["fingerprint"] = .string(introspection.record.fingerprint)
-        return .object(fields)
+    public func introspect(_ token: String) async throws -> IntrospectionView {
+        guard let introspection = try await service.introspect(token: token) else { return .inactive }
+        return IntrospectionView(introspection)
     }
 
-    public func purgeExpiredTokens() async throws -> JSONValue {
+    public func purgeExpiredTokens() async throws -> PurgeView {
         let count = try await service.audited("token.purge_expired", target: "tokens", by: actor, detail: { "purged \($0)" }) {
             try await service.purgeExpiredTokens()
         }
-        return AdminDocuments.count("purged", count)
+        return PurgeView(purged: count)
     }
 
-    public func users(_ query: UserQuery) async throws -> AdminList {
+    public func users(_ query: UserQuery) async throws -> AdminList<UserView> {
         let users = try await service.listUsers(search: query.search, page: query.page)
-        return AdminList(items: users.map { AdminDocuments.user($0) }, nextOffset: query.page.next(after: users.count))
+        return AdminList(items: users.map { UserView($0) }, nextOffset: query.page.next(after: users.count))
     }
 
-    public func user(_ reference: String) async throws -> JSONValue {
+    public func user(_ reference: String) async throws -> UserView {
         let user = try await service.findUser(reference)
-        return AdminDocuments.user(user, linked: try await service.linkedAccounts(of: user))
+        return UserView(user, linked: try await service.linkedAccounts(of: user))
     }
 
-    public func setDisabled(_ reference: String, _ disabled: Bool) async throws -> JSONValue {
+    public func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView {
         let user = try await service.audited(disabled ? "user.disable" : "user.enable", target: reference, by: actor) {
             try await service.setDisabled(reference, disabled: disabled)
         }
-        return AdminDocuments.user(user)
+        return UserView(user)
     }
 
-    public func deleteUser(_ reference: String) async throws -> JSONValue {
+    public func deleteUser(_ reference: String) async throws -> DeletedUserView {
         let user = try await service.audited("user.delete", target: reference, by: actor) {
             try await service.deleteUser(reference)
         }
-        return ["deleted": .string(user.id), "email": .string(user.email)]
+        return DeletedUserView(deleted: user.id, email: user.email)
     }
 
-    public func clients() async throws -> AdminList {
-        AdminList(items: try await service.listClients().map { AdminDocuments.client($0) }, nextOffset: nil)
+    public func clients() async throws -> AdminList<ClientView> {
+        AdminList(items: try await service.listClients().map { ClientView($0) }, nextOffset: nil)
     }
 
-    public func client(_ id: String) async throws -> JSONValue {
-        AdminDocuments.client(try await service.findClient(id))
+    public func client(_ id: String) async throws -> ClientView {
+        ClientView(try await service.findClient(id))
     }
 
-    public func addClient(_ draft: ClientDraft) async throws -> JSONValue {
+    public func addClient(_ draft: ClientDraft) async throws -> ClientView {
         let (client, secret) = try await service.audited("client.add", target: draft.id, by: actor) {
             try await service.addClient(draft)
         }
-        return AdminDocuments.client(client, secret: secret)
+        return ClientView(client, secret: secret)
     }
 
-    public func updateClient(_ id: String, _ change: ClientChange) async throws -> JSONValue {
+    public func updateClient(_ id: String, _ change: ClientChange) async throws -> ClientView {
         let client = try await service.audited("client.update", target: id, by: actor) {
             try await service.updateClient(id, change)
         }
-        return AdminDocuments.client(client)
+        return ClientView(client)
     }
 
-    public func removeClient(_ id: String) async throws -> JSONValue {
+    public func removeClient(_ id: String) async throws -> RemovedClientView {
         let (client, revoked) = try await service.audited(
             "client.remove", target: id, by: actor, detail: { "revoked \($0.revoked)" }
         ) {
             try await service.removeClient(id)
         }
-        return ["removed": .string(client.clientID), "revoked": .int(Int64(revoked))]
+        return RemovedClientView(removed: client.clientID, revoked: revoked)
     }
 
-    public func rotateClientSecret(_ id: String) async throws -> JSONValue {
+    public func rotateClientSecret(_ id: String) async throws -> ClientSecretView {
         let (client, secret) = try await service.audited("client.rotate_secret", target: id, by: actor) {
             try await service.rotateClientSecret(id)
         }
-        return ["client_id": .string(client.clientID), "client_secret": .string(secret)]
+        return ClientSecretView(clientID: client.clientID, clientSecret: secret)
     }
 
-    public func audit(_ filter: AuditFilter) async throws -> AdminList {
+    public func audit(_ filter: AuditFilter) async throws -> AdminList<AuditEntryView> {
         let entries = try await service.auditLog(filter)
-        return AdminList(items: entries.map(AdminDocuments.audit), nextOffset: filter.page.next(after: entries.count))
+        return AdminList(items: entries.map(AuditEntryView.init), nextOffset: filter.page.next(after: entries.count))
     }
 }

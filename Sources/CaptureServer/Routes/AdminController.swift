@@ -2,7 +2,7 @@ import CaptureCore
 import Hummingbird
 
 /// The admin API (`/admin/v1/…`): tokens, users, clients and the audit log for operators and support tools.
-/// Each handler reads its input, calls the database console as the request's admin key, and sends its document;
+/// Each handler reads its input, calls the database console as the request's admin key, and sends its view (`AdminViews`);
 /// errors are RFC 9457 problem details (the group's `ErrorReplyMiddleware`).
 struct AdminController {
     let service: CaptureService
@@ -11,12 +11,12 @@ struct AdminController {
         let admin = router.group("/admin/v1")
         admin.get("/tokens") { request, context in
             let query = try AdminRequest.query(request, allowed: ["user", "client", "kind", "state", "limit", "offset"])
-            return Reply.json(
+            return try Reply.view(
                 try await console(context).tokens(
                     TokenQuery(
                         user: query["user"], client: query["client"], kind: query["kind"], state: query["state"],
                         page: try AdminRequest.page(query))
-                ).document)
+                ))
         }
         admin.post("/tokens/introspect") { request, context in
             let body = try await AdminRequest.body(request, limit: limit)
@@ -24,53 +24,53 @@ struct AdminController {
             guard let token = try AdminRequest.string(body, "token"), !token.isEmpty else {
                 throw CaptureError.missingArgument("token")
             }
-            return Reply.json(try await console(context).introspect(token))
+            return try Reply.view(try await console(context).introspect(token))
         }
-        admin.post("/tokens/purge-expired") { _, context in Reply.json(try await console(context).purgeExpiredTokens()) }
+        admin.post("/tokens/purge-expired") { _, context in try Reply.view(try await console(context).purgeExpiredTokens()) }
         admin.get("/tokens/:token") { _, context in
-            Reply.json(try await console(context).token(try AdminRequest.reference(context, "token")))
+            try Reply.view(try await console(context).token(try AdminRequest.reference(context, "token")))
         }
         admin.post("/tokens/:token/revoke") { _, context in
-            Reply.json(try await console(context).revokeToken(try AdminRequest.reference(context, "token")))
+            try Reply.view(try await console(context).revokeToken(try AdminRequest.reference(context, "token")))
         }
         addUserRoutes(to: admin)
         addClientRoutes(to: admin)
         admin.get("/audit") { request, context in
             let query = try AdminRequest.query(request, allowed: ["actor", "action", "target", "limit", "offset"])
-            return Reply.json(
+            return try Reply.view(
                 try await console(context).audit(
                     AuditFilter(
                         actor: query["actor"], action: query["action"], target: query["target"],
                         page: try AdminRequest.page(query))
-                ).document)
+                ))
         }
     }
 
     private func addUserRoutes(to admin: RouterGroup<CaptureRequestContext>) {
         admin.get("/users") { request, context in
             let query = try AdminRequest.query(request, allowed: ["search", "limit", "offset"])
-            return Reply.json(
-                try await console(context).users(UserQuery(search: query["search"], page: try AdminRequest.page(query))).document)
+            return try Reply.view(
+                try await console(context).users(UserQuery(search: query["search"], page: try AdminRequest.page(query))))
         }
         admin.get("/users/:user") { _, context in
-            Reply.json(try await console(context).user(try AdminRequest.reference(context, "user")))
+            try Reply.view(try await console(context).user(try AdminRequest.reference(context, "user")))
         }
         admin.delete("/users/:user") { _, context in
-            Reply.json(try await console(context).deleteUser(try AdminRequest.reference(context, "user")))
+            try Reply.view(try await console(context).deleteUser(try AdminRequest.reference(context, "user")))
         }
         admin.post("/users/:user/disable") { _, context in
-            Reply.json(try await console(context).setDisabled(try AdminRequest.reference(context, "user"), true))
+            try Reply.view(try await console(context).setDisabled(try AdminRequest.reference(context, "user"), true))
         }
         admin.post("/users/:user/enable") { _, context in
-            Reply.json(try await console(context).setDisabled(try AdminRequest.reference(context, "user"), false))
+            try Reply.view(try await console(context).setDisabled(try AdminRequest.reference(context, "user"), false))
         }
         admin.post("/users/:user/sign-out") { _, context in
-            Reply.json(try await console(context).revokeTokens(ofUser: try AdminRequest.reference(context, "user")))
+            try Reply.view(try await console(context).revokeTokens(ofUser: try AdminRequest.reference(context, "user")))
         }
     }
 
     private func addClientRoutes(to admin: RouterGroup<CaptureRequestContext>) {
-        admin.get("/clients") { _, context in Reply.json(try await console(context).clients().document) }
+        admin.get("/clients") { _, context in try Reply.view(try await console(context).clients()) }
         admin.post("/clients") { request, context in
             let body = try await AdminRequest.body(request, limit: limit)
             try AdminRequest.refuseUnknown(
@@ -86,10 +86,10 @@ struct AdminController {
             draft.allowedOrigins = try AdminRequest.strings(body, "allowed_origins") ?? []
             draft.responseTypes = try AdminRequest.strings(body, "response_types") ?? []
             draft.legacyTokenURL = try AdminRequest.bool(body, "legacy_token_url") ?? false
-            return Reply.json(try await console(context).addClient(draft), status: .created)
+            return try Reply.view(try await console(context).addClient(draft), status: .created)
         }
         admin.get("/clients/:client") { _, context in
-            Reply.json(try await console(context).client(try AdminRequest.reference(context, "client")))
+            try Reply.view(try await console(context).client(try AdminRequest.reference(context, "client")))
         }
         admin.patch("/clients/:client") { request, context in
             let body = try await AdminRequest.body(request, limit: limit)
@@ -101,16 +101,16 @@ struct AdminController {
             change.allowedOrigins = try AdminRequest.strings(body, "allowed_origins")
             change.responseTypes = try AdminRequest.strings(body, "response_types")
             change.legacyTokenURL = try AdminRequest.bool(body, "legacy_token_url")
-            return Reply.json(try await console(context).updateClient(try AdminRequest.reference(context, "client"), change))
+            return try Reply.view(try await console(context).updateClient(try AdminRequest.reference(context, "client"), change))
         }
         admin.delete("/clients/:client") { _, context in
-            Reply.json(try await console(context).removeClient(try AdminRequest.reference(context, "client")))
+            try Reply.view(try await console(context).removeClient(try AdminRequest.reference(context, "client")))
         }
         admin.post("/clients/:client/rotate-secret") { _, context in
-            Reply.json(try await console(context).rotateClientSecret(try AdminRequest.reference(context, "client")))
+            try Reply.view(try await console(context).rotateClientSecret(try AdminRequest.reference(context, "client")))
         }
         admin.post("/clients/:client/revoke-tokens") { _, context in
-            Reply.json(try await console(context).revokeTokens(ofClient: try AdminRequest.reference(context, "client")))
+            try Reply.view(try await console(context).revokeTokens(ofClient: try AdminRequest.reference(context, "client")))
         }
     }
 

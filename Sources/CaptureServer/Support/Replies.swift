@@ -9,6 +9,11 @@ enum Reply {
         json(bytes: value.encodedBytes(), status: status)
     }
 
+    /// An admin view (`TokenView`, `AdminList<UserView>`, …) as the admin API's JSON (`AdminViews.document`).
+    static func view(_ view: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        json(try AdminViews.document(view), status: status)
+    }
+
     /// A reply whose JSON is written already.
     static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()

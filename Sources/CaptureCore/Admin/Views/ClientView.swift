@@ -1,0 +1,57 @@
+import Foundation
+
+/// A client for operators; the secret's hash is left out. `clientSecret` (and `note`) only once, when one is made.
+public struct ClientView: Codable, Sendable, Equatable {
+    public var clientID: String
+    public var name: String
+    /// `confidential` or `public`.
+    public var type: String
+    public var confidential: Bool
+    public var redirectURIs: [String]
+    public var allowedOrigins: [String]
+    public var responseTypes: [String]
+    public var legacyTokenURL: Bool
+    public var accessTokenLifeHours: Double?
+    public var createdAt: Date
+    /// Left out unless a secret was just made.
+    public var clientSecret: String?
+    public var note: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, type, confidential, note
+        case clientID = "client_id", redirectURIs = "redirect_uris", allowedOrigins = "allowed_origins"
+        case responseTypes = "response_types", legacyTokenURL = "legacy_token_url"
+        case accessTokenLifeHours = "access_token_life_hours", createdAt = "created_at", clientSecret = "client_secret"
+    }
+
+    public init(_ client: Client, secret: String? = nil) {
+        clientID = client.clientID
+        name = client.name
+        type = client.isConfidential ? "confidential" : "public"
+        confidential = client.isConfidential
+        redirectURIs = client.redirectURIs
+        allowedOrigins = client.allowedOrigins
+        responseTypes = client.responseTypes
+        legacyTokenURL = client.legacyTokenURL
+        accessTokenLifeHours = client.accessTokenLifeHours
+        createdAt = client.createdAt
+        clientSecret = secret
+        note = secret.map { _ in AdminDocuments.secretNote }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(confidential, forKey: .confidential)
+        try container.encode(redirectURIs, forKey: .redirectURIs)
+        try container.encode(allowedOrigins, forKey: .allowedOrigins)
+        try container.encode(responseTypes, forKey: .responseTypes)
+        try container.encode(legacyTokenURL, forKey: .legacyTokenURL)
+        try container.encode(accessTokenLifeHours, forKey: .accessTokenLifeHours)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(clientSecret, forKey: .clientSecret)
+        try container.encodeIfPresent(note, forKey: .note)
+    }
+}

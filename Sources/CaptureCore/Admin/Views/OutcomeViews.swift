@@ -1,0 +1,58 @@
+/// `{"revoked": n}`: how many tokens a revocation or a sign-out revoked.
+public struct RevocationView: Codable, Sendable, Equatable {
+    public var revoked: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case revoked }
+
+    public init(revoked: Int) { self.revoked = revoked }
+}
+
+/// `{"purged": n}`: how many expired tokens were deleted.
+public struct PurgeView: Codable, Sendable, Equatable {
+    public var purged: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case purged }
+
+    public init(purged: Int) { self.purged = purged }
+}
+
+/// `{"deleted": id, "email": address}`: the user deleted.
+public struct DeletedUserView: Codable, Sendable, Equatable {
+    public var deleted: String
+    public var email: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case deleted, email }
+
+    public init(deleted: String, email: String) {
+        self.deleted = deleted
+        self.email = email
+    }
+}
+
+/// `{"removed": client_id, "revoked": n}`: the client removed and how many of its tokens were revoked.
+public struct RemovedClientView: Codable, Sendable, Equatable {
+    public var removed: String
+    public var revoked: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case removed, revoked }
+
+    public init(removed: String, revoked: Int) {
+        self.removed = removed
+        self.revoked = revoked
+    }
+}
+
+/// `{"client_id", "client_secret"}`: a new secret, shown once.
+public struct ClientSecretView: Codable, Sendable, Equatable {
+    public var clientID: String
+    public var clientSecret: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case clientID = "client_id", clientSecret = "client_secret"
+    }
+
+    public init(clientID: String, clientSecret: String) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+    }
+}
