@@ -27,6 +27,11 @@ public enum JSONParser {
         /// well under a millisecond to refuse or accept.
         public static let standard = Limits(
             maxInputBytes: 65_536, maxDepth: 32, maxValues: 10_000, maxStringBytes: 4_096, maxNumberBytes: 64)
+
+        /// For JSON this process wrote itself (an admin view's `JSONEncoder` output): its size is the data's, never a
+        /// caller's choice, so only the depth is bounded.
+        public static let ownOutput = Limits(
+            maxInputBytes: .max, maxDepth: 32, maxValues: .max, maxStringBytes: .max, maxNumberBytes: 64)
     }
 
     public static func parse(_ text: String, limits: Limits = .standard) throws(JSONParseError) -> JSONValue {

@@ -104,6 +104,15 @@ import Testing
             used.revokedAt = now.addingTimeInterval(0.75)
             try expectSameBytes(TokenView(used, email: nil, now: now), Before.token(used, email: nil, now: now))
         }
+        // A full page (Page.maxLimit rows) is far over the limits callers' JSON is held to; it is written whole.
+        let page = AdminList(
+            items: Array(repeating: TokenView(records[0], email: registered.user.email, now: now), count: Page.maxLimit),
+            nextOffset: Page.maxLimit)
+        guard case .object(let written) = try AdminViews.document(page), case .array(let items)? = written["items"] else {
+            Issue.record("a page of tokens is not an object with items")
+            return
+        }
+        #expect(items.count == Page.maxLimit)
         var user = registered.user
         try expectSameBytes(UserView(user), Before.user(user))
         try expectSameBytes(UserView(user, linked: []), Before.user(user, linked: []))

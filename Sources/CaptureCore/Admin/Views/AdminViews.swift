@@ -32,7 +32,7 @@ public enum AdminViews {
 
     /// A view as the JSON document the admin API sends (written by `JSONWriter`, keys sorted).
     public static func document(_ view: some Encodable) throws -> JSONValue {
-        try JSONParser.parse(try encoder().encode(view))
+        try JSONParser.parse(try encoder().encode(view), limits: .ownOutput)
     }
 
     public static func decode<View: Decodable>(_ type: View.Type, from bytes: some Collection<UInt8>) throws -> View {
