@@ -70,14 +70,16 @@ public struct MailDelivery: Sendable {
     let service: CaptureService
     let transport: any MailTransport
     let logger: Logger
+    let poll: Duration
 
-    public init(service: CaptureService, transport: any MailTransport, logger: Logger) {
+    public init(service: CaptureService, transport: any MailTransport, logger: Logger, poll: Duration = pollInterval) {
         self.service = service
         self.transport = transport
         self.logger = logger
+        self.poll = poll
     }
 
-    /// Delivers until the task is cancelled; wakes on `service.mailSignal` or every `pollInterval`. It starts by
+    /// Delivers until the task is cancelled; wakes on `service.mailSignal` or every `poll`. It starts by
     /// making every deferred message due: a start is often the fix (a corrected relay password), and one attempt tells.
     public func run() async {
         do {
@@ -87,19 +89,23 @@ public struct MailDelivery: Sendable {
             logger.error(
                 "mail delivery could not resume deferred mail", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
-        let signal = service.mailSignal
-        while !Task.isCancelled {
-            do {
-                _ = try await deliverDue()
-            } catch {
-                logger.error("mail delivery pass failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        let wakeUps = service.mailSignal.listen()
+        await withTaskGroup(of: Void.self) { group in
+            // The poll is one more wake-up: a sleeping task sends it, so the loop only ever waits on `wakeUps`.
+            group.addTask { [signal = service.mailSignal, poll] in
+                while (try? await Task.sleep(for: poll)) != nil { signal.wake() }
             }
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await _ in signal.stream { return } }
-                group.addTask { try? await Task.sleep(for: Self.pollInterval) }
-                await group.next()
-                group.cancelAll()
-            }
+            await pass()
+            for await _ in wakeUps { await pass() }
+            group.cancelAll()
+        }
+    }
+
+    private func pass() async {
+        do {
+            _ = try await deliverDue()
+        } catch {
+            logger.error("mail delivery pass failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
     }
 

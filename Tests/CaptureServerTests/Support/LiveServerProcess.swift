@@ -64,6 +64,18 @@ final class LiveServerProcess {
         return await connection.readReply(timeout: timeout)
     }
 
+    /// The processor time (user and system) the server has used so far, from `/proc/<pid>/stat`.
+    var processorSeconds: Double {
+        get throws {
+            let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+            // After "(comm)": state is field 3; utime and stime are fields 14 and 15, in clock ticks.
+            let fields = try #require(stat.range(of: ") ", options: .backwards)).upperBound
+            let rest = stat[fields...].split(separator: " ")
+            let ticks = try #require(Double(rest[11])) + #require(Double(rest[12]))
+            return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+    }
+
     /// Everything the server logged so far.
     var log: String {
         (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
