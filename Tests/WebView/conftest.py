@@ -158,6 +158,12 @@ class OIDCProvider:
             assert status == 204, "the fault %r was not cleared: %s %s" % (name, status, body)
 
 
+def pytest_collection_modifyitems(items):
+    """The walks over every screen are the longest tests by far: started first, the workers share the rest around
+    them instead of one worker starting a walk when the others are nearly done."""
+    items.sort(key=lambda item: item.path.name != "test_every_screen.py")
+
+
 @pytest.fixture(scope="session")
 def oidc_provider():
     """Tests/CaptureServerTests/Fixtures/oidc_provider.py (the Swift suite's provider), started as it starts it: the

@@ -194,21 +194,31 @@ struct TemplateSegments: Sendable {
     let literalLength: Int
     let settingsCount: Int
 
+    private static let placeholders: [(token: [UInt8], part: Part)] = [
+        (Array("{{janrainSettingsJSON}}".utf8), Part.settingsJSON), (Array("{{lang}}".utf8), Part.lang),
+        (Array("{{pageTitle}}".utf8), Part.pageTitle), (Array("{{themeStylesheet}}".utf8), Part.themeStylesheet),
+        (Array("{{themeLogo}}".utf8), Part.themeLogo),
+    ]
+
+    /// One pass over the page's bytes: at each `{{`, the placeholder that starts there (if any) ends a literal.
     init(_ html: String) {
-        let placeholders: [(String, Part)] = [
-            ("{{janrainSettingsJSON}}", .settingsJSON), ("{{lang}}", .lang), ("{{pageTitle}}", .pageTitle),
-            ("{{themeStylesheet}}", .themeStylesheet), ("{{themeLogo}}", .themeLogo),
-        ]
+        let bytes = Array(html.utf8)
         var parts: [Part] = []
-        var rest = Substring(html)
-        while let (range, part) = placeholders.compactMap({ token, part in rest.range(of: token).map { ($0, part) } })
-            .min(by: { $0.0.lowerBound < $1.0.lowerBound })
-        {
-            parts.append(.text(String(rest[..<range.lowerBound])))
-            parts.append(part)
-            rest = rest[range.upperBound...]
+        var literalStart = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{"),
+                let placeholder = Self.placeholders.first(where: { bytes[index...].starts(with: $0.token) })
+            else {
+                index += 1
+                continue
+            }
+            parts.append(.text(String(decoding: bytes[literalStart..<index], as: UTF8.self)))
+            parts.append(placeholder.part)
+            index += placeholder.token.count
+            literalStart = index
         }
-        parts.append(.text(String(rest)))
+        parts.append(.text(String(decoding: bytes[literalStart...], as: UTF8.self)))
         self.parts = parts
         literalLength = parts.reduce(0) { if case .text(let text) = $1 { $0 + text.utf8.count } else { $0 } }
         settingsCount = parts.filter { if case .settingsJSON = $0 { true } else { false } }.count
