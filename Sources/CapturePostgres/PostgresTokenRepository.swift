@@ -99,12 +99,12 @@ struct PostgresTokenRepository: TokenRepository {
         if let client = filter.clientID { conditions.append("client_id = \(bind(client))") }
         if let kind = filter.kind { conditions.append("kind = \(bind(kind.rawValue))") }
         if let state = filter.state {
-            // `TokenRecord.state(at:)` as SQL: revoked wins over used, used over expired.
-            switch state {
-            case .revoked: conditions.append("revoked_at IS NOT NULL")
-            case .used: conditions.append("revoked_at IS NULL AND used_at IS NOT NULL")
-            case .expired: conditions.append("revoked_at IS NULL AND used_at IS NULL AND expires_at <= \(bind(filter.now))")
-            case .active: conditions.append("revoked_at IS NULL AND used_at IS NULL AND expires_at > \(bind(filter.now))")
+            // `TokenState.stored` as SQL.
+            let stored = state.stored
+            if let revoked = stored.revoked { conditions.append(revoked ? "revoked_at IS NOT NULL" : "revoked_at IS NULL") }
+            if let used = stored.used { conditions.append(used ? "used_at IS NOT NULL" : "used_at IS NULL") }
+            if let expired = stored.expired {
+                conditions.append("expires_at \(expired ? "<=" : ">") \(bind(filter.now))")
             }
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")

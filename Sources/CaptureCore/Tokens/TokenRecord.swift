@@ -63,15 +63,9 @@ public struct TokenRecord: Sendable, Equatable, Codable {
     /// Lengths of a stored key: the SHA-256 alone (tokens minted before time-led keys), and with the mint time.
     public static let keyLengths = (plain: 64, timeLed: 64 + TokenKey.timeDigits)
 
+    /// The one state whose `TokenState.stored` conditions the token's times meet at `now`.
     public func state(at now: Date) -> TokenState {
-        if revokedAt != nil { return .revoked }
-        if usedAt != nil { return .used }
-        if expiresAt <= now { return .expired }
-        return .active
+        TokenState.allCases.first { $0.stored.holds(revokedAt: revokedAt, usedAt: usedAt, expiresAt: expiresAt, at: now) }
+            ?? .active
     }
-}
-
-/// A token's state at a moment.
-public enum TokenState: String, Sendable, CaseIterable {
-    case active, expired, revoked, used
 }

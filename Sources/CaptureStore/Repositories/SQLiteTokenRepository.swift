@@ -239,15 +239,14 @@ struct SQLiteTokenRepository: TokenRepository {
         }
     }
 
-    /// `TokenRecord.state(at:)` as SQL: revoked wins over used, used over expired.
+    /// `TokenState.stored` as SQL.
     private static func predicate(_ state: TokenState, at now: Date) -> SQLExpression {
-        let used = Column("usedAt"), expires = Column("expiresAt")
-        switch state {
-        case .revoked: return revokedAt != nil
-        case .used: return revokedAt == nil && used != nil
-        case .expired: return revokedAt == nil && used == nil && expires <= now
-        case .active: return revokedAt == nil && used == nil && expires > now
-        }
+        let stored = state.stored
+        var conditions: [SQLExpression] = []
+        if let revoked = stored.revoked { conditions.append(revoked ? revokedAt != nil : revokedAt == nil) }
+        if let used = stored.used { conditions.append(used ? Column("usedAt") != nil : Column("usedAt") == nil) }
+        if let expired = stored.expired { conditions.append(expired ? Column("expiresAt") <= now : Column("expiresAt") > now) }
+        return conditions.joined(operator: .and)
     }
 
     func redeem(
