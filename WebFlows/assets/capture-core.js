@@ -154,6 +154,13 @@
   // The screen on show, which every event names (set by capture-screens.js through screenShown only).
   var currentScreen = null;
 
+  /* Bytes (a Uint8Array) as base64url without padding (RFC 4648 §5), as PKCE and WebAuthn write them. */
+  function base64url(bytes) {
+    var text = '';
+    for (var i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
+    return window.btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
   function randomId() {
     var bytes = [];
     var crypto = window.crypto || window.msCrypto;
@@ -379,6 +386,7 @@
   ns.providerName = providerName;
   ns.knownProvider = knownProvider;
   ns.randomId = randomId;
+  ns.base64url = base64url;
   ns.fire = fire;
   ns.currentScreen = function () { return currentScreen; };
   ns.screenShown = function (name) { currentScreen = name; };

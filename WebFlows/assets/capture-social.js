@@ -157,19 +157,13 @@
     if (!verifier) {
       var random = new Uint8Array(32);
       crypto.getRandomValues(random);
-      verifier = base64url(random);
+      verifier = ns.base64url(random);
     }
     var bytes = new Uint8Array(verifier.length);
     for (var i = 0; i < verifier.length; i++) bytes[i] = verifier.charCodeAt(i);
     return crypto.subtle.digest('SHA-256', bytes).then(function (digest) {
-      return { verifier: verifier, challenge: base64url(new Uint8Array(digest)) };
+      return { verifier: verifier, challenge: ns.base64url(new Uint8Array(digest)) };
     });
-  }
-
-  function base64url(bytes) {
-    var text = '';
-    for (var i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
-    return window.btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }
 
   /* Where the provider's answer goes instead of this page (system-browser hand-off), or '' for a redirect. */
