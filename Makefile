@@ -18,8 +18,8 @@ run: deps
 
 # Test scratch files (temporary databases, settings) go under .build/test-tmp, emptied each run. Each suite runs twice,
 # beside a throwaway PostgreSQL server on loopback (scripts/with-postgres.sh): on SQLite, then on PostgreSQL
-# (CAPTURE_TEST_BACKEND=postgres: every test world, web-view and interop server on its own database there). The storage
-# conformance suite runs against both backends each time.
+# (CAPTURE_TEST_BACKEND=postgres: every Swift test world in a schema of its own, each web-view and interop server in a
+# database of its own). The storage conformance suite runs against both backends each time.
 SUITE_ENV = TMPDIR=$(CURDIR)/.build/test-tmp CAPTURE_SERVER_BIN=.build/debug/capture-server
 WITH_PG = scripts/with-postgres.sh
 # Two workers (pytest-xdist), each with its own server, mailbox and provider; the walks over every screen are one

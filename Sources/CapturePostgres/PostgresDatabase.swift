@@ -22,7 +22,7 @@ public final class PostgresDatabase: Sendable {
         try await probe(location)
         let database = PostgresDatabase(location: location, client: PostgresClient(configuration: try configuration(location)))
         do {
-            try await PostgresMigrations.migrate(database.client, location: location.description)
+            try await PostgresMigrations.migrate(database.client, location: location)
             return database
         } catch {
             await database.close()
@@ -85,6 +85,7 @@ public final class PostgresDatabase: Sendable {
                 database: location.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(Int64(location.connectTimeoutSeconds))
+        configuration.options.additionalStartupParameters = startupParameters(location)
         let limit = Duration.seconds(location.connectTimeoutSeconds)
         do {
             // The whole opening, the server's first answers included: a listener that never answers is no server.
@@ -145,7 +146,13 @@ public final class PostgresDatabase: Sendable {
         configuration.options.maximumConnections = location.maxConnections
         configuration.options.connectionIdleTimeout = .seconds(location.idleSeconds)
         configuration.options.connectTimeout = .seconds(Int64(location.connectTimeoutSeconds))
+        configuration.options.additionalStartupParameters = startupParameters(location)
         return configuration
+    }
+
+    /// A schema of its own is every connection's search path (the migrations create it), so no statement names it.
+    private static func startupParameters(_ location: PostgresLocation) -> [(String, String)] {
+        location.schema.map { [("search_path", $0)] } ?? []
     }
 }
 

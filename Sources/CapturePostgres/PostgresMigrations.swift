@@ -34,11 +34,16 @@ enum PostgresMigrations {
         ),
     ]
 
-    /// Applies the missing steps, each in its own transaction; refuses a database a newer build migrated.
-    static func migrate(_ client: PostgresClient, location: String) async throws {
+    /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the
+    /// location is created first, and instances take turns per schema.
+    static func migrate(_ client: PostgresClient, location: PostgresLocation) async throws {
         try await client.withConnection { connection in
             try await connection.withTransaction(logger: PostgresStore.logger) { connection in
-                try await connection.lock("capture_migrations")
+                try await connection.lock("capture_migrations" + (location.schema.map { ":" + $0 } ?? ""))
+                if let schema = location.schema {
+                    // A plain name (checked when the location was read): it stands in the statement as it is.
+                    try await connection.rows(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
+                }
                 try await connection.rows(
                     """
                     CREATE TABLE IF NOT EXISTS capture_migrations (
@@ -50,7 +55,7 @@ enum PostgresMigrations {
                 }
                 let unknown = applied.subtracting(steps.map(\.id))
                 guard unknown.isEmpty else {
-                    throw DatabaseTooNew(database: location, unknownMigrations: unknown.sorted())
+                    throw DatabaseTooNew(database: location.description, unknownMigrations: unknown.sorted())
                 }
                 for step in steps where !applied.contains(step.id) {
                     for statement in step.sql { try await connection.rows(PostgresQuery(unsafeSQL: statement)) }

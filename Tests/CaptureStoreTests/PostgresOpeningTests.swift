@@ -73,7 +73,7 @@ import Glibc
     /// `max_connections`) is waited for within `connect_timeout`: the store opens once a slot frees, and a slot that
     /// never frees ends the wait with the server's reason.
     @Test func aServerAtItsConnectionLimitIsWaitedForWithinConnectTimeout() async throws {
-        guard case .postgres(let server) = try await TestStorage.newLocation(.postgres) else { return }
+        let server = try await PostgresTestServer.shared.newDatabase()
         let role = "capture_limited_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         try await PostgresTestServer.shared.execute("CREATE ROLE \(role) LOGIN PASSWORD 'limited' CONNECTION LIMIT 1", on: server)
         try await PostgresTestServer.shared.execute("ALTER DATABASE \(server.database) OWNER TO \(role)", on: server)

@@ -60,6 +60,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var user: String
     public var password: String?
     public var database: String
+    /// The schema the service's tables live in (`schema`, PostgreSQL's search path for its connections; created at
+    /// first start), so that deployments can share one database; nil for the role's own search path (`public`).
+    public var schema: String?
     public var tls: TLSMode
     /// Connections this process may open at most (`pool_max`, default 20).
     public var maxConnections: Int
@@ -71,7 +74,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String,
-        password: String?, database: String, tls: TLSMode = .prefer, maxConnections: Int = 20, idleSeconds: Int = 60
+        password: String?, database: String, schema: String? = nil, tls: TLSMode = .prefer, maxConnections: Int = 20,
+        idleSeconds: Int = 60
     ) {
         self.host = host
         self.port = port
@@ -79,6 +83,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.user = user
         self.password = password
         self.database = database
+        self.schema = schema
         self.tls = tls
         self.maxConnections = maxConnections
         self.idleSeconds = idleSeconds
@@ -92,6 +97,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let known: Set = [
             "sslmode", "pool_max", "pool_idle_seconds", "connect_timeout", "host", "port", "user", "password", "dbname",
+            "schema",
         ]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw DatabaseLocationError("unknown parameter '\(unknown)' (known: \(known.sorted().joined(separator: ", ")))")
@@ -134,9 +140,15 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             }
             idleSeconds = value
         }
+        let schema = nonEmpty(query["schema"])
+        if let schema, !Self.isPlainName(schema) || schema.hasPrefix("pg_") {
+            throw DatabaseLocationError(
+                "schema must be a plain lower-case name (a–z, 0–9, _; at most 63; not starting with a digit or pg_), "
+                    + "got '\(schema)'")
+        }
         self.init(
             host: host, port: port, socketDirectory: socketDirectory, user: user, password: password,
-            database: database, tls: tls, maxConnections: maxConnections, idleSeconds: idleSeconds)
+            database: database, schema: schema, tls: tls, maxConnections: maxConnections, idleSeconds: idleSeconds)
         if let text = query["connect_timeout"] {
             guard let value = Int(text), (1...600).contains(value) else {
                 throw DatabaseLocationError("connect_timeout must be between 1 and 600 seconds, got '\(text)'")
@@ -147,9 +159,20 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// The URL without the password.
     public var description: String {
-        let server = socketDirectory.map { "?host=\($0)" } ?? ""
+        let parameters = [socketDirectory.map { "host=\($0)" }, schema.map { "schema=\($0)" }].compactMap { $0 }
         let address = socketDirectory == nil ? "\(host):\(port)" : ""
-        return "postgres://\(user)@\(address)/\(database)\(server)"
+        let query = parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")
+        return "postgres://\(user)@\(address)/\(database)\(query)"
+    }
+
+    /// A name PostgreSQL takes unquoted and as written: it goes into SQL and the search path as it is.
+    static func isPlainName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 63, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_")
+        }
     }
 }
 
