@@ -72,11 +72,17 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Opens the store a `DatabaseLocation` names (SQLite file or PostgreSQL URL): what the server, capturectl,
         // the benchmark and the tests open storage through.
-        .target(name: "CaptureStorage", dependencies: ["CaptureCore", "CaptureStore", "CapturePostgres"]),
+        .target(
+            name: "CaptureStorage",
+            dependencies: [
+                "CaptureCore", "CaptureStore", "CapturePostgres",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // sqlite3_config (variadic) as typed wrappers: the process-wide settings CaptureStore makes (SQLiteLibrary).
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
         // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.

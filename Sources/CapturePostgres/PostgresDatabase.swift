@@ -2,33 +2,41 @@ import CaptureCore
 import Foundation
 import NIOSSL
 import PostgresNIO
+import ServiceLifecycle
 
-/// A PostgreSQL database opened as the service's store: a connection pool (postgres-nio's `PostgresClient`, run
-/// in a task of its own until `close`), migrated, and the repositories over it.
+/// A PostgreSQL database opened as the service's store: proven and migrated over one connection of its own, then
+/// a connection pool (postgres-nio's `PostgresClient`) and the repositories over it. The pool runs as a service of
+/// the application's service group (`service`), or, for a program without one, in a task of its own until `close`.
 public final class PostgresDatabase: Sendable {
     public let location: PostgresLocation
     let client: PostgresClient
-    private let runner: Task<Void, Never>
+    private let runner: Task<Void, Never>?
 
-    private init(location: PostgresLocation, client: PostgresClient) {
+    private init(location: PostgresLocation, client: PostgresClient, runsPool: Bool) {
         self.location = location
         self.client = client
-        runner = Task { await client.run() }
+        runner = runsPool ? Task { [client] in await client.run() } : nil
     }
 
-    /// Connects (the first connection proves the server, credentials and database), migrates, and returns the
-    /// database; on failure nothing is left running.
-    public static func open(_ location: PostgresLocation) async throws -> PostgresDatabase {
-        try await probe(location)
-        let database = PostgresDatabase(location: location, client: PostgresClient(configuration: try configuration(location)))
+    /// Connects (the first connection proves the server, credentials and database), migrates over that connection,
+    /// and returns the database. `runsPool`: false when the caller runs `service` in its service group, so that
+    /// the pool starts and stops with the application. On failure nothing is left running.
+    public static func open(_ location: PostgresLocation, runsPool: Bool = true) async throws -> PostgresDatabase {
+        let connection = try await connect(location)
         do {
-            try await PostgresMigrations.migrate(database.client, location: location)
-            return database
+            try await PostgresMigrations.migrate(connection, location: location)
+            try await connection.close()
         } catch {
-            await database.close()
+            try? await connection.close()
             throw error
         }
+        return PostgresDatabase(
+            location: location, client: PostgresClient(configuration: try configuration(location)), runsPool: runsPool)
     }
+
+    /// The connection pool, for the application's service group (a database opened with `runsPool: false`): it
+    /// serves queries while the group runs, and stops after the services started before it.
+    public var service: any Service { client }
 
     public func repositories(metrics: CaptureMetrics = .facade) -> Repositories {
         func named(_ repository: String) -> PostgresStore {
@@ -59,15 +67,16 @@ public final class PostgresDatabase: Sendable {
         PostgresRowStore(store: PostgresStore(client: client, repository: "copy", metrics: metrics))
     }
 
-    /// Stops the pool: connections close, queries still waiting fail.
+    /// Stops the pool it runs itself: connections close, queries still waiting fail. (A pool run as a service stops
+    /// with its group.)
     public func close() async {
-        runner.cancel()
-        await runner.value
+        runner?.cancel()
+        await runner?.value
     }
 
     /// One connection made directly, not through the pool (which would retry for ever): a server that cannot be
     /// reached, a refused password or a missing database stops start-up at once, with the server's reason.
-    private static func probe(_ location: PostgresLocation) async throws {
+    private static func connect(_ location: PostgresLocation) async throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         if let directory = location.socketDirectory {
             configuration = .init(
@@ -89,14 +98,12 @@ public final class PostgresDatabase: Sendable {
         let limit = Duration.seconds(location.connectTimeoutSeconds)
         do {
             // The whole opening, the server's first answers included: a listener that never answers is no server.
-            try await within(limit) { [configuration] in
+            return try await within(limit) { [configuration] in
                 var pause = Duration.milliseconds(50)
                 while true {
                     do {
-                        let connection = try await PostgresConnection.connect(
+                        return try await PostgresConnection.connect(
                             configuration: configuration, id: 0, logger: PostgresStore.logger)
-                        try await connection.close()
-                        return
                     } catch let error as PSQLError where error.serverInfo?[.sqlState] == tooManyConnections {
                         // The server (or the role) is at its connection limit: a slot frees as other clients close,
                         // so the attempt waits for one, within connect_timeout like any other wait for the server.

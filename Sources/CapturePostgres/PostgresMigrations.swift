@@ -36,8 +36,8 @@ enum PostgresMigrations {
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the
     /// location is created first, and instances take turns per schema.
-    static func migrate(_ client: PostgresClient, location: PostgresLocation) async throws {
-        try await client.withConnection { connection in
+    static func migrate(_ connection: PostgresConnection, location: PostgresLocation) async throws {
+        do {
             try await connection.withTransaction(logger: PostgresStore.logger) { connection in
                 try await connection.lock("capture_migrations" + (location.schema.map { ":" + $0 } ?? ""))
                 if let schema = location.schema {
@@ -62,6 +62,9 @@ enum PostgresMigrations {
                     try await connection.rows("INSERT INTO capture_migrations (id) VALUES (\(step.id))")
                 }
             }
+        } catch let error as PostgresTransactionError {
+            // A refusal (`DatabaseTooNew`) or the server's error, not postgres-nio's wrapper.
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
         }
     }
 

@@ -9,9 +9,11 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// Builds the Hummingbird application around a ready `CaptureService`.
+/// Builds the Hummingbird application around a ready `CaptureService`. `services` run in its service group (the
+/// first ones stop last); `beforeServerStarts` runs once they have started, before the listeners accept anyone.
 public func buildApplication(
     service: CaptureService, logger: Logger = Logger(label: "capture-server"), services: [any Service] = [],
+    beforeServerStarts: @escaping @Sendable () async throws -> Void = {},
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let settings = service.settings
@@ -42,7 +44,7 @@ public func buildApplication(
                 },
                 logger: logger))
     }
-    return Application(
+    var app = Application(
         router: router,
         server: .http1(configuration: http1),
         configuration: .init(
@@ -52,6 +54,8 @@ public func buildApplication(
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger)
+    app.beforeServerStarts(perform: beforeServerStarts)
+    return app
 }
 
 /// The router alone, for tests that drive it without sockets; `servesAdmin` adds the admin API.
@@ -107,11 +111,11 @@ public enum CaptureServerMain {
     ) async throws {
         let catalog = try FlowCatalog.load(directory: settingsDirectory)
         let metrics = CaptureMetrics.prometheus(registry)
+        // Opened and migrated here, so every service below starts on a migrated schema.
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
         var service = await CaptureService.make(settings: settings, catalog: catalog, store: storage.repositories)
         service.metrics = metrics
         service.codeKey = try CodeKey.load(environment: ProcessInfo.processInfo.environment, file: settings.codeKeyFile)
-        try await service.syncSettingsClients()
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
         let (providers, problems) = await SocialProviders.discover(
             settings.socialProviders, secrets: settings.providerSecrets, transport: CurlProviderTransport())
@@ -125,8 +129,12 @@ public enum CaptureServerMain {
                     logger: Logger(label: "capture.mail")))
         }
         let purge = PurgeService(service: service, logger: Logger(label: "capture.purge"))
-        let services: [any Service] = [mail as (any Service)?, purge].compactMap { $0 }
-        let app = try buildApplication(service: service, logger: logger, services: services) { port in
+        // The storage's own services (PostgreSQL's pool) first: they start first and stop after the others.
+        let services: [any Service] = storage.services + [mail as (any Service)?, purge].compactMap { $0 }
+        let app = try buildApplication(
+            service: service, logger: logger, services: services,
+            beforeServerStarts: { [service] in try await service.syncSettingsClients() }
+        ) { port in
             let origin = settings.publicOrigin ?? "http://\(settings.host):\(port)"
             logger.info("capture-server listening on \(settings.host):\(port)")
             var lines: [String] = []

@@ -34,6 +34,16 @@ import Testing
         for store in [one, two, again] { try await store.close() }
     }
 
+    /// A schema a newer build migrated is refused with `DatabaseTooNew` (exit code 3), as a SQLite file is.
+    @Test func aSchemaFromANewerBuildIsRefused() async throws {
+        guard case .postgres(let location) = try await TestStorage.newLocation(.postgres) else { return }
+        try await OpenedStorage.open(.postgres(location)).close()
+        try await PostgresTestServer.shared.execute(
+            "INSERT INTO capture_migrations (id) VALUES ('p99-from-a-newer-build')", on: location)
+        let error = await #expect(throws: DatabaseTooNew.self) { try await OpenedStorage.open(.postgres(location)) }
+        #expect(error?.unknownMigrations == ["p99-from-a-newer-build"])
+    }
+
     @Test func aSchemaNameIsPlainOrRefused() throws {
         let location = try PostgresLocation(url: "postgres://u@db/capture?schema=capture_eu")
         #expect(location.schema == "capture_eu")

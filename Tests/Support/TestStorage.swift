@@ -86,7 +86,7 @@ public actor PostgresTestServer {
     public func newDatabase() async throws -> PostgresLocation {
         let (client, server) = try adminClient()
         let name = "capture_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
+        _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
         var location = server
         location.database = name
         location.maxConnections = 4
