@@ -33,7 +33,15 @@ struct PostgresTokenRepository: TokenRepository {
         try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE hash = \(hash)").first.map(Self.record)
     }
 
-    func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup? {
+    func findWithUser(hash: String) async throws -> TokenLookup? {
+        try await lookup(hash: hash, forEntity: false)?.check
+    }
+
+    func findWithRecord(hash: String) async throws -> RecordLookup? {
+        try await lookup(hash: hash, forEntity: true)
+    }
+
+    private func lookup(hash: String, forEntity: Bool) async throws -> RecordLookup? {
         // One statement for the token, its user and the clients' version (a second for the linked accounts, which
         // only `/entity` asks for).
         let rows = try await store.query(
@@ -48,8 +56,9 @@ struct PostgresTokenRepository: TokenRepository {
         let user = found ? try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity) : nil
         let text: String? = found && forEntity ? try Columns(row)("u_profile") : nil
         let linked = forEntity ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
-        return TokenLookup(
-            record: token, user: user, profiles: linked, storedProfile: text, clientsVersion: try Columns(row)("clients_version"))
+        return RecordLookup(
+            check: TokenLookup(record: token, user: user, clientsVersion: try Columns(row)("clients_version")),
+            storedProfile: text, profiles: linked)
     }
 
     func findWithAccount(hash: String) async throws -> AccountLookup? {

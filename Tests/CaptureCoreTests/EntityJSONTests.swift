@@ -5,9 +5,9 @@ import Testing
 
 @testable import CaptureCore
 
-/// `/entity` writes the record straight from the stored profile (`User.writeEntity`), and from the profile's stored
-/// text where that is as `JSONWriter` wrote it (`StoredJSONText`); either must be, byte for byte, what the built
-/// record (`User.entity`) encodes to, whatever the profile holds.
+/// `/entity` writes the record from the profile's stored text (`EntityEncoder.write`), copying its values where the text
+/// is as `JSONWriter` wrote it (`StoredJSONText`); that must be, byte for byte, what the built record
+/// (`EntityEncoder.record`) encodes to, whatever the profile holds.
 @Suite struct EntityJSONTests {
     let schema: EntitySchema
 
@@ -15,45 +15,47 @@ import Testing
         schema = try FlowCatalog.load(directory: TestWorld.settingsDirectory).schema
     }
 
-    /// What `/entity` writes for `user` and what the built record encodes to. The record is also written from the
-    /// profile's stored text, which must give the built record's bytes, and be copied (not parsed) unless it holds a
-    /// fraction (`copied: false`).
+    /// What `/entity` writes for `user` from its profile's stored text, and what the built record encodes to. The
+    /// text must be copied (not parsed) unless it holds a fraction (`copied: false`), and the copy must give the
+    /// built record's bytes.
     func written(
         _ user: User, profiles: [LinkedIdentity] = [], schema: EntitySchema? = nil, copied copies: Bool = true
     )
         -> (String, String)
     {
-        let schema = schema ?? self.schema
-        var output: [UInt8] = []
-        user.writeEntity(schema: schema, profiles: profiles, to: &output)
-        let built = String(decoding: user.entity(schema: schema, profiles: profiles).encodedBytes(), as: UTF8.self)
+        let encoder = EntityEncoder(schema: schema ?? self.schema)
+        let built = String(decoding: encoder.record(user, profiles: profiles).encodedBytes(), as: UTF8.self)
         let text = StoredJSON.text(user.profile)
         var unparsed = user
         unparsed.profile = [:]
         var copied: [UInt8] = []
-        #expect(Self.copies(unparsed, schema: schema, profiles: profiles, text: text, to: &copied) == copies, "\(text)")
-        if !copies { unparsed.writeEntity(schema: schema, profiles: profiles, storedProfile: text, to: &copied) }
-        #expect(String(decoding: copied, as: UTF8.self) == built, "from the stored text \(text)")
+        #expect(
+            Self.copies(unparsed, schema: encoder.schema, profiles: profiles, text: text, to: &copied) == copies, "\(text)")
+        if copies { #expect(String(decoding: copied, as: UTF8.self) == built, "copied from the stored text \(text)") }
+        var output: [UInt8] = []
+        encoder.write(unparsed, storedProfile: text, profiles: profiles, to: &output)
         return (String(decoding: output, as: UTF8.self), built)
     }
 
-    /// Whether `writeEntity` copies from `text` (true) or refuses it (the public entry then parses it).
+    /// Whether the encoder copies from `text` (true) or refuses it (`write` then parses it and builds the record).
     static func copies(
         _ user: User, schema: EntitySchema, profiles: [LinkedIdentity] = [], text: String, to output: inout [UInt8]
     ) -> Bool {
         var text = text
-        return text.withUTF8 { user.writeEntity(schema: schema, profiles: profiles, stored: StoredJSONText($0), to: &output) }
+        let encoder = EntityEncoder(schema: schema)
+        return text.withUTF8 { encoder.copy(user, from: StoredJSONText($0), profiles: profiles, to: &output) }
     }
 
     /// `/entity` from a stored text through the public entry (copied or parsed), and the record built from the
     /// parsed text.
     func fromStoredText(_ text: String) -> (String, String) {
         let user = Self.user([:])
+        let encoder = EntityEncoder(schema: schema)
         var output: [UInt8] = []
-        user.writeEntity(schema: schema, profiles: [], storedProfile: text, to: &output)
+        encoder.write(user, storedProfile: text, profiles: [], to: &output)
         var parsed = user
         parsed.profile = StoredJSON.object(text) ?? [:]
-        let built = parsed.entity(schema: schema, profiles: []).encodedBytes()
+        let built = encoder.record(parsed, profiles: []).encodedBytes()
         return (String(decoding: output, as: UTF8.self), String(decoding: built, as: UTF8.self))
     }
 
@@ -182,14 +184,15 @@ import Testing
             return members
         }
         var copiedCount = 0
+        let encoder = EntityEncoder(schema: schema)
         for _ in 0..<400 {
             let user = Self.user(object(0, id: false))
             let text = StoredJSON.text(user.profile)
             var unparsed = user
             unparsed.profile = [:]
             var output: [UInt8] = []
-            unparsed.writeEntity(schema: schema, profiles: [], storedProfile: text, to: &output)
-            let built = String(decoding: user.entity(schema: schema, profiles: []).encodedBytes(), as: UTF8.self)
+            encoder.write(unparsed, storedProfile: text, profiles: [], to: &output)
+            let built = String(decoding: encoder.record(user, profiles: []).encodedBytes(), as: UTF8.self)
             #expect(String(decoding: output, as: UTF8.self) == built, "\(text)")
             var copied: [UInt8] = []
             if Self.copies(unparsed, schema: schema, text: text, to: &copied) {

@@ -40,16 +40,18 @@ extension RepositoryConformanceTests {
         let before = try await repositories.clients.version()
         try await repositories.clients.insert(Client(clientID: "app", name: "App", createdAt: Self.now))
 
-        let lookup = try #require(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret"), forEntity: true))
+        let entity = try #require(try await repositories.tokens.findWithRecord(hash: TokenMinter.hash("secret")))
+        let lookup = entity.check
         #expect(lookup.record.hash == TokenMinter.hash("secret") && lookup.record.id != nil)
         // For /entity the stored profile comes as its text, not parsed.
         #expect(lookup.user?.email == "lookup@example.com" && lookup.user?.profile == [:])
-        #expect(lookup.storedProfile.flatMap(StoredJSON.object) == user.profile && !user.profile.isEmpty)
-        #expect(lookup.profiles.map(\.subject) == ["s9"])
+        #expect(entity.storedProfile.flatMap(StoredJSON.object) == user.profile && !user.profile.isEmpty)
+        #expect(entity.profiles.map(\.subject) == ["s9"])
         #expect(lookup.clientsVersion != before)
-        let plain = try #require(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret"), forEntity: false))
-        #expect(plain.profiles == [] && plain.storedProfile == nil && plain.user?.profile == user.profile)
-        #expect(try await repositories.tokens.findWithUser(hash: "unknown", forEntity: true) == nil)
+        let plain = try #require(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret")))
+        #expect(plain.record == lookup.record && plain.user?.profile == user.profile)
+        #expect(try await repositories.tokens.findWithRecord(hash: "unknown") == nil)
+        #expect(try await repositories.tokens.findWithUser(hash: "unknown") == nil)
         // The account alone, for introspection and /verify: the same token and version, no profile read.
         let account = try #require(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret")))
         #expect(account.record == lookup.record && account.clientsVersion == lookup.clientsVersion)

@@ -177,8 +177,8 @@ import Testing
         let fixture = try await Fixture("entity")
         defer { try? fixture.close() }
         let tokens = fixture.repositories.tokens
-        let read = try #require(try await tokens.findWithUser(hash: fixture.key, forEntity: true))
-        #expect(read.user?.email == "entity@example.com" && read.profiles.isEmpty)
+        let read = try #require(try await tokens.findWithRecord(hash: fixture.key))
+        #expect(read.check.user?.email == "entity@example.com" && read.profiles.isEmpty)
         #expect(fixture.checks.count == 1)
 
         // Behind the stamps' back: the token's row is not read again (its scope stays as kept), the user's row is.
@@ -188,10 +188,10 @@ import Testing
             try db.execute(sql: "UPDATE users SET email = 'read@example.com'")
         }
         try foreign.close()
-        let kept = try #require(try await tokens.findWithUser(hash: fixture.key, forEntity: true))
-        #expect(kept.record == read.record && kept.record.scope == "openid")
-        #expect(kept.user?.email == "read@example.com")
-        #expect(try await tokens.findWithUser(hash: fixture.key, forEntity: false)?.user?.email == "read@example.com")
+        let kept = try #require(try await tokens.findWithRecord(hash: fixture.key))
+        #expect(kept.check.record == read.check.record && kept.check.record.scope == "openid")
+        #expect(kept.check.user?.email == "read@example.com")
+        #expect(try await tokens.findWithUser(hash: fixture.key)?.user?.email == "read@example.com")
 
         // Linked accounts are listed only when asked for and there are any (the read then takes a transaction):
         // one linked from another process is on the very next read.
@@ -199,15 +199,15 @@ import Testing
         try await CaptureDatabase.repositories(linking).identities.link(
             LinkedIdentity(provider: "oidc", subject: "s1", userID: fixture.user.id, email: nil, linkedAt: Date()))
         try linking.close()
-        let linked = try #require(try await tokens.findWithUser(hash: fixture.key, forEntity: true))
-        #expect(linked.profiles.map(\.subject) == ["s1"] && linked.user?.email == "read@example.com")
-        #expect(try await tokens.findWithUser(hash: fixture.key, forEntity: false)?.profiles == [])
+        let linked = try #require(try await tokens.findWithRecord(hash: fixture.key))
+        #expect(linked.profiles.map(\.subject) == ["s1"] && linked.check.user?.email == "read@example.com")
+        #expect(try await tokens.findWithUser(hash: fixture.key)?.record == linked.check.record)
         #expect(fixture.checks.count == 1, "still answered from the kept check")
 
         let otherPool = try CaptureDatabase.open(path: fixture.path)
         defer { try? otherPool.close() }
         _ = try await CaptureDatabase.repositories(otherPool).tokens.revokeAll(userID: fixture.user.id, at: Date())
-        let revoked = try #require(try await tokens.findWithUser(hash: fixture.key, forEntity: true))
+        let revoked = try #require(try await tokens.findWithRecord(hash: fixture.key)).check
         #expect(revoked.record.state(at: Date()) == .revoked && revoked.record.scope == "changed behind its back")
         #expect(fixture.checks.count == 0)
     }

@@ -2,7 +2,7 @@ import CaptureJSON
 
 /// The attributes of one scope of the schema in the order `JSONWriter` writes them (sorted names), with the
 /// layouts of the objects and plurals inside: worked out once per schema, so that `/entity` writes a record
-/// straight from the stored profile (`User.writeEntity`) without building and sorting it first. Each member carries
+/// straight from the stored profile (`EntityEncoder.write`) without building and sorting it first. Each member carries
 /// what writing it takes and no more: its key already written as JSON, and what kind of value follows.
 final class EntityLayout: Sendable {
     struct Member: Sendable {
@@ -53,7 +53,7 @@ final class EntityLayout: Sendable {
 enum EntityServiceAttribute: String, CaseIterable, Sendable {
     case email, id, uuid, emailVerified, created, lastUpdated, lastLogin, profiles
 
-    /// Written as `CaptureDate` text (`User.serviceDate`).
+    /// Written as `CaptureDate` text (`EntityEncoder.serviceDate`).
     var isDate: Bool {
         switch self {
         case .emailVerified, .created, .lastUpdated, .lastLogin: true

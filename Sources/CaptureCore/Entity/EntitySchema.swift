@@ -8,7 +8,7 @@ public struct EntitySchema: Sendable, Equatable {
     public var attributes: [String: AttributeDefinition] {
         didSet { layout = Self.layout(attributes) }
     }
-    /// The record as `/entity` writes it (`User.writeEntity`).
+    /// The record as `/entity` writes it (`EntityEncoder.write`).
     private(set) var layout: EntityLayout
 
     /// Kept by the service, shown in every record, written by nobody through the API.

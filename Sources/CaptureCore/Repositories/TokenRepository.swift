@@ -46,25 +46,33 @@ public struct AccountLookup: Sendable {
     }
 }
 
-/// A token as a token check reads it.
+/// A token as a token check reads it: the token, its user (nil when gone) and the clients' version, in which the
+/// check finds the token's client (`ClientDirectory`) without a read of its own.
 public struct TokenLookup: Sendable {
     public let record: TokenRecord
     public let user: User?
-    /// The user's linked provider accounts, when the lookup was for `/entity`, else empty.
-    public let profiles: [LinkedIdentity]
-    /// For `/entity`: the user's stored profile as its text, which `/entity` writes from (`User.writeEntity(schema:
-    /// profiles:storedProfile:to:)`); `user.profile` is then left empty. Nil otherwise.
-    public let storedProfile: String?
     public let clientsVersion: Int64
 
-    public init(
-        record: TokenRecord, user: User?, profiles: [LinkedIdentity] = [], storedProfile: String? = nil, clientsVersion: Int64
-    ) {
+    public init(record: TokenRecord, user: User?, clientsVersion: Int64) {
         self.record = record
         self.user = user
-        self.profiles = profiles
-        self.storedProfile = storedProfile
         self.clientsVersion = clientsVersion
+    }
+}
+
+/// A token check for `/entity`: the check's read, and its user's Capture record as stored — the profile as its
+/// stored text (`StoredJSON`), which `EntityEncoder.write` writes from (the user's `profile` is left empty), and the
+/// linked provider accounts — in one snapshot.
+public struct RecordLookup: Sendable {
+    public let check: TokenLookup
+    /// The user's profile as stored; nil when the user is gone.
+    public let storedProfile: String?
+    public let profiles: [LinkedIdentity]
+
+    public init(check: TokenLookup, storedProfile: String?, profiles: [LinkedIdentity]) {
+        self.check = check
+        self.storedProfile = storedProfile
+        self.profiles = profiles
     }
 }
 
@@ -95,10 +103,10 @@ public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
     /// The token with this hash, the user it belongs to and the clients' version (`ClientRepository.version`), in
-    /// one read: the hot path of `/entity` and the other calls made with an access token, which then find their
-    /// client in `ClientDirectory` without a read. `forEntity` adds the linked accounts, and leaves the stored
-    /// profile as its text (`TokenLookup.storedProfile`) instead of parsing it into `user.profile`.
-    func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup?
+    /// one read: the calls made with an access token, which then find their client without a read.
+    func findWithUser(hash: String) async throws -> TokenLookup?
+    /// `findWithUser` for `/entity`: the user's record as stored (`RecordLookup`), its profile not parsed.
+    func findWithRecord(hash: String) async throws -> RecordLookup?
     /// `findWithUser` for the checks that need only who the account is (introspection, `/verify`): one read,
     /// without the user's stored profile.
     func findWithAccount(hash: String) async throws -> AccountLookup?

@@ -74,11 +74,19 @@ struct SQLiteTokenRepository: TokenRepository {
         ])
     }
 
+    func findWithUser(hash: String) async throws -> TokenLookup? {
+        try await lookup(hash: hash, forEntity: false)?.check
+    }
+
+    func findWithRecord(hash: String) async throws -> RecordLookup? {
+        try await lookup(hash: hash, forEntity: true)
+    }
+
     /// The token, its user and (for `/entity`) the user's linked accounts and stored profile text. With the token's
     /// check kept in `checks`, only the user's row is read, by its row id; otherwise one statement reads the token, its
     /// user and the clients' version, and what it read is kept when it is a check `checks` holds. Either statement
     /// also says whether the user has linked accounts; only then are they listed (`read(forEntity:_:)`).
-    func findWithUser(hash: String, forEntity: Bool) async throws -> TokenLookup? {
+    private func lookup(hash: String, forEntity: Bool) async throws -> RecordLookup? {
         if let checks, let (kept, userRow) = checks.kept(key: hash),
             let found = try await read(
                 forEntity: forEntity,
@@ -91,7 +99,7 @@ struct SQLiteTokenRepository: TokenRepository {
         }
         if checks != nil { writer.metrics.tokenCheck(kept: false) }
         let generation = checks?.generation
-        let read: @Sendable (Database, Bool) throws -> ((TokenLookup, userRow: Int64?), linked: Bool)? = { db, listing in
+        let read: @Sendable (Database, Bool) throws -> ((RecordLookup, userRow: Int64?), linked: Bool)? = { db, listing in
             let statement = try db.cachedStatement(sql: Self.withUserSQL)
             guard
                 let (token, user, clientsVersion, userRow, linked) = try statement.first(
@@ -107,19 +115,18 @@ struct SQLiteTokenRepository: TokenRepository {
                         )
                     })
             else { return nil }
-            let lookup = TokenLookup(
-                record: token, user: user.0,
-                profiles: listing ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
-                storedProfile: user.1, clientsVersion: clientsVersion)
+            let lookup = RecordLookup(
+                check: TokenLookup(record: token, user: user.0, clientsVersion: clientsVersion), storedProfile: user.1,
+                profiles: listing ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [])
             return ((lookup, userRow), linked)
         }
         guard let (found, userRow) = try await self.read(forEntity: forEntity, read) else { return nil }
-        if let checks, let generation, let user = found.user, let userRow {
+        if let checks, let generation, let user = found.check.user, let userRow {
             let account = AccountSummary(
                 id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != nil, disabledAt: user.disabledAt)
             checks.keep(
-                AccountLookup(record: found.record, account: account, clientsVersion: found.clientsVersion), key: hash,
-                userRow: userRow, generation: generation)
+                AccountLookup(record: found.check.record, account: account, clientsVersion: found.check.clientsVersion),
+                key: hash, userRow: userRow, generation: generation)
         }
         return found
     }
@@ -143,7 +150,7 @@ struct SQLiteTokenRepository: TokenRepository {
     private static func user(
         row userRow: Int64, of kept: AccountLookup, forEntity: Bool, listing: Bool, in db: Database
     )
-        throws -> (TokenLookup, linked: Bool)?
+        throws -> (RecordLookup, linked: Bool)?
     {
         let statement = try db.cachedStatement(sql: userByRowSQL)
         guard
@@ -157,10 +164,9 @@ struct SQLiteTokenRepository: TokenRepository {
                 }),
             user.id == kept.record.userID
         else { return nil }
-        let lookup = TokenLookup(
-            record: kept.record, user: user,
-            profiles: listing ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
-            storedProfile: text, clientsVersion: kept.clientsVersion)
+        let lookup = RecordLookup(
+            check: TokenLookup(record: kept.record, user: user, clientsVersion: kept.clientsVersion), storedProfile: text,
+            profiles: listing ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [])
         return (lookup, linked)
     }
 

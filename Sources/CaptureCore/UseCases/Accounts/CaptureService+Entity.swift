@@ -6,26 +6,23 @@ extension CaptureService {
         try await authenticate(accessToken: accessToken).0
     }
 
-    /// `/entity`'s `result` as JSON: the whole record, written straight from the stored profile
-    /// (`User.writeEntity`), or the one attribute `attributeName` names.
+    /// `/entity`'s `result` as JSON: the whole record, written from the stored profile (`EntityEncoder.write`), or
+    /// the one attribute `attributeName` names.
     public func entityResultJSON(accessToken: String?, attributeName: String?) async throws -> [UInt8] {
+        let encoder = EntityEncoder(schema: catalog.schema)
         guard let attributeName, !attributeName.isEmpty else {
-            let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, forEntity: true)
+            let (user, lookup) = try await authenticatedRecord(accessToken: accessToken)
             var output: [UInt8] = []
             output.reserveCapacity(4096)
-            if let text = lookup.storedProfile {
-                user.writeEntity(schema: catalog.schema, profiles: lookup.profiles, storedProfile: text, to: &output)
-            } else {
-                user.writeEntity(schema: catalog.schema, profiles: lookup.profiles, to: &output)
-            }
+            encoder.write(user, storedProfile: lookup.storedProfile, profiles: lookup.profiles, to: &output)
             return output
         }
-        return try await entity(accessToken: accessToken).entityAttribute(attributeName, schema: catalog.schema).encodedBytes()
+        return try encoder.attribute(attributeName, of: try await entity(accessToken: accessToken)).encodedBytes()
     }
 
     /// The record in Janrain's shape, with every attribute of the schema and the linked provider accounts.
     public func record(of user: User) async throws -> JSONValue {
-        user.entity(schema: catalog.schema, profiles: try await store.identities.list(userID: user.id))
+        EntityEncoder(schema: catalog.schema).record(user, profiles: try await store.identities.list(userID: user.id))
     }
 
     /// `/entity.update`, `/entity.replace`, `/entity.delete` from their raw parameters: the access token is checked

@@ -97,17 +97,25 @@ extension CaptureService {
     /// The user and token behind an access token: unknown or revoked → invalid (200), expired → 414,
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
-        let (user, lookup) = try await authenticatedLookup(accessToken: accessToken, forEntity: false)
+        let (user, lookup) = try await authenticated(accessToken: accessToken, { $0 }) {
+            try await store.tokens.findWithUser(hash: $0)
+        }
         return (user, lookup.record)
     }
 
-    /// `authenticate`'s checks on one read; for `/entity` (`forEntity`) it brings the user's linked accounts and
-    /// stored profile text too (`TokenRepository.findWithUser`).
-    func authenticatedLookup(accessToken: String?, forEntity: Bool) async throws -> (User, TokenLookup) {
+    /// `authenticate` for `/entity`: the user's record as stored comes with the check (`TokenRepository.findWithRecord`).
+    func authenticatedRecord(accessToken: String?) async throws -> (User, RecordLookup) {
+        try await authenticated(accessToken: accessToken, { $0.check }) { try await store.tokens.findWithRecord(hash: $0) }
+    }
+
+    /// `authenticate`'s checks on what `find` reads for the token's key (its `check`).
+    private func authenticated<Lookup>(
+        accessToken: String?, _ check: (Lookup) -> TokenLookup, _ find: (String) async throws -> Lookup?
+    ) async throws -> (User, Lookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
-        guard let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(accessToken), forEntity: forEntity),
-            lookup.record.kind == .access
-        else { throw CaptureError.invalidAccessToken }
+        guard let found = try await find(TokenMinter.key(accessToken)) else { throw CaptureError.invalidAccessToken }
+        let lookup = check(found)
+        guard lookup.record.kind == .access else { throw CaptureError.invalidAccessToken }
         switch lookup.record.state(at: time.now()) {
         case .active: break
         case .expired: throw CaptureError.accessTokenExpired
@@ -115,7 +123,7 @@ extension CaptureService {
         }
         guard let user = lookup.user else { throw CaptureError.invalidAccessToken }
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
-        return (user, lookup)
+        return (user, found)
     }
 
     /// RFC 7009 revocation: a token of this client revokes its whole chain (signing out); unknown tokens are fine.
