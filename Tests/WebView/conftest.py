@@ -39,8 +39,9 @@ PASSWORD = "correct horse battery"
 # The codes the service mails: 8 characters of an alphabet without 0/O, 1/I.
 CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 LINK_PATTERN = re.compile(r"(https?://\S+/flows/\S+#\S+)")
-# Screenshots are build output for a person to look at, never committed.
-SHOTS = ROOT / ".build" / "screenshots"
+# Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
+# (the PostgreSQL pass, beside the SQLite one) elsewhere.
+SHOTS = pathlib.Path(os.environ.get("CAPTURE_SCREENSHOTS") or ROOT / ".build" / "screenshots")
 
 
 
