@@ -45,10 +45,12 @@ OVERFLOW_JS = """(function(){
 
 
 def use_scheme(host, dark):
-    """Switches the system's colour scheme and waits until the page sees it."""
-    set_dark_scheme(dark)
+    """Switches the system's colour scheme (unless the page already sees the one asked for), waits until the page sees
+    it, and lets every colour transition end."""
     query = "matchMedia('(prefers-color-scheme: dark)').matches"
-    host.wait_for(lambda: host.run_js(query) is dark, 5, "prefers-color-scheme %s" % ("dark" if dark else "light"))
+    if host.run_js(query) is not dark:
+        set_dark_scheme(dark)
+        host.wait_for(lambda: host.run_js(query) is dark, 5, "prefers-color-scheme %s" % ("dark" if dark else "light"))
     # Buttons fade their background (capture.css); a check in mid-fade would see half a colour. What is checked is
     # the end state, so every transition not finished yet (running, or still pending on a loaded machine) is
     # finished, until a look finds none left.
