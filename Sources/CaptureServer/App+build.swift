@@ -70,7 +70,15 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     func group(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
         router.group().add(middleware: ErrorReplyMiddleware(style: style))
     }
-    let capture = group(.capture), oauth = group(.oauth), pageRoutes = group(.page), problem = group(.problem)
+    // The calls a customer's page makes through the drop-in: readable from the origins clients allow, errors included.
+    func crossOriginGroup(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
+        router.group().add(middleware: CrossOriginReplies(service: service)).add(middleware: ErrorReplyMiddleware(style: style))
+    }
+    let capture = crossOriginGroup(.capture), oauth = crossOriginGroup(.oauth), pageRoutes = group(.page)
+    let problem = group(.problem)
+    let dropIn = DropInController(service: service, pages: pages)
+    dropIn.addLoaderRoutes(to: pageRoutes)
+    dropIn.addFlowRoutes(to: capture)
     let social = SocialSignInController(service: service)
     HealthController(store: service.store).addRoutes(to: problem)
     FlowPageController(service: service, pages: pages, themes: themes).addRoutes(to: pageRoutes)

@@ -71,6 +71,22 @@ import Testing
         #expect(error?.key == "forms.signInForm")
     }
 
+    @Test func aFlowAnswersToItsAliasesAndTwoFlowsCannotClaimOneName() throws {
+        let shipped = try FlowCatalog.load(directory: TestWorld.settingsDirectory)
+        #expect(shipped.flow(named: "standard")?.name == "webViewDemo")
+        #expect(shipped.flow(named: "webViewFlow")?.name == "webViewDemo")
+        #expect(shipped.flow(named: "plugins") == nil)
+        for claimed in ["standard", "webViewSignIn"] {
+            let directory = try temporarySettings(serviceJSON: "{}")
+            let file = directory.appendingPathComponent("flows/webViewProfile.json")
+            var flow = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            flow["aliases"] = [claimed]
+            try JSONSerialization.data(withJSONObject: flow).write(to: file)
+            let error = #expect(throws: SettingsError.self) { try FlowCatalog.load(directory: directory) }
+            #expect(error?.key == "aliases" && error?.problem.contains("'\(claimed)'") == true, "\(claimed)")
+        }
+    }
+
     @Test func flagsBeatEnvironmentWhichBeatsTheFile() throws {
         let directory = try temporarySettings(serviceJSON: #"{"port": 7000, "host": "127.0.0.2", "database": "file.sqlite"}"#)
         let fileOnly = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: [:])

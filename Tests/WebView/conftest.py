@@ -31,6 +31,7 @@ from capture_store import Store  # noqa: E402
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+from janrain_site import JanrainSite  # noqa: E402
 
 CLIENT_ID = "demo-mobile-app"
 # A second client that refuses sign-in until the address is confirmed (code 112).
@@ -189,7 +190,7 @@ def oidc_provider():
             process.wait(timeout=5)
 
 
-def _test_settings(work, smtp_port, provider=None):
+def _test_settings(work, smtp_port, provider=None, site=None):
     """The shipped Settings with these changes: every test registers and asks for codes from 127.0.0.1, so the
     per-address registration and code-request allowances are raised (the sign-in limits and the per-address code
     limit stay as shipped; test_lockout.py and test_account_lifecycle.py rely on them); mail goes to the
@@ -207,6 +208,11 @@ def _test_settings(work, smtp_port, provider=None):
     demo = next(client for client in service["clients"] if client["clientId"] == CLIENT_ID)
     service["clients"].append(dict(demo, clientId=VERIFY_FIRST_CLIENT_ID, name="Requires a confirmed address",
                                    requireVerifiedEmail=True))
+    if site is not None:
+        # A Janrain customer's own site on an origin of its own (janrain_site.py): its pages use the drop-in loader.
+        service["clients"].append({"clientId": "janrain-site", "name": "A Janrain customer's site",
+                                   "redirectUris": site.pages(), "allowedOrigins": [site.origin],
+                                   "responseTypes": ["token", "code"]})
     if provider is not None:
         # The provider runs on loopback over plain http, which only allowPlainHTTP permits.
         service["socialProviders"] = [{
@@ -308,7 +314,8 @@ def server(mailbox, oidc_provider):
     store = Store(work)
     log_path = work / "server.log"
     port = free_port()
-    settings = _test_settings(work, mailbox.port, oidc_provider)
+    site = JanrainSite()
+    settings = _test_settings(work, mailbox.port, oidc_provider, site)
     env = dict(os.environ)
     env["CAPTURE_PROVIDER_%s_SECRET" % oidc_provider.name.upper()] = oidc_provider.secret
     env.setdefault("CAPTURE_BCRYPT_COST", "10")  # the test suite's own users; keeps sign-ins quick
@@ -320,11 +327,20 @@ def server(mailbox, oidc_provider):
             preexec_fn=die_with_parent,
         )
     running = Server("http://127.0.0.1:%d" % port, store, str(log_path))
+    site.capture_server = running.base
+    running.janrain_site = site
     try:
         wait_until_ready(process, running.base, running.log)
         yield running
     finally:
         stop(process)
+        site.stop()
+
+
+@pytest.fixture
+def janrain_site(server):
+    """The Janrain customer's site whose pages load the service's drop-in loader (client `janrain-site`)."""
+    return server.janrain_site
 
 
 @pytest.fixture

@@ -13,6 +13,9 @@
   // The modules' one shared namespace. Not enumerable: code that walks janrain.capture sees only Janrain's API.
   var ns = {};
   Object.defineProperty(janrain.capture, '_widget', { value: ns, configurable: true });
+  // On a customer's Janrain page (janrain-load.js): the service's origin, which every request goes to.
+  ns.dropIn = !!janrain.capture._dropIn;
+  ns.server = ns.dropIn ? janrain.capture._dropIn.server : '';
 
   var EVENT_NAMES = [
     'onCaptureLoginStart', 'onCaptureLoginSuccess', 'onCaptureLoginFailed',
@@ -26,7 +29,9 @@
     'onProviderLoginHandoff', 'onCaptureLinkAccountSuccess', 'onCaptureLinkAccountError',
     'onCaptureUnlinkAccountSuccess', 'onCaptureUnlinkAccountError',
     // Janrain's failure counterparts of the code events (beyond the minimum list in docs/contract.md §3, same names as Janrain's).
-    'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed'
+    'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed',
+    // Janrain's modal events: fired by modal.open/close on customer pages (capture-dropin.js).
+    'onModalOpen', 'onModalClose'
   ];
 
   var STORAGE = {
@@ -52,6 +57,11 @@
     var block = document.getElementById('capture-messages');
     try { return (block && JSON.parse(block.textContent || '{}')) || {}; } catch (error) { return {}; }
   })();
+
+  /* Texts that arrive later (a customer's page gets them with its flow, capture-dropin.js). */
+  function addMessages(texts) {
+    for (var key in texts) if (has(texts, key)) MESSAGES[key] = texts[key];
+  }
 
   function t(key) {
     return has(MESSAGES, key) ? String(MESSAGES[key]) : key;
@@ -153,6 +163,19 @@
 
   // The screen on show, which every event names (set by capture-screens.js through screenShown only).
   var currentScreen = null;
+  // The screens shown before it, for Janrain's back button (at most capture.maxScreenHistory, else 10).
+  var screenHistory = [];
+
+  function screenShown(name, back) {
+    if (back) {
+      screenHistory.pop();
+    } else if (currentScreen !== null && currentScreen !== name) {
+      screenHistory.push(currentScreen);
+      var limit = Number(captureSettings().maxScreenHistory) || 10;
+      while (screenHistory.length > limit) screenHistory.shift();
+    }
+    currentScreen = name;
+  }
 
   /* Bytes (a Uint8Array) as base64url without padding (RFC 4648 §5), as PKCE and WebAuthn write them. */
   function base64url(bytes) {
@@ -291,7 +314,7 @@
     var controller = typeof window.AbortController === 'function' ? new window.AbortController() : null;
     if (controller) init.signal = controller.signal;
     var timer = controller ? window.setTimeout(function () { controller.abort(); }, REQUEST_TIMEOUT_MS) : null;
-    return window.fetch(path, init).then(function (response) {
+    return window.fetch(ns.server + path, init).then(function (response) {
       return response.text().then(function (text) {
         if (timer) window.clearTimeout(timer);
         var body = null;
@@ -378,6 +401,7 @@
 
   ns.has = has;
   ns.t = t;
+  ns.addMessages = addMessages;
   ns.STORAGE = STORAGE;
   ns.captureSettings = captureSettings;
   ns.formSettings = formSettings;
@@ -389,7 +413,8 @@
   ns.base64url = base64url;
   ns.fire = fire;
   ns.currentScreen = function () { return currentScreen; };
-  ns.screenShown = function (name) { currentScreen = name; };
+  ns.screenShown = screenShown;
+  ns.previousScreen = function () { return screenHistory.length ? screenHistory[screenHistory.length - 1] : null; };
   ns.storageGet = storageGet;
   ns.storageSet = storageSet;
   ns.storageRemove = storageRemove;

@@ -19,6 +19,8 @@
    */
   var BEHAVIOUR = {
     signInForm: { kind: 'login', start: ['onCaptureLoginStart'], failed: ['onCaptureLoginFailed'] },
+    // Janrain's older sign-in form (traditionalSignIn_emailAddress, traditionalSignIn_password).
+    userInformationForm: { kind: 'login', start: ['onCaptureLoginStart'], failed: ['onCaptureLoginFailed'] },
     registrationForm: {
       kind: 'registration', start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
     },
@@ -143,6 +145,16 @@
 
     ns.clearMessages(ns.closest(form.parentNode, '.capture_screen') || form);
     ns.hideNotice();
+    // A customer's page checks the flow's rules first (capture-jtl.js), with the messages the service would send.
+    var invalid = ns.checkFields ? ns.checkFields(fields) : null;
+    if (invalid) {
+      var orphaned = ns.showFieldErrors(form, invalid);
+      if (orphaned.length) ns.showFormMessage(form, orphaned.join(' '));
+      ns.fire('onCaptureValidationFailed', {
+        status: 'error', statusMessage: 'invalidFields', form: formName, invalidFields: invalid
+      }, transactionId);
+      return null;
+    }
     for (var s = 0; s < spec.start.length; s++) {
       ns.fire(spec.start[s], { statusMessage: spec.kind + 'Start', form: formName }, transactionId);
     }

@@ -176,6 +176,11 @@
     },
     signIn: function () {
       ns.renderScreen(ns.hasActiveSession() ? ns.sessionScreen() : ns.signInAfterCode());
+    },
+    // Janrain's {* backButton *}: the screen before this one.
+    back: function () {
+      var previous = ns.previousScreen();
+      if (previous) ns.renderScreen(previous, { back: true });
     }
   };
 
@@ -273,7 +278,8 @@
 
   var loadedOnce = false;
   function loaded() {
-    if (loadedOnce) return;
+    // On a customer's page, capture-dropin.js calls the page's hooks once it has put Janrain's API in place.
+    if (loadedOnce || ns.dropIn) return;
     loadedOnce = true;
     if (typeof window.janrainCaptureWidgetOnLoad === 'function') {
       window.janrainCaptureWidgetOnLoad();

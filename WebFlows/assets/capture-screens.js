@@ -50,11 +50,13 @@
     if (wanted && screenExists(wanted)) return wanted;
     if (screenExists('signedIn')) return 'signedIn';
     if (screenExists('editProfile')) return 'editProfile';
+    // A customer's page with no screen for a signed-in person: none shows (Janrain's widget closed its modal).
+    if (ns.dropIn) return '';
     return signInScreen();
   }
 
   function initialScreenWithoutSession() {
-    var wanted = ns.captureSettings().screenToRender;
+    var wanted = ns.captureSettings().screenToRender || ns.captureSettings().defaultScreen;
     if (wanted && screenExists(wanted) && !SESSION_SCREENS[wanted]) return wanted;
     return signInScreen();
   }
@@ -169,7 +171,18 @@
     return values.screen;
   }
 
+  /* A customer's screens were hidden by their style (display: none), the service's by `hidden`: both follow. */
+  function setShown(screen, shown) {
+    screen.hidden = !shown;
+    if (screen.style.display) screen.style.display = shown ? 'block' : 'none';
+  }
+
   function renderScreen(name, options) {
+    if (name === '' && ns.dropIn) {
+      var shown = screens();
+      for (var s = 0; s < shown.length; s++) setShown(shown[s], false);
+      return true;
+    }
     if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
     if (ns.waitsForSocial(name)) name = signInScreen();
     if (!screenExists(name)) {
@@ -179,18 +192,18 @@
     var all = screens();
     var target = document.getElementById(name);
     for (var i = 0; i < all.length; i++) {
-      if (all[i] !== target) all[i].hidden = true;
+      if (all[i] !== target) setShown(all[i], false);
     }
     clearMessages(target);
     bindProfile(target);
     ns.renderMerge(target);
     ns.renderLinkedAccounts(target);
     fillForms(target);
-    target.hidden = false;
+    setShown(target, true);
     var loading = document.getElementById('capture_loading');
     if (loading) loading.hidden = true;
     var previous = ns.currentScreen();
-    ns.screenShown(name);
+    ns.screenShown(name, options && options.back);
     if (previous !== null && !(options && options.keepFocus)) {
       // Screen readers and keyboards follow the change; the heading has tabindex="-1".
       var heading = target.querySelector('h1, h2');
@@ -208,7 +221,7 @@
   function showSignedInWithoutSession(name, user) {
     var all = screens();
     var target = document.getElementById(name);
-    for (var i = 0; i < all.length; i++) all[i].hidden = all[i] !== target;
+    for (var i = 0; i < all.length; i++) setShown(all[i], all[i] === target);
     bindProfile(target, user);
     ns.screenShown(name);
     ns.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });

@@ -61,9 +61,12 @@ public struct FlowDefinition: Sendable, Equatable, Codable {
     /// The page's `capture.thinRegistration` (default true): a first social sign-in whose profile is enough makes
     /// the account at once; false always shows `socialRegistration` first.
     public var thinRegistration: Bool?
+    /// Other names the flow answers to: the flow names of Janrain's templates and plugins (`standard`, `plugins`) that
+    /// customers' pages ask for (docs/janrain-migration.md).
+    public var aliases: [String]?
 
     enum CodingKeys: String, CodingKey {
         case page, title, flowVersion, registerFlow, locale, defaultClient, tokenUrl, responseType, screenToRender, forms
-        case thinRegistration
+        case thinRegistration, aliases
     }
 }

@@ -47,7 +47,10 @@ public struct FlowCatalog: Sendable, Equatable {
         return messages.optionalText("rule.\(rule)", filled) ?? "\(filled["label"] ?? field.name): \(rule)"
     }
 
-    public func flow(named name: String) -> FlowDefinition? { flows[name] }
+    /// The flow of that name, else the one that lists it among its `aliases` (Janrain's `standard`, …).
+    public func flow(named name: String) -> FlowDefinition? {
+        flows[name] ?? flows.values.first { $0.aliases?.contains(name) == true }
+    }
 
     public func fields(ofForm form: String) -> [FieldDefinition] {
         (forms[form] ?? []).compactMap { fields[$0] }
@@ -107,6 +110,17 @@ extension FlowCatalog {
                 throw SettingsError(file: url.path, key: "responseType", problem: "must be token, code or code_and_token")
             }
             flows[flow.name] = flow
+        }
+        var named: [String: String] = [:]
+        for flow in flows.values.sorted(by: { $0.name < $1.name }) {
+            for alias in flow.aliases ?? [] {
+                if let other = flows[alias]?.name ?? named[alias] {
+                    throw SettingsError(
+                        file: flowsDirectory.appendingPathComponent("\(flow.name).json").path, key: "aliases",
+                        problem: "'\(alias)' already names flow '\(other)'")
+                }
+                named[alias] = flow.name
+            }
         }
         guard !flows.isEmpty else {
             throw SettingsError(file: flowsDirectory.path, key: "(directory)", problem: "holds no flow definitions (*.json)")

@@ -24,6 +24,8 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
     /// the SDK samples do; `useVerificationCodeForm` is the verification page's own form, not one of forms.json.
     public static let byForm: [String: FormEndpoint] = [
         "signInForm": .signIn,
+        // Janrain's older sign-in form (`traditionalSignIn_emailAddress`, `traditionalSignIn_password`).
+        "userInformationForm": .signIn,
         "registrationForm": .register,
         "editProfileForm": .updateProfile,
         "changePasswordForm": .updateProfile,
@@ -41,7 +43,7 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
 extension FlowCatalog {
     /// What the widget needs of each form `flow` may submit (and of the page's own code form): the call it posts
     /// to, and the record attribute behind each field (field name → schema path, for fields that read and write
-    /// one). Forms without a call here (`userInformationForm`) are left out.
+    /// one). Forms without a call here are left out.
     public func widgetForms(of flow: FlowDefinition) -> [String: JSONValue] {
         var forms: [String: JSONValue] = [:]
         for form in flow.forms + FormEndpoint.pageForms {

@@ -22,6 +22,8 @@ public struct CaptureService: Sendable {
     public let clientDirectory = ClientDirectory()
     /// Flow page links already checked, by query, at the clients version they were checked at.
     public let flowPageViews = VersionedCache<FlowPageQuery, FlowPageView>(capacity: 1024)
+    /// Every client's allowed origins, at the clients version they were read at (one entry).
+    public let crossOrigins = VersionedCache<Int, Set<URLOrigin>>(capacity: 1)
     /// The social sign-in providers that resolved at start-up (none until the server discovers them).
     public var social: SocialProviders = .none
     /// The key codes are stored under (`CodeKey`): the server loads the deployment's; tests and tools use their own.

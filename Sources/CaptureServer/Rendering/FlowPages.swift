@@ -111,6 +111,18 @@ enum JanrainSettings {
         tokenURL: String, settings: ServiceSettings, catalog: FlowCatalog, providers: [SocialProvider] = [],
         appReturnURI: String? = nil
     ) -> String {
+        String(
+            decoding: value(
+                flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
+                tokenURL: tokenURL, settings: settings, catalog: catalog, providers: providers, appReturnURI: appReturnURI
+            ).encoded(), as: UTF8.self)
+    }
+
+    static func value(
+        flow: FlowDefinition, client: Client, locale: String, responseType: ResponseType, codeChallenge: String?,
+        tokenURL: String, settings: ServiceSettings, catalog: FlowCatalog, providers: [SocialProvider] = [],
+        appReturnURI: String? = nil
+    ) -> JSONValue {
         var capture: [String: JSONValue] = [
             "redirectFlow": true,
             "captureServer": .string(settings.resolvedPublicOrigin),
@@ -148,6 +160,6 @@ enum JanrainSettings {
             "providerNames": .object(
                 Dictionary(providers.map { ($0.name, JSONValue.string($0.settings.displayName)) }) { a, _ in a }),
         ]
-        return String(decoding: value.encoded(), as: UTF8.self)
+        return value
     }
 }

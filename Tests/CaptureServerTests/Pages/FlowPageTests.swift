@@ -95,14 +95,16 @@ import Testing
             #expect(
                 forms["useVerificationCodeForm"]?["parameters"] as? [String]
                     == ["verification_code", "email", "client_id", "locale", "flow"])
-            #expect(forms["userInformationForm"] == nil, "a form no call takes is left out")
+            #expect(
+                forms["userInformationForm"]?["endpoint"] as? String == "/oauth/auth_native_traditional",
+                "Janrain's older sign-in form")
             #expect(forms["registrationForm"] == nil, "not a form of webViewProfile")
             let signIn = try settingsJSON(in: try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text)
             let signInForms = try #require((signIn["capture"] as? [String: Any])?["forms"] as? [String: [String: Any]])
             #expect(
                 Set(signInForms.keys) == [
-                    "signInForm", "registrationForm", "socialRegistrationForm", "forgotPasswordForm", "resetPasswordForm",
-                    "resendVerificationForm", "useVerificationCodeForm",
+                    "signInForm", "userInformationForm", "registrationForm", "socialRegistrationForm", "forgotPasswordForm",
+                    "resetPasswordForm", "resendVerificationForm", "useVerificationCodeForm",
                 ])
             #expect(signInForms["signInForm"]?["endpoint"] as? String == "/oauth/auth_native_traditional")
             #expect(signInForms["forgotPasswordForm"]?["attributes"] as? [String: String] == ["signInEmailAddress": "email"])

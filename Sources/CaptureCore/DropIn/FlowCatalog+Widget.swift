@@ -1,0 +1,68 @@
+import CaptureJSON
+
+/// The flow as a customer's Janrain page renders it (`GET /flows/{flow}/widget.json`, read by capture-jtl.js): the
+/// screens to look for, each field's element, type, label, rules and record path, each form's fields (and the labels
+/// a form gives them), and the standard buttons, all in the page's language. Built from the same Settings the
+/// service validates with, so the page and the service agree on every field.
+extension FlowCatalog {
+    public func widgetFlow(_ flow: FlowDefinition, messages: Messages) -> JSONValue {
+        var fieldEntries: [String: JSONValue] = [:]
+        var formEntries: [String: JSONValue] = [:]
+        for form in flow.forms {
+            let names = forms[form] ?? []
+            var formLabels: [String: JSONValue] = [:]
+            for name in names {
+                guard let field = fields[name] else { continue }
+                let general = label(of: field, inForm: "", messages: messages)
+                fieldEntries[name] = widgetField(field, label: general, messages: messages)
+                let own = label(of: field, inForm: form, messages: messages)
+                if own != general { formLabels[name] = .string(own) }
+            }
+            formEntries[form] = ["fields": .array(names.map(JSONValue.string)), "labels": .object(formLabels)]
+        }
+        for (name, key) in JanrainStandard.buttons {
+            fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(messages.text(key))]
+        }
+        for (name, path) in JanrainStandard.dataTags {
+            fieldEntries[name] = ["element": "data", "type": "string", "schemaId": .string(path)]
+        }
+        return [
+            "name": .string(flow.name), "version": .string(flow.flowVersion),
+            "defaultScreen": .string(JanrainStandard.defaultScreen),
+            "screens": .array(JanrainStandard.screens.map(JSONValue.string)),
+            "fields": .object(fieldEntries), "forms": .object(formEntries), "translations": [:],
+        ]
+    }
+
+    private func widgetField(_ field: FieldDefinition, label: String, messages: Messages) -> JSONValue {
+        var entry: [String: JSONValue] = [
+            "element": "input", "type": .string(field.type), "label": .string(label), "required": .bool(field.isRequired),
+            "validation": .array(widgetRules(field, messages: messages)),
+        ]
+        if let autocomplete = field.autocomplete { entry["autocomplete"] = .string(autocomplete) }
+        if let maxLength = field.maxLength { entry["maxLength"] = .int(Int64(maxLength)) }
+        if let schemaID = schemaID(of: field) { entry["schemaId"] = .string(schemaID) }
+        return .object(entry)
+    }
+
+    /// The rules a page may check before sending, in Janrain's shape (`rule`, `value`, `message`), each with the
+    /// message the service itself would answer. The service checks every rule again (`validate`); the page's
+    /// checks are never stricter than the service's (an address only needs an `@` with text on both sides there).
+    private func widgetRules(_ field: FieldDefinition, messages: Messages) -> [JSONValue] {
+        func rule(_ name: String, _ value: JSONValue, _ values: [String: String] = [:]) -> JSONValue {
+            [
+                "rule": .string(name), "value": value,
+                "message": .string(message(name, for: field, inForm: "", messages: messages, values: values)),
+            ]
+        }
+        var rules: [JSONValue] = []
+        if field.isRequired { rules.append(rule("required", true)) }
+        if let min = field.minLength { rules.append(rule("minLength", .int(Int64(min)), ["count": "\(min)"])) }
+        if let max = field.maxLength { rules.append(rule("maxLength", .int(Int64(max)), ["count": "\(max)"])) }
+        if field.format == .email { rules.append(rule("format", "email")) }
+        if let other = field.matches, let otherField = fields[other] {
+            rules.append(rule("matches", .string(other), ["other": label(of: otherField, inForm: "", messages: messages)]))
+        }
+        return rules
+    }
+}

@@ -1,0 +1,26 @@
+/// What Janrain's standard experience names, which customers' pages refer to without a flow of their own: the
+/// screens the widget looks for in a page, and the buttons and data tags its flows defined.
+public enum JanrainStandard {
+    /// The screens a page may hold (`<div id="signIn">`); the widget renders those the page has.
+    public static let screens = [
+        "signIn", "returnSocial", "returnTraditional", "traditionalRegistration", "socialRegistration",
+        "forgotPassword", "forgotPasswordSuccess", "mergeAccounts", "traditionalAuthenticateMerge",
+        "resendVerificationSuccess", "verifyEmail", "verifyEmailSuccess", "resetPassword", "resetPasswordRequestCode",
+        "resetPasswordRequestCodeSuccess", "resetPasswordSuccess", "changePassword", "editProfile", "signedIn",
+        "editProfileLanding", "linkedAccounts", "editAccountInfo", "editPersonalInfo", "editContactInfo",
+        "editPassword", "newPasswordSuccess",
+    ]
+
+    /// The first screen of a page that names none.
+    public static let defaultScreen = "signIn"
+
+    /// Data tags of Janrain's flows (`{* emailAddressData *}`) → the record attribute they show.
+    public static let dataTags = ["emailAddressData": "email", "displayNameData": "displayName", "welcomeName": "displayName"]
+
+    /// Buttons of Janrain's flows (`{* signInButton *}`) → the catalog text that labels them.
+    public static let buttons = [
+        "signInButton": "signIn.submit", "createAccountButton": "traditionalRegistration.submit",
+        "saveButton": "editProfile.submit", "sendButton": "forgotPassword.submit",
+        "submitButton": "widget.submit", "changePasswordButton": "changePassword.submit",
+    ]
+}

@@ -1,0 +1,162 @@
+/*
+ * capture-dropin.js — the widget on a customer's Janrain page (loaded last by janrain-load.js): the rest of
+ * Janrain's API that such pages call, the start that reads the page's settings and asks the service for its flow,
+ * and Janrain's load hooks (janrainWidgetOnload, janrainCaptureWidgetOnLoad).
+ *
+ * What start() does first: reads janrain.settings as the page left them in its onload callback (flowName,
+ * screenToRender, language, responseType, clientId, redirectUri), fetches the flow from the service
+ * (GET /flows/<flow>/widget.json: the flow's fields, forms, screens and texts, and the service's settings),
+ * injects the page's stylesheets, renders the page's screens (capture-jtl.js), then starts the widget.
+ */
+(function (window, document) {
+  'use strict';
+
+  var janrain = window.janrain;
+  var ns = janrain.capture._widget;
+  var ui = janrain.capture.ui;
+  var startWidget = ui.start;
+  var REQUEST_TIMEOUT_MS = 20000;
+
+  var starting = false;
+  var clientSettings = {};
+  var customFunctions = {};
+
+  function report(what, error) {
+    if (window.console && window.console.error) window.console.error('janrain: ' + what, error || '');
+  }
+
+  /* A value of the page's query string (`?screenToRender=verifyEmail`), or null. */
+  function queryValue(name) {
+    var values = ns.fragmentValues(String(window.location.search || '').replace(/^\?/, ''));
+    return ns.has(values, name) ? values[name] : null;
+  }
+
+  /* The page's own settings, as they are now; what a Janrain page leaves unset gets Janrain's default. */
+  function pageSettings() {
+    var settings = janrain.settings = janrain.settings || {};
+    var capture = settings.capture = settings.capture || {};
+    capture.flowName = capture.flowName || 'standard';
+    capture.responseType = capture.responseType === 'code' ? 'code' : 'token';
+    capture.redirectUri = capture.redirectUri || window.location.origin + window.location.pathname;
+    capture.screenToRender = capture.screenToRender || queryValue('screenToRender') || undefined;
+    capture.locale = settings.language || capture.locale;
+    return settings;
+  }
+
+  /* The service's settings under the page's: the service decides where forms go and which providers exist. */
+  function merge(settings, served) {
+    var capture = settings.capture;
+    var servedCapture = served.capture || {};
+    for (var key in servedCapture) {
+      if (!ns.has(servedCapture, key)) continue;
+      if (key === 'forms' || key === 'captureServer' || key === 'appId' || !ns.has(capture, key)
+          || capture[key] === undefined || capture[key] === '') {
+        capture[key] = servedCapture[key];
+      }
+    }
+    settings.providers = served.providers || [];
+    settings.providerNames = served.providerNames || {};
+    settings.bridge = settings.bridge || served.bridge || {};
+  }
+
+  function requestFlow(settings) {
+    var capture = settings.capture;
+    var url = ns.server + '/flows/' + encodeURIComponent(capture.flowName) + '/widget.json?'
+      + ns.encodeForm({ client_id: capture.clientId, locale: capture.locale });
+    var init = { method: 'GET', credentials: 'omit', headers: { 'Accept': 'application/json' } };
+    var controller = typeof window.AbortController === 'function' ? new window.AbortController() : null;
+    if (controller) {
+      init.signal = controller.signal;
+      window.setTimeout(function () { controller.abort(); }, REQUEST_TIMEOUT_MS);
+    }
+    return window.fetch(url, init).then(function (response) {
+      return response.json().then(function (body) {
+        if (!response.ok || !body || !body.flow) throw new Error((body && body.error_description) || response.status);
+        return body;
+      });
+    });
+  }
+
+  /* capture.stylesheets, or on a phone-sized screen capture.mobileStylesheets when the page has them. */
+  function injectStylesheets(capture) {
+    var phone = window.matchMedia && window.matchMedia('(max-width: 640px)').matches;
+    var list = (phone && capture.mobileStylesheets) || capture.stylesheets || [];
+    if (typeof list === 'string') list = [list];
+    for (var i = 0; i < list.length; i++) {
+      var link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = String(list[i]);
+      document.head.appendChild(link);
+    }
+  }
+
+  function start() {
+    if (starting) return;
+    starting = true;
+    var settings = pageSettings();
+    requestFlow(settings).then(function (served) {
+      merge(settings, served.settings || {});
+      clientSettings = served.clientSettings || {};
+      ns.addMessages(served.messages || {});
+      injectStylesheets(settings.capture);
+      var flow = served.flow;
+      if (!settings.capture.screenToRender && flow.defaultScreen) settings.capture.defaultScreen = flow.defaultScreen;
+      ns.compileScreens(flow);
+      startWidget();
+    }, function (error) {
+      starting = false;
+      report('the flow "' + settings.capture.flowName + '" could not be loaded from ' + ns.server, error);
+    });
+  }
+
+  // ---------------------------------------------------------------- Janrain's API beyond the host's commands
+
+  function profileValue(key) {
+    var profile = ns.storedProfile() || {};
+    var values = { uuid: profile.uuid, displayName: profile.displayName, email: profile.email };
+    return ns.has(values, key) ? values[key] : undefined;
+  }
+
+  ui.start = start;
+  ui.modal = {
+    // Embedded pages have no modal: opening one shows its screen in place.
+    open: function (screen) {
+      ns.fire('onModalOpen', {});
+      return ui.renderScreen(screen || ns.initialScreenWithoutSession());
+    },
+    close: function () {
+      ns.fire('onModalClose', {});
+      return true;
+    }
+  };
+  ui.getReturnExperienceData = function (key) {
+    var data = { displayName: ns.storageGet(ns.STORAGE.lastEmail) ? profileValue('displayName') : undefined,
+      email: ns.storageGet(ns.STORAGE.lastEmail) || undefined };
+    return key ? data[key] : data;
+  };
+  ui.getProfileCookieData = profileValue;
+  ui.registerFunction = function (name, fn) {
+    if (typeof fn === 'function') customFunctions[String(name)] = fn;
+    return true;
+  };
+  ui.getClientSettings = function () { return clientSettings; };
+  ns.customFunction = function (name) { return ns.has(customFunctions, name) ? customFunctions[name] : null; };
+
+  // ---------------------------------------------------------------- Janrain's load hooks
+
+  janrain.engage = janrain.engage || {};
+  janrain.engage.signin = janrain.engage.signin || {};
+
+  function loaded() {
+    janrain.engage.signin.status = 'loaded';
+    var before = (janrain.settings && janrain.settings.capture && janrain.settings.capture.beforeJanrainCaptureWidgetOnLoad) || [];
+    for (var i = 0; i < before.length; i++) {
+      if (typeof before[i] === 'function') before[i]();
+    }
+    if (typeof window.janrainWidgetOnload === 'function') window.janrainWidgetOnload();
+    if (typeof window.janrainCaptureWidgetOnLoad === 'function') window.janrainCaptureWidgetOnLoad();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', loaded);
+  else loaded();
+})(window, document);

@@ -1,0 +1,361 @@
+/*
+ * capture-jtl.js — Janrain Template Language in a customer's own page (the drop-in, janrain-load.js, loads it): each
+ * screen <div> the page holds and the flow defines becomes a screen of the widget, and its {* … *} tags become the
+ * fields, forms, texts and elements the flow describes, with the ids and classes Janrain's widget gave them
+ * (capture_<screen>_<field>, capture_<screen>_form_item_<field>, …), so the customer's CSS and scripts keep working.
+ *
+ * The rules Janrain's pages rely on: spaces inside a tag are optional; a form or container opens a block when a
+ * close follows it, with or without `#`; a close ends the innermost open block whatever it names; `#` on a field
+ * just renders the field; `{* name {"custom": true} *}` passes options. A tag the flow does not know renders nothing
+ * and is reported once on the console.
+ */
+(function (window, document) {
+  'use strict';
+
+  var ns = window.janrain.capture._widget;
+
+  var TAG = /\{\*\s*([#\/]?)\s*([A-Za-z][A-Za-z0-9_]*)\s*(\{[\s\S]*?\})?\s*\*\}/g;
+  // The widget's own elements (not the flow's): what each renders is below.
+  var BUILT_IN = {
+    loginWidget: 1, backButton: 1, mergeAccounts: 1, linkedAccounts: 1, linkAccountContainer: 1, resendLink: 1
+  };
+  // Blocks that are containers rather than forms.
+  var CONTAINERS = { linkAccountContainer: 1 };
+  // The hidden inputs Janrain's forms began with (some customers read them); never sent (disabled).
+  var HIDDEN_INPUTS = ['utf8', 'capture_screen', 'js_version', 'capture_transactionId', 'form', 'flow', 'client_id',
+    'redirect_uri', 'response_type', 'flow_version', 'settings_version', 'locale'];
+
+  var reported = {};
+
+  function report(what) {
+    if (reported[what]) return;
+    reported[what] = true;
+    if (window.console && window.console.warn) window.console.warn('janrain: ' + what);
+  }
+
+  function escape(text) {
+    return String(text === undefined || text === null ? '' : text).replace(/&/g, '&amp;').replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  }
+
+  function attributes(pairs) {
+    var out = '';
+    for (var name in pairs) {
+      if (!ns.has(pairs, name) || pairs[name] === undefined || pairs[name] === null || pairs[name] === false) continue;
+      out += ' ' + name + (pairs[name] === true ? '' : '="' + escape(pairs[name]) + '"');
+    }
+    return out;
+  }
+
+  function text(flow, key) {
+    var translations = flow.translations || {};
+    return ns.has(translations, key) ? translations[key] : key;
+  }
+
+  // ---------------------------------------------------------------- fields
+
+  function inputHTML(field, id, name) {
+    var type = field.type || 'text';
+    var required = !!field.required;
+    var common = {
+      id: id, name: name, 'data-capturefield': name, required: required, 'aria-required': required ? 'true' : null,
+      'aria-describedby': id + '_error', autocomplete: field.autocomplete, placeholder: field.placeholder
+    };
+    if (field.element === 'select') {
+      var options = '';
+      var list = field.options || [];
+      for (var i = 0; i < list.length; i++) {
+        options += '<option' + attributes({ value: list[i].value }) + '>' + escape(list[i].label) + '</option>';
+      }
+      common['class'] = 'capture_' + name + ' capture_select';
+      return '<select' + attributes(common) + '>' + options + '</select>';
+    }
+    if (field.element === 'textarea') {
+      common['class'] = 'capture_' + name + ' capture_textarea';
+      return '<textarea' + attributes(common) + '></textarea>';
+    }
+    common.type = type === 'dateselect' ? 'date' : type;
+    common.maxlength = field.maxLength;
+    if (type === 'email') {
+      common.autocapitalize = 'none';
+      common.spellcheck = 'false';
+    }
+    common['class'] = 'capture_' + name + ' capture_text_input' + (required ? ' capture_required' : '');
+    return '<input' + attributes(common) + '>';
+  }
+
+  /* A field of a form: its wrapper, label, control, tip and the place for its error, as Janrain wrote them. */
+  function fieldHTML(flow, screen, name, field) {
+    var id = 'capture_' + screen + '_' + name;
+    var type = field.element === 'select' || field.element === 'textarea' ? field.element : (field.type || 'text');
+    var item = {
+      id: 'capture_' + screen + '_form_item_' + name,
+      'class': 'capture_form_item capture_' + type + ' capture_form_item_' + name,
+      'data-capture-field': name
+    };
+    var tip = field.tip ? '<div class="capture_tip">' + escape(field.tip) + '</div>' : '';
+    var error = '<div' + attributes({ id: id + '_error', 'class': 'capture_tip_error', 'data-elementname': name, role: 'alert' })
+      + ' hidden></div>';
+    if (type === 'checkbox') {
+      var box = '<input' + attributes({
+        id: id, name: name, type: 'checkbox', value: 'true', 'data-capturefield': name,
+        'class': 'capture_' + name + ' capture_input_checkbox', 'aria-describedby': id + '_error'
+      }) + '>';
+      return '<div' + attributes(item) + '><div' + attributes({
+        id: 'capture_' + screen + '_form_item_inner_' + name, 'class': 'capture_checkbox'
+      }) + '><label for="' + escape(id) + '">' + box + ' ' + escape(field.label) + '</label></div>' + tip + error + '</div>';
+    }
+    return '<div' + attributes(item) + '><label for="' + escape(id) + '">' + escape(field.label)
+      + (field.required ? '<span class="capture_required_mark" aria-hidden="true">*</span>' : '') + '</label>'
+      + inputHTML(field, id, name) + tip + error + '</div>';
+  }
+
+  /* A button of the flow (element "button"): a form's submit, or a plain button. */
+  function buttonHTML(field, name) {
+    return '<div class="capture_form_item"><button' + attributes({
+      type: field.type === 'submit' ? 'submit' : 'button', name: name,
+      'class': 'capture_btn capture_primary capture_' + name
+    }) + '>' + escape(field.label) + '</button></div>';
+  }
+
+  /*
+   * A data tag (element "data"), or a field outside any form: the signed-in record's value, filled in when the screen
+   * shows. Only a data tag takes the id (a field's id is its input's, in the form).
+   */
+  function dataHTML(screen, name, field) {
+    return '<span' + attributes({
+      id: field.element === 'data' ? 'capture_' + screen + '_' + name : null, 'class': 'capture_' + name + ' capture_data',
+      'data-capture-bind': field.schemaId || name
+    }) + '></span>';
+  }
+
+  function formOpenHTML(flow, screen, form) {
+    var values = { utf8: '\u2713', capture_screen: screen, js_version: 'capture-bridge', form: form, flow: flow.name };
+    var hidden = '';
+    for (var i = 0; i < HIDDEN_INPUTS.length; i++) {
+      hidden += '<input' + attributes({
+        type: 'hidden', name: HIDDEN_INPUTS[i], value: values[HIDDEN_INPUTS[i]] || '', disabled: true
+      }) + '>';
+    }
+    var base = 'capture_' + screen + '_' + form;
+    return '<form' + attributes({
+      id: base, name: form, 'class': 'capture_form capture_' + form, 'data-capturefield': form,
+      'data-capture-form': form, novalidate: true, 'accept-charset': 'UTF-8'
+    }) + '>' + hidden + '<div id="' + escape(base) + '_defaultSavedProfileMessage"></div>'
+      + '<div id="' + escape(base) + '_errorMessages" class="capture_form_error" role="alert" hidden></div>';
+  }
+
+  // ---------------------------------------------------------------- the widget's elements
+
+  /*
+   * Janrain's loginWidget: a button per provider the service offers (capture-social.js follows a tap); inside
+   * linkAccountContainer each links the provider to the signed-in account instead.
+   */
+  function providerButtonsHTML(linking) {
+    var providers = window.janrain.settings.providers || [];
+    var items = '';
+    for (var i = 0; i < providers.length; i++) {
+      var label = ns.t(linking ? 'social.link' : 'social.continueWith').replace('{provider}', ns.providerName(providers[i]));
+      items += '<li><button type="button" class="capture_btn capture_provider janrain-provider-icon-'
+        + escape(providers[i]) + '" data-capture-provider="' + escape(providers[i]) + '"'
+        + (linking ? ' data-capture-link' : '') + '>' + escape(label) + '</button></li>';
+    }
+    return items ? '<div class="capture_social" data-capture-social><ul class="capture_providers">' + items
+      + '</ul></div>' : '';
+  }
+
+  function builtInHTML(name, options, linking) {
+    switch (name) {
+      case 'loginWidget': return providerButtonsHTML(linking);
+      case 'backButton':
+        return '<a href="#" class="capture_backButton capture_btn capture_primary" data-capture-action="back">'
+          + escape(ns.t('widget.back')) + '</a>';
+      case 'resendLink':
+        return '<a href="#" class="capture_resend_link" data-capture-screen="resendVerification">'
+          + escape(ns.t('common.sendNewCode')) + '</a>';
+      case 'linkedAccounts':
+        return '<div class="capture_linked_accounts" data-capture-linked>'
+          + '<ul class="capture_linked_list" data-capture-linked-list></ul></div>';
+      case 'mergeAccounts':
+        return '<div class="capture_merge_accounts" data-capture-merge'
+          + (options && options.custom ? ' data-capture-merge-template' : '') + '></div>';
+      default: return '';
+    }
+  }
+
+  // ---------------------------------------------------------------- a screen
+
+  function tokens(html) {
+    var list = [];
+    var last = 0;
+    var match;
+    TAG.lastIndex = 0;
+    while ((match = TAG.exec(html)) !== null) {
+      list.push({ text: html.slice(last, match.index) });
+      var options = null;
+      if (match[3]) {
+        try { options = JSON.parse(match[3]); } catch (error) { report('options of {* ' + match[2] + ' *} are not JSON'); }
+      }
+      list.push({ mark: match[1], name: match[2], options: options });
+      last = TAG.lastIndex;
+    }
+    list.push({ text: html.slice(last) });
+    return list;
+  }
+
+  function opensBlock(flow, name) {
+    return ns.has(flow.forms || {}, name) || ns.has(CONTAINERS, name);
+  }
+
+  /* The screen's markup with every tag rendered. */
+  function compile(flow, screen, html) {
+    var list = tokens(html);
+    // From the end: a form or container opens a block only when a close is still unmatched after it.
+    var closes = 0;
+    for (var i = list.length - 1; i >= 0; i--) {
+      var token = list[i];
+      if (token.name === undefined) continue;
+      if (token.mark === '/') closes++;
+      else if (opensBlock(flow, token.name) && closes > 0) {
+        token.block = true;
+        closes--;
+      }
+    }
+    var out = '';
+    var open = [];
+    for (var j = 0; j < list.length; j++) {
+      var item = list[j];
+      if (item.name === undefined) {
+        out += item.text;
+      } else if (item.block) {
+        open.push(item.name);
+        out += ns.has(CONTAINERS, item.name)
+          ? '<div class="capture_' + item.name + '" data-capture-container="' + item.name + '">'
+          : formOpenHTML(flow, screen, item.name);
+      } else if (item.mark === '/') {
+        var closing = open.pop();
+        if (closing === undefined) report('{* /' + item.name + ' *} closes nothing on screen ' + screen);
+        else out += ns.has(CONTAINERS, closing) ? '</div>' : '</form>';
+      } else {
+        out += element(flow, screen, item.name, item.options, open);
+      }
+    }
+    while (open.length) out += ns.has(CONTAINERS, open.pop()) ? '</div>' : '</form>';
+    return out;
+  }
+
+  /* The form the innermost open form block is, or null (outside forms, or in a container only). */
+  function innermostForm(open) {
+    for (var i = open.length - 1; i >= 0; i--) if (!ns.has(CONTAINERS, open[i])) return open[i];
+    return null;
+  }
+
+  function element(flow, screen, name, options, open) {
+    var fields = flow.fields || {};
+    var form = innermostForm(open);
+    if (ns.has(BUILT_IN, name)) return builtInHTML(name, options, open.indexOf('linkAccountContainer') >= 0);
+    if (ns.has(fields, name)) {
+      var field = fields[name];
+      if (field.element === 'button') return buttonHTML(field, name);
+      if (field.element === 'data' || !form) return dataHTML(screen, name, field);
+      // A form may call a field otherwise (a change-password form's "New password").
+      var labels = ((flow.forms || {})[form] || {}).labels || {};
+      if (ns.has(labels, name)) field = { element: field.element, type: field.type, label: labels[name],
+        required: field.required, autocomplete: field.autocomplete, maxLength: field.maxLength, options: field.options,
+        placeholder: field.placeholder, tip: field.tip };
+      return fieldHTML(flow, screen, name, field);
+    }
+    if (ns.has(flow.translations || {}, name)) return escape(text(flow, name));
+    report('{* ' + name + ' *} is not in flow ' + flow.name + ' (rendered as nothing)');
+    return '';
+  }
+
+  /*
+   * Every screen the page holds and the flow defines, rendered in place: it becomes a screen of the widget (hidden
+   * until shown, Janrain's classes and role). Returns the names of the screens found.
+   */
+  function compileScreens(flow) {
+    var names = flow.screens || [];
+    var found = [];
+    for (var i = 0; i < names.length; i++) {
+      var screen = document.getElementById(names[i]);
+      if (!screen || screen.getAttribute('data-capturescreenname')) continue;
+      screen.innerHTML = compile(flow, names[i], screen.innerHTML);
+      screen.className = (screen.className ? screen.className + ' ' : '')
+        + 'capture_screen janrain-capture-ui capture-ui-content capture_screen_container';
+      screen.setAttribute('role', 'document');
+      screen.setAttribute('data-capturescreenname', names[i]);
+      screen.hidden = true;
+      screen.style.display = 'none';
+      found.push(names[i]);
+    }
+    linkJanrainControls(document);
+    return found;
+  }
+
+  /* Janrain's controls in the page's own markup, as the widget's: screen links, end session, "not you". */
+  function linkJanrainControls(root) {
+    var links = root.querySelectorAll('[data-capturescreen]');
+    for (var i = 0; i < links.length; i++) {
+      links[i].setAttribute('data-capture-screen', links[i].getAttribute('data-capturescreen'));
+    }
+    var ends = root.querySelectorAll('.capture_end_session');
+    for (var j = 0; j < ends.length; j++) ends[j].setAttribute('data-capture-action', 'signOut');
+    var forget = root.querySelectorAll('[data-cancelcapturereturnexperience="true"]');
+    for (var k = 0; k < forget.length; k++) forget[k].setAttribute('data-capture-action', 'forgetEmail');
+  }
+
+  // ---------------------------------------------------------------- the flow's rules, before sending
+
+  var compiledFlow = null;
+
+  /* Characters as the service counts them (code points, not UTF-16 units). */
+  function length(value) {
+    return value.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
+  }
+
+  /* The first rule `value` breaks, or null; never stricter than the service, which checks every rule again. */
+  function broken(rules, value, values) {
+    for (var i = 0; i < rules.length; i++) {
+      var rule = rules[i];
+      if (value === '') {
+        if (rule.rule === 'required') return rule;
+        continue;
+      }
+      if ((rule.rule === 'minLength' && length(value) < rule.value)
+          || (rule.rule === 'maxLength' && length(value) > rule.value)
+          || (rule.rule === 'format' && rule.value === 'email' && !/^[^@\s]+@[^@\s]+$/.test(value))
+          || (rule.rule === 'matches' && values[rule.value] !== value)) return rule;
+    }
+    return null;
+  }
+
+  /*
+   * The flow's messages for the fields of `values` that break its rules ({field: [message]}), or null when every
+   * one passes. Only on a customer's page (the flow came with its rules); passwords are checked as typed, the rest
+   * without the spaces around them, as the service does.
+   */
+  function checkFields(values) {
+    if (!compiledFlow) return null;
+    var fields = compiledFlow.fields || {};
+    var problems = null;
+    for (var name in values) {
+      if (!ns.has(values, name) || !ns.has(fields, name)) continue;
+      var field = fields[name];
+      var value = field.type === 'password' ? values[name] : String(values[name]).replace(/^\s+|\s+$/g, '');
+      var rule = broken(field.validation || [], value, values);
+      if (rule) {
+        problems = problems || {};
+        problems[name] = [rule.message];
+      }
+    }
+    return problems;
+  }
+
+  ns.compileScreens = function (flow) {
+    compiledFlow = flow;
+    return compileScreens(flow);
+  };
+  ns.checkFields = checkFields;
+  ns.compileJTL = compile;
+})(window, document);
