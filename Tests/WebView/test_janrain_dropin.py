@@ -7,6 +7,7 @@ import json
 import urllib.request
 
 from conftest import PASSWORD, new_email
+from test_social_sign_in import answer_at_provider, new_subject, tap_provider
 
 # What Janrain's widget put in a page for a field, a form and a screen (customers' CSS and scripts select these).
 JANRAIN_MARKUP_JS = """(function(){
@@ -179,3 +180,39 @@ def test_the_flows_rules_are_checked_in_the_page_with_the_services_own_messages(
                      "newPasswordConfirm": "The passwords do not match."}, shown
     host.settle()
     assert "onCaptureRegistrationStart" not in [event.name for event in host.queue_events[mark:]], "nothing was sent"
+
+
+def test_the_return_experience_is_remembered_as_janrain_remembered_it(host, janrain_site, server):
+    email, _ = server.register(display_name="Fern")
+    open_site(host, janrain_site)
+    host.wait_for_screen("signIn")
+    mark, _ = host.mark()
+    host.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": PASSWORD})
+    host.wait_for_event("onCaptureLoginSuccess", after=mark, timeout=20)
+    assert "janrainLastAuthMethod=traditionalSignin" in host.run_js("document.cookie")
+    assert host.run_js("janrain.capture.ui.getReturnExperienceData('email')") == email
+    # Signed out, the page offers the way back in for that address; "use another account" forgets it.
+    mark, _ = host.mark()
+    host.run_js("(janrain.capture.ui.endCaptureSession(), true)")
+    host.wait_for_event("onCaptureSessionEnded", after=mark, timeout=20)
+    host.wait_for_screen("returnTraditional")
+    assert host.run_js("document.getElementById('capture_returnTraditional_signInEmailAddress').value") == email
+    host.click('#returnTraditional [data-cancelcapturereturnexperience="true"]')
+    host.wait_for_screen("signIn")
+    assert "janrainLastAuthMethod" not in host.run_js("document.cookie")
+    assert host.run_js("janrain.capture.ui.getReturnExperienceData('email')") is None
+
+
+def test_a_provider_sign_in_from_a_janrain_page_comes_back_to_it_signed_in(host, janrain_site, oidc_provider):
+    subject, email = new_subject(), new_email()
+    oidc_provider.set_user(subject, {"email": email, "email_verified": True, "name": "Fern at Mock"})
+    open_site(host, janrain_site)
+    host.wait_for_screen("signIn")
+    mark, _ = host.mark()
+    tap_provider(host)
+    answer_at_provider(host, oidc_provider, subject)
+    host.wait_for(lambda: (host.view.get_uri() or "").startswith(janrain_site.page("index.html")), 20,
+                  "the site's own page again")
+    success = host.wait_for_event("onCaptureLoginSuccess", after=mark, timeout=20).arguments[0]
+    assert success["authProvider"] == oidc_provider.name and success["userData"]["email"] == email, success
+    assert "janrainLastAuthMethod=socialSignin" in host.run_js("document.cookie")

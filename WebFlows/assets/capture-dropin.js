@@ -109,6 +109,43 @@
     });
   }
 
+  // ---------------------------------------------------------------- the return experience
+
+  // Janrain's names: the cookie saying how the person last signed in here, and what the page shows them on return.
+  var LAST_METHOD_COOKIE = 'janrainLastAuthMethod';
+  var RETURN_DATA = 'janrainCaptureReturnExperienceData';
+
+  function lastAuthMethod() {
+    var match = /(?:^|;\s*)janrainLastAuthMethod=([^;]*)/.exec(document.cookie || '');
+    return match ? decodeURIComponent(match[1]) : null;
+  }
+
+  function setLastAuthMethod(method) {
+    var secure = window.location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = LAST_METHOD_COOKIE + '=' + (method || '') + '; path=/; SameSite=Lax'
+      + (method ? '; max-age=31536000' : '; max-age=0') + secure;
+  }
+
+  /* A sign-in remembered as Janrain's widget remembered it; "use another account" forgets it. */
+  function rememberSignIn(result) {
+    var user = result.userData || {};
+    setLastAuthMethod(result.authProvider && result.authProvider !== 'capture' ? 'socialSignin' : 'traditionalSignin');
+    ns.storageSet(RETURN_DATA, JSON.stringify({ displayName: user.displayName, email: user.email,
+      provider: result.authProvider }));
+  }
+
+  function returnData() {
+    try { return JSON.parse(ns.storageGet(RETURN_DATA) || 'null') || {}; } catch (error) { return {}; }
+  }
+
+  ns.lastAuthMethod = lastAuthMethod;
+  ns.forgetReturnExperience = function () {
+    setLastAuthMethod(null);
+    ns.storageRemove(RETURN_DATA);
+  };
+  janrain.events.onCaptureLoginSuccess.addHandler(rememberSignIn);
+  janrain.events.onCaptureRegistrationSuccess.addHandler(rememberSignIn);
+
   // ---------------------------------------------------------------- Janrain's API beyond the host's commands
 
   function profileValue(key) {
@@ -130,8 +167,7 @@
     }
   };
   ui.getReturnExperienceData = function (key) {
-    var data = { displayName: ns.storageGet(ns.STORAGE.lastEmail) ? profileValue('displayName') : undefined,
-      email: ns.storageGet(ns.STORAGE.lastEmail) || undefined };
+    var data = returnData();
     return key ? data[key] : data;
   };
   ui.getProfileCookieData = profileValue;

@@ -171,6 +171,7 @@
     },
     forgetEmail: function () {
       ns.storageRemove(ns.STORAGE.lastEmail);
+      if (ns.forgetReturnExperience) ns.forgetReturnExperience();
       ns.carryAddress('');
       ns.renderScreen('signIn');
     },

@@ -40,6 +40,8 @@
   }
 
   function signInScreen() {
+    // A customer's page: Janrain's cookie says whether the person came back from a provider's sign-in.
+    if (ns.dropIn && ns.lastAuthMethod() === 'socialSignin' && screenExists('returnSocial')) return 'returnSocial';
     if (ns.storageGet(ns.STORAGE.lastEmail) && screenExists('returnTraditional')) return 'returnTraditional';
     return 'signIn';
   }
@@ -56,8 +58,12 @@
   }
 
   function initialScreenWithoutSession() {
-    var wanted = ns.captureSettings().screenToRender || ns.captureSettings().defaultScreen;
+    var capture = ns.captureSettings();
+    var wanted = capture.screenToRender;
     if (wanted && screenExists(wanted) && !SESSION_SCREENS[wanted]) return wanted;
+    // A customer's flow names its first screen; sign-in stays open to the return experience (signInScreen).
+    var first = capture.defaultScreen;
+    if (first && first !== 'signIn' && screenExists(first) && !SESSION_SCREENS[first]) return first;
     return signInScreen();
   }
 

@@ -94,7 +94,7 @@
         handOff(name, appReturnUri, purpose, merge, pair);
         return;
       }
-      var url = '/social/' + encodeURIComponent(name) + '/start?' + ns.encodeForm({
+      var url = ns.server + '/social/' + encodeURIComponent(name) + '/start?' + ns.encodeForm({
         client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
         response_type: capture.responseType, redirect_uri: capture.redirectUri,
         code_challenge: pair.challenge, code_challenge_method: 'S256'
@@ -188,7 +188,8 @@
    */
   function handOff(name, appReturnUri, purpose, merge, pair) {
     var capture = ns.captureSettings();
-    var url = window.location.protocol + '//' + window.location.host + '/social/' + encodeURIComponent(name) + '/start?'
+    var server = ns.server || window.location.protocol + '//' + window.location.host;
+    var url = server + '/social/' + encodeURIComponent(name) + '/start?'
       + ns.encodeForm({
         client_id: capture.clientId, flow: capture.flowName, locale: capture.locale,
         response_type: capture.responseType, app_return_uri: appReturnUri,

@@ -13,6 +13,10 @@
  *   capture-social.js   sign-in with a provider (redirect or system-browser hand-off), social registration, merges
  *   capture-linked.js   the provider accounts linked to the signed-in user
  *   capture-host.js     start, the host's commands (janrain.capture.ui), clicks and submissions, the load hook
+ *
+ * On a customer's Janrain page, janrain-load.js (the drop-in for Janrain's loader) loads the same modules plus
+ *   capture-jtl.js      the page's screens of Janrain Template Language rendered from the flow, the flow's rules
+ *   capture-dropin.js   start with the page's settings and the flow, the rest of Janrain's API, its load hooks
  */
 (function (document) {
   'use strict';
