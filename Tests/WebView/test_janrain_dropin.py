@@ -121,8 +121,13 @@ def test_a_plugin_page_with_janrains_older_field_names_opens_the_screen_its_addr
     host.load(janrain_site.page("plugin.html", "screenToRender=traditionalRegistration"))
     host.wait_for_event("onCaptureRenderComplete", timeout=20)
     host.wait_for_screen("traditionalRegistration")
-    assert host.run_js("janrain.pluginReady === true && !!document.querySelector("
+    assert host.run_js("janrain.pluginReady === true && janrain.pluginModalReady === true && !!document.querySelector("
                        "'#signIn form#capture_signIn_userInformationForm #capture_signIn_traditionalSignIn_password')")
+    host.click('#traditionalRegistration [data-capturescreen="signIn"]')
+    host.wait_for_screen("signIn")
+    # The older flows' "create account" button opens registration.
+    host.click("#signIn button[name=traditionalSignIn_createButton]")
+    host.wait_for_screen("traditionalRegistration")
     host.click('#traditionalRegistration [data-capturescreen="signIn"]')
     host.wait_for_screen("signIn")
     mark, _ = host.mark()

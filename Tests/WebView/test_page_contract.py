@@ -17,7 +17,10 @@ SPEC_EVENTS = [
 ]
 # Janrain's failure counterparts of the code events, beyond the minimum list in docs/contract.md §3 (docs/bridge-protocol.md).
 JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVerificationFailed",
-                        "onCaptureLinkAccountError", "onModalOpen", "onModalClose"]
+                        "onCaptureLinkAccountError", "onModalOpen", "onModalClose", "onCaptureRenderStart",
+                        "onCaptureModalReady", "onCaptureSaveSuccess", "onCaptureAccessDenied",
+                        "onCaptureAccountDeactivateSuccess", "onCaptureAccountReactivateSuccess",
+                        "onCaptureAccountReactivateFailed", "onCaptureBackplaneReady"]
 # Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md) and the linked-accounts section.
 OUR_EVENTS = ["onProviderLoginHandoff", "onCaptureLinkAccountSuccess", "onCaptureUnlinkAccountSuccess",
               "onCaptureUnlinkAccountError"]

@@ -31,7 +31,13 @@
     // Janrain's failure counterparts of the code events (beyond the minimum list in docs/contract.md §3, same names as Janrain's).
     'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed',
     // Janrain's modal events: fired by modal.open/close on customer pages (capture-dropin.js).
-    'onModalOpen', 'onModalClose'
+    'onModalOpen', 'onModalClose',
+    // Janrain's names that customers' pages subscribe to (a missing one would break the page's onload code):
+    // onCaptureRenderStart and onCaptureModalReady fire on customer pages, onCaptureSaveSuccess with every
+    // profile save; the rest belong to features not offered here and never fire.
+    'onCaptureRenderStart', 'onCaptureModalReady', 'onCaptureSaveSuccess', 'onCaptureAccessDenied',
+    'onCaptureAccountDeactivateSuccess', 'onCaptureAccountReactivateSuccess', 'onCaptureAccountReactivateFailed',
+    'onCaptureBackplaneReady'
   ];
 
   var STORAGE = {

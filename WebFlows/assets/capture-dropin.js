@@ -94,6 +94,7 @@
     if (starting) return;
     starting = true;
     var settings = pageSettings();
+    ns.fire('onCaptureRenderStart', { statusMessage: 'renderStart' });
     requestFlow(settings).then(function (served) {
       merge(settings, served.settings || {});
       clientSettings = served.clientSettings || {};
@@ -103,6 +104,8 @@
       if (!settings.capture.screenToRender && flow.defaultScreen) settings.capture.defaultScreen = flow.defaultScreen;
       ns.compileScreens(flow);
       startWidget();
+      // Janrain's "the screens are ready for renderScreen" (its modal's); pages wait for it before rendering.
+      ns.fire('onCaptureModalReady', { statusMessage: 'modalReady' });
     }, function (error) {
       starting = false;
       report('the flow "' + settings.capture.flowName + '" could not be loaded from ' + ns.server, error);

@@ -227,6 +227,7 @@
       ns.fire('onCaptureProfileSaveSuccess', {
         statusMessage: 'profileSaved', form: formName, userData: user
       }, transactionId);
+      ns.fire('onCaptureSaveSuccess', { statusMessage: 'profileSaved', form: formName, userData: user }, transactionId);
       return;
     }
     if (body.device_token) ns.storageSet(ns.STORAGE.device, body.device_token);
@@ -283,6 +284,7 @@
     }
     if (spec.kind === 'changePassword') {
       ns.fire('onCaptureProfileSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
+      ns.fire('onCaptureSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
     }
     // Spent codes and passwords leave the form.
     var secrets = form.querySelectorAll('input[type="password"], input[name="verification_code"]');

@@ -110,11 +110,12 @@
       + inputHTML(field, id, name) + tip + error + '</div>';
   }
 
-  /* A button of the flow (element "button"): a form's submit, or a plain button. */
+  /* A button of the flow (element "button"): a form's submit, or a button that opens its `screen`. */
   function buttonHTML(field, name) {
     return '<div class="capture_form_item"><button' + attributes({
       type: field.type === 'submit' ? 'submit' : 'button', name: name,
-      'class': 'capture_btn capture_primary capture_' + name
+      'class': 'capture_btn ' + (field.screen ? 'capture_secondary' : 'capture_primary') + ' capture_' + name,
+      'data-capture-screen': field.screen
     }) + '>' + escape(field.label) + '</button></div>';
   }
 

@@ -23,6 +23,11 @@ extension FlowCatalog {
         for (name, key) in JanrainStandard.buttons {
             fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(messages.text(key))]
         }
+        for (name, (screen, key)) in JanrainStandard.screenButtons {
+            fieldEntries[name] = [
+                "element": "button", "type": "button", "screen": .string(screen), "label": .string(messages.text(key)),
+            ]
+        }
         for (name, path) in JanrainStandard.dataTags {
             fieldEntries[name] = ["element": "data", "type": "string", "schemaId": .string(path)]
         }

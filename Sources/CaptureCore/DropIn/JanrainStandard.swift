@@ -8,7 +8,8 @@ public enum JanrainStandard {
         "resendVerificationSuccess", "verifyEmail", "verifyEmailSuccess", "resetPassword", "resetPasswordRequestCode",
         "resetPasswordRequestCodeSuccess", "resetPasswordSuccess", "changePassword", "editProfile", "signedIn",
         "editProfileLanding", "linkedAccounts", "editAccountInfo", "editPersonalInfo", "editContactInfo",
-        "editPassword", "newPasswordSuccess",
+        "editPassword", "newPasswordSuccess", "socialMobileRegistration", "registrationNewVerification",
+        "emailVerificationNotification", "emailVerificationRequired", "editProfileModal",
     ]
 
     /// The first screen of a page that names none.
@@ -17,10 +18,14 @@ public enum JanrainStandard {
     /// Data tags of Janrain's flows (`{* emailAddressData *}`) → the record attribute they show.
     public static let dataTags = ["emailAddressData": "email", "displayNameData": "displayName", "welcomeName": "displayName"]
 
-    /// Buttons of Janrain's flows (`{* signInButton *}`) → the catalog text that labels them.
+    /// Submit buttons of Janrain's flows (`{* signInButton *}`, both generations) → the catalog text that labels them.
     public static let buttons = [
-        "signInButton": "signIn.submit", "createAccountButton": "traditionalRegistration.submit",
-        "saveButton": "editProfile.submit", "sendButton": "forgotPassword.submit",
+        "signInButton": "signIn.submit", "traditionalSignIn_signInButton": "signIn.submit",
+        "createAccountButton": "traditionalRegistration.submit", "saveButton": "editProfile.submit",
+        "sendButton": "forgotPassword.submit", "forgotPassword_sendButton": "forgotPassword.submit",
         "submitButton": "widget.submit", "changePasswordButton": "changePassword.submit",
     ]
+
+    /// Buttons of Janrain's flows that open a screen → (the screen, the catalog text that labels them).
+    public static let screenButtons = ["traditionalSignIn_createButton": ("traditionalRegistration", "signIn.createAccount")]
 }
