@@ -6,8 +6,8 @@
  *
  * The rules Janrain's pages rely on: spaces inside a tag are optional; a form or container opens a block when a
  * close follows it, with or without `#`; a close ends the innermost open block whatever it names; `#` on a field
- * just renders the field; `{* name {"custom": true} *}` passes options. A tag the flow does not know renders nothing
- * and is reported once on the console.
+ * just renders the field; a tag's JSON options (`{* mergeAccounts {"custom": true} *}`) are read past. A tag the flow
+ * does not know renders nothing and is reported once on the console.
  */
 (function (window, document) {
   'use strict';
@@ -16,9 +16,8 @@
 
   var TAG = /\{\*\s*([#\/]?)\s*([A-Za-z][A-Za-z0-9_]*)\s*(\{[\s\S]*?\})?\s*\*\}/g;
   // The widget's own elements (not the flow's): what each renders is below.
-  var BUILT_IN = {
-    loginWidget: 1, backButton: 1, mergeAccounts: 1, linkedAccounts: 1, linkAccountContainer: 1, resendLink: 1
-  };
+  // (mergeAccounts and resendLink are not among them yet: docs/janrain-migration.md.)
+  var BUILT_IN = { loginWidget: 1, backButton: 1, linkedAccounts: 1, linkAccountContainer: 1 };
   // Blocks that are containers rather than forms.
   var CONTAINERS = { linkAccountContainer: 1 };
   // The hidden inputs Janrain's forms began with (some customers read them); never sent (disabled).
@@ -165,21 +164,15 @@
       + '</ul></div>' : '';
   }
 
-  function builtInHTML(name, options, linking) {
+  function builtInHTML(name, linking) {
     switch (name) {
       case 'loginWidget': return providerButtonsHTML(linking);
       case 'backButton':
         return '<a href="#" class="capture_backButton capture_btn capture_primary" data-capture-action="back">'
           + escape(ns.t('widget.back')) + '</a>';
-      case 'resendLink':
-        return '<a href="#" class="capture_resend_link" data-capture-screen="resendVerification">'
-          + escape(ns.t('common.sendNewCode')) + '</a>';
       case 'linkedAccounts':
         return '<div class="capture_linked_accounts" data-capture-linked>'
           + '<ul class="capture_linked_list" data-capture-linked-list></ul></div>';
-      case 'mergeAccounts':
-        return '<div class="capture_merge_accounts" data-capture-merge'
-          + (options && options.custom ? ' data-capture-merge-template' : '') + '></div>';
       default: return '';
     }
   }
@@ -193,11 +186,7 @@
     TAG.lastIndex = 0;
     while ((match = TAG.exec(html)) !== null) {
       list.push({ text: html.slice(last, match.index) });
-      var options = null;
-      if (match[3]) {
-        try { options = JSON.parse(match[3]); } catch (error) { report('options of {* ' + match[2] + ' *} are not JSON'); }
-      }
-      list.push({ mark: match[1], name: match[2], options: options });
+      list.push({ mark: match[1], name: match[2] });
       last = TAG.lastIndex;
     }
     list.push({ text: html.slice(last) });
@@ -238,7 +227,7 @@
         if (closing === undefined) report('{* /' + item.name + ' *} closes nothing on screen ' + screen);
         else out += ns.has(CONTAINERS, closing) ? '</div>' : '</form>';
       } else {
-        out += element(flow, screen, item.name, item.options, open);
+        out += element(flow, screen, item.name, open);
       }
     }
     while (open.length) out += ns.has(CONTAINERS, open.pop()) ? '</div>' : '</form>';
@@ -251,10 +240,10 @@
     return null;
   }
 
-  function element(flow, screen, name, options, open) {
+  function element(flow, screen, name, open) {
     var fields = flow.fields || {};
     var form = innermostForm(open);
-    if (ns.has(BUILT_IN, name)) return builtInHTML(name, options, open.indexOf('linkAccountContainer') >= 0);
+    if (ns.has(BUILT_IN, name)) return builtInHTML(name, open.indexOf('linkAccountContainer') >= 0);
     if (ns.has(fields, name)) {
       var field = fields[name];
       if (field.element === 'button') return buttonHTML(field, name);

@@ -11,7 +11,7 @@ struct DropInController {
     let pages: FlowPages
 
     /// The catalog texts the widget shows beyond its own (`widget.*`) on a customer's page.
-    static let texts = ["social.continueWith", "social.link", "common.sendNewCode"]
+    static let texts = ["social.continueWith", "social.link"]
 
     func addLoaderRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/load/:appId") { request, context in
