@@ -39,7 +39,7 @@ VERIFY_FIRST_CLIENT_ID = "verify-first-app"
 PASSWORD = "correct horse battery"
 # The codes the service mails: 8 characters of an alphabet without 0/O, 1/I.
 CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
-LINK_PATTERN = re.compile(r"(https?://\S+/flows/\S+#\S+)")
+LINK_PATTERN = re.compile(r"(https?://\S+#screen=\S+)")
 # Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
 # (the PostgreSQL pass, beside the SQLite one) elsewhere.
 SHOTS = pathlib.Path(os.environ.get("CAPTURE_SCREENSHOTS") or ROOT / ".build" / "screenshots")
@@ -212,7 +212,9 @@ def _test_settings(work, smtp_port, provider=None, site=None):
         # A Janrain customer's own site on an origin of its own (janrain_site.py): its pages use the drop-in loader.
         service["clients"].append({"clientId": "janrain-site", "name": "A Janrain customer's site",
                                    "redirectUris": site.pages(), "allowedOrigins": [site.origin],
-                                   "responseTypes": ["token", "code"]})
+                                   "responseTypes": ["token", "code"], "siteName": "Fernway Rewards",
+                                   "verifyEmailUrl": site.page("index.html"),
+                                   "passwordRecoverUrl": site.page("index.html")})
     if provider is not None:
         # The provider runs on loopback over plain http, which only allowPlainHTTP permits.
         service["socialProviders"] = [{

@@ -149,6 +149,70 @@
   janrain.events.onCaptureLoginSuccess.addHandler(rememberSignIn);
   janrain.events.onCaptureRegistrationSuccess.addHandler(rememberSignIn);
 
+  // ---------------------------------------------------------------- a mailed link (Janrain's email-link screens)
+
+  // The code and address of the reset link that opened the page, held in memory for the new password's form.
+  var linkedCode = null;
+  // The verification link that opened the page, spent once its screen is up (the first screen is up: rendered).
+  var pendingVerification = null;
+  var rendered = false;
+
+  /*
+   * A message's link on a customer's page (capture-screens.js takeLink; the client's verify_email_url or
+   * password_recover_url, ClientPages): Janrain's verifyEmail spends its code as it renders; its
+   * resetPasswordRequestCode opens resetPassword, whose new password is sent with the code. Returns the screen to show.
+   */
+  ns.openLink = function (values) {
+    if (values.screen === 'verifyEmail') {
+      pendingVerification = { code: values.code || '', email: values.email || '' };
+      // A link opened on a page already showing (its fragment changed): spent once its screen is up.
+      if (rendered) window.setTimeout(spendPendingVerification, 0);
+      return 'verifyEmail';
+    }
+    linkedCode = { code: values.code || '', email: values.email || '' };
+    return ns.screenExists('resetPassword') ? 'resetPassword' : values.screen;
+  };
+  ns.linkedCode = function () { return linkedCode; };
+  ns.forgetLinkedCode = function () { linkedCode = null; };
+
+  function spendVerification(link) {
+    var capture = ns.captureSettings();
+    var form = ns.formSettings('useVerificationCodeForm');
+    if (!form) return;
+    var screen = document.getElementById('verifyEmail');
+    ns.post(form.endpoint, {
+      verification_code: link.code, email: link.email, client_id: capture.clientId, locale: capture.locale,
+      flow: capture.flowName
+    }).then(function (reply) {
+      if (reply.ok) {
+        ns.fire('onCaptureEmailVerificationSuccess', { statusMessage: 'emailVerified', screen: 'verifyEmail' });
+        ns.renderScreen('verifyEmailSuccess');
+        return;
+      }
+      var result = ns.errorFields(reply);
+      result.screen = 'verifyEmail';
+      ns.fire('onCaptureEmailVerificationFailed', result);
+      // Janrain's verifyEmail screen says the address was not verified and offers resendVerificationForm.
+      var first = screen && screen.querySelector('form');
+      var fields = (reply.body && reply.body.invalid_fields) || {};
+      var message = (fields.verification_code || [])[0] || (reply.body && reply.body.error_description);
+      if (first && message) ns.showFormMessage(first, message);
+    }, function () {
+      ns.showNotice(ns.t('widget.network'));
+    });
+  }
+
+  function spendPendingVerification() {
+    var link = pendingVerification;
+    pendingVerification = null;
+    if (link) spendVerification(link);
+  }
+
+  janrain.events.onCaptureRenderComplete.addHandler(function () {
+    rendered = true;
+    spendPendingVerification();
+  });
+
   // ---------------------------------------------------------------- Janrain's API beyond the host's commands
 
   function profileValue(key) {

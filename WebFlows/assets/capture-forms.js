@@ -60,12 +60,15 @@
    * record's email, else the code screens' own `email` input). Null for a form the page cannot send.
    */
   function formSpec(formName) {
-    var behaviour = ns.has(BEHAVIOUR, formName) ? BEHAVIOUR[formName] : null;
-    var sent = ns.formSettings(formName);
+    // A customer's page may hold a form the service knows under another name (capture-jtl.js's pageForm).
+    var page = ns.pageForm ? ns.pageForm(formName) : { form: formName, done: null };
+    var behaviour = ns.has(BEHAVIOUR, page.form) ? BEHAVIOUR[page.form] : null;
+    var sent = ns.formSettings(page.form);
     if (!behaviour || !sent) return null;
-    var spec = { endpoint: sent.endpoint, only: sent.parameters || null };
+    var spec = { form: page.form, endpoint: sent.endpoint, only: sent.parameters || null };
     for (var key in behaviour) if (ns.has(behaviour, key)) spec[key] = behaviour[key];
-    if (behaviour.carriesAddress) spec.emailField = ns.fieldOf(formName, 'email') || 'email';
+    if (page.done) spec.done = page.done;
+    if (behaviour.carriesAddress) spec.emailField = ns.fieldOf(page.form, 'email') || 'email';
     return spec;
   }
 
@@ -110,7 +113,8 @@
   }
 
   /* The parameters of a submission: the flow's context, the form's fields, and what its kind adds. */
-  function formParams(formName, spec, fields, social) {
+  function formParams(spec, fields, social) {
+    var formName = spec.form;
     var params = ns.commonParams(formName);
     for (var key in fields) {
       if (ns.has(fields, key)) params[key] = fields[key];
@@ -129,6 +133,12 @@
     if (social && formName === 'signInForm') params.merge_token = social.token;
     else if (social) params.token = social.token;
     if (social) params.code_verifier = social.verifier;
+    // The code of the link that opened a customer's page (capture-dropin.js): the new password's form sends it.
+    var linked = spec.kind === 'resetPassword' && ns.linkedCode ? ns.linkedCode() : null;
+    if (linked) {
+      params.verification_code = linked.code;
+      params.email = linked.email;
+    }
     return params;
   }
 
@@ -138,9 +148,9 @@
     if (!spec || form.getAttribute('aria-busy') === 'true') return null;
     copyMirrored(form);
     var transactionId = ns.randomId();
-    var fields = formFields(form);
+    var fields = ns.serviceFields ? ns.serviceFields(formName, formFields(form)) : formFields(form);
     var social = ns.socialFor(form);
-    var params = formParams(formName, spec, fields, social);
+    var params = formParams(spec, fields, social);
     if (spec.emailField && fields[spec.emailField]) ns.carryAddress(fields[spec.emailField].replace(/^\s+|\s+$/g, ''));
 
     ns.clearMessages(ns.closest(form.parentNode, '.capture_screen') || form);
@@ -189,6 +199,14 @@
       for (var v = 0; v < spec.failed.length; v++) ns.fire(spec.failed[v], result, transactionId);
       ns.carryAddress(ns.addressIn(form) || ns.typedAddress());
       ns.renderScreen('verifyEmail');
+      return;
+    }
+    if (spec.kind === 'resetPassword' && ns.linkedCode && ns.linkedCode() && body.invalid_fields
+        && body.invalid_fields.verification_code && ns.screenExists('resetPasswordRequestCode')) {
+      // A customer's page: the link's code was not taken; Janrain's screen for that asks for a new one.
+      ns.forgetLinkedCode();
+      for (var c = 0; c < spec.failed.length; c++) ns.fire(spec.failed[c], result, transactionId);
+      ns.renderScreen('resetPasswordRequestCode');
       return;
     }
     if (body.invalid_fields) {
@@ -289,6 +307,7 @@
     // Spent codes and passwords leave the form.
     var secrets = form.querySelectorAll('input[type="password"], input[name="verification_code"]');
     for (var i = 0; i < secrets.length; i++) secrets[i].value = '';
+    if (spec.kind === 'resetPassword' && ns.forgetLinkedCode) ns.forgetLinkedCode();
     var own = sessionIsFor(ns.typedAddress());
     if (spec.kind === 'resetPassword' && own) {
       // A reset ends every session of the account, this page's included.

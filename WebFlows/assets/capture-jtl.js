@@ -240,12 +240,19 @@
     return null;
   }
 
-  function element(flow, screen, name, open) {
+  /* The flow's field a tag names: its own, or the service's field for Janrain's older name of it. */
+  function fieldNamed(flow, name) {
     var fields = flow.fields || {};
+    if (ns.has(fields, name)) return fields[name];
+    var aliases = flow.fieldAliases || {};
+    return ns.has(aliases, name) && ns.has(fields, aliases[name]) ? fields[aliases[name]] : null;
+  }
+
+  function element(flow, screen, name, open) {
     var form = innermostForm(open);
     if (ns.has(BUILT_IN, name)) return builtInHTML(name, open.indexOf('linkAccountContainer') >= 0);
-    if (ns.has(fields, name)) {
-      var field = fields[name];
+    var field = fieldNamed(flow, name);
+    if (field) {
       if (field.element === 'button') return buttonHTML(field, name);
       if (field.element === 'data' || !form) return dataHTML(screen, name, field);
       // A form may call a field otherwise (a change-password form's "New password").
@@ -342,10 +349,38 @@
     return problems;
   }
 
+  /*
+   * The service's form a page's form is sent as, and the screen its success opens when not that form's own
+   * ({form, done}); the page's own name when the service knows it so.
+   */
+  function pageForm(name) {
+    var entry = ((compiledFlow && compiledFlow.forms) || {})[name] || {};
+    return { form: entry.sentAs || name, done: entry.done || null };
+  }
+
+  /* The values of the page's form `form` under the field names of the service's form it is sent as (Janrain's older
+   * names renamed where that form has only the service's). */
+  function serviceFields(form, values) {
+    var entry = ((compiledFlow && compiledFlow.forms) || {})[form];
+    var aliases = (compiledFlow && compiledFlow.fieldAliases) || {};
+    if (!entry) return values;
+    var own = {};
+    for (var i = 0; i < (entry.fields || []).length; i++) own[entry.fields[i]] = true;
+    var renamed = {};
+    for (var name in values) {
+      if (!ns.has(values, name)) continue;
+      var target = !own[name] && ns.has(aliases, name) && own[aliases[name]] ? aliases[name] : name;
+      renamed[target] = values[name];
+    }
+    return renamed;
+  }
+
   ns.compileScreens = function (flow) {
     compiledFlow = flow;
     return compileScreens(flow);
   };
   ns.checkFields = checkFields;
+  ns.pageForm = pageForm;
+  ns.serviceFields = serviceFields;
   ns.compileJTL = compile;
 })(window, document);

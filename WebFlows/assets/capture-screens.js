@@ -13,8 +13,9 @@
 
   // Screens that only make sense with a session; without one the sign-in screen is shown instead.
   var SESSION_SCREENS = { editProfile: true, changePassword: true, newPasswordSuccess: true, signedIn: true };
-  // Screens a message's link may open (#screen=…&code=…&email=…), and the code input they fill.
-  var LINK_SCREENS = { resetPassword: true, verifyEmail: true };
+  // Screens a message's link may open (#screen=…&code=…&email=…), and the code input they fill; a customer's page
+  // opens Janrain's resetPasswordRequestCode instead of resetPassword (capture-dropin.js).
+  var LINK_SCREENS = { resetPassword: true, verifyEmail: true, resetPasswordRequestCode: true };
   // The form the signed-in record fills in (Janrain's), from the attributes janrain.settings gives its fields.
   var PROFILE_FORM = 'editProfileForm';
 
@@ -172,6 +173,7 @@
     if (!values.screen || !LINK_SCREENS[values.screen] || !screenExists(values.screen)) return null;
     ns.forgetFragment();
     if (values.email) carryAddress(values.email);
+    if (ns.openLink) return ns.openLink(values);
     var codes = document.getElementById(values.screen).querySelectorAll('input[name="verification_code"]');
     for (var c = 0; c < codes.length; c++) codes[c].value = values.code || '';
     return values.screen;

@@ -2,7 +2,8 @@ import CaptureJSON
 
 /// The flow as a customer's Janrain page renders it (`GET /flows/{flow}/widget.json`, read by capture-jtl.js): the
 /// screens to look for, each field's element, type, label, rules and record path, each form's fields (and the labels
-/// a form gives them), and the standard buttons, all in the page's language. Built from the same Settings the
+/// a form gives them, and the service's form a Janrain form is sent as), Janrain's older field names, and the standard
+/// buttons, all in the page's language. Built from the same Settings the
 /// service validates with, so the page and the service agree on every field.
 extension FlowCatalog {
     public func widgetFlow(_ flow: FlowDefinition, messages: Messages) -> JSONValue {
@@ -20,6 +21,13 @@ extension FlowCatalog {
             }
             formEntries[form] = ["fields": .array(names.map(JSONValue.string)), "labels": .object(formLabels)]
         }
+        let serviceForms = formEntries
+        for (name, page) in JanrainStandard.pageForms {
+            guard case .object(var entry)? = serviceForms[page.sentAs] else { continue }
+            entry["sentAs"] = .string(page.sentAs)
+            if let done = page.done { entry["done"] = .string(done) }
+            formEntries[name] = .object(entry)
+        }
         for (name, key) in JanrainStandard.buttons {
             fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(messages.text(key))]
         }
@@ -36,6 +44,7 @@ extension FlowCatalog {
             "defaultScreen": .string(JanrainStandard.defaultScreen),
             "screens": .array(JanrainStandard.screens.map(JSONValue.string)),
             "fields": .object(fieldEntries), "forms": .object(formEntries), "translations": [:],
+            "fieldAliases": .object(JanrainStandard.fieldAliases.mapValues(JSONValue.string)),
         ]
     }
 

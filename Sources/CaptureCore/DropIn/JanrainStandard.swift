@@ -28,4 +28,21 @@ public enum JanrainStandard {
 
     /// Buttons of Janrain's flows that open a screen → (the screen, the catalog text that labels them).
     public static let screenButtons = ["traditionalSignIn_createButton": ("traditionalRegistration", "signIn.createAccount")]
+
+    /// Forms a Janrain page holds that the service knows under another name → the service's form they are sent as,
+    /// and the screen their success opens when it is not that form's own. Janrain's `resetPasswordForm` (on
+    /// `resetPasswordRequestCode`) asks for a new reset mail, where the service's sets the new password; Janrain's
+    /// `changePasswordFormNoAuth` and its older `newPasswordForm` set the new password a mailed link allows.
+    public static let pageForms: [String: (sentAs: String, done: String?)] = [
+        "resetPasswordForm": ("forgotPasswordForm", "resetPasswordRequestCodeSuccess"),
+        "changePasswordFormNoAuth": ("resetPasswordForm", nil),
+        "newPasswordForm": ("resetPasswordForm", nil),
+    ]
+
+    /// Janrain's older field names → the service's field for the same thing, used where a form has only the
+    /// service's name (the older generation's forgot-password form asks for `traditionalSignIn_emailAddress`).
+    public static let fieldAliases = [
+        "traditionalSignIn_emailAddress": "signInEmailAddress", "traditionalSignIn_password": "currentPassword",
+        "newpassword": "newPassword", "newpasswordConfirm": "newPasswordConfirm", "oldpassword": "currentPassword",
+    ]
 }

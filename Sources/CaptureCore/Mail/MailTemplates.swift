@@ -3,7 +3,8 @@ import Foundation
 /// The messages the service sends, per kind and locale, from `Settings/mail/` (read once at start-up):
 /// `<kind>.txt` starts with a `Subject:` line, then a blank line, then the text body; `<kind>.html` is the HTML
 /// alternative. `<kind>.<locale>.txt` (e.g. `passwordReset.de.txt`) wins for that locale (`de-AT` → `de` → default).
-/// Placeholders: `{{code}}`, `{{link}}`, `{{expires}}`, `{{name}}`, `{{origin}}`, `{{providers}}`, `{{email}}`, `{{previous}}`; HTML gets them escaped.
+/// Placeholders: `{{code}}`, `{{link}}`, `{{expires}}`, `{{name}}`, `{{origin}}`, `{{site}}` (the client's `siteName`, else
+/// the origin), `{{providers}}`, `{{email}}`, `{{previous}}`; HTML gets them escaped.
 /// A section `{{#link}}…{{/link}}` stays only when its value is given and not empty (an address change's notice
 /// carries a restore link only when it opened the way back).
 public struct MailTemplates: Sendable {

@@ -116,4 +116,9 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var theme: ClientThemeSettings?
     /// Replaces the flow's title in the pages' `<title>` for this client.
     public var pageTitle: String?
+    /// The client's own pages, as Janrain's client settings named them (`site_name`, `verify_email_url`,
+    /// `password_recover_url`): the name its mail goes by, and the pages its mailed links open (ClientPages).
+    public var siteName: String?
+    public var verifyEmailUrl: String?
+    public var passwordRecoverUrl: String?
 }

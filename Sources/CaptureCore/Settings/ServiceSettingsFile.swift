@@ -213,11 +213,13 @@ extension ServiceSettings {
             for origin in client.allowedOrigins ?? [] where URLOrigin(origin) == nil {
                 throw fail("\(key).allowedOrigins", "'\(origin)' is not an http(s) origin")
             }
-            if let title = client.pageTitle,
-                title.trimmingCharacters(in: .whitespaces).isEmpty || title.count > 120
-                    || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            {
-                throw fail("\(key).pageTitle", "must be 1-120 characters without control characters")
+            for (name, text) in [("pageTitle", client.pageTitle), ("siteName", client.siteName)] {
+                if let text, !ClientPages.isDisplayName(text) {
+                    throw fail("\(key).\(name)", "must be 1-120 characters without control characters")
+                }
+            }
+            for (name, url) in [("verifyEmailUrl", client.verifyEmailUrl), ("passwordRecoverUrl", client.passwordRecoverUrl)] {
+                if let url, let problem = ClientPages.problem(withPage: url, of: client) { throw fail("\(key).\(name)", problem) }
             }
             if let (themeKey, problem) = client.theme?.problem() { throw fail("\(key).theme.\(themeKey)", problem) }
         }

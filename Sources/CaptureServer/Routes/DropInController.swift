@@ -50,6 +50,8 @@ struct DropInController {
         let document: JSONValue = [
             "settings": settings, "messages": .object(texts.mapValues(JSONValue.string)),
             "flow": service.catalog.widgetFlow(view.flow, messages: messages),
+            "clientSettings": .object(
+                service.settings.clientPages(id: view.client.clientID).janrainClientSettings.mapValues(JSONValue.string)),
         ]
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

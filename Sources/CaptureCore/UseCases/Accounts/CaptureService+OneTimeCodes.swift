@@ -26,6 +26,7 @@ extension CaptureService {
             kind, locale: locale,
             values: values.merging([
                 "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
+                "site": settings.clientPages(id: context.client.clientID).siteName ?? settings.resolvedPublicOrigin,
                 "expires": Self.describe(lifetime, in: catalog.localization.messages(for: locale)),
                 "link": codeLink(screen: screen, code: code, email: email, context: context, locale: locale),
             ]) { given, _ in given })
@@ -51,8 +52,9 @@ extension CaptureService {
         _ kind: OutboxEntry.Kind, to recipient: String, user: User, locale: String?, values: [String: String]
     ) async throws {
         let now = time.now()
+        let origin = settings.resolvedPublicOrigin
         let rendered = templates.render(
-            kind, locale: locale, values: values.merging(["origin": settings.resolvedPublicOrigin]) { given, _ in given })
+            kind, locale: locale, values: values.merging(["origin": origin, "site": origin]) { given, _ in given })
         let entry = OutboxEntry(
             messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
             kind: kind, recipient: recipient, userID: user.id, subject: rendered.subject, text: rendered.text,
@@ -98,20 +100,19 @@ extension CaptureService {
         }
     }
 
-    /// A link that opens the flow page on `screen` with the code filled in. Code and address travel in the
-    /// fragment, which browsers never send to a server, so they reach no log and no `Referer`.
+    /// A link that opens `screen` with the code filled in: on the client's own page when its settings name one
+    /// (ClientPages), else on the flow page. Code and address travel in the fragment, which browsers never send to a
+    /// server, so they reach no log and no `Referer`.
     func codeLink(screen: String, code: String, email: String, context: FlowContext, locale: String?) -> String {
+        if let page = settings.clientPages(id: context.client.clientID).link(screen: screen, code: code, email: email) {
+            return page
+        }
         var query = URLComponents()
         query.queryItems =
             [URLQueryItem(name: "client_id", value: context.client.clientID)]
             + (locale.map { [URLQueryItem(name: "locale", value: $0)] } ?? [])
-        var fragment = URLComponents()
-        fragment.queryItems = [
-            URLQueryItem(name: "screen", value: screen), URLQueryItem(name: "code", value: code),
-            URLQueryItem(name: "email", value: email),
-        ]
-        let encodedFragment = (fragment.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-        return "\(settings.resolvedPublicOrigin)/flows/\(context.flow.name)?\(query.percentEncodedQuery ?? "")#\(encodedFragment)"
+        let fragment = ClientPages.fragment(screen: screen, code: code, email: email)
+        return "\(settings.resolvedPublicOrigin)/flows/\(context.flow.name)?\(query.percentEncodedQuery ?? "")#\(fragment)"
     }
 
     /// A code's lifetime as the message says it ("30 minutes", "24 Stunden", "ساعتين"): whole hours in hours, else

@@ -1,0 +1,114 @@
+"""Janrain's email-link screens on a customer's own pages: the client's `password_recover_url` and
+`verify_email_url` (client settings) are where its mailed links open, the page renders Janrain's screens for them
+(`resetPasswordRequestCode` → `resetPassword`, `verifyEmail` spent on render), and the code never leaves the
+fragment. Both field-name generations: `changePasswordFormNoAuth` (index.html), the older `newPasswordForm` with
+`newpassword` and a `resetPasswordForm` that asks for a new link (plugin.html)."""
+
+import json
+import urllib.parse
+
+from conftest import PASSWORD, new_email
+from test_janrain_dropin import open_site
+
+NEW_PASSWORD = "a-new-" + PASSWORD
+
+
+def ask_for_reset_link(host, janrain_site, mailbox, email, page="index.html", field="signInEmailAddress"):
+    open_site(host, janrain_site, page)
+    host.wait_for_screen("signIn")
+    host.click('#signIn [data-capturescreen="forgotPassword"]')
+    host.wait_for_screen("forgotPassword")
+    before = mailbox.count()
+    host.fill_and_submit("forgotPassword", {field: email})
+    host.wait_for_screen("forgotPasswordSuccess", timeout=20)
+    return mailbox.wait_for(email, host=host, after=before)
+
+
+def signs_in(server, email, password):
+    _, reply, _ = server.post("/oauth/auth_native_traditional", {
+        "client_id": "janrain-site", "flow": "standard", "form": "signInForm", "response_type": "token",
+        "signInEmailAddress": email, "currentPassword": password})
+    return reply.get("stat") == "ok"
+
+
+def test_a_reset_link_opens_the_sites_own_page_which_sets_the_new_password(host, janrain_site, server, mailbox):
+    email, _ = server.register()
+    message = ask_for_reset_link(host, janrain_site, mailbox, email)
+    page, _, fragment = message.link.partition("#")
+    # The client's password_recover_url, with Janrain's screen in the query and the code only in the fragment.
+    assert page == janrain_site.page("index.html", "screenToRender=resetPasswordRequestCode"), message.link
+    assert urllib.parse.parse_qs(fragment)["code"] == [message.code], message.link
+    assert "Fernway Rewards" in message.text, message.text  # the client's site_name
+
+    host.load(message.link)
+    host.wait_for_event("onCaptureRenderComplete", timeout=20)
+    host.wait_for_screen("resetPassword")
+    assert host.run_js("window.location.hash") == ""
+    mark, _ = host.mark()
+    host.fill_and_submit("resetPassword", {"newPassword": NEW_PASSWORD, "newPasswordConfirm": NEW_PASSWORD})
+    host.wait_for_screen("resetPasswordSuccess", timeout=20)
+    assert signs_in(server, email, NEW_PASSWORD) and not signs_in(server, email, PASSWORD)
+
+
+def test_a_spent_reset_link_on_an_older_page_asks_for_a_new_one(host, janrain_site, server, mailbox):
+    email, _ = server.register()
+    message = ask_for_reset_link(host, janrain_site, mailbox, email, "plugin.html", "traditionalSignIn_emailAddress")
+    fragment = message.link.partition("#")[2]
+    older = janrain_site.page("plugin.html", "screenToRender=resetPasswordRequestCode") + "#" + fragment
+
+    # The older generation's newPasswordForm (newpassword, newpasswordConfirm) spends the link's code.
+    host.load(older)
+    host.wait_for_event("onCaptureRenderComplete", timeout=20)
+    host.wait_for_screen("resetPassword")
+    host.fill_and_submit("resetPassword", {"newpassword": NEW_PASSWORD, "newpasswordConfirm": NEW_PASSWORD})
+    host.wait_for_screen("resetPasswordSuccess", timeout=20)
+    assert signs_in(server, email, NEW_PASSWORD)
+
+    # The same link again: the code is spent, so Janrain's screen for a link that did not work asks for a new one.
+    host.load("about:blank")
+    host.load(older)
+    host.wait_for_event("onCaptureRenderComplete", timeout=20)
+    host.wait_for_screen("resetPassword")
+    mark, _ = host.mark()
+    host.fill_and_submit("resetPassword", {"newpassword": PASSWORD, "newpasswordConfirm": PASSWORD})
+    host.wait_for_screen("resetPasswordRequestCode", timeout=20)
+    assert host.wait_for_event("onCaptureForgotPasswordCodeFailed", after=mark).arguments[0]["status"] == "error"
+    assert signs_in(server, email, NEW_PASSWORD)
+    before = mailbox.count()
+    host.fill_and_submit("resetPasswordRequestCode", {"traditionalSignIn_emailAddress": email})
+    host.wait_for_screen("resetPasswordRequestCodeSuccess", timeout=20)
+    assert mailbox.wait_for(email, host=host, after=before).code
+
+
+def test_a_verification_link_confirms_the_address_as_the_page_renders(host, janrain_site, server, mailbox):
+    email = new_email()
+    open_site(host, janrain_site)
+    host.click('#signIn [data-capturescreen="traditionalRegistration"]')
+    host.wait_for_screen("traditionalRegistration")
+    before = mailbox.count()
+    host.fill_and_submit("traditionalRegistration", {
+        "emailAddress": email, "displayName": "Fern", "firstName": "Fern", "lastName": "Gully",
+        "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD})
+    message = mailbox.wait_for(email, host=host, after=before)
+    assert message.link.startswith(janrain_site.page("index.html", "screenToRender=verifyEmail") + "#"), message.link
+
+    # A link whose code is not the mailed one: Janrain's verifyEmail stays, saying why, with its resend form.
+    code = message.code
+    wrong = message.link.replace(code, code[::-1] if code[::-1] != code else "2222-2222")
+    mark, _ = host.mark()
+    host.load(wrong)
+    failed = host.wait_for_event("onCaptureEmailVerificationFailed", after=mark, timeout=20).arguments[0]
+    assert failed["status"] == "error", failed
+    host.wait_for_screen("verifyEmail")
+    assert host.run_js("!document.getElementById('capture_verifyEmail_resendVerificationForm_errorMessages').hidden")
+
+    # The right link, opened on the page already showing (only its fragment changes).
+    mark, _ = host.mark()
+    host.run_js("window.location.href = %s" % json.dumps(message.link))
+    host.wait_for_event("onCaptureEmailVerificationSuccess", after=mark, timeout=20)
+    host.wait_for_screen("verifyEmailSuccess")
+    assert host.run_js("window.location.hash") == ""
+    status, entity, _ = server.post("/oauth/auth_native_traditional", {
+        "client_id": "janrain-site", "flow": "standard", "form": "signInForm", "response_type": "token",
+        "signInEmailAddress": email, "currentPassword": PASSWORD})
+    assert entity["capture_user"]["emailVerified"], entity
