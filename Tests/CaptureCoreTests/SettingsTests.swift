@@ -87,6 +87,17 @@ import Testing
         }
     }
 
+    @Test func oneFlowAtMostServesJanrainPagesWhoseFlowIsNotHere() throws {
+        #expect(try FlowCatalog.load(directory: TestWorld.settingsDirectory).janrainFallback?.name == "webViewDemo")
+        let directory = try temporarySettings(serviceJSON: "{}")
+        let file = directory.appendingPathComponent("flows/webViewProfile.json")
+        var flow = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        flow["janrainFallback"] = true
+        try JSONSerialization.data(withJSONObject: flow).write(to: file)
+        let error = #expect(throws: SettingsError.self) { try FlowCatalog.load(directory: directory) }
+        #expect(error?.key == "janrainFallback" && error?.problem.contains("webViewDemo") == true)
+    }
+
     @Test func flagsBeatEnvironmentWhichBeatsTheFile() throws {
         let directory = try temporarySettings(serviceJSON: #"{"port": 7000, "host": "127.0.0.2", "database": "file.sqlite"}"#)
         let fileOnly = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: [:])

@@ -37,7 +37,10 @@
     var capture = settings.capture = settings.capture || {};
     capture.flowName = capture.flowName || 'standard';
     capture.responseType = capture.responseType === 'code' ? 'code' : 'token';
-    capture.redirectUri = capture.redirectUri || window.location.origin + window.location.pathname;
+    // A page that names its own address (location.href) means the page, not the query it was opened with.
+    var here = window.location.origin + window.location.pathname;
+    var named = String(capture.redirectUri || '');
+    capture.redirectUri = !named || named.split(/[?#]/)[0] === here ? here : named;
     capture.screenToRender = capture.screenToRender || queryValue('screenToRender') || undefined;
     capture.locale = settings.language || capture.locale;
     return settings;
@@ -101,6 +104,11 @@
       ns.addMessages(served.messages || {});
       injectStylesheets(settings.capture);
       var flow = served.flow;
+      if (flow.fallbackFor) {
+        // The page's own flow is not on this service (yet): the service's Janrain fallback serves its screens.
+        report('the flow "' + flow.fallbackFor + '" is not on this service; its screens use "' + flow.name + '"');
+        settings.capture.flowName = flow.name;
+      }
       if (!settings.capture.screenToRender && flow.defaultScreen) settings.capture.defaultScreen = flow.defaultScreen;
       ns.compileScreens(flow);
       startWidget();

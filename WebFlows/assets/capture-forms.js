@@ -149,6 +149,7 @@
     copyMirrored(form);
     var transactionId = ns.randomId();
     var fields = ns.serviceFields ? ns.serviceFields(formName, formFields(form)) : formFields(form);
+    if (spec.kind === 'profile' && ns.withRecordValues) fields = ns.withRecordValues(formName, fields, spec.form);
     var social = ns.socialFor(form);
     var params = formParams(spec, fields, social);
     if (spec.emailField && fields[spec.emailField]) ns.carryAddress(fields[spec.emailField].replace(/^\s+|\s+$/g, ''));

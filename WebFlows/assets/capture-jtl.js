@@ -349,38 +349,98 @@
     return problems;
   }
 
+  function formEntry(name) {
+    return ((compiledFlow && compiledFlow.forms) || {})[name] || null;
+  }
+
   /*
    * The service's form a page's form is sent as, and the screen its success opens when not that form's own
-   * ({form, done}); the page's own name when the service knows it so.
+   * ({form, done}); the page's own name when the service knows it so. A form sent otherwise while the page holds a
+   * mailed link's code (Janrain's older newPasswordForm) is sent so.
    */
   function pageForm(name) {
-    var entry = ((compiledFlow && compiledFlow.forms) || {})[name] || {};
+    var entry = formEntry(name) || {};
+    var linked = entry.withLinkCode && ns.linkedCode && ns.linkedCode();
+    if (linked) return { form: entry.withLinkCode, done: null };
     return { form: entry.sentAs || name, done: entry.done || null };
   }
 
-  /* The values of the page's form `form` under the field names of the service's form it is sent as (Janrain's older
-   * names renamed where that form has only the service's). */
-  function serviceFields(form, values) {
-    var entry = ((compiledFlow && compiledFlow.forms) || {})[form];
+  /* The service's name of the page's field `name` in its form `form`: Janrain's other name renamed where the form
+   * has only the service's. */
+  function serviceFieldName(form, name) {
+    var own = (formEntry(form) || {}).fields || [];
     var aliases = (compiledFlow && compiledFlow.fieldAliases) || {};
+    return own.indexOf(name) < 0 && ns.has(aliases, name) && own.indexOf(aliases[name]) >= 0 ? aliases[name] : name;
+  }
+
+  /*
+   * The values of the page's form `form` under the field names of the service's form it is sent as. A field the
+   * page put in a form the flow does not give it (a customer's birthdate in registration) is not sent: it is
+   * reported once, and the rest of the form goes through. A confirmation field the page lacks takes the value of
+   * the field it confirms.
+   */
+  function serviceFields(form, values) {
+    var entry = formEntry(form);
     if (!entry) return values;
-    var own = {};
-    for (var i = 0; i < (entry.fields || []).length; i++) own[entry.fields[i]] = true;
-    var renamed = {};
+    var own = entry.fields || [];
+    var sent = {};
     for (var name in values) {
       if (!ns.has(values, name)) continue;
-      var target = !own[name] && ns.has(aliases, name) && own[aliases[name]] ? aliases[name] : name;
-      renamed[target] = values[name];
+      var target = serviceFieldName(form, name);
+      if (own.indexOf(target) >= 0) sent[target] = values[name];
+      else report('{* ' + name + ' *} is not a field of form ' + form + ' in flow ' + compiledFlow.name + ' (not sent)');
     }
-    return renamed;
+    // A confirmation the page does not ask for (a registration with one password field) is the value it confirms.
+    var fields = compiledFlow.fields || {};
+    for (var i = 0; i < own.length; i++) {
+      var rules = (fields[own[i]] || {}).validation || [];
+      for (var r = 0; r < rules.length; r++) {
+        if (rules[r].rule === 'matches' && !ns.has(sent, own[i]) && ns.has(sent, rules[r].value)) {
+          sent[own[i]] = sent[rules[r].value];
+        }
+      }
+    }
+    return sent;
+  }
+
+  /* A profile form's values with the fields the page does not show taken from the record, so saving part of the
+   * profile (Janrain's editPersonalForm) leaves the rest as it is. */
+  function withRecordValues(form, values, serviceForm) {
+    var attributes = (ns.formSettings(serviceForm) || {}).attributes || {};
+    var profile = ns.storedProfile() || {};
+    var own = (formEntry(form) || {}).fields || [];
+    var complete = {};
+    for (var i = 0; i < own.length; i++) {
+      var name = own[i];
+      if (ns.has(values, name)) complete[name] = values[name];
+      else if (ns.has(attributes, name)) {
+        var value = ns.valueAt(profile, attributes[name]);
+        if (value !== undefined && value !== null) complete[name] = String(value);
+      }
+    }
+    return complete;
+  }
+
+  /* The first screen of the page, in its order, that Janrain's flows show a signed-in person; '' for none. */
+  function pageSessionScreen() {
+    var wanted = (compiledFlow && compiledFlow.sessionScreens) || [];
+    var screens = document.querySelectorAll('[data-capturescreenname]');
+    for (var i = 0; i < screens.length; i++) {
+      var name = screens[i].getAttribute('data-capturescreenname');
+      if (wanted.indexOf(name) >= 0) return name;
+    }
+    return '';
   }
 
   ns.compileScreens = function (flow) {
     compiledFlow = flow;
     return compileScreens(flow);
   };
+  ns.pageSessionScreen = pageSessionScreen;
   ns.checkFields = checkFields;
   ns.pageForm = pageForm;
+  ns.serviceFieldName = serviceFieldName;
   ns.serviceFields = serviceFields;
+  ns.withRecordValues = withRecordValues;
   ns.compileJTL = compile;
 })(window, document);

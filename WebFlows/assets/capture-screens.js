@@ -53,8 +53,9 @@
     if (wanted && screenExists(wanted)) return wanted;
     if (screenExists('signedIn')) return 'signedIn';
     if (screenExists('editProfile')) return 'editProfile';
-    // A customer's page with no screen for a signed-in person: none shows (Janrain's widget closed its modal).
-    if (ns.dropIn) return '';
+    // A customer's page: its first screen for a signed-in person (the flow's own may have another name), else none
+    // shows (Janrain's widget closed its modal).
+    if (ns.dropIn) return ns.pageSessionScreen ? ns.pageSessionScreen() : '';
     return signInScreen();
   }
 
@@ -111,18 +112,26 @@
     return value;
   }
 
+  /* A form the record fills: the profile form, or a customer's form sent as it (Janrain's editPersonalForm). */
+  function isProfileForm(formName) {
+    return (ns.pageForm ? ns.pageForm(formName).form : formName) === PROFILE_FORM;
+  }
+
   function fillForms(root) {
     var profile = ns.storedProfile() || {};
     var attributes = (ns.formSettings(PROFILE_FORM) || {}).attributes || {};
-    var forms = root.querySelectorAll('form[data-capture-form="' + PROFILE_FORM + '"]');
+    var forms = root.querySelectorAll('form[data-capture-form]');
     for (var f = 0; f < forms.length; f++) {
-      for (var field in attributes) {
-        if (!ns.has(attributes, field)) continue;
-        var input = forms[f].elements[field];
-        if (input && 'value' in input) {
-          var value = valueAt(profile, attributes[field]);
-          input.value = value === undefined || value === null ? '' : String(value);
-        }
+      var name = forms[f].getAttribute('data-capture-form');
+      if (!isProfileForm(name)) continue;
+      var elements = forms[f].elements;
+      for (var e = 0; e < elements.length; e++) {
+        var field = ns.serviceFieldName ? ns.serviceFieldName(name, elements[e].name) : elements[e].name;
+        var type = String(elements[e].type || '').toLowerCase();
+        if (!elements[e].name || elements[e].disabled || !ns.has(attributes, field) || !('value' in elements[e])
+            || type === 'checkbox' || type === 'radio') continue;
+        var value = valueAt(profile, attributes[field]);
+        elements[e].value = value === undefined || value === null ? '' : String(value);
       }
     }
     var lastEmail = ns.storageGet(ns.STORAGE.lastEmail);
@@ -139,7 +148,7 @@
       for (var a = 0; a < inputs.length; a++) {
         var form = inputs[a].form;
         var formName = form && form.getAttribute('data-capture-form');
-        if (!ns.isAddressInput(inputs[a].name) || formName === PROFILE_FORM) continue;
+        if (!ns.isAddressInput(inputs[a].name) || isProfileForm(formName)) continue;
         if ((formName === 'registrationForm' || formName === 'socialRegistrationForm') && inputs[a].value) continue;
         inputs[a].value = carried;
       }
@@ -383,6 +392,7 @@
   ns.initialScreenWithoutSession = initialScreenWithoutSession;
   ns.signInAfterCode = signInAfterCode;
   ns.bindProfile = bindProfile;
+  ns.valueAt = valueAt;
   ns.takeLink = takeLink;
   ns.renderScreen = renderScreen;
   ns.showSignedInWithoutSession = showSignedInWithoutSession;

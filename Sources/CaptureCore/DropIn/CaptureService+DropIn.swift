@@ -1,18 +1,21 @@
 /// A flow as a customer's Janrain page asks for it (`/flows/{flow}/widget.json?client_id=…&locale=…`).
 public struct WidgetFlowView: Sendable {
     public let flow: FlowDefinition
+    /// The page named a flow this service does not have; `flow` is the Janrain fallback serving it.
+    public let isFallback: Bool
     public let client: Client
     /// The page's `language` when it is a catalog's, else the browser's languages, else the flow's.
     public let locale: String
 }
 
 extension CaptureService {
-    /// The flow a customer's page names (a flow of Settings, or one of Janrain's template names mapped to one) for a
-    /// registered client. What the page may then do is decided per call, as for every caller.
+    /// The flow a customer's page names (a flow of Settings, or one of Janrain's template names mapped to one, else the
+    /// Janrain fallback) for a registered client. What the page may then do is decided per call, as for every caller.
     public func widgetFlow(
         named name: String, clientID: String?, locale: String?, acceptLanguage: String?
     ) async throws -> WidgetFlowView {
-        guard let flow = catalog.flow(named: name) else {
+        let named = catalog.flow(named: name)
+        guard let flow = named ?? catalog.janrainFallback else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(name)'")
         }
         let client = try await client(id: clientID)
@@ -20,7 +23,7 @@ extension CaptureService {
             throw CaptureError.invalidArgument("locale", "'\(locale)' is not a language tag such as en-US")
         }
         return WidgetFlowView(
-            flow: flow, client: client,
+            flow: flow, isFallback: named == nil, client: client,
             locale: catalog.localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: flow.locale))
     }
 

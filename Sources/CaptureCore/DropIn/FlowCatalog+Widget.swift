@@ -6,7 +6,8 @@ import CaptureJSON
 /// buttons, all in the page's language. Built from the same Settings the
 /// service validates with, so the page and the service agree on every field.
 extension FlowCatalog {
-    public func widgetFlow(_ flow: FlowDefinition, messages: Messages) -> JSONValue {
+    /// `fallbackFor`: the flow name the page asked for when `flow` is the Janrain fallback serving it.
+    public func widgetFlow(_ flow: FlowDefinition, messages: Messages, fallbackFor: String? = nil) -> JSONValue {
         var fieldEntries: [String: JSONValue] = [:]
         var formEntries: [String: JSONValue] = [:]
         for form in flow.forms {
@@ -26,6 +27,7 @@ extension FlowCatalog {
             guard case .object(var entry)? = serviceForms[page.sentAs] else { continue }
             entry["sentAs"] = .string(page.sentAs)
             if let done = page.done { entry["done"] = .string(done) }
+            if let linked = page.withLinkCode { entry["withLinkCode"] = .string(linked) }
             formEntries[name] = .object(entry)
         }
         for (name, key) in JanrainStandard.buttons {
@@ -39,13 +41,16 @@ extension FlowCatalog {
         for (name, path) in JanrainStandard.dataTags {
             fieldEntries[name] = ["element": "data", "type": "string", "schemaId": .string(path)]
         }
-        return [
+        var entries: [String: JSONValue] = [
             "name": .string(flow.name), "version": .string(flow.flowVersion),
             "defaultScreen": .string(JanrainStandard.defaultScreen),
             "screens": .array(JanrainStandard.screens.map(JSONValue.string)),
             "fields": .object(fieldEntries), "forms": .object(formEntries), "translations": [:],
             "fieldAliases": .object(JanrainStandard.fieldAliases.mapValues(JSONValue.string)),
+            "sessionScreens": .array(JanrainStandard.sessionScreens.map(JSONValue.string)),
         ]
+        if let fallbackFor { entries["fallbackFor"] = .string(fallbackFor) }
+        return .object(entries)
     }
 
     private func widgetField(_ field: FieldDefinition, label: String, messages: Messages) -> JSONValue {

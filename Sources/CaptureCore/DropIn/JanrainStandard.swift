@@ -29,20 +29,50 @@ public enum JanrainStandard {
     /// Buttons of Janrain's flows that open a screen → (the screen, the catalog text that labels them).
     public static let screenButtons = ["traditionalSignIn_createButton": ("traditionalRegistration", "signIn.createAccount")]
 
-    /// Forms a Janrain page holds that the service knows under another name → the service's form they are sent as,
-    /// and the screen their success opens when it is not that form's own. Janrain's `resetPasswordForm` (on
-    /// `resetPasswordRequestCode`) asks for a new reset mail, where the service's sets the new password; Janrain's
-    /// `changePasswordFormNoAuth` and its older `newPasswordForm` set the new password a mailed link allows.
-    public static let pageForms: [String: (sentAs: String, done: String?)] = [
-        "resetPasswordForm": ("forgotPasswordForm", "resetPasswordRequestCodeSuccess"),
-        "changePasswordFormNoAuth": ("resetPasswordForm", nil),
-        "newPasswordForm": ("resetPasswordForm", nil),
+    /// A form of a Janrain page the service knows under another name: the service's form it is sent as, the screen
+    /// its success opens when not that form's own, and the form it is sent as while the page holds a mailed link's
+    /// code (capture-dropin.js).
+    public struct PageForm: Sendable {
+        public let sentAs: String
+        public let done: String?
+        public let withLinkCode: String?
+    }
+
+    /// Janrain's `resetPasswordForm` (on `resetPasswordRequestCode`) and `resetPasswordRequestForm` ask for a new
+    /// reset mail, where the service's `resetPasswordForm` sets the new password; `changePasswordFormNoAuth` sets the
+    /// password a mailed link allows; the older `newPasswordForm` does that on a link's page and changes the password
+    /// of the signed-in person elsewhere; `editPersonalForm` and `editContactForm` are parts of the profile.
+    public static let pageForms: [String: PageForm] = [
+        "resetPasswordForm": PageForm(sentAs: "forgotPasswordForm", done: "resetPasswordRequestCodeSuccess", withLinkCode: nil),
+        "resetPasswordRequestForm": PageForm(sentAs: "forgotPasswordForm", done: nil, withLinkCode: nil),
+        "changePasswordFormNoAuth": PageForm(sentAs: "resetPasswordForm", done: nil, withLinkCode: nil),
+        "newPasswordForm": PageForm(sentAs: "changePasswordForm", done: nil, withLinkCode: "resetPasswordForm"),
+        "editPersonalForm": PageForm(sentAs: "editProfileForm", done: nil, withLinkCode: nil),
+        "editContactForm": PageForm(sentAs: "editProfileForm", done: nil, withLinkCode: nil),
     ]
 
-    /// Janrain's older field names → the service's field for the same thing, used where a form has only the
-    /// service's name (the older generation's forgot-password form asks for `traditionalSignIn_emailAddress`).
-    public static let fieldAliases = [
-        "traditionalSignIn_emailAddress": "signInEmailAddress", "traditionalSignIn_password": "currentPassword",
-        "newpassword": "newPassword", "newpasswordConfirm": "newPasswordConfirm", "oldpassword": "currentPassword",
+    /// Janrain's other field names → the service's field for the same thing, used where a form has only the
+    /// service's name: the older generation's (`traditionalSignIn_*`, `traditionalRegistration_*`,
+    /// `socialRegistration_*`, `newpassword`), and the web-view profile flow's `edit_*`.
+    public static let fieldAliases: [String: String] = {
+        var aliases = [
+            "traditionalSignIn_emailAddress": "signInEmailAddress", "traditionalSignIn_password": "currentPassword",
+            "newpassword": "newPassword", "newpasswordConfirm": "newPasswordConfirm", "oldpassword": "currentPassword",
+            "traditionalRegistration_password": "newPassword",
+            "traditionalRegistration_passwordConfirm": "newPasswordConfirm", "email": "emailAddress",
+            "edit_email": "emailAddress",
+        ]
+        for field in ["emailAddress", "displayName", "firstName", "lastName"] {
+            aliases["traditionalRegistration_\(field)"] = field
+            aliases["socialRegistration_\(field)"] = field
+        }
+        for field in ["displayName", "firstName", "lastName", "phone", "birthdate"] { aliases["edit_\(field)"] = field }
+        return aliases
+    }()
+
+    /// Screens for a signed-in person, in the order a page without the flow's own first one falls back to them.
+    public static let sessionScreens = [
+        "editProfile", "editProfileLanding", "signedIn", "editAccountInfo", "editPersonalInfo", "editContactInfo",
+        "linkedAccounts", "editPassword", "changePassword",
     ]
 }

@@ -64,9 +64,12 @@ public struct FlowDefinition: Sendable, Equatable, Codable {
     /// Other names the flow answers to: the flow names of Janrain's templates and plugins (`standard`, `plugins`) that
     /// customers' pages ask for (docs/janrain-migration.md).
     public var aliases: [String]?
+    /// The flow a customer's Janrain page gets when it names one this service has not (its own flow, before it is
+    /// imported): its screens then render and its forms go to this flow. At most one flow says so.
+    public var janrainFallback: Bool?
 
     enum CodingKeys: String, CodingKey {
         case page, title, flowVersion, registerFlow, locale, defaultClient, tokenUrl, responseType, screenToRender, forms
-        case thinRegistration, aliases
+        case thinRegistration, aliases, janrainFallback
     }
 }

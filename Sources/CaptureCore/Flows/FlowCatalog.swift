@@ -52,6 +52,11 @@ public struct FlowCatalog: Sendable, Equatable {
         flows[name] ?? flows.values.first { $0.aliases?.contains(name) == true }
     }
 
+    /// The flow a customer's page gets for a flow name this service does not have (`janrainFallback`), if any.
+    public var janrainFallback: FlowDefinition? {
+        flows.values.first { $0.janrainFallback == true }
+    }
+
     public func fields(ofForm form: String) -> [FieldDefinition] {
         (forms[form] ?? []).compactMap { fields[$0] }
     }
@@ -121,6 +126,12 @@ extension FlowCatalog {
                 }
                 named[alias] = flow.name
             }
+        }
+        let fallbacks = flows.values.filter { $0.janrainFallback == true }.map(\.name).sorted()
+        if fallbacks.count > 1 {
+            throw SettingsError(
+                file: flowsDirectory.appendingPathComponent("\(fallbacks[1]).json").path, key: "janrainFallback",
+                problem: "flow '\(fallbacks[0])' is the fallback for Janrain pages already")
         }
         guard !flows.isEmpty else {
             throw SettingsError(file: flowsDirectory.path, key: "(directory)", problem: "holds no flow definitions (*.json)")

@@ -14,12 +14,8 @@ struct DropInController {
     static let texts = ["social.continueWith", "social.link"]
 
     func addLoaderRoutes(to router: some RouterMethods<CaptureRequestContext>) {
-        router.get("/load/:appId") { request, context in
-            guard context.parameters.get("appId") == service.settings.appID else {
-                return ErrorPage.response(.notFound, status: .notFound, messages: context.pageMessages(request))
-            }
-            return loader(request, context: context)
-        }
+        // Any app id: a customer's pages name their Janrain application, which this service stands in for.
+        router.get("/load/:appId", use: loader)
         router.get("/load.js", use: loader)
         router.get("/:path/load.js", use: loader)
     }
@@ -49,7 +45,8 @@ struct DropInController {
         for key in Self.texts { texts[key] = messages.text(key) }
         let document: JSONValue = [
             "settings": settings, "messages": .object(texts.mapValues(JSONValue.string)),
-            "flow": service.catalog.widgetFlow(view.flow, messages: messages),
+            "flow": service.catalog.widgetFlow(
+                view.flow, messages: messages, fallbackFor: view.isFallback ? context.parameters.get("flow") : nil),
             "clientSettings": .object(
                 service.settings.clientPages(id: view.client.clientID).janrainClientSettings.mapValues(JSONValue.string)),
         ]

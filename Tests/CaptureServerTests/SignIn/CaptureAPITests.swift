@@ -220,6 +220,11 @@ import Testing
             let reply = try await api.post("/oauth/update_profile_native", fields)
             #expect(reply.stat == "ok")
             #expect(try await world.service.entity(accessToken: token).birthday == "1990-01-31")
+            // A page that asks for codes (a customer's `responseType: 'code'`) saves without PKCE: a save issues no code.
+            fields.merge(["response_type": "code", "displayName": "Pro Code"]) { _, new in new }
+            let coded = try await api.post("/oauth/update_profile_native", fields)
+            #expect(coded.stat == "ok")
+            #expect(try await world.service.entity(accessToken: token).displayName == "Pro Code")
         }
     }
 }

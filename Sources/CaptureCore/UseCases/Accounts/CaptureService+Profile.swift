@@ -3,7 +3,8 @@ extension CaptureService {
     public func updateProfile(_ request: FlowRequest) async throws -> User {
         let (previous, token) = try await authenticate(accessToken: request.accessToken)
         var user = previous
-        let context = try await context(of: request)
+        // A profile save issues no token, so the page's response_type (a customer page's `code`) asks for no PKCE.
+        let context = try await context(of: request, issuesTokens: false)
         guard token.clientID == context.client.clientID else {
             throw CaptureError.notPermitted("this access_token was issued to another client")
         }

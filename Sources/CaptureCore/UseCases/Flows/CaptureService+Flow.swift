@@ -1,6 +1,7 @@
 extension CaptureService {
     /// Checks client, flow, form, response type and redirect URI of a submission, in that order. Calls that issue
-    /// no tokens (`issuesTokens: false`: recovery, verification) take the SDKs' `response_type` without PKCE.
+    /// no tokens (`issuesTokens: false`: recovery, verification, profile saves) take the SDKs' `response_type`
+    /// without PKCE.
     /// The texts a request is answered in: its `locale`, else its `Accept-Language`, else the default.
     public func messages(for request: FlowRequest) -> Messages {
         let localization = catalog.localization
