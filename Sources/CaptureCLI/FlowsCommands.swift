@@ -7,8 +7,8 @@ import Foundation
 struct FlowsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flows",
-        abstract: "List the flow definitions in Settings and check the settings files.",
-        subcommands: [List.self, Check.self])
+        abstract: "List the flow definitions in Settings, check the settings files, import and export Janrain flows.",
+        subcommands: [List.self, Check.self, Import.self, Export.self])
 }
 
 extension FlowsCommand {

@@ -148,7 +148,7 @@ public enum CaptureServerMain {
             var lines: [String] = []
             for client in settings.clients {
                 lines.append("Client id: \(client.clientId)")
-                for flow in catalog.flows.keys.sorted() {
+                for flow in catalog.pageFlows.map(\.name) {
                     lines.append("  Open \(origin)/flows/\(flow)?client_id=\(client.clientId)")
                 }
             }

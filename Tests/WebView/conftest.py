@@ -39,6 +39,7 @@ VERIFY_FIRST_CLIENT_ID = "verify-first-app"
 PASSWORD = "correct horse battery"
 # The codes the service mails: 8 characters of an alphabet without 0/O, 1/I.
 CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
+JANRAIN_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-fernway.json"
 LINK_PATTERN = re.compile(r"(https?://\S+#screen=\S+)")
 # Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
 # (the PostgreSQL pass, beside the SQLite one) elsewhere.
@@ -222,6 +223,10 @@ def _test_settings(work, smtp_port, provider=None, site=None):
             "clientId": provider.client_id, "allowPlainHTTP": True,
         }]
     (settings / "service.json").write_text(json.dumps(service))
+    if site is not None:
+        # The site's own Janrain flow, imported as its operator imports it (test_janrain_imported_flow.py).
+        subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(JANRAIN_FLOW),
+                        "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
     return settings
 
 

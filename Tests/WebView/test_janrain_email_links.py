@@ -7,7 +7,7 @@ fragment. Both field-name generations: `changePasswordFormNoAuth` (index.html), 
 import json
 import urllib.parse
 
-from conftest import PASSWORD, new_email
+from conftest import PASSWORD, SHOTS, new_email
 from test_janrain_dropin import open_site
 
 NEW_PASSWORD = "a-new-" + PASSWORD
@@ -44,6 +44,8 @@ def test_a_reset_link_opens_the_sites_own_page_which_sets_the_new_password(host,
     host.wait_for_event("onCaptureRenderComplete", timeout=20)
     host.wait_for_screen("resetPassword")
     assert host.run_js("window.location.hash") == ""
+    SHOTS.mkdir(exist_ok=True)
+    host.snapshot(SHOTS / "janrain-resetPassword.png")
     mark, _ = host.mark()
     host.fill_and_submit("resetPassword", {"newPassword": NEW_PASSWORD, "newPasswordConfirm": NEW_PASSWORD})
     host.wait_for_screen("resetPasswordSuccess", timeout=20)

@@ -11,19 +11,21 @@ extension FlowCatalog {
         var fieldEntries: [String: JSONValue] = [:]
         var formEntries: [String: JSONValue] = [:]
         for form in flow.forms {
-            let names = forms[form] ?? []
+            let key = formKey(form, in: flow)
+            let formFields = fields(ofForm: key)
             var formLabels: [String: JSONValue] = [:]
-            for name in names {
-                guard let field = fields[name] else { continue }
+            for field in formFields {
                 let general = label(of: field, inForm: "", messages: messages)
-                fieldEntries[name] = widgetField(field, label: general, messages: messages)
-                let own = label(of: field, inForm: form, messages: messages)
-                if own != general { formLabels[name] = .string(own) }
+                fieldEntries[field.name] = widgetField(field, inForm: key, label: general, messages: messages)
+                let own = label(of: field, inForm: key, messages: messages)
+                if own != general { formLabels[field.name] = .string(own) }
             }
-            formEntries[form] = ["fields": .array(names.map(JSONValue.string)), "labels": .object(formLabels)]
+            formEntries[form] = [
+                "fields": .array(formFields.map { .string($0.name) }), "labels": .object(formLabels),
+            ]
         }
         let serviceForms = formEntries
-        for (name, page) in JanrainStandard.pageForms {
+        for (name, page) in JanrainStandard.pageForms where !flow.isImported || serviceForms[name] == nil {
             guard case .object(var entry)? = serviceForms[page.sentAs] else { continue }
             entry["sentAs"] = .string(page.sentAs)
             if let done = page.done { entry["done"] = .string(done) }
@@ -38,14 +40,20 @@ extension FlowCatalog {
                 "element": "button", "type": "button", "screen": .string(screen), "label": .string(messages.text(key)),
             ]
         }
+        for (name, label) in flow.imported?.buttons ?? [:] {
+            fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(label)]
+        }
         for (name, path) in JanrainStandard.dataTags {
             fieldEntries[name] = ["element": "data", "type": "string", "schemaId": .string(path)]
         }
+        let screens = Set(JanrainStandard.screens).union(flow.imported?.screens ?? []).sorted()
         var entries: [String: JSONValue] = [
             "name": .string(flow.name), "version": .string(flow.flowVersion),
-            "defaultScreen": .string(JanrainStandard.defaultScreen),
-            "screens": .array(JanrainStandard.screens.map(JSONValue.string)),
-            "fields": .object(fieldEntries), "forms": .object(formEntries), "translations": [:],
+            "defaultScreen": .string(flow.imported?.defaultScreen ?? JanrainStandard.defaultScreen),
+            "screens": .array(screens.map(JSONValue.string)),
+            "fields": .object(fieldEntries), "forms": .object(formEntries),
+            "translations": .object(
+                (flow.imported?.translations(for: messages.tag, fallback: flow.locale) ?? [:]).mapValues(JSONValue.string)),
             "fieldAliases": .object(JanrainStandard.fieldAliases.mapValues(JSONValue.string)),
             "sessionScreens": .array(JanrainStandard.sessionScreens.map(JSONValue.string)),
         ]
@@ -53,21 +61,26 @@ extension FlowCatalog {
         return .object(entries)
     }
 
-    private func widgetField(_ field: FieldDefinition, label: String, messages: Messages) -> JSONValue {
+    private func widgetField(_ field: FieldDefinition, inForm form: String, label: String, messages: Messages) -> JSONValue {
         var entry: [String: JSONValue] = [
-            "element": "input", "type": .string(field.type), "label": .string(label), "required": .bool(field.isRequired),
-            "validation": .array(widgetRules(field, messages: messages)),
+            "element": .string(field.element ?? "input"), "type": .string(field.type), "label": .string(label),
+            "required": .bool(field.isRequired), "validation": .array(widgetRules(field, inForm: form, messages: messages)),
         ]
         if let autocomplete = field.autocomplete { entry["autocomplete"] = .string(autocomplete) }
         if let maxLength = field.maxLength { entry["maxLength"] = .int(Int64(maxLength)) }
-        if let schemaID = schemaID(of: field) { entry["schemaId"] = .string(schemaID) }
+        if let schemaID = schemaID(of: field, inForm: form) { entry["schemaId"] = .string(schemaID) }
+        if let placeholder = field.placeholder { entry["placeholder"] = .string(placeholder) }
+        if let tip = field.tip { entry["tip"] = .string(tip) }
+        if let options = field.options {
+            entry["options"] = .array(options.map { ["value": .string($0.value), "label": .string($0.label)] })
+        }
         return .object(entry)
     }
 
     /// The rules a page may check before sending, in Janrain's shape (`rule`, `value`, `message`), each with the
     /// message the service itself would answer. The service checks every rule again (`validate`); the page's
     /// checks are never stricter than the service's (an address only needs an `@` with text on both sides there).
-    private func widgetRules(_ field: FieldDefinition, messages: Messages) -> [JSONValue] {
+    private func widgetRules(_ field: FieldDefinition, inForm form: String, messages: Messages) -> [JSONValue] {
         func rule(_ name: String, _ value: JSONValue, _ values: [String: String] = [:]) -> JSONValue {
             [
                 "rule": .string(name), "value": value,
@@ -79,7 +92,7 @@ extension FlowCatalog {
         if let min = field.minLength { rules.append(rule("minLength", .int(Int64(min)), ["count": "\(min)"])) }
         if let max = field.maxLength { rules.append(rule("maxLength", .int(Int64(max)), ["count": "\(max)"])) }
         if field.format == .email { rules.append(rule("format", "email")) }
-        if let other = field.matches, let otherField = fields[other] {
+        if let other = field.matches, let otherField = fields(ofForm: form).first(where: { $0.name == other }) {
             rules.append(rule("matches", .string(other), ["other": label(of: otherField, inForm: "", messages: messages)]))
         }
         return rules

@@ -25,9 +25,16 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     public var recordPath: EntityPath?
     /// Overrides for the default messages, keyed by rule: required, minLength, maxLength, format, matches.
     public var messages: [String: String]?
+    /// `select` or `textarea` for a field that is not an `<input>` (imported Janrain flows); nil for an input.
+    public var element: String?
+    /// The values a `select` takes, with their labels; any other value is refused (`format`).
+    public var options: [FieldOption]?
+    public var placeholder: String?
+    public var tip: String?
 
     enum CodingKeys: String, CodingKey {
         case label, type, autocomplete, required, minLength, maxLength, maxBytes, format, matches, attribute, messages
+        case element, options, placeholder, tip
     }
 
     /// A character limit alone does not bound storage: one letter with thousands of combining marks is one
@@ -40,6 +47,17 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
 
     public var isRequired: Bool { required ?? false }
     public var isPassword: Bool { type == "password" }
+}
+
+/// One choice of a `select` field.
+public struct FieldOption: Sendable, Equatable, Codable {
+    public var value: String
+    public var label: String
+
+    public init(value: String, label: String) {
+        self.value = value
+        self.label = label
+    }
 }
 
 /// A page in Settings/flows: the `janrain.settings` values for one flow and the forms it may submit.
@@ -67,9 +85,14 @@ public struct FlowDefinition: Sendable, Equatable, Codable {
     /// The flow a customer's Janrain page gets when it names one this service has not (its own flow, before it is
     /// imported): its screens then render and its forms go to this flow. At most one flow says so.
     public var janrainFallback: Bool?
+    /// A flow imported from a Janrain flow document (`capturectl flows import`) has its own fields and forms; its
+    /// `page` is empty (it serves customers' pages only).
+    public var imported: ImportedFlow?
+
+    public var isImported: Bool { imported != nil }
 
     enum CodingKeys: String, CodingKey {
         case page, title, flowVersion, registerFlow, locale, defaultClient, tokenUrl, responseType, screenToRender, forms
-        case thinRegistration, aliases, janrainFallback
+        case thinRegistration, aliases, janrainFallback, imported
     }
 }

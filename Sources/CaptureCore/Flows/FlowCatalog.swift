@@ -52,11 +52,34 @@ public struct FlowCatalog: Sendable, Equatable {
         flows[name] ?? flows.values.first { $0.aliases?.contains(name) == true }
     }
 
+    /// The flows with a page of the service's own (not imported ones), by name.
+    public var pageFlows: [FlowDefinition] {
+        flows.values.filter { !$0.isImported }.sorted { $0.name < $1.name }
+    }
+
+    /// The flow whose page stands for `flow` where the service links to a page (a mailed code's link): the flow
+    /// itself, or for an imported flow the Janrain fallback, else the first page flow.
+    public func pageFlow(for flow: FlowDefinition) -> FlowDefinition {
+        flow.isImported ? (janrainFallback ?? pageFlows.first ?? flow) : flow
+    }
+
     /// The flow a customer's page gets for a flow name this service does not have (`janrainFallback`), if any.
     public var janrainFallback: FlowDefinition? {
         flows.values.first { $0.janrainFallback == true }
     }
 
+    /// `form` is found under this key in `forms` (and in a flow context): its own name, or for a flow imported with
+    /// fields of its own, `<flow>/<form>`, so two flows may each have their own `registrationForm`.
+    public func formKey(_ form: String, in flow: FlowDefinition) -> String {
+        flow.isImported ? "\(flow.name)/\(form)" : form
+    }
+
+    /// Whether the form key `key` (formKey) is a form of `flow`.
+    public func isForm(_ key: String, of flow: FlowDefinition) -> Bool {
+        forms[key] != nil && flow.forms.contains { formKey($0, in: flow) == key }
+    }
+
+    /// The fields of the form key `form` (formKey), in order.
     public func fields(ofForm form: String) -> [FieldDefinition] {
         (forms[form] ?? []).compactMap { fields[$0] }
     }
@@ -101,6 +124,7 @@ extension FlowCatalog {
                     file: formsURL.path, key: "labels.\(form).\(name)", problem: "'\(name)' is not a field of form '\(form)'")
             }
         }
+        var forms = formsFile.forms
         let flowsDirectory = directory.appendingPathComponent("flows")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: flowsDirectory.path)) ?? []
         var flows: [String: FlowDefinition] = [:]
@@ -108,7 +132,12 @@ extension FlowCatalog {
             let url = flowsDirectory.appendingPathComponent(file)
             var flow = try SettingsDecoding.decode(FlowDefinition.self, from: url)
             flow.name = String(file.dropLast(".json".count))
-            for form in flow.forms where formsFile.forms[form] == nil {
+            if let imported = flow.imported {
+                try Self.addImported(imported, of: flow, file: url.path, schema: schema, fields: &fields, forms: &forms)
+            } else if flow.page.isEmpty {
+                throw SettingsError(file: url.path, key: "page", problem: "names no page template")
+            }
+            for form in flow.forms where (flow.isImported ? imported(form, of: flow, in: forms) : formsFile.forms[form]) == nil {
                 throw SettingsError(file: url.path, key: "forms", problem: "names undefined form '\(form)'")
             }
             guard ResponseType(rawValue: flow.responseType) != nil else {
@@ -118,7 +147,8 @@ extension FlowCatalog {
         }
         var named: [String: String] = [:]
         for flow in flows.values.sorted(by: { $0.name < $1.name }) {
-            for alias in flow.aliases ?? [] {
+            // An imported flow of that name replaces what the alias stands for.
+            for alias in flow.aliases ?? [] where flows[alias]?.isImported != true {
                 if let other = flows[alias]?.name ?? named[alias] {
                     throw SettingsError(
                         file: flowsDirectory.appendingPathComponent("\(flow.name).json").path, key: "aliases",
@@ -137,8 +167,38 @@ extension FlowCatalog {
             throw SettingsError(file: flowsDirectory.path, key: "(directory)", problem: "holds no flow definitions (*.json)")
         }
         return FlowCatalog(
-            schema: schema, fields: fields, forms: formsFile.forms, flows: flows, labels: formsFile.labels ?? [:],
+            schema: schema, fields: fields, forms: forms, flows: flows, labels: formsFile.labels ?? [:],
             localization: try Localization.load(directory: directory.appendingPathComponent("locales")))
+    }
+
+    private static func imported(_ form: String, of flow: FlowDefinition, in forms: [String: [String]]) -> [String]? {
+        forms["\(flow.name)/\(form)"]
+    }
+
+    /// An imported flow's fields and forms, under keys of their own (formKey), checked like forms.json's.
+    static func addImported(
+        _ imported: ImportedFlow, of flow: FlowDefinition, file: String, schema: EntitySchema,
+        fields: inout [String: FieldDefinition], forms: inout [String: [String]]
+    ) throws {
+        for (name, var field) in imported.fields {
+            field.name = name
+            if let attribute = field.attribute, !["password", "currentPassword"].contains(attribute) {
+                field.recordPath = try formPath(attribute, in: schema, file: file, key: "imported.fields.\(name).attribute")
+            }
+            fields["\(flow.name)/\(name)"] = field
+        }
+        for (form, names) in imported.forms {
+            for name in names where imported.fields[name] == nil {
+                throw SettingsError(file: file, key: "imported.forms.\(form)", problem: "names undefined field '\(name)'")
+            }
+            for name in names {
+                if let other = imported.fields[name]?.matches, !names.contains(other) {
+                    throw SettingsError(
+                        file: file, key: "imported.fields.\(name).matches", problem: "field '\(other)' is not in form '\(form)'")
+                }
+            }
+            forms["\(flow.name)/\(form)"] = names.map { "\(flow.name)/\($0)" }
+        }
     }
 
     /// A form field writes one value into the record: a path to a single value of the schema, not inside a plural.

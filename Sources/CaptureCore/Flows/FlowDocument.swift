@@ -13,11 +13,13 @@ extension FlowCatalog {
         }
     }
 
-    /// The record attribute a field writes, as the SDKs look it up in the user record; passwords write `password`.
-    func schemaID(of field: FieldDefinition) -> String? {
+    /// The record attribute a field writes, as the SDKs look it up in the user record; passwords write `password`;
+    /// a confirmation, what the field of `form` (formKey) it confirms writes.
+    func schemaID(of field: FieldDefinition, inForm form: String) -> String? {
         if field.isPassword { return "password" }
         if let path = field.recordPath { return path.description }
-        return field.matches.flatMap { fields[$0] }.flatMap(schemaID(of:))
+        let confirmed = field.matches.flatMap { other in fields(ofForm: form).first { $0.name == other } }
+        return confirmed.flatMap { schemaID(of: $0, inForm: form) }
     }
 
     /// Labels in the language of `locale` (the URL's), through the catalogs' fallbacks.
@@ -25,17 +27,19 @@ extension FlowCatalog {
         let messages = localization.messages(for: Localization.isLanguageTag(locale) ? locale : nil)
         var entries: [String: JSONValue] = [:]
         for form in flow.forms {
-            let names = forms[form] ?? []
-            entries[form] = ["type": "form", "name": .string(form), "fields": .array(names.map(JSONValue.string))]
-            for name in names {
-                guard let field = fields[name] else { continue }
+            let key = formKey(form, in: flow)
+            let formFields = fields(ofForm: key)
+            entries[form] = [
+                "type": "form", "name": .string(form), "fields": .array(formFields.map { .string($0.name) }),
+            ]
+            for field in formFields {
                 var entry: [String: JSONValue] = [
-                    "type": .string(Self.sdkType(of: field)), "name": .string(name),
+                    "type": .string(Self.sdkType(of: field)), "name": .string(field.name),
                     "label": .string(label(of: field, inForm: "", messages: messages)),
                     "required": .bool(field.isRequired),
                 ]
-                if let schemaID = schemaID(of: field) { entry["schemaId"] = .string(schemaID) }
-                entries[name] = .object(entry)
+                if let schemaID = schemaID(of: field, inForm: key) { entry["schemaId"] = .string(schemaID) }
+                entries[field.name] = .object(entry)
             }
         }
         return [

@@ -49,7 +49,7 @@ extension FlowCatalog {
         for form in flow.forms + FormEndpoint.pageForms {
             guard let endpoint = FormEndpoint.byForm[form] else { continue }
             var attributes: [String: JSONValue] = [:]
-            for field in fields(ofForm: form) {
+            for field in fields(ofForm: formKey(form, in: flow)) {
                 if let path = field.recordPath { attributes[field.name] = .string(path.description) }
             }
             var entry: [String: JSONValue] = ["endpoint": .string(endpoint.path), "attributes": .object(attributes)]

@@ -6,9 +6,10 @@ extension FlowCatalog {
     public func validate(
         form: String, in flow: FlowDefinition, values: [String: String], messages: Messages
     ) throws(CaptureError) -> [String: String] {
-        guard flow.forms.contains(form), let names = forms[form] else {
+        guard isForm(form, of: flow) else {
             throw .invalidArgument("form", "'\(form)' is not a form of flow '\(flow.name)'")
         }
+        let names = fields(ofForm: form).map(\.name)
         if let unknown = values.keys.sorted().first(where: { !names.contains($0) }) {
             throw .invalidArgument(unknown, "is not a field of form '\(form)'")
         }
@@ -21,7 +22,7 @@ extension FlowCatalog {
         for field in fields(ofForm: form) {
             if let (rule, values) = FieldRules.failedRule(field, value: cleaned[field.name] ?? "", in: cleaned) {
                 var filled = values
-                if let other = field.matches, let otherField = fields[other] {
+                if let other = field.matches, let otherField = fields(ofForm: form).first(where: { $0.name == other }) {
                     filled["other"] = label(of: otherField, inForm: form, messages: messages)
                 }
                 problems[field.name] = [message(rule, for: field, inForm: form, messages: messages, values: filled)]
@@ -53,6 +54,9 @@ enum FieldRules {
             return ("characters", [:])
         }
         if let format = field.format, !matches(format, value) {
+            return ("format", [:])
+        }
+        if let options = field.options, !options.contains(where: { $0.value == value }) {
             return ("format", [:])
         }
         if let other = field.matches, values[other] != value {

@@ -21,6 +21,11 @@ public struct Messages: Sendable {
     public var tag: String { chain.first?.tag ?? Localization.defaultTag }
     public var isRightToLeft: Bool { chain.first(where: { $0.direction != nil })?.isRightToLeft ?? false }
 
+    /// These texts with `own` (an imported flow's texts in this language) before every catalog.
+    public func overlaid(with own: [String: String]) -> Messages {
+        own.isEmpty ? self : Messages(chain: [MessageCatalog(tag: tag, direction: nil, messages: own)] + chain)
+    }
+
     /// The text for `key` with `{name}` placeholders filled, or nil when no catalog in the chain has it.
     public func optionalText(_ key: String, _ values: [String: String] = [:]) -> String? {
         for catalog in chain {

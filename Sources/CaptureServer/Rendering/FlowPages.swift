@@ -17,7 +17,7 @@ struct FlowPages: Sendable {
         let root = URL(fileURLWithPath: directory)
         let assets = try StaticAssets.load(directory: root.appendingPathComponent("assets"))
         var templates: [String: [String: FlowTemplate]] = [:]
-        for flow in catalog.flows.values {
+        for flow in catalog.pageFlows {
             let url = root.appendingPathComponent("pages").appendingPathComponent(flow.page)
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")

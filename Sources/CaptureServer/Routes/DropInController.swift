@@ -34,7 +34,8 @@ struct DropInController {
         let view = try await service.widgetFlow(
             named: context.parameters.get("flow") ?? "", clientID: query["client_id"], locale: query["locale"],
             acceptLanguage: request.headers.value(.acceptLanguage))
-        let messages = service.catalog.localization.messages(for: view.locale)
+        let general = service.catalog.localization.messages(for: view.locale)
+        let messages = view.flow.imported.map { general.overlaid(with: $0.texts(for: view.locale)) } ?? general
         let origin = service.settings.resolvedPublicOrigin
         let responseType = ResponseType(rawValue: view.flow.responseType) ?? .token
         let settings = JanrainSettings.value(

@@ -67,7 +67,7 @@ struct OAuthController {
         // The authorization_code grant needs an authorization endpoint (RFC 8414 §2; Authlib's validate() refuses
         // metadata without one): the sign-in page takes RFC 6749's request (client_id, response_type=code, PKCE) and
         // hands the code to the host through the bridge (docs/decisions.md, "OpenAPI and interop").
-        if let flow = service.catalog.flow(named: Self.authorizationFlow)?.name ?? service.catalog.flows.keys.sorted().first {
+        if let flow = service.catalog.flow(named: Self.authorizationFlow)?.name ?? service.catalog.pageFlows.first?.name {
             fields["authorization_endpoint"] = .string(issuer + "/flows/" + flow)
         }
         return Reply.json(.object(fields))

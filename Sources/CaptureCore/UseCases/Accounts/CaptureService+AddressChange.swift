@@ -38,7 +38,7 @@ extension CaptureService {
         let client = try await self.client(id: token.clientID)
         let values = ["name": user.displayName ?? previous.email, "email": user.email, "previous": previous.email]
         var wayBackSent = false
-        if let flow = flow ?? catalog.flows.values.min(by: { $0.name < $1.name }) {
+        if let flow = flow ?? catalog.pageFlows.first {
             let context = FlowContext(client: client, flow: flow, form: "", responseType: .token)
             try await sendCode(.emailVerification, to: user.email, user: user, context: context, locale: locale)
             let restoreOpen = try await store.codes.use(userID: user.id, purpose: .addressRestore) { newest in

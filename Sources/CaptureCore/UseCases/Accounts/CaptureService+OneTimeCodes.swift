@@ -112,7 +112,8 @@ extension CaptureService {
             [URLQueryItem(name: "client_id", value: context.client.clientID)]
             + (locale.map { [URLQueryItem(name: "locale", value: $0)] } ?? [])
         let fragment = ClientPages.fragment(screen: screen, code: code, email: email)
-        return "\(settings.resolvedPublicOrigin)/flows/\(context.flow.name)?\(query.percentEncodedQuery ?? "")#\(fragment)"
+        let page = catalog.pageFlow(for: context.flow).name
+        return "\(settings.resolvedPublicOrigin)/flows/\(page)?\(query.percentEncodedQuery ?? "")#\(fragment)"
     }
 
     /// A code's lifetime as the message says it ("30 minutes", "24 Stunden", "ساعتين"): whole hours in hours, else

@@ -9,7 +9,7 @@ extension CaptureService {
         of user: User, client: Client, flow: FlowDefinition? = nil, locale: String? = nil, mailed: Bool = false
     ) async throws {
         guard client.requireVerifiedEmail, user.emailVerifiedAt == nil else { return }
-        if !mailed, let flow = flow ?? catalog.flows.values.min(by: { $0.name < $1.name }),
+        if !mailed, let flow = flow ?? catalog.pageFlows.first,
             (try? await throttle.admitCodeRequest(email: user.email, address: nil, now: time.now())) != nil
         {
             let context = FlowContext(client: client, flow: flow, form: "", responseType: .token)

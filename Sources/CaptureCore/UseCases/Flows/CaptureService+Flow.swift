@@ -5,8 +5,11 @@ extension CaptureService {
     /// The texts a request is answered in: its `locale`, else its `Accept-Language`, else the default.
     public func messages(for request: FlowRequest) -> Messages {
         let localization = catalog.localization
-        return localization.messages(
+        let messages = localization.messages(
             for: localization.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, fallback: nil))
+        // An imported flow's own texts in that language come first.
+        let imported = request.flow.flatMap { catalog.flow(named: $0)?.imported }
+        return imported.map { messages.overlaid(with: $0.texts(for: messages.tag)) } ?? messages
     }
 
     func context(of request: FlowRequest, issuesTokens: Bool = true, takesForm: Bool = true) async throws -> FlowContext {
@@ -21,8 +24,8 @@ extension CaptureService {
         guard let flow = catalog.flow(named: flowName) else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(flowName)'")
         }
-        let form = takesForm ? (request.form ?? "") : ""
-        if takesForm && form.isEmpty { throw CaptureError.missingArgument("form") }
+        if takesForm && (request.form ?? "").isEmpty { throw CaptureError.missingArgument("form") }
+        let form = takesForm ? catalog.formKey(request.form ?? "", in: flow) : ""
         guard let responseType = ResponseType(parameter: request.responseType, fallback: .token) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }

@@ -222,11 +222,11 @@ extension CaptureService {
     /// The form a 310's `prereg_fields` are for: the SDK's `registration_form` when it names one of the flow's
     /// forms, else ours.
     func socialRegistrationForm(_ requested: String?, flow: FlowDefinition) throws -> String {
-        guard let requested else { return "socialRegistrationForm" }
-        guard flow.forms.contains(requested), catalog.forms[requested] != nil else {
+        guard let requested else { return catalog.formKey("socialRegistrationForm", in: flow) }
+        guard catalog.isForm(catalog.formKey(requested, in: flow), of: flow) else {
             throw CaptureError.invalidArgument("registration_form", "'\(requested)' is not a form of flow '\(flow.name)'")
         }
-        return requested
+        return catalog.formKey(requested, in: flow)
     }
 
     /// What a 380's `existing_provider` tells the SDKs to sign in with: `capture` (the password, then `merge_token`

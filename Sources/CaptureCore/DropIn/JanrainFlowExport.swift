@@ -1,0 +1,101 @@
+import CaptureJSON
+
+/// A flow of this service as a Janrain flow document (`capturectl flows export`), in the shape JanrainFlowImport
+/// reads: every field of its forms with its element, type, schema path, options and rules, each text a translation
+/// key (`<field>.label`, `<field>.<rule>`, `<field>.option.<n>`) with its text in every locale the flow speaks.
+public enum JanrainFlowExport {
+    public static func document(of flow: FlowDefinition, catalog: FlowCatalog) -> JSONValue {
+        let tags: [String] =
+            flow.imported.map { imported in
+                Array(Set([flow.locale]).union(imported.texts.keys).union(imported.translations.keys)).sorted()
+            } ?? catalog.localization.tags
+        var translations: [String: [String: JSONValue]] = [:]
+        for tag in tags {
+            translations[tag] = (flow.imported?.translations[tag] ?? [:]).mapValues(JSONValue.string)
+        }
+        var fields: [String: JSONValue] = [:]
+        var forms: [String: JSONValue] = [:]
+        for form in flow.forms.sorted() {
+            let key = catalog.formKey(form, in: flow)
+            let formFields = catalog.fields(ofForm: key)
+            forms[form] = ["fields": .array(formFields.map { .string($0.name) })]
+            for field in formFields where fields[field.name] == nil {
+                fields[field.name] = entry(field, inForm: key, catalog: catalog)
+                for tag in tags {
+                    let messages = messages(for: tag, flow: flow, catalog: catalog)
+                    for (textKey, text) in texts(of: field, inForm: key, catalog: catalog, messages: messages) {
+                        translations[tag, default: [:]][textKey] = .string(text)
+                    }
+                }
+            }
+        }
+        for (name, label) in flow.imported?.buttons ?? [:] {
+            fields[name] = ["element": "button", "type": "submit", "label": .string("\(name).label")]
+            translations[flow.locale, default: [:]]["\(name).label"] = .string(label)
+        }
+        return [
+            "name": .string(flow.imported == nil ? flow.name : flow.title), "version": .string(flow.flowVersion),
+            "defaultScreen": .string(flow.imported?.defaultScreen ?? JanrainStandard.defaultScreen),
+            "screens": .array((flow.imported?.screens ?? JanrainStandard.screens).map(JSONValue.string)),
+            "fields": .object(fields), "forms": .object(forms), "translations": .object(translations.mapValues(JSONValue.object)),
+        ]
+    }
+
+    static func messages(for tag: String, flow: FlowDefinition, catalog: FlowCatalog) -> Messages {
+        let general = catalog.localization.messages(for: tag)
+        return flow.imported.map { general.overlaid(with: $0.texts(for: tag)) } ?? general
+    }
+
+    /// The rules of `field` in Janrain's names, with their values.
+    static func rules(of field: FieldDefinition) -> [(janrain: String, service: String, value: JSONValue)] {
+        var rules: [(String, String, JSONValue)] = []
+        if field.isRequired { rules.append(("required", "required", true)) }
+        if let min = field.minLength { rules.append(("minLength", "minLength", .int(Int64(min)))) }
+        if let max = field.maxLength { rules.append(("maxLength", "maxLength", .int(Int64(max)))) }
+        if let format = field.format, format != .date { rules.append(("format", "format", .string(format.rawValue))) }
+        if let other = field.matches { rules.append(("match", "matches", .string(other))) }
+        return rules
+    }
+
+    static func entry(_ field: FieldDefinition, inForm form: String, catalog: FlowCatalog) -> JSONValue {
+        let name = field.name
+        var entry: [String: JSONValue] = [
+            "element": .string(field.element ?? "input"), "type": .string(field.element == nil ? field.type : "text"),
+            "label": .string("\(name).label"),
+            "validation": .array(
+                rules(of: field).map {
+                    ["rule": .string($0.janrain), "value": $0.value, "message": .string("\(name).\($0.service)")]
+                }),
+        ]
+        if let schemaID = catalog.schemaID(of: field, inForm: form) { entry["schemaId"] = .string(schemaID) }
+        if field.placeholder != nil { entry["placeholder"] = .string("\(name).placeholder") }
+        if field.tip != nil { entry["tip"] = .string("\(name).tip") }
+        if let options = field.options {
+            entry["options"] = .array(
+                options.enumerated().map { ["value": .string($1.value), "text": .string("\(name).option.\($0)")] })
+        }
+        return .object(entry)
+    }
+
+    /// The texts of `field` in the language of `messages`, under the keys `entry` names.
+    static func texts(
+        of field: FieldDefinition, inForm form: String, catalog: FlowCatalog, messages: Messages
+    ) -> [String: String] {
+        let name = field.name
+        var texts = ["\(name).label": catalog.label(of: field, inForm: "", messages: messages)]
+        for rule in rules(of: field) {
+            var values: [String: String] = [:]
+            if let min = field.minLength, rule.service == "minLength" { values["count"] = "\(min)" }
+            if let max = field.maxLength, rule.service == "maxLength" { values["count"] = "\(max)" }
+            if let other = field.matches, let otherField = catalog.fields(ofForm: form).first(where: { $0.name == other }) {
+                values["other"] = catalog.label(of: otherField, inForm: "", messages: messages)
+            }
+            texts["\(name).\(rule.service)"] = catalog.message(
+                rule.service, for: field, inForm: "", messages: messages, values: values)
+        }
+        if let placeholder = field.placeholder { texts["\(name).placeholder"] = placeholder }
+        if let tip = field.tip { texts["\(name).tip"] = tip }
+        for (index, option) in (field.options ?? []).enumerated() { texts["\(name).option.\(index)"] = option.label }
+        return texts
+    }
+}
