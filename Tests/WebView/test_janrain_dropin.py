@@ -6,7 +6,7 @@ own copy of Janrain's bridge."""
 import json
 import urllib.request
 
-from conftest import PASSWORD, new_email
+from conftest import PASSWORD, SHOTS, new_email
 from test_social_sign_in import answer_at_provider, new_subject, tap_provider
 
 # What Janrain's widget put in a page for a field, a form and a screen (customers' CSS and scripts select these).
@@ -221,3 +221,33 @@ def test_a_provider_sign_in_from_a_janrain_page_comes_back_to_it_signed_in(host,
     success = host.wait_for_event("onCaptureLoginSuccess", after=mark, timeout=20).arguments[0]
     assert success["authProvider"] == oidc_provider.name and success["userData"]["email"] == email, success
     assert "janrainLastAuthMethod=socialSignin" in host.run_js("document.cookie")
+
+
+def test_a_merge_fills_the_pages_own_template_and_links_after_the_password(host, janrain_site, server, oidc_provider):
+    # A password account, then a provider account with the same address: the provider's sign-in is a merge (380).
+    email, _ = server.register(display_name="Fern")
+    subject = new_subject()
+    oidc_provider.set_user(subject, {"email": email, "email_verified": True, "name": "Fern at Mock"})
+    open_site(host, janrain_site)
+    host.wait_for_screen("signIn")
+    tap_provider(host)
+    answer_at_provider(host, oidc_provider, subject)
+    host.wait_for_screen("mergeAccounts", timeout=20)
+    merge = host.run_js("""(function(s){ return {
+        left: s.innerHTML.indexOf('{|') >= 0, address: s.querySelector('.merge-address').textContent,
+        iconClass: s.querySelector('.merge-from').className, site: s.querySelector('.merge-site').textContent,
+        connect: s.querySelector('[data-capture-screen=traditionalAuthenticateMerge]').textContent,
+        notNow: !!s.querySelector('[data-capture-action=cancelSocial]') }; })(document.getElementById('mergeAccounts'))""")
+    assert merge == {"left": False, "address": email, "iconClass": "merge-from janrain-provider-icon-%s" % oidc_provider.name,
+                     "site": "The account you already have: Fernway Rewards", "connect": "Sign in to link",
+                     "notNow": True}, merge
+    SHOTS.mkdir(exist_ok=True)
+    host.snapshot(SHOTS / "janrain-mergeAccounts.png")
+    host.click("#mergeAccounts [data-capture-screen=traditionalAuthenticateMerge]")
+    host.wait_for_screen("traditionalAuthenticateMerge")
+    mark, _ = host.mark()
+    host.fill_and_submit("traditionalAuthenticateMerge", {"traditionalSignIn_emailAddress": email, "mergePassword": PASSWORD})
+    success = host.wait_for_event("onCaptureLoginSuccess", after=mark, timeout=20).arguments[0]
+    assert success["userData"]["email"] == email, success
+    _, record, _ = server.post("/entity", {"access_token": success["accessToken"]})
+    assert [p["identifier"] for p in record["result"]["profiles"]] == ["%s:%s" % (oidc_provider.name, subject)], record

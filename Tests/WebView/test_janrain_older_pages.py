@@ -3,23 +3,39 @@ this service has not imported, the loader under the site's own app id, the older
 field its flow does not give it, and the web-view profile flow's screens that each save part of the profile."""
 
 import json
+import urllib.parse
 
 from conftest import PASSWORD, new_email
+
+
+def navigated_events(host, after=0):
+    """The events Janrain's first bridge sent as `janrain:<event>?arguments=<JSON>` navigations: [(name, result)]."""
+    events = []
+    for uri in host.intercepted[after:]:
+        name, _, query = uri[len("janrain:"):].partition("?")
+        if query.startswith("arguments="):
+            events.append((name, json.loads(urllib.parse.unquote(query[len("arguments="):]))["0"]))
+    return events
 
 
 def test_an_app_page_with_its_own_flow_registers_through_the_janrain_fallback(host, janrain_site, server):
     email = new_email()
     host.load(janrain_site.page("appview.html", "screenToRender=traditionalRegistration"))
-    host.wait_for_event("onCaptureRenderComplete", timeout=20)
+    # Each event reaches the app as a navigation of its own, though several are fired together.
+    host.wait_for(lambda: "onCaptureRenderComplete" in [n for n, _ in navigated_events(host)], 20, "render complete")
     host.wait_for_screen("traditionalRegistration")
+    assert [n for n, _ in navigated_events(host)][:2] == ["onCaptureRenderStart", "onCaptureSessionNotFound"]
     assert host.run_js("document.body.innerHTML.indexOf('{*') < 0")
-    mark, _ = host.mark()
+    mark = len(host.intercepted)
     # One password field (the flow's confirmation is the same value) and a birthdate the form does not take.
     host.fill_and_submit("traditionalRegistration", {
         "traditionalRegistration_firstName": "Fern", "traditionalRegistration_lastName": "Gully",
         "traditionalRegistration_emailAddress": email, "traditionalRegistration_password": PASSWORD,
         "traditionalRegistration_displayName": "Fern", "birthdate": "1990-04-01"})
-    success = host.wait_for_event("onCaptureRegistrationSuccess", after=mark, timeout=20).arguments[0]
+    host.wait_for(lambda: "onCaptureLoginSuccess" in [n for n, _ in navigated_events(host, mark)], 20, "signed in")
+    sent = dict(navigated_events(host, mark))
+    assert {"onCaptureRegistrationStart", "onCaptureSessionCreated", "onCaptureRegistrationSuccess"} <= set(sent), sent
+    success = sent["onCaptureRegistrationSuccess"]
     assert success["flow"] == "webViewDemo" and success["accessToken"], success
     _, entity, _ = server.post("/entity", {"access_token": success["accessToken"]})
     assert entity["result"]["email"] == email and entity["result"]["givenName"] == "Fern", entity

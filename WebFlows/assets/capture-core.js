@@ -221,8 +221,34 @@
         result[key] = fields[key];
       }
     }
-    channels[name].fire(result);
+    deliver(name, result);
     return result;
+  }
+
+  /*
+   * On a customer's page, each event reaches the page's handlers in a task of its own, in order: Janrain's first
+   * web-view bridge turns every event into a `janrain:` navigation, and a web view keeps only the last navigation a
+   * task starts. (Janrain's own widget fired its events from separate network callbacks.)
+   */
+  var undelivered = [];
+
+  function deliver(name, result) {
+    if (!ns.dropIn) {
+      channels[name].fire(result);
+      return;
+    }
+    undelivered.push([name, result]);
+    if (undelivered.length === 1) window.setTimeout(deliverNext, 0);
+  }
+
+  function deliverNext() {
+    var next = undelivered[0];
+    try {
+      channels[next[0]].fire(next[1]);
+    } finally {
+      undelivered.shift();
+      if (undelivered.length) window.setTimeout(deliverNext, 0);
+    }
   }
 
   // ---------------------------------------------------------------- storage and session

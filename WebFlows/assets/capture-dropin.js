@@ -221,6 +221,31 @@
     spendPendingVerification();
   });
 
+  /* Janrain's resendLink: the verification mail again, for the address this screen is about. */
+  ns.resendVerification = function () {
+    var form = ns.formSettings('resendVerificationForm');
+    var email = ns.carriedAddress();
+    if (!form) return;
+    if (!email) {
+      ns.renderScreen(ns.screenExists('resendVerification') ? 'resendVerification' : ns.initialScreenWithoutSession());
+      return;
+    }
+    var params = ns.commonParams('resendVerificationForm');
+    params[ns.fieldOf('resendVerificationForm', 'email') || 'emailAddress'] = email;
+    ns.post(form.endpoint, params).then(function (reply) {
+      if (reply.ok) {
+        ns.fire('onCaptureEmailSent', { statusMessage: 'emailSent', form: 'resendVerificationForm' });
+        if (ns.screenExists('resendVerificationSuccess')) ns.renderScreen('resendVerificationSuccess');
+        else ns.showNotice(ns.t('widget.resendSent'));
+        return;
+      }
+      ns.fire('onCaptureEmailVerificationFailed', ns.errorFields(reply));
+      ns.showNotice((reply.body && reply.body.error_description) || ns.t('widget.network'));
+    }, function () {
+      ns.showNotice(ns.t('widget.network'));
+    });
+  };
+
   // ---------------------------------------------------------------- Janrain's API beyond the host's commands
 
   function profileValue(key) {
@@ -251,6 +276,7 @@
     return true;
   };
   ui.getClientSettings = function () { return clientSettings; };
+  ns.clientSettings = ui.getClientSettings;
   ns.customFunction = function (name) { return ns.has(customFunctions, name) ? customFunctions[name] : null; };
 
   // ---------------------------------------------------------------- Janrain's load hooks

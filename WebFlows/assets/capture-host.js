@@ -178,6 +178,10 @@
     signIn: function () {
       ns.renderScreen(ns.hasActiveSession() ? ns.sessionScreen() : ns.signInAfterCode());
     },
+    // Janrain's {* resendLink *} and data-capturecontrol="resendVerificationEmail" (capture-dropin.js).
+    resendVerification: function () {
+      if (ns.resendVerification) ns.resendVerification();
+    },
     // Janrain's {* backButton *}: the screen before this one.
     back: function () {
       var previous = ns.previousScreen();

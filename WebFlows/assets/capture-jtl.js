@@ -6,8 +6,9 @@
  *
  * The rules Janrain's pages rely on: spaces inside a tag are optional; a form or container opens a block when a
  * close follows it, with or without `#`; a close ends the innermost open block whatever it names; `#` on a field
- * just renders the field; a tag's JSON options (`{* mergeAccounts {"custom": true} *}`) are read past. A tag the flow
- * does not know renders nothing and is reported once on the console.
+ * just renders the field; a tag's JSON options are read past but for `{* mergeAccounts {"custom": true} *}`, whose
+ * screen is the page's own merge template ({| … |} placeholders, filled when a merge shows it). A tag the flow does
+ * not know renders nothing and is reported once on the console.
  */
 (function (window, document) {
   'use strict';
@@ -15,11 +16,18 @@
   var ns = window.janrain.capture._widget;
 
   var TAG = /\{\*\s*([#\/]?)\s*([A-Za-z][A-Za-z0-9_]*)\s*(\{[\s\S]*?\})?\s*\*\}/g;
-  // The widget's own elements (not the flow's): what each renders is below.
-  // (mergeAccounts and resendLink are not among them yet: docs/janrain-migration.md.)
-  var BUILT_IN = { loginWidget: 1, backButton: 1, linkedAccounts: 1, linkAccountContainer: 1 };
+  // The widget's own elements (not the flow's): what each renders is below (mergeAccounts: in compile).
+  var BUILT_IN = { loginWidget: 1, backButton: 1, linkedAccounts: 1, linkAccountContainer: 1, resendLink: 1 };
   // Blocks that are containers rather than forms.
   var CONTAINERS = { linkAccountContainer: 1 };
+  // The value placeholders of Janrain's merge template ({| current_emailAddress |}).
+  var PLACEHOLDER = /\{\|\s*([A-Za-z_]+)\s*\|\}/g;
+  // What {* mergeAccounts *} without a template of the page's own shows.
+  var DEFAULT_MERGE = '<div class="capture_mergeAccounts"><p class="capture_bigText">{| foundExistingAccountText |} '
+    + '<b>{| current_emailAddress |}</b>.</p><div class="capture_footer">{| connect_button |} {| create_button |}'
+    + '</div></div>';
+  // Screens with placeholders: their compiled markup, filled again each time they show.
+  var templates = {};
   // The hidden inputs Janrain's forms began with (some customers read them); never sent (disabled).
   var HIDDEN_INPUTS = ['utf8', 'capture_screen', 'js_version', 'capture_transactionId', 'form', 'flow', 'client_id',
     'redirect_uri', 'response_type', 'flow_version', 'settings_version', 'locale'];
@@ -170,6 +178,10 @@
       case 'backButton':
         return '<a href="#" class="capture_backButton capture_btn capture_primary" data-capture-action="back">'
           + escape(ns.t('widget.back')) + '</a>';
+      // Sends the verification mail again, to the address of this screen (capture-dropin.js).
+      case 'resendLink':
+        return '<a href="#" class="capture_resendLink" data-capture-action="resendVerification">'
+          + escape(ns.t('widget.resendLink')) + '</a>';
       case 'linkedAccounts':
         return '<div class="capture_linked_accounts" data-capture-linked>'
           + '<ul class="capture_linked_list" data-capture-linked-list></ul></div>';
@@ -186,7 +198,7 @@
     TAG.lastIndex = 0;
     while ((match = TAG.exec(html)) !== null) {
       list.push({ text: html.slice(last, match.index) });
-      list.push({ mark: match[1], name: match[2] });
+      list.push({ mark: match[1], name: match[2], options: match[3] });
       last = TAG.lastIndex;
     }
     list.push({ text: html.slice(last) });
@@ -226,6 +238,10 @@
         var closing = open.pop();
         if (closing === undefined) report('{* /' + item.name + ' *} closes nothing on screen ' + screen);
         else out += ns.has(CONTAINERS, closing) ? '</div>' : '</form>';
+      } else if (item.name === 'mergeAccounts') {
+        // Janrain's merge: the page's own markup after {* mergeAccounts {"custom": true} *}, else Janrain's default
+        // one; either way its {| … |} placeholders are filled when a merge shows the screen (fillTemplate).
+        out += /"custom"\s*:\s*true/.test(item.options || '') ? '' : DEFAULT_MERGE;
       } else {
         out += element(flow, screen, item.name, open);
       }
@@ -277,7 +293,13 @@
     for (var i = 0; i < names.length; i++) {
       var screen = document.getElementById(names[i]);
       if (!screen || screen.getAttribute('data-capturescreenname')) continue;
-      screen.innerHTML = compile(flow, names[i], screen.innerHTML);
+      var html = compile(flow, names[i], screen.innerHTML);
+      PLACEHOLDER.lastIndex = 0;
+      if (PLACEHOLDER.test(html)) {
+        templates[names[i]] = html;
+        html = html.replace(PLACEHOLDER, '');
+      }
+      screen.innerHTML = html;
       screen.className = (screen.className ? screen.className + ' ' : '')
         + 'capture_screen janrain-capture-ui capture-ui-content capture_screen_container';
       screen.setAttribute('role', 'document');
@@ -298,6 +320,8 @@
     }
     var ends = root.querySelectorAll('.capture_end_session');
     for (var j = 0; j < ends.length; j++) ends[j].setAttribute('data-capture-action', 'signOut');
+    var resend = root.querySelectorAll('[data-capturecontrol="resendVerificationEmail"]');
+    for (var r = 0; r < resend.length; r++) resend[r].setAttribute('data-capture-action', 'resendVerification');
     var forget = root.querySelectorAll('[data-cancelcapturereturnexperience="true"]');
     for (var k = 0; k < forget.length; k++) forget[k].setAttribute('data-capture-action', 'forgetEmail');
   }
@@ -432,6 +456,20 @@
     return '';
   }
 
+  /*
+   * A screen with {| … |} placeholders (Janrain's merge template) rendered again with `values` (text, escaped) and
+   * `markup` (the widget's own HTML, such as the merge's buttons). False for a screen without placeholders.
+   */
+  function fillTemplate(screen, values, markup) {
+    if (!screen || !ns.has(templates, screen.id)) return false;
+    screen.innerHTML = templates[screen.id].replace(PLACEHOLDER, function (all, name) {
+      if (ns.has(markup, name)) return markup[name];
+      return ns.has(values, name) ? escape(values[name]) : '';
+    });
+    linkJanrainControls(screen);
+    return true;
+  }
+
   ns.compileScreens = function (flow) {
     compiledFlow = flow;
     return compileScreens(flow);
@@ -439,6 +477,8 @@
   ns.pageSessionScreen = pageSessionScreen;
   ns.checkFields = checkFields;
   ns.pageForm = pageForm;
+  ns.fillTemplate = fillTemplate;
+  ns.escapeHTML = escape;
   ns.serviceFieldName = serviceFieldName;
   ns.serviceFields = serviceFields;
   ns.withRecordValues = withRecordValues;

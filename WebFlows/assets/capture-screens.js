@@ -384,6 +384,7 @@
 
   ns.carryAddress = carryAddress;
   ns.typedAddress = function () { return address; };
+  ns.carriedAddress = carriedAddress;
   ns.addressIn = addressIn;
   ns.addressUnproven = addressUnproven;
   ns.screenExists = screenExists;

@@ -345,6 +345,7 @@
    * widget.mergeProviderLead (the names in <strong>) and the [data-capture-merge-with] button.
    */
   function renderMerge(root) {
+    if (ns.fillTemplate && ns.fillTemplate(root, mergeTemplateValues(), mergeTemplateMarkup())) return;
     var parts = root.querySelectorAll('[data-capture-merge]');
     if (!parts.length) return;
     var merge = social && mergeWith ? { email: mergeEmail, provider: social.provider, via: mergeWith } : null;
@@ -374,6 +375,35 @@
       buttons[b].disabled = false;
       buttons[b].removeAttribute('aria-busy');
     }
+  }
+
+  /* The values of Janrain's merge template (a customer's mergeAccounts screen): what this merge knows. */
+  function mergeTemplateValues() {
+    var provider = social ? social.provider : '';
+    var site = (ns.clientSettings && ns.clientSettings().site_name) || document.title;
+    return {
+      current_emailAddress: mergeEmail, current_provider: provider ? ns.providerName(provider) : '',
+      current_provider_lowerCase: provider, existing_emailAddress: mergeEmail, existing_provider_emailAddress: mergeEmail,
+      existing_provider: mergeWith ? ns.providerName(mergeWith) : site, existing_provider_lowerCase: mergeWith || 'capture',
+      existing_siteName: site, foundExistingAccountText: t('widget.mergeFound'), moreInfoText: t('widget.mergeMoreInfo'),
+      moreInfoHoverText: t('widget.mergeMoreInfoHover'), connectLegacyRadioText: t('widget.mergeConnect'),
+      createRadioText: t('widget.mergeCreate')
+    };
+  }
+
+  /* The template's buttons: sign in to the existing account (its password, or the provider the 380 named), or not. */
+  function mergeTemplateMarkup() {
+    var connect = mergeWith
+      ? '<button type="button" class="capture_btn capture_primary" data-capture-merge-with="'
+        + ns.escapeHTML(mergeWith) + '">' + ns.escapeHTML(mergeText(t('widget.mergeProviderButton'),
+          { email: mergeEmail, provider: social ? social.provider : '', via: mergeWith })) + '</button>'
+      : '<button type="button" class="capture_btn capture_primary" data-capture-screen="traditionalAuthenticateMerge">'
+        + ns.escapeHTML(t('widget.mergeConnectButton')) + '</button>';
+    return {
+      connect_button: connect, rendered_current_photo: '', rendered_existing_provider_photo: '',
+      create_button: '<button type="button" class="capture_btn capture_secondary" data-capture-action="cancelSocial">'
+        + ns.escapeHTML(t('widget.mergeCancel')) + '</button>'
+    };
   }
 
   /* A social sign-in now waits for a form: socialRegistration, or mergeAccounts for the account at `email`. */

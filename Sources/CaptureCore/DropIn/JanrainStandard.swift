@@ -41,7 +41,8 @@ public enum JanrainStandard {
     /// Janrain's `resetPasswordForm` (on `resetPasswordRequestCode`) and `resetPasswordRequestForm` ask for a new
     /// reset mail, where the service's `resetPasswordForm` sets the new password; `changePasswordFormNoAuth` sets the
     /// password a mailed link allows; the older `newPasswordForm` does that on a link's page and changes the password
-    /// of the signed-in person elsewhere; `editPersonalForm` and `editContactForm` are parts of the profile.
+    /// of the signed-in person elsewhere; `editPersonalForm` and `editContactForm` are parts of the profile;
+    /// `tradAuthenticateMergeForm` is the password sign-in that finishes a merge.
     public static let pageForms: [String: PageForm] = [
         "resetPasswordForm": PageForm(sentAs: "forgotPasswordForm", done: "resetPasswordRequestCodeSuccess", withLinkCode: nil),
         "resetPasswordRequestForm": PageForm(sentAs: "forgotPasswordForm", done: nil, withLinkCode: nil),
@@ -49,6 +50,7 @@ public enum JanrainStandard {
         "newPasswordForm": PageForm(sentAs: "changePasswordForm", done: nil, withLinkCode: "resetPasswordForm"),
         "editPersonalForm": PageForm(sentAs: "editProfileForm", done: nil, withLinkCode: nil),
         "editContactForm": PageForm(sentAs: "editProfileForm", done: nil, withLinkCode: nil),
+        "tradAuthenticateMergeForm": PageForm(sentAs: "signInForm", done: nil, withLinkCode: nil),
     ]
 
     /// Janrain's other field names → the service's field for the same thing, used where a form has only the
@@ -60,7 +62,7 @@ public enum JanrainStandard {
             "newpassword": "newPassword", "newpasswordConfirm": "newPasswordConfirm", "oldpassword": "currentPassword",
             "traditionalRegistration_password": "newPassword",
             "traditionalRegistration_passwordConfirm": "newPasswordConfirm", "email": "emailAddress",
-            "edit_email": "emailAddress",
+            "edit_email": "emailAddress", "mergePassword": "currentPassword",
         ]
         for field in ["emailAddress", "displayName", "firstName", "lastName"] {
             aliases["traditionalRegistration_\(field)"] = field
