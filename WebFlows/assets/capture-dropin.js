@@ -111,6 +111,7 @@
       }
       if (!settings.capture.screenToRender && flow.defaultScreen) settings.capture.defaultScreen = flow.defaultScreen;
       ns.compileScreens(flow);
+      ns.modal.setUp(settings, flow.sessionScreens || []);
       startWidget();
       // Janrain's "the screens are ready for renderScreen" (its modal's); pages wait for it before rendering.
       ns.fire('onCaptureModalReady', { statusMessage: 'modalReady' });
@@ -255,16 +256,10 @@
   }
 
   ui.start = start;
+  // Janrain's modal (capture-modal.js); on an embedding page, opening one shows its screen in place.
   ui.modal = {
-    // Embedded pages have no modal: opening one shows its screen in place.
-    open: function (screen) {
-      ns.fire('onModalOpen', {});
-      return ui.renderScreen(screen || ns.initialScreenWithoutSession());
-    },
-    close: function () {
-      ns.fire('onModalClose', {});
-      return true;
-    }
+    open: function (screen) { return ns.modal.open(screen); },
+    close: function () { return ns.modal.close(); }
   };
   ui.getReturnExperienceData = function (key) {
     var data = returnData();

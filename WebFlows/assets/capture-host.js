@@ -178,6 +178,13 @@
     signIn: function () {
       ns.renderScreen(ns.hasActiveSession() ? ns.sessionScreen() : ns.signInAfterCode());
     },
+    // Janrain's modal on a customer's page (capture-modal.js): .capture_modal_open and its close button.
+    openModal: function () {
+      if (ns.modal) ns.modal.open();
+    },
+    closeModal: function () {
+      if (ns.modal) ns.modal.close();
+    },
     // Janrain's {* resendLink *} and data-capturecontrol="resendVerificationEmail" (capture-dropin.js).
     resendVerification: function () {
       if (ns.resendVerification) ns.resendVerification();

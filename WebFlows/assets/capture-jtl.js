@@ -320,6 +320,9 @@
     }
     var ends = root.querySelectorAll('.capture_end_session');
     for (var j = 0; j < ends.length; j++) ends[j].setAttribute('data-capture-action', 'signOut');
+    var openClass = String((window.janrain.settings || {}).modalOpenClass || 'capture_modal_open').replace(/[^\w-]/g, '');
+    var opens = root.querySelectorAll('.' + openClass);
+    for (var o = 0; o < opens.length; o++) opens[o].setAttribute('data-capture-action', 'openModal');
     var resend = root.querySelectorAll('[data-capturecontrol="resendVerificationEmail"]');
     for (var r = 0; r < resend.length; r++) resend[r].setAttribute('data-capture-action', 'resendVerification');
     var forget = root.querySelectorAll('[data-cancelcapturereturnexperience="true"]');

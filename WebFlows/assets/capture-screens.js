@@ -198,6 +198,7 @@
     if (name === '' && ns.dropIn) {
       var shown = screens();
       for (var s = 0; s < shown.length; s++) setShown(shown[s], false);
+      if (ns.placeScreen) ns.placeScreen(null);
       return true;
     }
     if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
@@ -217,6 +218,8 @@
     ns.renderLinkedAccounts(target);
     fillForms(target);
     setShown(target, true);
+    // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).
+    if (ns.placeScreen) ns.placeScreen(target);
     var loading = document.getElementById('capture_loading');
     if (loading) loading.hidden = true;
     var previous = ns.currentScreen();

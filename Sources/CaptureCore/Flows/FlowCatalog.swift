@@ -71,8 +71,11 @@ public struct FlowCatalog: Sendable, Equatable {
     /// `form` is found under this key in `forms` (and in a flow context): its own name, or for a flow imported with
     /// fields of its own, `<flow>/<form>`, so two flows may each have their own `registrationForm`.
     public func formKey(_ form: String, in flow: FlowDefinition) -> String {
-        flow.isImported ? "\(flow.name)/\(form)" : form
+        flow.isImported ? Self.importedKey(form, of: flow.name) : form
     }
+
+    /// The key of an imported flow's form or field `name`.
+    static func importedKey(_ name: String, of flow: String) -> String { "\(flow)/\(name)" }
 
     /// Whether the form key `key` (formKey) is a form of `flow`.
     public func isForm(_ key: String, of flow: FlowDefinition) -> Bool {
@@ -137,7 +140,7 @@ extension FlowCatalog {
             } else if flow.page.isEmpty {
                 throw SettingsError(file: url.path, key: "page", problem: "names no page template")
             }
-            for form in flow.forms where (flow.isImported ? imported(form, of: flow, in: forms) : formsFile.forms[form]) == nil {
+            for form in flow.forms where forms[flow.isImported ? Self.importedKey(form, of: flow.name) : form] == nil {
                 throw SettingsError(file: url.path, key: "forms", problem: "names undefined form '\(form)'")
             }
             guard ResponseType(rawValue: flow.responseType) != nil else {
@@ -171,10 +174,6 @@ extension FlowCatalog {
             localization: try Localization.load(directory: directory.appendingPathComponent("locales")))
     }
 
-    private static func imported(_ form: String, of flow: FlowDefinition, in forms: [String: [String]]) -> [String]? {
-        forms["\(flow.name)/\(form)"]
-    }
-
     /// An imported flow's fields and forms, under keys of their own (formKey), checked like forms.json's.
     static func addImported(
         _ imported: ImportedFlow, of flow: FlowDefinition, file: String, schema: EntitySchema,
@@ -185,7 +184,7 @@ extension FlowCatalog {
             if let attribute = field.attribute, !["password", "currentPassword"].contains(attribute) {
                 field.recordPath = try formPath(attribute, in: schema, file: file, key: "imported.fields.\(name).attribute")
             }
-            fields["\(flow.name)/\(name)"] = field
+            fields[importedKey(name, of: flow.name)] = field
         }
         for (form, names) in imported.forms {
             for name in names where imported.fields[name] == nil {
@@ -197,7 +196,7 @@ extension FlowCatalog {
                         file: file, key: "imported.fields.\(name).matches", problem: "field '\(other)' is not in form '\(form)'")
                 }
             }
-            forms["\(flow.name)/\(form)"] = names.map { "\(flow.name)/\($0)" }
+            forms[importedKey(form, of: flow.name)] = names.map { importedKey($0, of: flow.name) }
         }
     }
 
