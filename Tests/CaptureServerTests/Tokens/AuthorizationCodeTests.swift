@@ -114,6 +114,41 @@ import Testing
         }
     }
 
+    /// A confidential client's own page (a Janrain plugin's sign-in, whose backend holds the secret) signs people in
+    /// without the secret, but only ever gets a code: tokens, and the code's exchange, need the secret.
+    @Test func aConfidentialClientsPageGetsOnlyACodeWithoutTheSecret() async throws {
+        try await withAPI { api, world in
+            let site = "https://www.example.com/signin"
+            let (_, secret) = try await world.service.addClient(
+                id: "site-backend", name: nil, confidential: true, redirectURIs: [site],
+                allowedOrigins: ["https://www.example.com"], responseTypes: ["token", "code", "code_and_token"],
+                legacyTokenURL: false)
+            try await world.register("site@example.com")
+            func signIn(_ responseType: String, secret: String? = nil) async throws -> Reply {
+                var fields = Self.signIn("site@example.com", responseType: responseType, challenge: nil)
+                fields["client_id"] = "site-backend"
+                fields["redirect_uri"] = site
+                fields["client_secret"] = secret
+                return try await api.post("/oauth/auth_native_traditional", fields)
+            }
+            for tokens in ["token", "code_and_token"] {
+                let refused = try await signIn(tokens)
+                #expect(refused["error"] as? String == "invalid_client" && refused["access_token"] == nil, "\(tokens)")
+            }
+            let page = try await signIn("code")
+            #expect(page.stat == "ok" && page["access_token"] == nil)
+            let code = try #require(page["authorization_code"] as? String)
+            var exchange = ["grant_type": "authorization_code", "code": code, "redirect_uri": site, "client_id": "site-backend"]
+            #expect(try await api.post("/oauth/token", exchange)["error"] as? String == "invalid_client")
+            exchange["client_secret"] = secret
+            let tokens = try await api.post("/oauth/token", exchange)
+            #expect(tokens.status == .ok && tokens["access_token"] is String)
+            // A wrong secret is still refused, whatever the response type.
+            #expect(try await signIn("code", secret: "wrong")["error"] as? String == "invalid_client")
+            #expect(try await signIn("token", secret: secret!).stat == "ok")
+        }
+    }
+
     @Test func aPagesCodeIsAlsoRedeemedWithThePagesRegisteredAddress() async throws {
         try await withAPI { api, world in
             try await world.register("page@example.com")

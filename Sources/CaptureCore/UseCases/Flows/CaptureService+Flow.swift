@@ -13,7 +13,7 @@ extension CaptureService {
     }
 
     func context(of request: FlowRequest, issuesTokens: Bool = true, takesForm: Bool = true) async throws -> FlowContext {
-        let client = try await authenticateClient(id: request.clientID, secret: request.clientSecret)
+        let client = try await flowClient(of: request, issuesTokens: issuesTokens)
         // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
         if let origin = request.crossOrigin,
             !ClientRules.acceptsOrigin(origin, allowed: client.allowedOrigins, publicOrigin: settings.resolvedPublicOrigin)
@@ -67,6 +67,20 @@ extension CaptureService {
             result.signOutToken = issued.signOutToken
         }
         return result
+    }
+
+    /// The client a flow call is for. A confidential client's secret proves its backend; its own pages sign people in
+    /// without it (as OAuth's authorization step takes no secret), so a call without the secret gets nothing that
+    /// works without the secret: a code its backend exchanges with the secret (`/oauth/token`), or no credential at
+    /// all (recovery, verification, a profile saved with an access token). Tokens need the secret.
+    func flowClient(of request: FlowRequest, issuesTokens: Bool) async throws -> Client {
+        let client = try await self.client(id: request.clientID)
+        guard client.isConfidential, request.clientSecret == nil else {
+            return try await authenticateClient(id: request.clientID, secret: request.clientSecret)
+        }
+        let responseType = ResponseType(parameter: request.responseType, fallback: .token)
+        if issuesTokens && responseType?.issuesTokens != false { throw CaptureError.invalidClient }
+        return client
     }
 
     /// The value of the form's field that maps to `attribute` (e.g. "email", "password").
