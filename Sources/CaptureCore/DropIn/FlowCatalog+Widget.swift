@@ -81,20 +81,8 @@ extension FlowCatalog {
     /// message the service itself would answer. The service checks every rule again (`validate`); the page's
     /// checks are never stricter than the service's (an address only needs an `@` with text on both sides there).
     private func widgetRules(_ field: FieldDefinition, inForm form: String, messages: Messages) -> [JSONValue] {
-        func rule(_ name: String, _ value: JSONValue, _ values: [String: String] = [:]) -> JSONValue {
-            [
-                "rule": .string(name), "value": value,
-                "message": .string(message(name, for: field, inForm: "", messages: messages, values: values)),
-            ]
-        }
-        var rules: [JSONValue] = []
-        if field.isRequired { rules.append(rule("required", true)) }
-        if let min = field.minLength { rules.append(rule("minLength", .int(Int64(min)), ["count": "\(min)"])) }
-        if let max = field.maxLength { rules.append(rule("maxLength", .int(Int64(max)), ["count": "\(max)"])) }
-        if field.format == .email { rules.append(rule("format", "email")) }
-        if let other = field.matches, let otherField = fields(ofForm: form).first(where: { $0.name == other }) {
-            rules.append(rule("matches", .string(other), ["other": label(of: otherField, inForm: "", messages: messages)]))
-        }
-        return rules
+        statedRules(of: field, inForm: form, messages: messages)
+            .filter { $0.name != "format" || $0.value == "email" }
+            .map { ["rule": .string($0.name), "value": $0.value, "message": .string($0.message)] }
     }
 }

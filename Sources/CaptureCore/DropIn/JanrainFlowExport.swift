@@ -20,7 +20,8 @@ public enum JanrainFlowExport {
             let formFields = catalog.fields(ofForm: key)
             forms[form] = ["fields": .array(formFields.map { .string($0.name) })]
             for field in formFields where fields[field.name] == nil {
-                fields[field.name] = entry(field, inForm: key, catalog: catalog)
+                fields[field.name] = entry(
+                    field, inForm: key, catalog: catalog, messages: messages(for: flow.locale, flow: flow, catalog: catalog))
                 for tag in tags {
                     let messages = messages(for: tag, flow: flow, catalog: catalog)
                     for (textKey, text) in texts(of: field, inForm: key, catalog: catalog, messages: messages) {
@@ -46,25 +47,25 @@ public enum JanrainFlowExport {
         return flow.imported.map { general.overlaid(with: $0.texts(for: tag)) } ?? general
     }
 
-    /// The rules of `field` in Janrain's names, with their values.
-    static func rules(of field: FieldDefinition) -> [(janrain: String, service: String, value: JSONValue)] {
-        var rules: [(String, String, JSONValue)] = []
-        if field.isRequired { rules.append(("required", "required", true)) }
-        if let min = field.minLength { rules.append(("minLength", "minLength", .int(Int64(min)))) }
-        if let max = field.maxLength { rules.append(("maxLength", "maxLength", .int(Int64(max)))) }
-        if let format = field.format, format != .date { rules.append(("format", "format", .string(format.rawValue))) }
-        if let other = field.matches { rules.append(("match", "matches", .string(other))) }
-        return rules
+    /// The rules of `field` a Janrain document states (a date's format is its input type there).
+    static func rules(
+        of field: FieldDefinition, inForm form: String, catalog: FlowCatalog, messages: Messages
+    ) -> [StatedRule] {
+        catalog.statedRules(of: field, inForm: form, messages: messages).filter { $0.value != "date" || $0.name != "format" }
     }
 
-    static func entry(_ field: FieldDefinition, inForm form: String, catalog: FlowCatalog) -> JSONValue {
+    static func janrainName(of rule: String) -> String {
+        JanrainFlowImport.ruleNames.first { $0.value == rule }?.key ?? rule
+    }
+
+    static func entry(_ field: FieldDefinition, inForm form: String, catalog: FlowCatalog, messages: Messages) -> JSONValue {
         let name = field.name
         var entry: [String: JSONValue] = [
             "element": .string(field.element ?? "input"), "type": .string(field.element == nil ? field.type : "text"),
             "label": .string("\(name).label"),
             "validation": .array(
-                rules(of: field).map {
-                    ["rule": .string($0.janrain), "value": $0.value, "message": .string("\(name).\($0.service)")]
+                rules(of: field, inForm: form, catalog: catalog, messages: messages).map {
+                    ["rule": .string(janrainName(of: $0.name)), "value": $0.value, "message": .string("\(name).\($0.name)")]
                 }),
         ]
         if let schemaID = catalog.schemaID(of: field, inForm: form) { entry["schemaId"] = .string(schemaID) }
@@ -83,15 +84,8 @@ public enum JanrainFlowExport {
     ) -> [String: String] {
         let name = field.name
         var texts = ["\(name).label": catalog.label(of: field, inForm: "", messages: messages)]
-        for rule in rules(of: field) {
-            var values: [String: String] = [:]
-            if let min = field.minLength, rule.service == "minLength" { values["count"] = "\(min)" }
-            if let max = field.maxLength, rule.service == "maxLength" { values["count"] = "\(max)" }
-            if let other = field.matches, let otherField = catalog.fields(ofForm: form).first(where: { $0.name == other }) {
-                values["other"] = catalog.label(of: otherField, inForm: "", messages: messages)
-            }
-            texts["\(name).\(rule.service)"] = catalog.message(
-                rule.service, for: field, inForm: "", messages: messages, values: values)
+        for rule in rules(of: field, inForm: form, catalog: catalog, messages: messages) {
+            texts["\(name).\(rule.name)"] = rule.message
         }
         if let placeholder = field.placeholder { texts["\(name).placeholder"] = placeholder }
         if let tip = field.tip { texts["\(name).tip"] = tip }

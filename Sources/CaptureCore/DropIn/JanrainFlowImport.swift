@@ -169,8 +169,13 @@ public enum JanrainFlowImport {
 
     /// The service's name of a Janrain rule (its messages are keyed so).
     static func serviceRule(_ rule: String) -> String? {
-        ["required": "required", "minLength": "minLength", "maxLength": "maxLength", "format": "format", "match": "matches"][rule]
+        ruleNames[rule]
     }
+
+    /// Janrain's rule names → the service's.
+    static let ruleNames = [
+        "required": "required", "minLength": "minLength", "maxLength": "maxLength", "format": "format", "match": "matches",
+    ]
 
     static func screens(of value: JSONValue?) -> [String] {
         switch value {

@@ -19,6 +19,12 @@ extension CaptureService {
     /// Public clients present their id; confidential ones must also present the right secret.
     public func authenticateClient(id: String?, secret: String?, version: Int64? = nil) async throws -> Client {
         let client = try await client(id: id, version: version)
+        try Self.checkSecret(secret, of: client)
+        return client
+    }
+
+    /// A confidential client's secret must be the right one; a public client has none to present.
+    static func checkSecret(_ secret: String?, of client: Client) throws {
         if let expected = client.secretHash {
             guard let secret, ConstantTime.equals(TokenMinter.hash(secret), expected) else {
                 throw CaptureError.invalidClient
@@ -26,7 +32,6 @@ extension CaptureService {
         } else if secret != nil {
             throw CaptureError.invalidClient
         }
-        return client
     }
 
     /// The redirect URI, if given, must be on the client's allow-list by exact origin and path.

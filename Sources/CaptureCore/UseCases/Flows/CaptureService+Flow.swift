@@ -76,7 +76,8 @@ extension CaptureService {
     func flowClient(of request: FlowRequest, issuesTokens: Bool) async throws -> Client {
         let client = try await self.client(id: request.clientID)
         guard client.isConfidential, request.clientSecret == nil else {
-            return try await authenticateClient(id: request.clientID, secret: request.clientSecret)
+            try Self.checkSecret(request.clientSecret, of: client)
+            return client
         }
         let responseType = ResponseType(parameter: request.responseType, fallback: .token)
         if issuesTokens && responseType?.issuesTokens != false { throw CaptureError.invalidClient }
