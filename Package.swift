@@ -167,6 +167,7 @@ let package = Package(
             dependencies: [
                 "CaptureCore", "CaptureJSON", "CaptureTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 // UseCases/: CaptureService on a real store made per test (TestWorld), its rows read back through GRDB.
                 "CaptureStore", .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -46,6 +46,17 @@ public struct BcryptPasswordHasher: PasswordHasher {
         return await HashingPool.run { Bcrypt.verify(password, hash: hash) }
     }
 
+    /// A hash for unknown accounts, so checking a password against it takes as long as against a real one: bcrypt's
+    /// work is the candidate password's, at the cost and salt the hash names, so random salt and digest characters
+    /// cost no hashing here yet match no password (184 random bits).
+    public func decoy(random: any RandomSource) -> String {
+        let alphabet = Array("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        // 53 characters: 22 of salt, 31 of digest; 64 symbols, so six bits of each byte pick one evenly.
+        let characters = random.bytes(53).map { alphabet[Int($0 & 63)] }
+        let costText = cost < 10 ? "0\(cost)" : "\(cost)"
+        return "$2b$\(costText)$" + String(decoding: characters, as: UTF8.self)
+    }
+
     /// A lower cost than ours (an imported hash, or one made before the setting was raised); never lowered.
     public func needsRehash(_ hash: String) -> Bool {
         BcryptCost.of(hash).map { $0 < cost } ?? false

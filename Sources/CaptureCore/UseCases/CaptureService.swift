@@ -30,7 +30,8 @@ public struct CaptureService: Sendable {
     public var codeKey: CodeKey = .ephemeral()
     /// Where sign-ins, tokens and the outbox are counted (the server's Prometheus registry; else the global facade).
     public var metrics: CaptureMetrics = .facade
-    /// A real bcrypt hash at the configured cost, checked for unknown addresses so both failures take as long.
+    /// A bcrypt hash at the configured cost that no password matches (`BcryptPasswordHasher.decoy`), checked for
+    /// unknown addresses so both failures take as long.
     let decoyHash: String
 
     public init(
@@ -49,15 +50,14 @@ public struct CaptureService: Sendable {
         self.decoyHash = decoyHash
     }
 
-    /// Builds a service with bcrypt at the configured cost (the decoy hash is computed off the caller's thread).
+    /// Builds a service with bcrypt at the configured cost.
     public static func make(
         settings: ServiceSettings, catalog: FlowCatalog, store: Repositories,
         time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom()
     ) async -> CaptureService {
         let hasher = BcryptPasswordHasher(cost: settings.bcryptCost)
-        let decoy = await hasher.hash(Data(random.bytes(16)).base64URLEncoded())
         return CaptureService(
             settings: settings, catalog: catalog, store: store, hasher: hasher, time: time, random: random,
-            decoyHash: decoy)
+            decoyHash: hasher.decoy(random: random))
     }
 }

@@ -20,27 +20,32 @@ struct FlowTemplate: Sendable {
     /// (`<strong data-capture-bind="name">`), and `{requiredMark}` the required-field asterisk. Also the language's
     /// direction (`{{dir}}`) and the widget's texts (`{{widgetMessages}}`); the page title is filled per request.
     static func localize(_ template: String, file: String, flow: FlowDefinition, messages: Messages) throws -> String {
-        let pattern = try NSRegularExpression(pattern: #"\{\{t:([A-Za-z0-9_.]+)\}\}"#)
         var output = ""
         var cursor = template.startIndex
-        for match in pattern.matches(in: template, range: NSRange(template.startIndex..., in: template)) {
-            guard let whole = Range(match.range, in: template), let keyRange = Range(match.range(at: 1), in: template) else {
+        for match in localizable.matches(in: template, range: NSRange(template.startIndex..., in: template)) {
+            guard let whole = Range(match.range, in: template), let nameRange = Range(match.range(at: 1), in: template) else {
                 continue
             }
-            let key = String(template[keyRange])
-            guard let text = messages.optionalText(key) else {
-                throw SettingsError(file: file, key: "{{t:\(key)}}", problem: "no catalog in Settings/locales has '\(key)'")
-            }
-            output += template[cursor..<whole.lowerBound] + markup(text)
+            output += template[cursor..<whole.lowerBound]
             cursor = whole.upperBound
+            switch template[nameRange] {
+            case "dir": output += messages.isRightToLeft ? "rtl" : "ltr"
+            case "widgetMessages":
+                let texts = JSONValue.object(messages.texts(withPrefix: "widget.").mapValues(JSONValue.string))
+                output += HTML.scriptSafeJSON(String(decoding: texts.encoded(), as: UTF8.self))
+            case let name:
+                let key = String(name.dropFirst(2))
+                guard let text = messages.optionalText(key) else {
+                    throw SettingsError(file: file, key: "{{t:\(key)}}", problem: "no catalog in Settings/locales has '\(key)'")
+                }
+                output += markup(text)
+            }
         }
-        output += template[cursor...]
-        let widget = String(
-            decoding: JSONValue.object(messages.texts(withPrefix: "widget.").mapValues(JSONValue.string)).encoded(), as: UTF8.self
-        )
-        return output.replacingOccurrences(of: "{{dir}}", with: messages.isRightToLeft ? "rtl" : "ltr")
-            .replacingOccurrences(of: "{{widgetMessages}}", with: HTML.scriptSafeJSON(widget))
+        return output + template[cursor...]
     }
+
+    /// `{{t:key}}`, `{{dir}}` and `{{widgetMessages}}`: what `localize` fills, found in one pass.
+    private static let localizable = try! NSRegularExpression(pattern: #"\{\{(t:[A-Za-z0-9_.]+|dir|widgetMessages)\}\}"#)
 
     /// A catalog text as HTML: escaped, with `{name}` placeholders as the elements the widget binds.
     static func markup(_ text: String) -> String {
@@ -87,12 +92,11 @@ struct FlowTemplate: Sendable {
         _ raw: String, file: String, flow: FlowDefinition, catalog: FlowCatalog, messages: Messages
     ) throws -> FlowTemplate {
         let template = try localize(raw, file: file, flow: flow, messages: messages)
-        let pattern = try NSRegularExpression(pattern: #"\{\*\s*([#/]?)([A-Za-z][A-Za-z0-9_]*)\s*\*\}"#)
         var output = ""
         var cursor = template.startIndex
         var usedIDs: [String: Int] = [:]
         var currentForm: String?
-        let matches = pattern.matches(in: template, range: NSRange(template.startIndex..., in: template))
+        let matches = formTag.matches(in: template, range: NSRange(template.startIndex..., in: template))
         for match in matches {
             guard let whole = Range(match.range, in: template), let markRange = Range(match.range(at: 1), in: template),
                 let nameRange = Range(match.range(at: 2), in: template)
@@ -136,6 +140,9 @@ struct FlowTemplate: Sendable {
         }
         return FlowTemplate(flow: flow, html: output, messages: messages)
     }
+
+    /// `{* #form *}`, `{* /form *}` and `{* field *}`.
+    private static let formTag = try! NSRegularExpression(pattern: #"\{\*\s*([#/]?)([A-Za-z][A-Za-z0-9_]*)\s*\*\}"#)
 
     /// One field: label, input, its rules where a new password must follow them (shown before they fail), a
     /// show-password toggle for password inputs, and the place for its error.
