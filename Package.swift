@@ -159,7 +159,9 @@ let package = Package(
                 "CTestSpawn", "CaptureCore", "CaptureStore", "CaptureStorage", "CapturePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            path: "Tests/Support"
+            path: "Tests/Support",
+            // The launcher the Python fixture servers start through (FixtureServer.swift).
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "CaptureJSONTests", dependencies: ["CaptureJSON"]),
         .testTarget(
