@@ -241,19 +241,24 @@ class Host:
             time.sleep(0.005)
 
     def wait_for(self, predicate, timeout=10, what="condition"):
-        """Pumps the main loop until predicate() is truthy; returns its value or fails clearly."""
+        """Runs the main loop until predicate() is truthy; returns its value or fails clearly. Between checks it sleeps
+        in the main loop until an event arrives (a script's result, a navigation) or 10 ms pass, so a predicate that
+        asks the page is asked at most every 10 ms and an idle wait costs no processor time."""
         context = GLib.MainContext.default()
         deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise HostTimeout(
-                    "timed out after %ss waiting for %s\n%s" % (timeout, what, self.describe())
-                )
-            if not context.iteration(False):
-                time.sleep(0.005)
+        wake_up = GLib.timeout_add(10, lambda: True)
+        try:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                if time.monotonic() > deadline:
+                    raise HostTimeout(
+                        "timed out after %ss waiting for %s\n%s" % (timeout, what, self.describe())
+                    )
+                context.iteration(True)
+        finally:
+            GLib.source_remove(wake_up)
 
     def describe(self):
         return (
