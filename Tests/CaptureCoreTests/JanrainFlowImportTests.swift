@@ -40,11 +40,58 @@ import Testing
         let trail = try #require(imported.fields["favouriteTrail"])
         #expect(trail.element == "select" && trail.options?.map(\.value) == ["", "ridge", "valley"])
         #expect(trail.options?[1].label == "Ridge walk")
+        let birthday = try #require(imported.fields["birthdate"], "Janrain's date select: a date")
+        #expect(birthday.type == "date" && birthday.format == .date && birthday.attribute == "birthday")
         #expect(imported.buttons == ["signInButton": "Let me in", "joinButton": "Join the club"])
         #expect(imported.texts["de-DE"]?["field.displayName.label"] == "Wandername")
         #expect(imported.texts["de-DE"]?["field.newPassword.minLength"] == "Mindestens 10 Zeichen, bitte.")
+        #expect(imported.texts["de-DE"]?["field.signInEmailAddress.placeholder"] == "du@beispiel.de")
+        #expect(imported.texts["de-DE"]?["field.favouriteTrail.option.1"] == "Gratwanderung")
+        #expect(imported.texts["en-US"]?["field.displayName.tip"] == "How other hikers see you.")
         #expect(imported.translations(for: "de", fallback: "en-US")["textWelcomeHeading"] == "Willkommen im Wanderclub Fernway")
         #expect(imported.screens.contains("editProfile") && imported.defaultScreen == "signIn")
+        // The screen after registration, as the page follows it (the service's own steps left out).
+        #expect(
+            imported.next?["registrationForm"] == [
+                "if": ["compare": "emailVerified", "to": .null, "withOperator": "=="],
+                "then": ["render": ["screen": "registrationNewVerification"]],
+            ])
+    }
+
+    @Test func aNextRuleIsFollowedAsFarAsAPageCanAndTheRestIsRefusedByForm() throws {
+        var document = try document()
+        var forms = try #require(document["forms"] as? [String: Any])
+        var registration = try #require(forms["registrationForm"] as? [String: Any])
+        registration["next"] = [
+            "if": ["compare": "birthday", "to": NSNull(), "withOperator": ">="],
+            "then": ["render": ["screen": "x"]], "else": ["error": ["message": "no"]],
+        ]
+        forms["registrationForm"] = registration
+        var signIn = try #require(forms["signInForm"] as? [String: Any])
+        signIn["next"] = ["render": ["screen": "welcomeBack"], "sendMail": ["mail": "x"], "type": "server"]
+        forms["signInForm"] = signIn
+        document["forms"] = forms
+        let refused = #expect(throws: JanrainFlowImport.Refused.self) {
+            try JanrainFlowImport.flow(named: "fernway", from: JSONSerialization.data(withJSONObject: document), schema: schema())
+        }
+        #expect(
+            refused?.problems.map(\.description) == [
+                "forms.registrationForm.next: 'error' is not a step a page can follow (render, if/then/else)",
+                "forms.registrationForm.next: the operator '>=' is not one a page follows (== or !=)",
+            ])
+        registration["next"] = nil
+        forms["registrationForm"] = registration
+        document["forms"] = forms
+        let flow = try JanrainFlowImport.flow(
+            named: "fernway", from: JSONSerialization.data(withJSONObject: document), schema: schema())
+        #expect(flow.imported?.next == ["signInForm": ["render": ["screen": "welcomeBack"]]], "the service sends its own mail")
+        let catalog = try catalog(with: flow)
+        let widget = catalog.widgetFlow(
+            try #require(catalog.flow(named: "fernway")), messages: catalog.localization.messages(for: "en-US"))
+        guard case .object(let entries) = widget, case .object(let widgetForms)? = entries["forms"],
+            case .object(let signInEntry)? = widgetForms["signInForm"]
+        else { Issue.record("no signInForm in widget.json"); return }
+        #expect(signInEntry["next"] == ["render": ["screen": "welcomeBack"]])
     }
 
     @Test func anImportedFlowIsValidatedWithItsOwnRulesAndTextsBesideTheBuiltInOnes() throws {

@@ -362,6 +362,17 @@ class Host:
         )
         return self.run_js(script)
 
+    def choose_date(self, field_id, year, month, day):
+        """Chooses a date in a Janrain date select (three selects) as a tap on each does; returns the value its form
+        will send."""
+        return self.run_js(
+            "(function(id, parts){for(var part in parts){"
+            "var select=document.getElementById(id+'_dateselect_'+part);select.value=String(parts[part]);"
+            "select.dispatchEvent(new Event('change',{bubbles:true}));}"
+            "return document.getElementById(id).value;})(%s, %s)"
+            % (json.dumps(field_id), json.dumps({"year": year, "month": month, "day": day}))
+        )
+
     def click(self, selector):
         return self.run_js(
             "(function(){var e=document.querySelector(%s);if(!e)throw new Error('nothing matches %s');"

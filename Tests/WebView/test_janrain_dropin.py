@@ -208,7 +208,8 @@ def test_the_return_experience_is_remembered_as_janrain_remembered_it(host, janr
     assert host.run_js("janrain.capture.ui.getReturnExperienceData('email')") is None
 
 
-def test_a_provider_sign_in_from_a_janrain_page_comes_back_to_it_signed_in(host, janrain_site, oidc_provider):
+def test_a_provider_sign_in_from_a_janrain_page_comes_back_to_it_signed_in_and_returns_to_it(host, janrain_site,
+                                                                                               oidc_provider):
     subject, email = new_subject(), new_email()
     oidc_provider.set_user(subject, {"email": email, "email_verified": True, "name": "Fern at Mock"})
     open_site(host, janrain_site)
@@ -221,6 +222,27 @@ def test_a_provider_sign_in_from_a_janrain_page_comes_back_to_it_signed_in(host,
     success = host.wait_for_event("onCaptureLoginSuccess", after=mark, timeout=20).arguments[0]
     assert success["authProvider"] == oidc_provider.name and success["userData"]["email"] == email, success
     assert "janrainLastAuthMethod=socialSignin" in host.run_js("document.cookie")
+    # Signed out, returnSocial welcomes them by name and offers the provider they used; "use another account"
+    # forgets it (the one provider offered here is the last one, so another is refused by name below).
+    mark, _ = host.mark()
+    host.run_js("(janrain.capture.ui.endCaptureSession(), true)")
+    host.wait_for_event("onCaptureSessionEnded", after=mark, timeout=20)
+    host.wait_for_screen("returnSocial")
+    shown = host.run_js("""(function(s){ return {
+        welcome: document.getElementById('capture_returnSocial_welcomeName').textContent,
+        providers: [].map.call(s.querySelectorAll('[data-capture-provider]'), function (b) {
+            return b.getAttribute('data-capture-provider'); }) }; })(document.getElementById('returnSocial'))""")
+    assert shown == {"welcome": "Fern at Mock", "providers": [oidc_provider.name]}, shown
+    SHOTS.mkdir(exist_ok=True)
+    host.snapshot(SHOTS / "janrain-returnSocial.png")
+    host.run_js("(localStorage.setItem('janrainCaptureReturnExperienceData', JSON.stringify({provider: 'gone'})),"
+                " janrain.capture.ui.renderScreen('returnSocial'), true)")
+    host.wait_for_screen("returnSocial")
+    assert host.run_js("document.querySelectorAll('#returnSocial [data-capture-provider]').length") == 1, \
+        "a provider no longer offered: every offered provider"
+    host.click('#returnSocial [data-cancelcapturereturnexperience="true"]')
+    host.wait_for_screen("signIn")
+    assert "janrainLastAuthMethod" not in host.run_js("document.cookie")
 
 
 def test_a_merge_fills_the_pages_own_template_and_links_after_the_password(host, janrain_site, server, oidc_provider):

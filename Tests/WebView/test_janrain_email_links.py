@@ -66,15 +66,17 @@ def test_a_spent_reset_link_on_an_older_page_asks_for_a_new_one(host, janrain_si
     host.wait_for_screen("resetPasswordSuccess", timeout=20)
     assert signs_in(server, email, NEW_PASSWORD)
 
-    # The same link again: the code is spent, so Janrain's screen for a link that did not work asks for a new one.
+    # The same link again: its code is checked as the screen renders, and is spent, so Janrain's screen for a link
+    # that did not work says so and asks for a new one, before any new password is typed.
     host.load("about:blank")
-    host.load(older)
-    host.wait_for_event("onCaptureRenderComplete", timeout=20)
-    host.wait_for_screen("resetPassword")
     mark, _ = host.mark()
-    host.fill_and_submit("resetPassword", {"newpassword": PASSWORD, "newpasswordConfirm": PASSWORD})
-    host.wait_for_screen("resetPasswordRequestCode", timeout=20)
-    assert host.wait_for_event("onCaptureForgotPasswordCodeFailed", after=mark).arguments[0]["status"] == "error"
+    host.load(older)
+    failed = host.wait_for_event("onCaptureForgotPasswordCodeFailed", after=mark, timeout=20).arguments[0]
+    assert failed["status"] == "error" and failed["screen"] == "resetPasswordRequestCode", failed
+    host.wait_for_screen("resetPasswordRequestCode")
+    message = host.run_js("""(function(){ var box = document.querySelector(
+        '#resetPasswordRequestCode [id$=_errorMessages]'); return box && !box.hidden ? box.textContent : null; })()""")
+    assert message, "the screen says why the link did not work"
     assert signs_in(server, email, NEW_PASSWORD)
     before = mailbox.count()
     host.fill_and_submit("resetPasswordRequestCode", {"traditionalSignIn_emailAddress": email})

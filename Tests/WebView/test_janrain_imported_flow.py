@@ -41,12 +41,17 @@ def test_the_sites_own_flow_registers_with_its_own_fields_and_rules(host, janrai
     email = new_email()
     mark, _ = host.mark()
     host.run_js("document.querySelector('select[name=favouriteTrail]').value = 'ridge', true")
+    # Janrain's date select: month, day and year chosen as a person chooses them; the form sends the date.
+    assert host.choose_date("capture_traditionalRegistration_birthdate", 1990, 4, 1) == "1990-04-01"
     host.fill_and_submit("traditionalRegistration", {
         "emailAddress": email, "displayName": "Ridge Runner", "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD})
     success = host.wait_for_event("onCaptureRegistrationSuccess", after=mark, timeout=20).arguments[0]
     assert success["flow"] == "fernway", success
+    # The flow's own next rule: an address not confirmed yet is told to check its mail.
+    host.wait_for_screen("registrationNewVerification")
     _, entity, _ = server.post("/entity", {"access_token": success["accessToken"]})
     assert entity["result"]["currentLocation"] == "ridge" and entity["result"]["email"] == email, entity
+    assert entity["result"]["birthday"] == "1990-04-01", entity
 
     # The service holds the flow's rules too: a value the select does not offer is refused with its label.
     _, reply, _ = server.post("/oauth/register_native_traditional", {
@@ -61,6 +66,11 @@ def test_the_sites_own_flow_speaks_its_translations(host, janrain_site):
     texts = host.run_js("""(function(){
         var screen = document.getElementById('traditionalRegistration');
         return [screen.querySelector('h1').textContent,
-                screen.querySelector('label[for=capture_traditionalRegistration_displayName]').textContent];
+                screen.querySelector('label[for=capture_traditionalRegistration_displayName]').textContent,
+                screen.querySelector('#capture_traditionalRegistration_form_item_displayName .capture_tip').textContent,
+                [].map.call(screen.querySelectorAll('select[name=favouriteTrail] option'), function(o){
+                    return o.textContent; })];
     })()""")
     assert texts[0] == "Willkommen im Wanderclub Fernway" and texts[1].startswith("Wandername"), texts
+    # Tips and option labels in the page's language too.
+    assert texts[2:] == ["So sehen dich andere Wanderer.", ["Wähle einen", "Gratwanderung", "Talrunde"]], texts

@@ -58,10 +58,20 @@ def test_a_profile_page_opens_its_own_first_screen_and_saves_part_of_the_profile
     host.click('#editProfileLanding [data-capturescreen="editPersonalInfo"]')
     host.wait_for_screen("editPersonalInfo")
     assert host.run_js("document.getElementById('capture_editPersonalInfo_edit_lastName').value") == "Gully"
+    birthday = "capture_editPersonalInfo_edit_birthdate"
+    assert host.choose_date(birthday, 1990, 4, 1) == "1990-04-01"
     mark, _ = host.mark()
     host.fill_and_submit("editPersonalInfo", {"edit_firstName": "Fernanda"})
     host.wait_for_event("onCaptureProfileSaveSuccess", after=mark, timeout=20)
     _, entity, _ = server.post("/entity", {"access_token": reply["access_token"]})
     record = entity["result"]
-    assert (record["givenName"], record["familyName"], record["displayName"], record["email"]) == (
-        "Fernanda", "Gully", "Fern", email), record
+    assert (record["givenName"], record["familyName"], record["displayName"], record["email"], record["birthday"]) == (
+        "Fernanda", "Gully", "Fern", email, "1990-04-01"), record
+    # Shown again, the date select shows the record's date.
+    host.click('#editPersonalInfo .capture_backButton')
+    host.wait_for_screen("editProfileLanding")
+    host.click('#editProfileLanding [data-capturescreen="editPersonalInfo"]')
+    host.wait_for_screen("editPersonalInfo")
+    shown = host.run_js("""(function(id){ return ['year', 'month', 'day'].map(function(part){
+        return document.getElementById(id + '_dateselect_' + part).value; }); })(%s)""" % json.dumps(birthday))
+    assert shown == ["1990", "4", "1"], shown

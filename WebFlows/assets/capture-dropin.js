@@ -111,6 +111,7 @@
       }
       if (!settings.capture.screenToRender && flow.defaultScreen) settings.capture.defaultScreen = flow.defaultScreen;
       ns.compileScreens(flow);
+      servedFlow = flow;
       ns.modal.setUp(settings, flow.sessionScreens || []);
       startWidget();
       // Janrain's "the screens are ready for renderScreen" (its modal's); pages wait for it before rendering.
@@ -120,6 +121,28 @@
       report('the flow "' + settings.capture.flowName + '" could not be loaded from ' + ns.server, error);
     });
   }
+
+  // ---------------------------------------------------------------- a form's next screen
+
+  var servedFlow = null;
+
+  /* `rule` (a form's `next`, checked at import: JanrainNextRule) followed against `record`: a screen name, or null. */
+  function follow(rule, record) {
+    if (!rule || typeof rule !== 'object') return null;
+    if (rule['if']) {
+      var value = record ? record[rule['if'].compare] : undefined;
+      var same = (value === undefined ? null : value) === rule['if'].to;
+      return follow((rule['if'].withOperator === '!=' ? !same : same) ? rule.then : rule['else'], record);
+    }
+    return rule.render ? rule.render.screen : null;
+  }
+
+  /* The screen the page's own flow names after `formName` went through, when the page has it; else null. */
+  ns.followNext = function (formName, record) {
+    var entry = servedFlow && ns.has(servedFlow.forms || {}, formName) ? servedFlow.forms[formName] : null;
+    var screen = entry ? follow(entry.next, record) : null;
+    return screen && ns.screenExists(screen) ? screen : null;
+  };
 
   // ---------------------------------------------------------------- the return experience
 
@@ -151,6 +174,7 @@
   }
 
   ns.lastAuthMethod = lastAuthMethod;
+  ns.returnData = returnData;
   ns.forgetReturnExperience = function () {
     setLastAuthMethod(null);
     ns.storageRemove(RETURN_DATA);
@@ -162,47 +186,51 @@
 
   // The code and address of the reset link that opened the page, held in memory for the new password's form.
   var linkedCode = null;
-  // The verification link that opened the page, spent once its screen is up (the first screen is up: rendered).
-  var pendingVerification = null;
+  // The link that opened the page, used once its screen is up (the first screen is up: rendered): a verification
+  // link's code is spent, a reset link's checked.
+  var pendingLink = null;
   var rendered = false;
 
   /*
    * A message's link on a customer's page (capture-screens.js takeLink; the client's verify_email_url or
    * password_recover_url, ClientPages): Janrain's verifyEmail spends its code as it renders; its
-   * resetPasswordRequestCode opens resetPassword, whose new password is sent with the code. Returns the screen to show.
+   * resetPasswordRequestCode checks its code as it renders and opens resetPassword, whose new password is sent with the
+   * code. Returns the screen to show.
    */
   ns.openLink = function (values) {
-    if (values.screen === 'verifyEmail') {
-      pendingVerification = { code: values.code || '', email: values.email || '' };
-      // A link opened on a page already showing (its fragment changed): spent once its screen is up.
-      if (rendered) window.setTimeout(spendPendingVerification, 0);
-      return 'verifyEmail';
-    }
-    linkedCode = { code: values.code || '', email: values.email || '' };
-    return ns.screenExists('resetPassword') ? 'resetPassword' : values.screen;
+    var link = { screen: values.screen, code: values.code || '', email: values.email || '' };
+    pendingLink = link;
+    // A link opened on a page already showing (its fragment changed): used once its screen is up.
+    if (rendered) window.setTimeout(usePendingLink, 0);
+    if (values.screen === 'verifyEmail') return 'verifyEmail';
+    linkedCode = link;
+    return ns.screenExists('resetPasswordRequestCode') ? 'resetPasswordRequestCode' : 'resetPassword';
   };
   ns.linkedCode = function () { return linkedCode; };
   ns.forgetLinkedCode = function () { linkedCode = null; };
 
-  function spendVerification(link) {
+  /*
+   * Sends a link's code to the page's own form `formName` (the verification code's, which spends it; the reset code's
+   * check, which does not): `taken()` on success, else `failed(result)` and `screen` shows, saying why in its first
+   * form (Janrain's verifyEmail offers resendVerificationForm there; resetPasswordRequestCode a new link).
+   */
+  function sendLinkCode(link, formName, taken, failed, screen) {
     var capture = ns.captureSettings();
-    var form = ns.formSettings('useVerificationCodeForm');
+    var form = ns.formSettings(formName);
     if (!form) return;
-    var screen = document.getElementById('verifyEmail');
     ns.post(form.endpoint, {
       verification_code: link.code, email: link.email, client_id: capture.clientId, locale: capture.locale,
       flow: capture.flowName
     }).then(function (reply) {
       if (reply.ok) {
-        ns.fire('onCaptureEmailVerificationSuccess', { statusMessage: 'emailVerified', screen: 'verifyEmail' });
-        ns.renderScreen('verifyEmailSuccess');
+        taken();
         return;
       }
       var result = ns.errorFields(reply);
-      result.screen = 'verifyEmail';
-      ns.fire('onCaptureEmailVerificationFailed', result);
-      // Janrain's verifyEmail screen says the address was not verified and offers resendVerificationForm.
-      var first = screen && screen.querySelector('form');
+      result.screen = screen;
+      failed(result);
+      if (ns.currentScreen() !== screen) ns.renderScreen(screen);
+      var first = document.getElementById(screen).querySelector('form');
       var fields = (reply.body && reply.body.invalid_fields) || {};
       var message = (fields.verification_code || [])[0] || (reply.body && reply.body.error_description);
       if (first && message) ns.showFormMessage(first, message);
@@ -211,15 +239,36 @@
     });
   }
 
-  function spendPendingVerification() {
-    var link = pendingVerification;
-    pendingVerification = null;
-    if (link) spendVerification(link);
+  function spendVerification(link) {
+    sendLinkCode(link, 'useVerificationCodeForm', function () {
+      ns.fire('onCaptureEmailVerificationSuccess', { statusMessage: 'emailVerified', screen: 'verifyEmail' });
+      ns.renderScreen('verifyEmailSuccess');
+    }, function (result) {
+      ns.fire('onCaptureEmailVerificationFailed', result);
+    }, 'verifyEmail');
+  }
+
+  /* A reset link's code, checked without spending it: good, resetPassword asks for the new password. */
+  function checkResetLink(link) {
+    sendLinkCode(link, 'checkResetCodeForm', function () {
+      if (ns.screenExists('resetPassword')) ns.renderScreen('resetPassword');
+    }, function (result) {
+      ns.forgetLinkedCode();
+      ns.fire('onCaptureForgotPasswordCodeFailed', result);
+    }, ns.screenExists('resetPasswordRequestCode') ? 'resetPasswordRequestCode' : 'resetPassword');
+  }
+
+  function usePendingLink() {
+    var link = pendingLink;
+    pendingLink = null;
+    if (!link) return;
+    if (link.screen === 'verifyEmail') spendVerification(link);
+    else checkResetLink(link);
   }
 
   janrain.events.onCaptureRenderComplete.addHandler(function () {
     rendered = true;
-    spendPendingVerification();
+    usePendingLink();
   });
 
   /* Janrain's resendLink: the verification mail again, for the address this screen is about. */

@@ -280,7 +280,7 @@
     if (spec.kind === 'registration' || (social && body.is_new)) ns.fire('onCaptureRegistrationSuccess', success, transactionId);
     ns.fire('onCaptureLoginSuccess', success, transactionId);
     if (token) {
-      ns.renderScreen(ns.sessionScreen());
+      ns.renderScreen(nextScreen(formName, user) || ns.sessionScreen());
     } else if (ns.screenExists('signedIn')) {
       // No session in the page (response_type=code): the host finishes the sign-in.
       ns.showSignedInWithoutSession('signedIn', user);
@@ -315,8 +315,13 @@
       ns.clearSession();
       ns.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' }, transactionId);
     }
-    ns.renderScreen(spec.done);
+    ns.renderScreen(nextScreen(formName, user) || spec.done);
     if (spec.kind === 'verifyEmail' && own) refreshProfile();
+  }
+
+  /* On a customer's page, the screen its own flow names after the form (capture-dropin.js); else null. */
+  function nextScreen(formName, record) {
+    return ns.followNext ? ns.followNext(formName, record) : null;
   }
 
   /* True when the page holds a session of the account with this address. */

@@ -17,7 +17,7 @@
 
   var TAG = /\{\*\s*([#\/]?)\s*([A-Za-z][A-Za-z0-9_]*)\s*(\{[\s\S]*?\})?\s*\*\}/g;
   // The widget's own elements (not the flow's): what each renders is below (mergeAccounts: in compile).
-  var BUILT_IN = { loginWidget: 1, backButton: 1, linkedAccounts: 1, linkAccountContainer: 1, resendLink: 1 };
+  var BUILT_IN = { loginWidget: 1, backButton: 1, linkedAccounts: 1, linkAccountContainer: 1, resendLink: 1, welcomeName: 1 };
   // Blocks that are containers rather than forms.
   var CONTAINERS = { linkAccountContainer: 1 };
   // The value placeholders of Janrain's merge template ({| current_emailAddress |}).
@@ -81,7 +81,8 @@
       common['class'] = 'capture_' + name + ' capture_textarea';
       return '<textarea' + attributes(common) + '></textarea>';
     }
-    common.type = type === 'dateselect' ? 'date' : type;
+    if (type === 'date') return ns.dateSelectHTML(common, name);
+    common.type = type;
     common.maxlength = field.maxLength;
     if (type === 'email') {
       common.autocapitalize = 'none';
@@ -97,7 +98,7 @@
     var type = field.element === 'select' || field.element === 'textarea' ? field.element : (field.type || 'text');
     var item = {
       id: 'capture_' + screen + '_form_item_' + name,
-      'class': 'capture_form_item capture_' + type + ' capture_form_item_' + name,
+      'class': 'capture_form_item capture_' + (type === 'date' ? 'dateselect' : type) + ' capture_form_item_' + name,
       'data-capture-field': name
     };
     var tip = field.tip ? '<div class="capture_tip">' + escape(field.tip) + '</div>' : '';
@@ -112,7 +113,9 @@
         id: 'capture_' + screen + '_form_item_inner_' + name, 'class': 'capture_checkbox'
       }) + '><label for="' + escape(id) + '">' + box + ' ' + escape(field.label) + '</label></div>' + tip + error + '</div>';
     }
-    return '<div' + attributes(item) + '><label for="' + escape(id) + '">' + escape(field.label)
+    var labelFor = type === 'date' ? id + '_dateselect_month' : id;
+    return '<div' + attributes(item) + '><label' + attributes({ id: id + '_label', 'for': labelFor }) + '>'
+      + escape(field.label)
       + (field.required ? '<span class="capture_required_mark" aria-hidden="true">*</span>' : '') + '</label>'
       + inputHTML(field, id, name) + tip + error + '</div>';
   }
@@ -157,10 +160,13 @@
 
   /*
    * Janrain's loginWidget: a button per provider the service offers (capture-social.js follows a tap); inside
-   * linkAccountContainer each links the provider to the signed-in account instead.
+   * linkAccountContainer each links the provider to the signed-in account instead. On returnSocial, only the
+   * provider the person last signed in with, when the service still offers it.
    */
-  function providerButtonsHTML(linking) {
+  function providerButtonsHTML(linking, screen) {
     var providers = window.janrain.settings.providers || [];
+    var last = screen === 'returnSocial' && ns.returnData ? ns.returnData().provider : null;
+    if (last && providers.indexOf(last) >= 0) providers = [last];
     var items = '';
     for (var i = 0; i < providers.length; i++) {
       var label = ns.t(linking ? 'social.link' : 'social.continueWith').replace('{provider}', ns.providerName(providers[i]));
@@ -172,9 +178,13 @@
       + '</ul></div>' : '';
   }
 
-  function builtInHTML(name, linking) {
+  function builtInHTML(name, linking, screen) {
     switch (name) {
-      case 'loginWidget': return providerButtonsHTML(linking);
+      case 'loginWidget': return providerButtonsHTML(linking, screen);
+      // The name the person last signed in under here (the return experience), filled when the screen shows.
+      case 'welcomeName':
+        return '<span id="capture_' + escape(screen) + '_welcomeName" class="capture_welcomeName capture_data"'
+          + ' data-capture-bind="welcomeName"></span>';
       case 'backButton':
         return '<a href="#" class="capture_backButton capture_btn capture_primary" data-capture-action="back">'
           + escape(ns.t('widget.back')) + '</a>';
@@ -266,7 +276,7 @@
 
   function element(flow, screen, name, open) {
     var form = innermostForm(open);
-    if (ns.has(BUILT_IN, name)) return builtInHTML(name, open.indexOf('linkAccountContainer') >= 0);
+    if (ns.has(BUILT_IN, name)) return builtInHTML(name, open.indexOf('linkAccountContainer') >= 0, screen);
     var field = fieldNamed(flow, name);
     if (field) {
       if (field.element === 'button') return buttonHTML(field, name);
@@ -482,6 +492,7 @@
   ns.pageForm = pageForm;
   ns.fillTemplate = fillTemplate;
   ns.escapeHTML = escape;
+  ns.htmlAttributes = attributes;
   ns.serviceFieldName = serviceFieldName;
   ns.serviceFields = serviceFields;
   ns.withRecordValues = withRecordValues;

@@ -86,7 +86,8 @@
       lastEmail: ns.storageGet(ns.STORAGE.lastEmail),
       address: carriedAddress(),
       providerName: ns.socialProviderName(),
-      mergeEmail: ns.mergeEmail()
+      mergeEmail: ns.mergeEmail(),
+      welcomeName: ns.returnData ? ns.returnData().displayName : undefined
     };
     var bound = root.querySelectorAll('[data-capture-bind]');
     for (var i = 0; i < bound.length; i++) {
@@ -134,6 +135,7 @@
         elements[e].value = value === undefined || value === null ? '' : String(value);
       }
     }
+    if (ns.syncDateSelects) ns.syncDateSelects(root);
     var lastEmail = ns.storageGet(ns.STORAGE.lastEmail);
     var returningField = ns.fieldOf('signInForm', 'email');
     var returning = root.id === 'returnTraditional' && returningField

@@ -9,8 +9,8 @@
   'use strict';
 
   var MODULES = [
-    'capture-core.js', 'capture-jtl.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js',
-    'capture-linked.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
+    'capture-core.js', 'capture-jtl.js', 'capture-dateselect.js', 'capture-screens.js', 'capture-forms.js',
+    'capture-social.js', 'capture-linked.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
   ];
 
   /* This script's element: Janrain's pages give it the id janrainAuthWidget; else the last script named load. */

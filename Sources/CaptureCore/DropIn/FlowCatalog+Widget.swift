@@ -20,9 +20,11 @@ extension FlowCatalog {
                 let own = label(of: field, inForm: key, messages: messages)
                 if own != general { formLabels[field.name] = .string(own) }
             }
-            formEntries[form] = [
+            var entry: [String: JSONValue] = [
                 "fields": .array(formFields.map { .string($0.name) }), "labels": .object(formLabels),
             ]
+            if let next = flow.imported?.next?[form] { entry["next"] = next }
+            formEntries[form] = .object(entry)
         }
         let serviceForms = formEntries
         for (name, page) in JanrainStandard.pageForms where !flow.isImported || serviceForms[name] == nil {
@@ -69,9 +71,9 @@ extension FlowCatalog {
         if let autocomplete = field.autocomplete { entry["autocomplete"] = .string(autocomplete) }
         if let maxLength = field.maxLength { entry["maxLength"] = .int(Int64(maxLength)) }
         if let schemaID = schemaID(of: field, inForm: form) { entry["schemaId"] = .string(schemaID) }
-        if let placeholder = field.placeholder { entry["placeholder"] = .string(placeholder) }
-        if let tip = field.tip { entry["tip"] = .string(tip) }
-        if let options = field.options {
+        if let placeholder = placeholder(of: field, messages: messages) { entry["placeholder"] = .string(placeholder) }
+        if let tip = tip(of: field, messages: messages) { entry["tip"] = .string(tip) }
+        if let options = options(of: field, messages: messages) {
             entry["options"] = .array(options.map { ["value": .string($0.value), "label": .string($0.label)] })
         }
         return .object(entry)

@@ -18,7 +18,9 @@ public enum JanrainFlowExport {
         for form in flow.forms.sorted() {
             let key = catalog.formKey(form, in: flow)
             let formFields = catalog.fields(ofForm: key)
-            forms[form] = ["fields": .array(formFields.map { .string($0.name) })]
+            var formEntry: [String: JSONValue] = ["fields": .array(formFields.map { .string($0.name) })]
+            if let next = flow.imported?.next?[form] { formEntry["next"] = next }
+            forms[form] = .object(formEntry)
             for field in formFields where fields[field.name] == nil {
                 fields[field.name] = entry(
                     field, inForm: key, catalog: catalog, messages: messages(for: flow.locale, flow: flow, catalog: catalog))
@@ -87,9 +89,11 @@ public enum JanrainFlowExport {
         for rule in rules(of: field, inForm: form, catalog: catalog, messages: messages) {
             texts["\(name).\(rule.name)"] = rule.message
         }
-        if let placeholder = field.placeholder { texts["\(name).placeholder"] = placeholder }
-        if let tip = field.tip { texts["\(name).tip"] = tip }
-        for (index, option) in (field.options ?? []).enumerated() { texts["\(name).option.\(index)"] = option.label }
+        if let placeholder = catalog.placeholder(of: field, messages: messages) { texts["\(name).placeholder"] = placeholder }
+        if let tip = catalog.tip(of: field, messages: messages) { texts["\(name).tip"] = tip }
+        for (index, option) in (catalog.options(of: field, messages: messages) ?? []).enumerated() {
+            texts["\(name).option.\(index)"] = option.label
+        }
         return texts
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// A Janrain flow document (what Janrain's flow configuration API exported: `fields`, `forms`, `screens`,
 /// `translations`, `defaultScreen`, …) made a flow of this service (`capturectl flows import`): its fields with their
-/// labels, placeholders, tips, options and rules in every locale, its forms, screens and buttons. What the service
+/// labels, placeholders, tips, option labels and rule messages in every locale, its forms (with their next-screen
+/// rules), screens and buttons. What the service
 /// cannot honour is refused, every problem named with its field and the reason; nothing is imported half.
 public enum JanrainFlowImport {
     /// One thing the document asks for that the service cannot do.
@@ -52,6 +53,11 @@ public enum JanrainFlowImport {
                 for tag in locales {
                     var own: [String: String] = [:]
                     own["field.\(fieldName).label"] = text(source.label, in: tag)
+                    own["field.\(fieldName).placeholder"] = text(source.placeholder, in: tag)
+                    own["field.\(fieldName).tip"] = text(source.tip, in: tag)
+                    for (index, option) in (source.options ?? []).enumerated() {
+                        own["field.\(fieldName).option.\(index)"] = text(option.text ?? option.label, in: tag)
+                    }
                     for rule in source.validation ?? [] {
                         if let name = serviceRule(rule.rule), let message = text(rule.message, in: tag) {
                             own["field.\(fieldName).\(name)"] = message
@@ -68,6 +74,7 @@ public enum JanrainFlowImport {
             }
         }
         var forms: [String: [String]] = [:]
+        var next: [String: JSONValue] = [:]
         for (formName, form) in (document.forms ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard FormEndpoint.byForm[formName] != nil || JanrainStandard.pageForms[formName] != nil else {
                 problems.append(Problem(key: "forms.\(formName)", reason: "no call of this service sends a form of that name"))
@@ -84,11 +91,17 @@ public enum JanrainFlowImport {
                 }
             }
             forms[formName] = names
+            if let rule = form.next {
+                let (followed, reasons) = JanrainNextRule.checked(rule)
+                problems += reasons.map { Problem(key: "forms.\(formName).next", reason: $0) }
+                next[formName] = followed
+            }
         }
         guard problems.isEmpty else { throw Refused(problems: problems) }
         let imported = ImportedFlow(
             fields: fields, forms: forms, texts: localeTexts, translations: texts, screens: screens(of: document.screens),
-            defaultScreen: document.defaultScreen ?? JanrainStandard.defaultScreen, buttons: buttons)
+            defaultScreen: document.defaultScreen ?? JanrainStandard.defaultScreen, buttons: buttons,
+            next: next.isEmpty ? nil : next)
         var flow = FlowDefinition(
             page: "", title: document.name ?? name, flowVersion: document.version.flatMap(text(of:)) ?? "1",
             registerFlow: "traditionalRegistration", locale: locale, tokenUrl: "/flows/token-url", responseType: "token",
@@ -119,8 +132,8 @@ public enum JanrainFlowImport {
         switch (element, type) {
         case ("input", "text"), ("input", "email"), ("input", "password"), ("input", "tel"), ("input", "checkbox"):
             field.type = type
-        case ("input", "date"):
-            field.type = type
+        case ("input", "date"), ("capture", "dateselect"):
+            field.type = "date"
             field.format = .date
         case ("textarea", _):
             field.element = "textarea"
@@ -248,5 +261,6 @@ public enum JanrainFlowImport {
     struct Form: Decodable {
         var action: String?
         var fields: [String]
+        var next: JSONValue?
     }
 }

@@ -32,6 +32,22 @@ public struct FlowCatalog: Sendable, Equatable {
             ?? messages?.optionalText("field.\(field.name).label") ?? field.label
     }
 
+    /// A field's placeholder, tip and option labels in the language of `messages` (an imported flow's translations,
+    /// `field.<field>.placeholder`, `.tip`, `.option.<index>`), else the field's own (its flow's locale).
+    public func placeholder(of field: FieldDefinition, messages: Messages) -> String? {
+        field.placeholder.map { messages.optionalText("field.\(field.name).placeholder") ?? $0 }
+    }
+
+    public func tip(of field: FieldDefinition, messages: Messages) -> String? {
+        field.tip.map { messages.optionalText("field.\(field.name).tip") ?? $0 }
+    }
+
+    public func options(of field: FieldDefinition, messages: Messages) -> [FieldOption]? {
+        field.options?.enumerated().map { index, option in
+            FieldOption(value: option.value, label: messages.optionalText("field.\(field.name).option.\(index)") ?? option.label)
+        }
+    }
+
     static let ruleFamilies = ["tooLong": "maxLength", "characters": "format"]
 
     /// The message for a field's failed `rule` in the language of `messages`: the catalogs' `field.<field>.<rule>`,

@@ -12,12 +12,15 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
     case resetPassword = "/oauth/reset_password_native"
     case requestVerification = "/oauth/verify_email_native"
     case useVerificationCode = "/access/useVerificationCode"
+    /// Whether a reset link's code is still good, checked when its screen shows (not spent).
+    case checkResetCode = "/access/checkResetCode"
 
     public var path: String { rawValue }
 
     /// Set when the call takes only these parameters (no flow context, no form fields): anything else is refused.
     public var parameters: [String]? {
-        self == .useVerificationCode ? ["verification_code", "email", "client_id", "locale", "flow"] : nil
+        self == .useVerificationCode || self == .checkResetCode
+            ? ["verification_code", "email", "client_id", "locale", "flow"] : nil
     }
 
     /// Janrain's form name → the call it is sent to. `changePasswordForm` goes through `update_profile_native` as
@@ -34,10 +37,12 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
         "resetPasswordForm": .resetPassword,
         "resendVerificationForm": .requestVerification,
         "useVerificationCodeForm": .useVerificationCode,
+        "checkResetCodeForm": .checkResetCode,
     ]
 
-    /// The pages' own forms (not forms.json's), sent with every flow's settings: the verification code's.
-    static let pageForms = ["useVerificationCodeForm"]
+    /// The pages' own forms (not forms.json's), sent with every flow's settings: the verification code's, and the
+    /// check of a reset link's code.
+    static let pageForms = ["useVerificationCodeForm", "checkResetCodeForm"]
 }
 
 extension FlowCatalog {

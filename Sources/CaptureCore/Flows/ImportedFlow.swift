@@ -1,7 +1,9 @@
+import CaptureJSON
+
 /// What a flow imported from a Janrain flow document holds besides a flow's settings (JanrainFlowImport): its own
 /// fields and forms, the texts of each locale in the service's keys (`field.<name>.label`, `field.<name>.<rule>`:
 /// they come before the service's catalogs), Janrain's own translations (for the text tags of customers' pages),
-/// its screens and buttons. The fields hold the texts of the flow's own locale too.
+/// its screens, buttons and next-screen rules. The fields hold the texts of the flow's own locale too.
 public struct ImportedFlow: Sendable, Equatable, Codable {
     public var fields: [String: FieldDefinition]
     /// Form name → its fields, in order.
@@ -14,10 +16,13 @@ public struct ImportedFlow: Sendable, Equatable, Codable {
     public var defaultScreen: String
     /// Button name → its label in the flow's locale.
     public var buttons: [String: String]
+    /// Form name → the screen that follows it (Janrain's `next`, as far as a page follows it: JanrainNextRule).
+    public var next: [String: JSONValue]?
 
     public init(
         fields: [String: FieldDefinition], forms: [String: [String]], texts: [String: [String: String]],
-        translations: [String: [String: String]], screens: [String], defaultScreen: String, buttons: [String: String]
+        translations: [String: [String: String]], screens: [String], defaultScreen: String, buttons: [String: String],
+        next: [String: JSONValue]? = nil
     ) {
         self.fields = fields
         self.forms = forms
@@ -26,6 +31,7 @@ public struct ImportedFlow: Sendable, Equatable, Codable {
         self.screens = screens
         self.defaultScreen = defaultScreen
         self.buttons = buttons
+        self.next = next
     }
 
     /// Janrain's translations in `tag`'s language (`de-AT` → `de-AT`, then any `de` locale), else `fallback`'s.

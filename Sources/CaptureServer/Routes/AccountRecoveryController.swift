@@ -1,8 +1,8 @@
 import CaptureCore
 import Hummingbird
 
-/// Janrain's recovery and verification calls (`forgot_password_native`, `verify_email_native`) and the two steps
-/// that spend their codes: decode, call one use case, encode.
+/// Janrain's recovery and verification calls (`forgot_password_native`, `verify_email_native`), the two steps that
+/// spend their codes and the check of a reset link's code: decode, call one use case, encode.
 struct AccountRecoveryController {
     let service: CaptureService
 
@@ -14,6 +14,7 @@ struct AccountRecoveryController {
         router.post(RouterPath(FormEndpoint.requestVerification.path), use: requestVerification)
         router.post(RouterPath(FormEndpoint.resetPassword.path), use: resetPassword)
         router.post(RouterPath(FormEndpoint.useVerificationCode.path), use: useVerificationCode)
+        router.post(RouterPath(FormEndpoint.checkResetCode.path), use: checkResetCode)
     }
 
     private func flowRequest(_ parameters: [String: String], _ request: Request, _ context: CaptureRequestContext) -> FlowRequest
@@ -48,5 +49,14 @@ struct AccountRecoveryController {
             code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
             acceptLanguage: request.headers.value(.acceptLanguage))
         return Reply.ok(["uuid": .string(user.id)])
+    }
+
+    @Sendable func checkResetCode(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        try CaptureAPIController.refuseUnknown(parameters, allowed: Set(FormEndpoint.checkResetCode.parameters ?? []))
+        try await service.checkResetCode(
+            code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
+            acceptLanguage: request.headers.value(.acceptLanguage))
+        return Reply.ok()
     }
 }

@@ -126,6 +126,44 @@ import Testing
         }
     }
 
+    /// The reset screen checks its link's code as it shows: the check spends nothing, but a wrong code counts against
+    /// the code as a wrong reset does, so checking is no better a way to guess; a verification code is not a reset code.
+    @Test func aResetCodeIsCheckedWithoutSpendingItAndWrongChecksWearItOut() async throws {
+        try await withAPI { api, world in
+            try await world.register("check@example.com", password: Self.password)
+            let ask = Self.flow("forgotPasswordForm", ["signInEmailAddress": "check@example.com"])
+            func check(_ code: String, _ extra: [String: String] = [:]) async throws -> Reply {
+                try await api.post(
+                    "/access/checkResetCode",
+                    ["verification_code": code, "email": "check@example.com", "client_id": "demo-mobile-app"]
+                        .merging(extra) { _, new in new })
+            }
+            _ = try await api.post("/oauth/forgot_password_native", ask)
+            var (_, code) = try await Self.mailed(world, to: "check@example.com")
+            #expect(try await check(code!).stat == "ok")
+            #expect(try await check(code!).stat == "ok", "checking spends nothing")
+            let verification = try #require(try await world.service.listMail().last { $0.kind == .emailVerification })
+            let verificationCode = String(verification.text!.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)!.output)
+            let crossed = try await check(verificationCode)
+            #expect(crossed.code == 390 && (crossed.json["invalid_fields"] as? [String: Any])?["verification_code"] != nil)
+            #expect(try await check(code!, ["newPassword": "x"]).code == 200, "only the check's own parameters")
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("check@example.com", code: code!)).stat
+                    == "ok")
+            #expect(try await check(code!).code == 390, "spent by the reset")
+
+            _ = try await api.post("/oauth/forgot_password_native", ask)
+            (_, code) = try await Self.mailed(world, to: "check@example.com")
+            for _ in 0..<4 { #expect(try await check("AAAA-AAAA").code == 390) }
+            #expect(try await check(code!).stat == "ok", "four wrong checks leave the code alive")
+            #expect(try await check("AAAA-AAAA").code == 390)
+            #expect(try await check(code!).code == 390, "the fifth wrong check wore it out")
+            #expect(
+                try await api.post("/oauth/reset_password_native", Self.resetFields("check@example.com", code: code!)).code == 390
+            )
+        }
+    }
+
     @Test func codeRequestsAreLimitedPerAddressAliveOrNot() async throws {
         try await withAPI(configure: { $0.codeRequestsPerEmail = 2 }) { api, world in
             try await world.register("limit@example.com", password: Self.password)

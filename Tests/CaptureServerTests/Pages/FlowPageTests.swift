@@ -104,7 +104,7 @@ import Testing
             #expect(
                 Set(signInForms.keys) == [
                     "signInForm", "userInformationForm", "registrationForm", "socialRegistrationForm", "forgotPasswordForm",
-                    "resetPasswordForm", "resendVerificationForm", "useVerificationCodeForm",
+                    "resetPasswordForm", "resendVerificationForm", "useVerificationCodeForm", "checkResetCodeForm",
                 ])
             #expect(signInForms["signInForm"]?["endpoint"] as? String == "/oauth/auth_native_traditional")
             #expect(signInForms["forgotPasswordForm"]?["attributes"] as? [String: String] == ["signInEmailAddress": "email"])

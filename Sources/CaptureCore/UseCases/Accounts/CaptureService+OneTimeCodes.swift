@@ -63,9 +63,12 @@ extension CaptureService {
         mailSignal.wake()
     }
 
-    /// Spends `typed` if it is the user's live code for `purpose`; a wrong entry counts against the code, which dies
-    /// after `OneTimeCode.maxAttempts`. Every failure is the same 390 on `verification_code`.
-    func redeemCode(_ typed: String?, email: String?, purpose: CodePurpose, messages: Messages) async throws -> User {
+    /// Spends `typed` (unless `spend` is false) if it is the user's live code for `purpose`; a wrong entry counts
+    /// against the code, which dies after `OneTimeCode.maxAttempts`. Every failure is the same 390 on
+    /// `verification_code`.
+    func redeemCode(
+        _ typed: String?, email: String?, purpose: CodePurpose, messages: Messages, spend: Bool = true
+    ) async throws -> User {
         let wrong = CaptureError.invalidFormFields(["verification_code": [messages.text("code.wrong")]])
         guard let typed, !typed.isEmpty else {
             throw CaptureError.invalidFormFields(["verification_code": [messages.text("code.missing")]])
@@ -74,7 +77,9 @@ extension CaptureService {
             !user.isDisabled
         else { throw wrong }
         // Against the address the account has now: a code sent to the one it had before proves nothing about this one.
-        guard try await matchCode(typed, userID: user.id, address: user.email, purpose: purpose) else { throw wrong }
+        guard try await matchCode(typed, userID: user.id, address: user.email, purpose: purpose, spend: spend) else {
+            throw wrong
+        }
         return user
     }
 

@@ -39,6 +39,26 @@ extension CaptureService {
         return user
     }
 
+    /// `/access/checkResetCode`: whether a mailed reset link's code is live for its address, without spending it, so
+    /// the reset screen says at once that a link is spent or expired instead of after a new password is typed. A wrong
+    /// code counts against the code as a wrong entry at reset does: checking is no better a way to guess. The code of
+    /// an address change's notice, which resets too, passes as well. A refusal speaks `locale` (else `acceptLanguage`).
+    public func checkResetCode(
+        code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil
+    ) async throws {
+        let localization = catalog.localization
+        let messages = localization.messages(
+            for: localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: nil))
+        if let code, !code.isEmpty, let email, !email.isEmpty {
+            let address = User.normalize(email: email)
+            for userID in try await store.codes.holders(address: address, purpose: .addressRestore, at: time.now())
+            where try await matchCode(code, userID: userID, address: address, purpose: .addressRestore, spend: false) {
+                return
+            }
+        }
+        _ = try await redeemCode(code, email: email, purpose: .passwordReset, messages: messages, spend: false)
+    }
+
     /// A request for a code (reset or verification): its checked flow context and the address of its form,
     /// counted against the code-request limits.
     func codeRequest(_ request: FlowRequest) async throws -> (FlowContext, String) {

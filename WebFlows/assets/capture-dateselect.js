@@ -1,0 +1,80 @@
+/*
+ * capture-dateselect.js — Janrain's date select in a customer's own page (the drop-in's JTL, capture-jtl.js, renders a
+ * date field with it): month, day and year as three selects with Janrain's classes (capture_dateselect_month, _day,
+ * _year), and the date they make (YYYY-MM-DD) in the hidden input the form sends under the field's name.
+ */
+(function (window, document) {
+  'use strict';
+
+  var ns = window.janrain.capture._widget;
+
+  /*
+   * The three selects, grouped under the field's label; the date they make (YYYY-MM-DD, or nothing until all three
+   * are chosen) is the hidden input. `syncDateSelects` shows a value set on that input (a profile's).
+   */
+  ns.dateSelectHTML = function (common, name) {
+    var id = common.id;
+    var locale = (window.janrain.settings && window.janrain.settings.language) || undefined;
+    var monthName = function (month) {
+      try {
+        return new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' })
+          .format(new Date(Date.UTC(2000, month - 1, 1)));
+      } catch (error) { return String(month); }
+    };
+    var year = new Date().getFullYear();
+    var parts = {
+      month: { label: ns.t('widget.dateMonth'), from: 1, to: 12, name: monthName },
+      day: { label: ns.t('widget.dateDay'), from: 1, to: 31 },
+      year: { label: ns.t('widget.dateYear'), from: year, to: year - 120 }
+    };
+    var html = '<input' + ns.htmlAttributes({ type: 'hidden', id: id, name: name, 'data-capturefield': name,
+      'data-capture-dateselect': true }) + '><span role="group"' + ns.htmlAttributes({ 'aria-labelledby': id + '_label',
+      'aria-describedby': common['aria-describedby'], 'class': 'capture_dateselect' }) + '>';
+    ['month', 'day', 'year'].forEach(function (part) {
+      var spec = parts[part];
+      var options = '<option value="">' + ns.escapeHTML(spec.label) + '</option>';
+      var step = spec.to >= spec.from ? 1 : -1;
+      for (var value = spec.from; value !== spec.to + step; value += step) {
+        options += '<option value="' + value + '">' + ns.escapeHTML(spec.name ? spec.name(value) : String(value)) + '</option>';
+      }
+      html += '<select' + ns.htmlAttributes({ id: id + '_dateselect_' + part, 'aria-label': spec.label,
+        'data-capture-datepart': part, required: common.required, 'class': 'capture_dateselect_' + part
+        + ' capture_select' }) + '>' + options + '</select>';
+    });
+    return html + '</span>';
+  };
+
+  function pad(value) { return (value < 10 ? '0' : '') + value; }
+
+  /* The date the three selects of `input`'s field make, into the input. */
+  function dateFromSelects(input) {
+    var value = {};
+    ['year', 'month', 'day'].forEach(function (part) {
+      var select = document.getElementById(input.id + '_dateselect_' + part);
+      value[part] = select ? Number(select.value) : 0;
+    });
+    input.value = value.year && value.month && value.day
+      ? value.year + '-' + pad(value.month) + '-' + pad(value.day) : '';
+  }
+
+  /* The selects of each date select under `root` showing its input's value (a profile's date). */
+  ns.syncDateSelects = function (root) {
+    var inputs = root.querySelectorAll('input[data-capture-dateselect]');
+    for (var i = 0; i < inputs.length; i++) {
+      var match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(inputs[i].value || '');
+      var parts = { year: match ? String(Number(match[1])) : '', month: match ? String(Number(match[2])) : '',
+        day: match ? String(Number(match[3])) : '' };
+      for (var part in parts) {
+        var select = document.getElementById(inputs[i].id + '_dateselect_' + part);
+        if (select) select.value = parts[part];
+      }
+    }
+  };
+
+  document.addEventListener('change', function (event) {
+    var target = event.target;
+    if (!target || !target.getAttribute || !target.getAttribute('data-capture-datepart')) return;
+    var input = document.getElementById(target.id.replace(/_dateselect_(day|month|year)$/, ''));
+    if (input) dateFromSelects(input);
+  });
+})(window, document);
