@@ -20,7 +20,7 @@ struct FlowImportCommandTests {
         defer { try? FileManager.default.removeItem(at: settings) }
         let imported = try await CLI.run(["flows", "import", Self.fixture.path, "--settings", settings.path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("imported flow fernway: 8 fields, 4 forms"))
+        #expect(imported.stdout.contains("imported flow fernway: 10 fields, 4 forms"))
         let catalog = try FlowCatalog.load(directory: settings)
         #expect(catalog.flow(named: "fernway")?.isImported == true)
 
@@ -40,7 +40,7 @@ struct FlowImportCommandTests {
             "flows", "import", document.path, "--name", "fernway2", "--json", "--settings", settings.path,
         ])
         #expect(back.status == 0, "\(back.stderr)")
-        #expect((try back.json() as? [String: Any])?["fields"] as? Int == 8)
+        #expect((try back.json() as? [String: Any])?["fields"] as? Int == 10)
         #expect(
             try FlowCatalog.load(directory: settings).flow(named: "fernway2")?.imported?.buttons["joinButton"] == "Join the club")
     }

@@ -43,6 +43,12 @@ def test_the_sites_own_flow_registers_with_its_own_fields_and_rules(host, janrai
     host.run_js("document.querySelector('select[name=favouriteTrail]').value = 'ridge', true")
     # Janrain's date select: month, day and year chosen as a person chooses them; the form sends the date.
     assert host.choose_date("capture_traditionalRegistration_birthdate", 1990, 4, 1) == "1990-04-01"
+    # A radio collection, chosen by a tap on its label; the chosen item is capture_toggled, as Janrain marked it.
+    host.click("label[for=capture_traditionalRegistration_gender_2]")
+    toggled = host.run_js("""[].map.call(document.querySelectorAll(
+        '#capture_traditionalRegistration_gender .capture_form_collection_elem'), function (item) {
+            return item.className.indexOf('capture_toggled') >= 0; })""")
+    assert toggled == [False, False, True], toggled
     host.fill_and_submit("traditionalRegistration", {
         "emailAddress": email, "displayName": "Ridge Runner", "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD})
     success = host.wait_for_event("onCaptureRegistrationSuccess", after=mark, timeout=20).arguments[0]
@@ -52,6 +58,8 @@ def test_the_sites_own_flow_registers_with_its_own_fields_and_rules(host, janrai
     _, entity, _ = server.post("/entity", {"access_token": success["accessToken"]})
     assert entity["result"]["currentLocation"] == "ridge" and entity["result"]["email"] == email, entity
     assert entity["result"]["birthday"] == "1990-04-01", entity
+    assert entity["result"]["gender"] == "other", entity
+    assert entity["result"]["primaryAddress"]["country"] == "NZ", entity  # the flow's hidden input
 
     # The service holds the flow's rules too: a value the select does not offer is refused with its label.
     _, reply, _ = server.post("/oauth/register_native_traditional", {
@@ -59,6 +67,12 @@ def test_the_sites_own_flow_registers_with_its_own_fields_and_rules(host, janrai
         "emailAddress": new_email(), "displayName": "Cliff", "favouriteTrail": "cliff",
         "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD})
     assert reply["stat"] == "error" and list(reply["invalid_fields"]) == ["favouriteTrail"], reply
+    # Nor a hidden input's value other than the flow's.
+    _, reply, _ = server.post("/oauth/register_native_traditional", {
+        "client_id": "janrain-site", "flow": "fernway", "form": "registrationForm", "response_type": "token",
+        "emailAddress": new_email(), "displayName": "Cliff", "siteCountry": "US",
+        "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD})
+    assert reply["stat"] == "error" and list(reply["invalid_fields"]) == ["siteCountry"], reply
 
 
 def test_the_sites_own_flow_speaks_its_translations(host, janrain_site):

@@ -68,21 +68,16 @@
       id: id, name: name, 'data-capturefield': name, required: required, 'aria-required': required ? 'true' : null,
       'aria-describedby': id + '_error', autocomplete: field.autocomplete, placeholder: field.placeholder
     };
-    if (field.element === 'select') {
-      var options = '';
-      var list = field.options || [];
-      for (var i = 0; i < list.length; i++) {
-        options += '<option' + attributes({ value: list[i].value }) + '>' + escape(list[i].label) + '</option>';
-      }
-      common['class'] = 'capture_' + name + ' capture_select';
-      return '<select' + attributes(common) + '>' + options + '</select>';
-    }
+    if (field.element === 'select') return ns.selectHTML(common, name, field.options || []);
+    if (field.element === 'radio') return ns.radioHTML(common, name, field.options || []);
     if (field.element === 'textarea') {
       common['class'] = 'capture_' + name + ' capture_textarea';
       return '<textarea' + attributes(common) + '></textarea>';
     }
     if (type === 'date') return ns.dateSelectHTML(common, name);
     common.type = type;
+    // A hidden field's one value (the flow's; the service takes no other).
+    if (type === 'hidden') common.value = ((field.options || [])[0] || {}).value;
     common.maxlength = field.maxLength;
     if (type === 'email') {
       common.autocapitalize = 'none';
@@ -95,7 +90,8 @@
   /* A field of a form: its wrapper, label, control, tip and the place for its error, as Janrain wrote them. */
   function fieldHTML(flow, screen, name, field) {
     var id = 'capture_' + screen + '_' + name;
-    var type = field.element === 'select' || field.element === 'textarea' ? field.element : (field.type || 'text');
+    var type = ['select', 'textarea', 'radio'].indexOf(field.element) >= 0 ? field.element : (field.type || 'text');
+    if (type === 'hidden') return inputHTML(field, id, name);
     var item = {
       id: 'capture_' + screen + '_form_item_' + name,
       'class': 'capture_form_item capture_' + (type === 'date' ? 'dateselect' : type) + ' capture_form_item_' + name,
@@ -113,11 +109,13 @@
         id: 'capture_' + screen + '_form_item_inner_' + name, 'class': 'capture_checkbox'
       }) + '><label for="' + escape(id) + '">' + box + ' ' + escape(field.label) + '</label></div>' + tip + error + '</div>';
     }
-    var labelFor = type === 'date' ? id + '_dateselect_month' : id;
-    return '<div' + attributes(item) + '><label' + attributes({ id: id + '_label', 'for': labelFor }) + '>'
-      + escape(field.label)
-      + (field.required ? '<span class="capture_required_mark" aria-hidden="true">*</span>' : '') + '</label>'
-      + inputHTML(field, id, name) + tip + error + '</div>';
+    // A radio collection has no one control to label: its label names the group.
+    var labelFor = type === 'date' ? id + '_dateselect_month' : (type === 'radio' ? null : id);
+    return '<div' + attributes(item) + '><' + (labelFor ? 'label' : 'span') + attributes({
+      id: id + '_label', 'for': labelFor, 'class': labelFor ? null : 'capture_label'
+    }) + '>' + escape(field.label)
+      + (field.required ? '<span class="capture_required_mark" aria-hidden="true">*</span>' : '')
+      + (labelFor ? '</label>' : '</span>') + inputHTML(field, id, name) + tip + error + '</div>';
   }
 
   /* A button of the flow (element "button"): a form's submit, or a button that opens its `screen`. */

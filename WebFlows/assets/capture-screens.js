@@ -130,9 +130,11 @@
         var field = ns.serviceFieldName ? ns.serviceFieldName(name, elements[e].name) : elements[e].name;
         var type = String(elements[e].type || '').toLowerCase();
         if (!elements[e].name || elements[e].disabled || !ns.has(attributes, field) || !('value' in elements[e])
-            || type === 'checkbox' || type === 'radio') continue;
+            || type === 'checkbox') continue;
         var value = valueAt(profile, attributes[field]);
-        elements[e].value = value === undefined || value === null ? '' : String(value);
+        var text = value === undefined || value === null ? '' : String(value);
+        if (type === 'radio') elements[e].checked = elements[e].value === text;
+        else elements[e].value = text;
       }
     }
     if (ns.syncDateSelects) ns.syncDateSelects(root);

@@ -9,7 +9,7 @@
   'use strict';
 
   var MODULES = [
-    'capture-core.js', 'capture-jtl.js', 'capture-dateselect.js', 'capture-screens.js', 'capture-forms.js',
+    'capture-core.js', 'capture-jtl.js', 'capture-controls.js', 'capture-screens.js', 'capture-forms.js',
     'capture-social.js', 'capture-linked.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
   ];
 

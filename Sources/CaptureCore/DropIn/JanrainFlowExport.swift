@@ -73,7 +73,9 @@ public enum JanrainFlowExport {
         if let schemaID = catalog.schemaID(of: field, inForm: form) { entry["schemaId"] = .string(schemaID) }
         if field.placeholder != nil { entry["placeholder"] = .string("\(name).placeholder") }
         if field.tip != nil { entry["tip"] = .string("\(name).tip") }
-        if let options = field.options {
+        if field.type == "hidden", let value = field.options?.first?.value {
+            entry["value"] = .string(value)
+        } else if let options = field.options {
             entry["options"] = .array(
                 options.enumerated().map { ["value": .string($1.value), "text": .string("\(name).option.\($0)")] })
         }
@@ -91,7 +93,7 @@ public enum JanrainFlowExport {
         }
         if let placeholder = catalog.placeholder(of: field, messages: messages) { texts["\(name).placeholder"] = placeholder }
         if let tip = catalog.tip(of: field, messages: messages) { texts["\(name).tip"] = tip }
-        for (index, option) in (catalog.options(of: field, messages: messages) ?? []).enumerated() {
+        for (index, option) in (field.type == "hidden" ? [] : catalog.options(of: field, messages: messages) ?? []).enumerated() {
             texts["\(name).option.\(index)"] = option.label
         }
         return texts

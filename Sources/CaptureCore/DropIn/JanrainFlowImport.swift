@@ -137,10 +137,18 @@ public enum JanrainFlowImport {
             field.format = .date
         case ("textarea", _):
             field.element = "textarea"
-        case ("select", _):
-            field.element = "select"
+        case ("select", _), ("radio", _), ("input", "radio"):
+            field.element = element == "select" ? "select" : "radio"
             field.options = (source.options ?? []).map {
                 FieldOption(value: $0.value.flatMap(text(of:)) ?? "", label: label($0.text ?? $0.label) ?? "")
+            }
+        case ("input", "hidden"):
+            // The page sends the flow's value; the service takes no other (its one option).
+            field.type = "hidden"
+            if let value = source.value.flatMap(text(of:)) {
+                field.options = [FieldOption(value: value, label: value)]
+            } else {
+                reasons.append("a hidden input needs its value")
             }
         default:
             reasons.append("a \(element) of type '\(type)' is not a field this service renders and checks")
@@ -244,6 +252,7 @@ public enum JanrainFlowImport {
         var schemaId: String?
         var validation: [Rule]?
         var options: [Option]?
+        var value: JSONValue?
     }
 
     struct Rule: Decodable {

@@ -7,7 +7,7 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
 
     public var name: String = ""
     public var label: String
-    /// The HTML input type: email, password, text, date, tel.
+    /// The HTML input type: email, password, text, date, tel, checkbox, hidden.
     public var type: String
     public var autocomplete: String?
     public var required: Bool?
@@ -25,9 +25,10 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     public var recordPath: EntityPath?
     /// Overrides for the default messages, keyed by rule: required, minLength, maxLength, format, matches.
     public var messages: [String: String]?
-    /// `select` or `textarea` for a field that is not an `<input>` (imported Janrain flows); nil for an input.
+    /// `select`, `radio` or `textarea` for a field that is not one `<input>` (imported Janrain flows); nil for an input.
     public var element: String?
-    /// The values a `select` takes, with their labels; any other value is refused (`format`).
+    /// The values a `select` or `radio` field takes, with their labels (a `hidden` field: its one value); any other
+    /// value is refused (`format`).
     public var options: [FieldOption]?
     public var placeholder: String?
     public var tip: String?
@@ -49,7 +50,7 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     public var isPassword: Bool { type == "password" }
 }
 
-/// One choice of a `select` field.
+/// One choice of a `select` or `radio` field.
 public struct FieldOption: Sendable, Equatable, Codable {
     public var value: String
     public var label: String

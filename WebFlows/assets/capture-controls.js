@@ -1,12 +1,39 @@
 /*
- * capture-dateselect.js — Janrain's date select in a customer's own page (the drop-in's JTL, capture-jtl.js, renders a
- * date field with it): month, day and year as three selects with Janrain's classes (capture_dateselect_month, _day,
- * _year), and the date they make (YYYY-MM-DD) in the hidden input the form sends under the field's name.
+ * capture-controls.js — the choice controls of a customer's own page (the drop-in's JTL, capture-jtl.js, renders
+ * fields with them), with Janrain's classes: a select; a radio collection
+ * (capture_form_collection, the chosen item capture_toggled); Janrain's date select, month, day and year as three
+ * selects (capture_dateselect_month, _day, _year) with the date they make (YYYY-MM-DD) in the hidden input the form
+ * sends under the field's name.
  */
 (function (window, document) {
   'use strict';
 
   var ns = window.janrain.capture._widget;
+
+  /* A select of the flow's options. */
+  ns.selectHTML = function (common, name, options) {
+    var html = '';
+    for (var i = 0; i < options.length; i++) {
+      html += '<option' + ns.htmlAttributes({ value: options[i].value }) + '>' + ns.escapeHTML(options[i].label) + '</option>';
+    }
+    common['class'] = 'capture_' + name + ' capture_select';
+    return '<select' + ns.htmlAttributes(common) + '>' + html + '</select>';
+  };
+
+  /* A radio collection of the flow's options, named by the field's label (its id: `<control id>_label`). */
+  ns.radioHTML = function (common, name, options) {
+    var html = '';
+    for (var i = 0; i < options.length; i++) {
+      var id = common.id + '_' + i;
+      html += '<div class="capture_form_collection_elem"><label for="' + ns.escapeHTML(id) + '"><input'
+        + ns.htmlAttributes({ type: 'radio', id: id, name: name, value: options[i].value, 'data-capturefield': name,
+          required: common.required, 'class': 'capture_' + name + ' capture_input_radio' })
+        + '> ' + ns.escapeHTML(options[i].label) + '</label></div>';
+    }
+    return '<div' + ns.htmlAttributes({ id: common.id, role: 'radiogroup', 'aria-labelledby': common.id + '_label',
+      'aria-describedby': common['aria-describedby'], 'class': 'capture_form_collection capture_form_collection_' + name
+    }) + '>' + html + '</div>';
+  };
 
   /*
    * The three selects, grouped under the field's label; the date they make (YYYY-MM-DD, or nothing until all three
@@ -71,8 +98,18 @@
     }
   };
 
+  /* The chosen radio's item capture_toggled, its siblings not. */
+  function toggleRadios(radio) {
+    var group = radio.form ? radio.form.querySelectorAll('input[type=radio][name="' + radio.name + '"]') : [radio];
+    for (var i = 0; i < group.length; i++) {
+      var item = group[i].parentNode && group[i].parentNode.parentNode;
+      if (item) item.className = item.className.replace(/\s*capture_toggled/g, '') + (group[i].checked ? ' capture_toggled' : '');
+    }
+  }
+
   document.addEventListener('change', function (event) {
     var target = event.target;
+    if (target && target.type === 'radio' && / capture_input_radio/.test(' ' + target.className)) toggleRadios(target);
     if (!target || !target.getAttribute || !target.getAttribute('data-capture-datepart')) return;
     var input = document.getElementById(target.id.replace(/_dateselect_(day|month|year)$/, ''));
     if (input) dateFromSelects(input);
