@@ -56,13 +56,12 @@ test-suites:
 		$(WITH_PG) $(SWIFT_TESTS)
 	$(STAGE) "web view, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(WITH_PG) $(WEBVIEW)
 
-# The web view's PostgreSQL subset first, beside the Swift suites: two web-view runs at once cost far more.
 test-interop:
-	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
-		CAPTURE_SCREENSHOTS=$(CURDIR)/.build/screenshots/postgres $(WITH_PG) $(WEBVIEW_STORED)
 	$(STAGE) "interop, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop $(INTEROP)
 	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
 		$(WITH_PG) $(INTEROP_STORED)
+	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
+		CAPTURE_SCREENSHOTS=$(CURDIR)/.build/screenshots/postgres $(WITH_PG) $(WEBVIEW_STORED)
 
 # Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:
