@@ -51,6 +51,8 @@ public final class FixtureServer: @unchecked Sendable {
             decoding: try JSONSerialization.data(withJSONObject: ["script": script, "arguments": arguments]), as: UTF8.self)
         let (connection, line) = try await onOwnThread { () throws -> (Int32, String) in
             let connection = try LoopbackSocket.connect(port: launcher)
+            // A server that never announces itself fails its test within a minute instead of hanging it.
+            LoopbackSocket.limitReads(of: connection, to: 60)
             LoopbackSocket.write(request + "\n", to: connection)
             return (connection, LoopbackSocket.readLine(from: connection))
         }
@@ -124,18 +126,16 @@ actor FixtureLauncher {
     }
 }
 
-/// Blocking loopback TCP for the launcher's connections (called on a thread of their own).
-enum LoopbackSocket {
-    static func connect(port: Int) throws -> Int32 {
+/// Blocking loopback TCP for tests: the fixture launcher's connections, and raw HTTP (RawHTTPConnection).
+public enum LoopbackSocket {
+    /// A socket connected to 127.0.0.1:`port`; the caller closes it.
+    public static func connect(port: Int) throws -> Int32 {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw FixtureError(description: "socket: errno \(errno)") }
-        // A server that never announces itself fails its test within a minute instead of hanging it.
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard descriptor >= 0 else { throw FixtureError(description: "socket() failed: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -146,10 +146,17 @@ enum LoopbackSocket {
             }
         }
         guard connected == 0 else {
+            let reason = errno
             close(descriptor)
-            throw FixtureError(description: "connect to the fixture launcher: errno \(errno)")
+            throw FixtureError(description: "connect() to port \(port) failed: \(reason)")
         }
         return descriptor
+    }
+
+    /// Reads on `descriptor` give up after `seconds` (a read then returns what it has).
+    static func limitReads(of descriptor: Int32, to seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     static func write(_ text: String, to descriptor: Int32) {

@@ -32,27 +32,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     /// `deinit`, so closing a stored descriptor on failure would close its number twice — and the second close
     /// could hit a file or socket another test thread had just opened under the same number.
     init(port: Int) throws {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let reason = errno
-            close(descriptor)
-            throw Failure(description: "connect() failed: \(reason)")
-        }
-        fd = descriptor
+        fd = try LoopbackSocket.connect(port: port)
     }
 
     deinit { close(fd) }

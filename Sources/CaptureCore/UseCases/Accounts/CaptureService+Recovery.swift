@@ -46,9 +46,7 @@ extension CaptureService {
     public func checkResetCode(
         code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil
     ) async throws {
-        let localization = catalog.localization
-        let messages = localization.messages(
-            for: localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: nil))
+        let messages = messages(locale: locale, acceptLanguage: acceptLanguage)
         if let code, !code.isEmpty, let email, !email.isEmpty {
             let address = User.normalize(email: email)
             for userID in try await store.codes.holders(address: address, purpose: .addressRestore, at: time.now())

@@ -12,9 +12,7 @@ extension CaptureService {
     public func verifyEmail(
         code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil
     ) async throws -> User {
-        let localization = catalog.localization
-        let messages = localization.messages(
-            for: localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: nil))
+        let messages = messages(locale: locale, acceptLanguage: acceptLanguage)
         var user = try await redeemCode(code, email: email, purpose: .emailVerification, messages: messages)
         try await endUnprovenLinks(of: user, wasProven: user.emailVerifiedAt != nil, locale: locale)
         let now = time.now()

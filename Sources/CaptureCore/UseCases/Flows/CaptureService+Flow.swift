@@ -1,17 +1,21 @@
 extension CaptureService {
-    /// Checks client, flow, form, response type and redirect URI of a submission, in that order. Calls that issue
-    /// no tokens (`issuesTokens: false`: recovery, verification, profile saves) take the SDKs' `response_type`
-    /// without PKCE.
     /// The texts a request is answered in: its `locale`, else its `Accept-Language`, else the default.
     public func messages(for request: FlowRequest) -> Messages {
-        let localization = catalog.localization
-        let messages = localization.messages(
-            for: localization.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, fallback: nil))
+        let messages = messages(locale: request.locale, acceptLanguage: request.acceptLanguage)
         // An imported flow's own texts in that language come first.
         let imported = request.flow.flatMap { catalog.flow(named: $0)?.imported }
         return imported.map { messages.overlaid(with: $0.texts(for: messages.tag)) } ?? messages
     }
 
+    /// The catalogs' texts in `locale`, else in `acceptLanguage`'s first language they have, else the default's.
+    func messages(locale: String?, acceptLanguage: String?) -> Messages {
+        let localization = catalog.localization
+        return localization.messages(for: localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: nil))
+    }
+
+    /// Checks client, flow, form, response type and redirect URI of a submission, in that order. Calls that issue
+    /// no tokens (`issuesTokens: false`: recovery, verification, profile saves) take the SDKs' `response_type`
+    /// without PKCE.
     func context(of request: FlowRequest, issuesTokens: Bool = true, takesForm: Bool = true) async throws -> FlowContext {
         let client = try await flowClient(of: request, issuesTokens: issuesTokens)
         // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
