@@ -37,11 +37,14 @@ let package = Package(
     targets: [
         // JSON values, the bounded parser callers' JSON goes through, and the writer every reply is written with.
         .target(name: "CaptureJSON"),
+        // The bounded CBOR decoder WebAuthn's attestation objects and COSE keys are read with.
+        .target(name: "CaptureCBOR"),
         // Domain, settings, flow definitions and use cases: no HTTP, no SQL.
         .target(
             name: "CaptureCore",
             dependencies: [
                 "CaptureJSON",
+                "CaptureCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -164,15 +167,18 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CaptureJSONTests", dependencies: ["CaptureJSON"]),
+        .testTarget(name: "CaptureCBORTests", dependencies: ["CaptureCBOR"]),
         .testTarget(
             name: "CaptureCoreTests",
             dependencies: [
-                "CaptureCore", "CaptureJSON", "CaptureTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "CaptureCore", "CaptureJSON", "CaptureCBOR", "CaptureTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 // UseCases/: CaptureService on a real store made per test (TestWorld), its rows read back through GRDB.
                 "CaptureStore", .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "CaptureStoreTests",

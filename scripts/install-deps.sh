@@ -45,6 +45,16 @@ if ! /usr/bin/python3 -c "import authlib, httpx" 2>/dev/null; then
   $sudo /usr/bin/python3 -m pip install -q --break-system-packages "authlib==1.9.9" "httpx==0.28.1"
 fi
 
+# Yubico's fido2 (its WebAuthn structures and COSE keys make the software authenticator that plays a platform's passkey
+# API, Tests/PythonSupport/soft_authenticator.py) and pyotp (an authenticator app's codes), for the interop and
+# web-view suites.
+if ! /usr/bin/python3 -c "import fido2.webauthn, pyotp" 2>/dev/null; then
+  echo "Installing fido2 and pyotp from PyPI"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo /usr/bin/python3 -m pip install -q --break-system-packages "fido2==2.2.1" "pyotp==2.12.1"
+fi
+
 # schemathesis for Tests/Interop (OpenAPI conformance of the live service). It needs pytest >= 8.4, newer than Debian's
 # python3-pytest that the web-view suite runs on, so it goes into a directory of its own (not the system site-packages,
 # which other checkouts on the machine share); the test runs it with that directory on PYTHONPATH.

@@ -71,6 +71,10 @@ struct RemoteAdminConsole: AdminConsole {
         try await send(.delete, "/users/\(segment(reference))")
     }
 
+    func resetFactors(_ reference: String) async throws -> FactorsResetView {
+        try await send(.post, "/users/\(segment(reference))/reset-factors")
+    }
+
     func clients() async throws -> AdminList<ClientView> { try await list("/clients", [:], page: nil) }
 
     func client(_ id: String) async throws -> ClientView { try await send(.get, "/clients/\(segment(id))") }

@@ -6,8 +6,11 @@ import Foundation
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "List, search and show users; sign them out everywhere, disable, re-enable, delete or import them.",
-        subcommands: [List.self, Show.self, SignOut.self, Disable.self, Enable.self, Delete.self, Import.self])
+        abstract:
+            "List, search and show users; sign them out everywhere, disable, re-enable, reset their factors, delete or import them.",
+        subcommands: [
+            List.self, Show.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self, Delete.self, Import.self,
+        ])
 
     static let columns: [Output.Column] = [
         .init("ID", "id"), .init("EMAIL", "email"), .init("NAME", "display_name"), .init("STATE", "state"),
@@ -81,6 +84,26 @@ extension UserCommand {
             try await options.withConsole { console, output in
                 let user = try await console.setDisabled(reference, true)
                 try output.message("disabled \(UserCommand.name(user)); their tokens are revoked", view: user)
+            }
+        }
+    }
+
+    struct ResetFactors: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-factors",
+            abstract: "Remove a user's passkeys and second factor (they lost them; the password stays).")
+
+        @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
+        var reference: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                let result = try await console.resetFactors(reference)
+                try output.message(
+                    "removed \(Output.plural(result.passkeysRemoved, "passkey"))"
+                        + (result.secondFactorRemoved ? " and the second factor" : "") + " of \(reference)",
+                    view: result)
             }
         }
     }

@@ -53,6 +53,9 @@ public final class PostgresDatabase: Sendable {
             identities: PostgresIdentityRepository(store: named("identities")),
             audit: PostgresAuditRepository(store: named("audit_log")),
             adminKeys: PostgresAdminKeyRepository(store: named("admin_keys")),
+            passkeys: PostgresPasskeyRepository(store: named("passkeys")),
+            ceremonies: PostgresCeremonyRepository(store: named("ceremonies")),
+            secondFactors: PostgresSecondFactorRepository(store: named("second_factors")),
             isReady: { [client] in
                 // A health check answers soon either way: a server that does not answer within 2 s is not ready.
                 let one = try? await within(.seconds(2)) {

@@ -32,6 +32,8 @@ enum PostgresMigrations {
             "p6-code-address",
             ["ALTER TABLE codes ADD COLUMN address text", "CREATE INDEX codes_by_address ON codes (address, purpose)"]
         ),
+        // Passkeys, ceremonies under way and second factors, as v15.
+        ("p7-passkeys-second-factors", passkeysSecondFactors),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the
@@ -240,6 +242,45 @@ enum PostgresMigrations {
         """
         CREATE TRIGGER clients_changed AFTER INSERT OR UPDATE OR DELETE ON clients
         FOR EACH STATEMENT EXECUTE FUNCTION clients_changed()
+        """,
+    ]
+
+    /// v15's tables.
+    private static let passkeysSecondFactors = [
+        """
+        CREATE TABLE passkeys (
+            credential_id text PRIMARY KEY,
+            user_id text NOT NULL REFERENCES users ON DELETE CASCADE,
+            name text NOT NULL,
+            public_key text NOT NULL,
+            sign_count bigint NOT NULL,
+            backup_eligible boolean NOT NULL,
+            backed_up boolean NOT NULL,
+            transports text[] NOT NULL,
+            created_at timestamptz NOT NULL,
+            last_used_at timestamptz)
+        """,
+        "CREATE INDEX passkeys_by_user ON passkeys (user_id)",
+        """
+        CREATE TABLE ceremonies (
+            hash text PRIMARY KEY,
+            kind text NOT NULL,
+            user_id text REFERENCES users ON DELETE CASCADE,
+            client_id text NOT NULL,
+            payload text NOT NULL,
+            attempts integer NOT NULL DEFAULT 0,
+            created_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL)
+        """,
+        "CREATE INDEX ceremonies_by_user ON ceremonies (user_id)",
+        "CREATE INDEX ceremonies_by_expiry ON ceremonies (expires_at)",
+        """
+        CREATE TABLE second_factors (
+            user_id text PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+            sealed_secret text NOT NULL,
+            last_step bigint,
+            recovery_hashes text[] NOT NULL,
+            created_at timestamptz NOT NULL)
         """,
     ]
 }

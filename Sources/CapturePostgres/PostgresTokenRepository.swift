@@ -42,8 +42,8 @@ struct PostgresTokenRepository: TokenRepository {
     }
 
     private func lookup(hash: String, forEntity: Bool) async throws -> RecordLookup? {
-        // One statement for the token, its user and the clients' version (a second for the linked accounts, which
-        // only `/entity` asks for).
+        // One statement for the token, its user and the clients' version (more for the linked accounts and passkeys,
+        // which only `/entity` asks for).
         let rows = try await store.query(
             """
             SELECT \(unescaped: Self.columns), \(unescaped: PostgresUserRepository.columns(prefix: "u_", table: "u")),
@@ -56,9 +56,10 @@ struct PostgresTokenRepository: TokenRepository {
         let user = found ? try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity) : nil
         let text: String? = found && forEntity ? try Columns(row)("u_profile") : nil
         let linked = forEntity ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
+        let passkeys = forEntity ? try await PostgresPasskeyRepository(store: store).list(userID: token.userID) : []
         return RecordLookup(
             check: TokenLookup(record: token, user: user, clientsVersion: try Columns(row)("clients_version")),
-            storedProfile: text, profiles: linked)
+            storedProfile: text, profiles: linked, passkeys: passkeys)
     }
 
     func findWithAccount(hash: String) async throws -> AccountLookup? {

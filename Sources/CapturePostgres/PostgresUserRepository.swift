@@ -81,7 +81,8 @@ struct PostgresUserRepository: UserRepository {
     }
 
     func delete(id: String) async throws -> Bool {
-        // tokens, codes, identities and user_unique reference users ON DELETE CASCADE.
+        // tokens, codes, identities, user_unique, passkeys, ceremonies and second_factors reference users ON DELETE
+        // CASCADE.
         try await !store.query("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
     }
 

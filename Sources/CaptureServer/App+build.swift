@@ -86,6 +86,8 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     FlowDocumentController(service: service).addRoutes(to: capture)
     CaptureAPIController(service: service).addRoutes(to: capture)
     AccountRecoveryController(service: service).addRoutes(to: capture)
+    FactorsController(service: service).addRoutes(to: capture)
+    AppAssociationController(service: service).addRoutes(to: problem)
     OAuthController(service: service).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
     VerifyController(service: service).addRoutes(to: group(.verify))

@@ -72,6 +72,25 @@ public enum StoreCopy {
                 ("linkedAt", .date), ("lastUsedAt", .date),
             ]),
         StoredTable(
+            "passkeys", orderedBy: ["credentialID"],
+            [
+                ("credentialID", .text), ("userID", .text), ("name", .text), ("publicKey", .text), ("signCount", .integer),
+                ("backupEligible", .bool), ("backedUp", .bool), ("transports", .texts), ("createdAt", .date),
+                ("lastUsedAt", .date),
+            ]),
+        StoredTable(
+            "ceremonies", orderedBy: ["hash"],
+            [
+                ("hash", .text), ("kind", .text), ("userID", .text), ("clientID", .text), ("payload", .text),
+                ("attempts", .integer), ("createdAt", .date), ("expiresAt", .date),
+            ]),
+        StoredTable(
+            "second_factors", orderedBy: ["userID"],
+            [
+                ("userID", .text), ("sealedSecret", .text), ("lastStep", .integer), ("recoveryHashes", .texts),
+                ("createdAt", .date),
+            ]),
+        StoredTable(
             "admin_keys", orderedBy: ["id"],
             [
                 ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),

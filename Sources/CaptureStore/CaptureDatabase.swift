@@ -99,6 +99,9 @@ public enum CaptureDatabase {
             identities: SQLiteIdentityRepository(writer: named("identities")),
             audit: SQLiteAuditRepository(writer: named("audit_log")),
             adminKeys: SQLiteAdminKeyRepository(writer: named("admin_keys")),
+            passkeys: SQLitePasskeyRepository(writer: named("passkeys")),
+            ceremonies: SQLiteCeremonyRepository(writer: named("ceremonies")),
+            secondFactors: SQLiteSecondFactorRepository(writer: named("second_factors")),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

@@ -232,6 +232,39 @@ enum Migrations {
             try db.alter(table: "codes") { t in t.add(column: "address", .text) }
             try db.create(index: "codes_by_address", on: "codes", columns: ["address", "purpose"])
         }
+        migrator.registerMigration("v15-passkeys-second-factors") { db in
+            // Passkeys by credential id (base64url), the COSE public key as base64url text.
+            try db.create(table: "passkeys") { t in
+                t.primaryKey("credentialID", .text)
+                t.column("userID", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("publicKey", .text).notNull()
+                t.column("signCount", .integer).notNull()
+                t.column("backupEligible", .boolean).notNull()
+                t.column("backedUp", .boolean).notNull()
+                t.column("transports", .jsonText).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("lastUsedAt", .datetime)
+            }
+            // Ceremonies under way by the hash of their secret; expired ones are purged through the index.
+            try db.create(table: "ceremonies") { t in
+                t.primaryKey("hash", .text)
+                t.column("kind", .text).notNull()
+                t.column("userID", .text).indexed().references("users", onDelete: .cascade)
+                t.column("clientID", .text).notNull()
+                t.column("payload", .text).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull().indexed()
+            }
+            try db.create(table: "second_factors") { t in
+                t.primaryKey("userID", .text).references("users", onDelete: .cascade)
+                t.column("sealedSecret", .text).notNull()
+                t.column("lastStep", .integer)
+                t.column("recoveryHashes", .jsonText).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

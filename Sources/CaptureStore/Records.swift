@@ -224,6 +224,101 @@ extension LinkedIdentity: FetchableRecord, PersistableRecord {
     }
 }
 
+/// The public key as base64url text, the transports as a JSON array.
+extension Passkey: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "passkeys"
+
+    public init(row: Row) throws {
+        self.init(
+            credentialID: row["credentialID"], userID: row["userID"], name: row["name"],
+            publicKey: StoredBytes.bytes(row["publicKey"]), signCount: UInt32(clamping: row["signCount"] as Int64),
+            backupEligible: row["backupEligible"], backedUp: row["backedUp"], transports: StoredList.list(row["transports"]),
+            createdAt: row["createdAt"])
+        lastUsedAt = row["lastUsedAt"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["credentialID"] = credentialID
+        container["userID"] = userID
+        container["name"] = name
+        container["publicKey"] = StoredBytes.text(publicKey)
+        container["signCount"] = Int64(signCount)
+        container["backupEligible"] = backupEligible
+        container["backedUp"] = backedUp
+        container["transports"] = StoredList.text(transports)
+        container["createdAt"] = createdAt
+        container["lastUsedAt"] = lastUsedAt
+    }
+}
+
+/// A row of a kind this build does not know is an error, never read as another kind.
+extension PendingCeremony: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "ceremonies"
+
+    public init(row: Row) throws {
+        let kind: String = row["kind"]
+        guard let known = Kind(rawValue: kind) else { throw CaptureError.unexpected("a ceremony of unknown kind \(kind)") }
+        self.init(
+            hash: row["hash"], kind: known, userID: row["userID"], clientID: row["clientID"], payload: row["payload"],
+            createdAt: row["createdAt"], expiresAt: row["expiresAt"])
+        attempts = row["attempts"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["hash"] = hash
+        container["kind"] = kind.rawValue
+        container["userID"] = userID
+        container["clientID"] = clientID
+        container["payload"] = payload
+        container["attempts"] = attempts
+        container["createdAt"] = createdAt
+        container["expiresAt"] = expiresAt
+    }
+}
+
+/// The recovery hashes as a JSON array.
+extension SecondFactor: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "second_factors"
+
+    public init(row: Row) throws {
+        self.init(
+            userID: row["userID"], sealedSecret: row["sealedSecret"], recoveryHashes: StoredList.list(row["recoveryHashes"]),
+            createdAt: row["createdAt"])
+        lastStep = row["lastStep"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["userID"] = userID
+        container["sealedSecret"] = sealedSecret
+        container["lastStep"] = lastStep
+        container["recoveryHashes"] = StoredList.text(recoveryHashes)
+        container["createdAt"] = createdAt
+    }
+}
+
+/// A list of texts as a column keeps it: a JSON array, as GRDB stores a `Codable` record's lists. Text that is not
+/// one reads as an empty list.
+enum StoredList {
+    static func text(_ list: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(list)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func list(_ text: String?) -> [String] {
+        text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+    }
+}
+
+/// Bytes as a column keeps them: base64url text, which both backends and `capturectl db copy` carry as text.
+enum StoredBytes {
+    static func text(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64URLEncoded()
+    }
+
+    static func bytes(_ text: String) -> [UInt8] {
+        Data(base64URLEncoded: text).map { Array($0) } ?? []
+    }
+}
+
 extension DatabaseError {
     var isUniqueViolation: Bool { extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE }
 }

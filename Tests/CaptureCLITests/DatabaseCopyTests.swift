@@ -8,8 +8,8 @@ import Testing
 /// copy serving the same sessions.
 @Suite struct DatabaseCopyTests {
     /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
-    /// a confidential client, an admin key and the audit log, a linked provider account, a throttle counter and a
-    /// social sign-in under way.
+    /// a confidential client, an admin key and the audit log, a linked provider account, a throttle counter, a
+    /// social sign-in under way, a passkey, a ceremony under way and a second factor.
     static func populated() async throws -> (TestWorld, IssuedGrant) {
         let world = try await TestWorld.current(backend: .sqlite)
         let service = world.service
@@ -35,6 +35,19 @@ import Testing
             responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: world.time.now())
         login.claims = ["email": .string("s@example.com")]
         try await service.store.socialLogins.insert(login)
+        var passkey = Passkey(
+            credentialID: "credential", userID: user.id, name: "Laptop", publicKey: Array(0...255), signCount: 3,
+            backupEligible: true, backedUp: false, transports: ["internal", "hybrid"], createdAt: world.time.now())
+        passkey.lastUsedAt = world.time.now()
+        try await service.store.passkeys.insert(passkey)
+        try await service.store.ceremonies.insert(
+            PendingCeremony(
+                hash: "ticket", kind: .secondFactor, userID: user.id, clientID: "demo-mobile-app", payload: "context",
+                createdAt: world.time.now(), expiresAt: world.time.now() + 300))
+        var factor = SecondFactor(
+            userID: user.id, sealedSecret: "sealed", recoveryHashes: ["h1", "h2"], createdAt: world.time.now())
+        factor.lastStep = 1
+        try await service.store.secondFactors.save(factor)
         _ = rotated
         return (world, live)
     }

@@ -66,11 +66,36 @@ struct UserCommandTests {
         #expect(!user.isDisabled)
     }
 
+    @Test("user reset-factors removes passkeys and the second factor, audited", arguments: CLIMode.allCases)
+    func resetFactors(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        let auth = try await world.register("a@example.com")
+        let now = world.time.now()
+        try await world.service.store.passkeys.insert(
+            Passkey(
+                credentialID: "AAEC", userID: auth.user.id, name: "Phone", publicKey: [1], signCount: 0,
+                backupEligible: true, backedUp: true, transports: [], createdAt: now))
+        try await world.service.store.secondFactors.save(
+            SecondFactor(userID: auth.user.id, sealedSecret: "sealed", recoveryHashes: ["h"], createdAt: now))
+
+        let reset = try await cli.run(["user", "reset-factors", "a@example.com", "--json"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        let view = try reset.object()
+        #expect(view["passkeys_removed"] as? Int == 1 && view["second_factor_removed"] as? Bool == true)
+        #expect(try await world.service.store.passkeys.list(userID: auth.user.id).isEmpty)
+        #expect(try await world.service.store.secondFactors.find(userID: auth.user.id) == nil)
+        let audit = try await world.service.auditLog(AuditFilter(action: "user.reset_factors"))
+        #expect(audit.first?.target == "a@example.com" && audit.first?.outcome == "success")
+        let again = try await cli.run(["user", "reset-factors", "a@example.com"])
+        #expect(again.status == 0 && again.stdout.contains("removed 0 passkeys"), "\(again.stdout)")
+    }
+
     @Test("unknown users are 'not found' (exit 1)", arguments: CLIMode.allCases)
     func unknownUser(mode: CLIMode) async throws {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
-        for verb in ["show", "disable", "enable"] {
+        for verb in ["show", "disable", "enable", "reset-factors"] {
             let result = try await cli.run(["user", verb, "nobody@example.com"])
             #expect(result.status == 1, "\(verb)")
             #expect(result.stderr.contains("not found"))

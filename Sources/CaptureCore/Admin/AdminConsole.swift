@@ -78,6 +78,8 @@ public protocol AdminConsole: Sendable {
     func user(_ reference: String) async throws -> UserView
     func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView
     func deleteUser(_ reference: String) async throws -> DeletedUserView
+    /// Removes every passkey and the second factor of an account whose owner lost them (the password stays).
+    func resetFactors(_ reference: String) async throws -> FactorsResetView
 
     func clients() async throws -> AdminList<ClientView>
     func client(_ id: String) async throws -> ClientView

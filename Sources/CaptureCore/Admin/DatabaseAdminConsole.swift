@@ -86,6 +86,16 @@ public struct DatabaseAdminConsole: AdminConsole {
         return DeletedUserView(deleted: user.id, email: user.email)
     }
 
+    public func resetFactors(_ reference: String) async throws -> FactorsResetView {
+        let (user, passkeys, secondFactor) = try await service.audited(
+            "user.reset_factors", target: reference, by: actor,
+            detail: { "\($0.1) passkeys, second factor \($0.2 ? "removed" : "none")" }
+        ) {
+            try await service.resetFactors(reference)
+        }
+        return FactorsResetView(user: user.id, passkeysRemoved: passkeys, secondFactorRemoved: secondFactor)
+    }
+
     public func clients() async throws -> AdminList<ClientView> {
         AdminList(items: try await service.listClients().map { ClientView($0) }, nextOffset: nil)
     }

@@ -80,4 +80,23 @@ public struct CodeKey: Sendable {
     func mac(_ message: String) -> String {
         HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key).withUnsafeBytes { Hex.lowercase($0) }
     }
+
+    /// Seals a secret the service must read again (an authenticator app's): AES-GCM under a key derived from this
+    /// one, base64url of nonce, ciphertext and tag. A copy of the database alone cannot open it.
+    func seal(_ secret: [UInt8]) -> String {
+        let box = try! AES.GCM.seal(secret, using: sealingKey)  // only fails for a nonce of the wrong size
+        return box.combined!.base64URLEncoded()
+    }
+
+    /// The sealed secret, or nil when it was not sealed under this key.
+    func unseal(_ sealed: String) -> [UInt8]? {
+        guard let data = Data(base64URLEncoded: sealed), let box = try? AES.GCM.SealedBox(combined: data),
+            let secret = try? AES.GCM.open(box, using: sealingKey)
+        else { return nil }
+        return Array(secret)
+    }
+
+    private var sealingKey: SymmetricKey {
+        SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("capture-bridge sealing key".utf8), using: key))
+    }
 }

@@ -6,7 +6,10 @@ import CaptureJSON
 extension EntityEncoder {
     /// The record written from `stored`; false when the text is not one it copies from (what it wrote is then to be
     /// dropped, and the record built instead).
-    func copy(_ user: User, from stored: StoredJSONText, profiles: [LinkedIdentity], to output: inout [UInt8]) -> Bool {
+    func copy(
+        _ user: User, from stored: StoredJSONText, profiles: [LinkedIdentity], passkeys: [Passkey] = [],
+        to output: inout [UInt8]
+    ) -> Bool {
         var stored = stored
         guard let top = stored.wholeObject() else { return false }
         var finder = MemberFinder(members: top)
@@ -14,7 +17,7 @@ extension EntityEncoder {
         for (index, member) in schema.layout.members.enumerated() {
             Self.writeKey(member, first: index == 0, to: &output)
             if case .service(let attribute) = member.content {
-                Self.writeServiceAttribute(attribute, of: user, profiles: profiles, to: &output)
+                Self.writeServiceAttribute(attribute, of: user, profiles: profiles, passkeys: passkeys, to: &output)
             } else {
                 let value = finder.value(of: member, in: stored)
                 guard Self.write(value, of: stored, content: member.content, to: &output) else { return false }
@@ -103,10 +106,11 @@ extension EntityEncoder {
 
     /// `serviceValue` written out; dates straight into the output.
     private static func writeServiceAttribute(
-        _ attribute: EntityServiceAttribute, of user: User, profiles: [LinkedIdentity], to output: inout [UInt8]
+        _ attribute: EntityServiceAttribute, of user: User, profiles: [LinkedIdentity], passkeys: [Passkey],
+        to output: inout [UInt8]
     ) {
         guard attribute.isDate else {
-            return JSONWriter.write(serviceValue(attribute, of: user, profiles: profiles), to: &output)
+            return JSONWriter.write(serviceValue(attribute, of: user, profiles: profiles, passkeys: passkeys), to: &output)
         }
         guard let date = serviceDate(attribute, of: user) else { return output.append(contentsOf: "null".utf8) }
         output.append(UInt8(ascii: "\""))

@@ -16,27 +16,33 @@ public struct EntityEncoder: Sendable {
     }
 
     /// The whole record.
-    public func record(_ user: User, profiles: [LinkedIdentity] = []) -> JSONValue {
+    public func record(_ user: User, profiles: [LinkedIdentity] = [], passkeys: [Passkey] = []) -> JSONValue {
         var record = Self.rendered(user.profile, scope: schema.attributes)
         for attribute in EntityServiceAttribute.allCases {
-            record[attribute.rawValue] = Self.serviceValue(attribute, of: user, profiles: profiles)
+            record[attribute.rawValue] = Self.serviceValue(attribute, of: user, profiles: profiles, passkeys: passkeys)
         }
         return .object(record)
     }
 
     /// `/entity`'s reply bytes: from `storedProfile`, the profile's stored text, when the user was read without
     /// parsing it (the token check's read); from `user.profile` otherwise.
-    public func write(_ user: User, storedProfile: String?, profiles: [LinkedIdentity], to output: inout [UInt8]) {
-        guard let storedProfile else { return JSONWriter.write(record(user, profiles: profiles), to: &output) }
+    public func write(
+        _ user: User, storedProfile: String?, profiles: [LinkedIdentity], passkeys: [Passkey] = [], to output: inout [UInt8]
+    ) {
+        guard let storedProfile else {
+            return JSONWriter.write(record(user, profiles: profiles, passkeys: passkeys), to: &output)
+        }
         let start = output.count
         var text = storedProfile
-        let copied = text.withUTF8 { bytes in copy(user, from: StoredJSONText(bytes), profiles: profiles, to: &output) }
+        let copied = text.withUTF8 { bytes in
+            copy(user, from: StoredJSONText(bytes), profiles: profiles, passkeys: passkeys, to: &output)
+        }
         if copied { return }
         // Text other software wrote, or values the copy does not take (fractions, escaped names): parsed and built.
         output.removeSubrange(start...)
         var parsed = user
         parsed.profile = StoredJSON.object(storedProfile) ?? [:]
-        JSONWriter.write(record(parsed, profiles: profiles), to: &output)
+        JSONWriter.write(record(parsed, profiles: profiles, passkeys: passkeys), to: &output)
     }
 
     /// `/entity`'s `attribute_name`: one attribute (or plural element) by path; a service attribute by name.
@@ -58,7 +64,9 @@ public struct EntityEncoder: Sendable {
     }
 
     /// One of the service's own attributes as the record shows it.
-    static func serviceValue(_ attribute: EntityServiceAttribute, of user: User, profiles: [LinkedIdentity]) -> JSONValue {
+    static func serviceValue(
+        _ attribute: EntityServiceAttribute, of user: User, profiles: [LinkedIdentity], passkeys: [Passkey] = []
+    ) -> JSONValue {
         switch attribute {
         case .email: .string(user.email)
         case .id: user.number.map(JSONValue.int) ?? .null
@@ -66,6 +74,7 @@ public struct EntityEncoder: Sendable {
         case .emailVerified, .created, .lastUpdated, .lastLogin:
             .optional(serviceDate(attribute, of: user).map(CaptureDate.format))
         case .profiles: linkedProfiles(profiles)
+        case .passkeys: passkeyList(passkeys)
         }
     }
 
@@ -76,7 +85,7 @@ public struct EntityEncoder: Sendable {
         case .created: user.createdAt
         case .lastUpdated: user.updatedAt
         case .lastLogin: user.lastLoginAt
-        case .email, .id, .uuid, .profiles: nil
+        case .email, .id, .uuid, .profiles, .passkeys: nil
         }
     }
 
@@ -90,6 +99,19 @@ public struct EntityEncoder: Sendable {
                     "lastUsed": .optional(identity.lastUsedAt.map(CaptureDate.format)),
                 ]
             })
+    }
+
+    /// The record's `passkeys`: each one's id, name, creation and last use; never its key.
+    public static func passkeyList(_ passkeys: [Passkey]) -> JSONValue {
+        .array(passkeys.map(passkeyView))
+    }
+
+    public static func passkeyView(_ passkey: Passkey) -> JSONValue {
+        [
+            "id": .string(passkey.credentialID), "name": .string(passkey.name),
+            "created": .string(CaptureDate.format(passkey.createdAt)),
+            "lastUsed": .optional(passkey.lastUsedAt.map(CaptureDate.format)),
+        ]
     }
 
     /// Every attribute of `scope`, present or null; the element's `id` kept.

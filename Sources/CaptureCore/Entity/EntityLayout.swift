@@ -51,13 +51,13 @@ final class EntityLayout: Sendable {
 
 /// What `User.entity` adds to the schema's attributes (`email` replaces the schema's own), kept by the service.
 enum EntityServiceAttribute: String, CaseIterable, Sendable {
-    case email, id, uuid, emailVerified, created, lastUpdated, lastLogin, profiles
+    case email, id, uuid, emailVerified, created, lastUpdated, lastLogin, profiles, passkeys
 
     /// Written as `CaptureDate` text (`EntityEncoder.serviceDate`).
     var isDate: Bool {
         switch self {
         case .emailVerified, .created, .lastUpdated, .lastLogin: true
-        case .email, .id, .uuid, .profiles: false
+        case .email, .id, .uuid, .profiles, .passkeys: false
         }
     }
 }

@@ -13,7 +13,7 @@ public struct EntitySchema: Sendable, Equatable {
 
     /// Kept by the service, shown in every record, written by nobody through the API.
     public static let systemAttributes: Set<String> = [
-        "id", "uuid", "created", "lastUpdated", "emailVerified", "lastLogin", "password", "profiles",
+        "id", "uuid", "created", "lastUpdated", "emailVerified", "lastLogin", "password", "profiles", "passkeys",
     ]
     /// Objects and plurals nest at most this deep.
     public static let maxDepth = 4

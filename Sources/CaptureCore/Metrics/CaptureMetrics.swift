@@ -122,6 +122,8 @@ public struct CaptureMetrics: Sendable {
 public enum SignInMethod: String, Sendable {
     case password
     case social
+    case passkey
+    case secondFactor = "second_factor"
 }
 
 /// How a sign-in attempt ended, as `capture_sign_ins_total{outcome}` reports it.
@@ -133,13 +135,16 @@ public enum SignInOutcome: String, Sendable {
     case unverifiedEmail = "unverified_email"
     /// Social: the provider account has no user yet, or its address belongs to one (register or merge next).
     case needsAccount = "needs_account"
+    /// The password was right; an authenticator or recovery code completes the sign-in.
+    case needsSecondFactor = "needs_second_factor"
     /// The request could not be used: a bad form, client or flow.
     case invalidRequest = "invalid_request"
     case error
 
     public init(_ error: any Error) {
         switch error as? CaptureError {
-        case .invalidCredentials: self = .wrongCredentials
+        case .invalidCredentials, .invalidSecondFactor: self = .wrongCredentials
+        case .secondFactorRequired: self = .needsSecondFactor
         case .rateLimited: self = .throttled
         case .accountDeactivated: self = .deactivated
         case .emailNotVerified: self = .unverifiedEmail

@@ -10,6 +10,9 @@ public struct Repositories: Sendable {
     public let identities: any IdentityRepository
     public let audit: any AuditRepository
     public let adminKeys: any AdminKeyRepository
+    public let passkeys: any PasskeyRepository
+    public let ceremonies: any CeremonyRepository
+    public let secondFactors: any SecondFactorRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
@@ -17,7 +20,8 @@ public struct Repositories: Sendable {
         users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
         throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository, audit: any AuditRepository,
-        adminKeys: any AdminKeyRepository, isReady: @escaping @Sendable () async -> Bool
+        adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
+        secondFactors: any SecondFactorRepository, isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
@@ -29,6 +33,9 @@ public struct Repositories: Sendable {
         self.identities = identities
         self.audit = audit
         self.adminKeys = adminKeys
+        self.passkeys = passkeys
+        self.ceremonies = ceremonies
+        self.secondFactors = secondFactors
         self.isReady = isReady
     }
 }

@@ -61,18 +61,20 @@ public struct TokenLookup: Sendable {
 }
 
 /// A token check for `/entity`: the check's read, and its user's Capture record as stored — the profile as its
-/// stored text (`StoredJSON`), which `EntityEncoder.write` writes from (the user's `profile` is left empty), and the
-/// linked provider accounts — in one snapshot.
+/// stored text (`StoredJSON`), which `EntityEncoder.write` writes from (the user's `profile` is left empty), the
+/// linked provider accounts and the passkeys — in one snapshot.
 public struct RecordLookup: Sendable {
     public let check: TokenLookup
     /// The user's profile as stored; nil when the user is gone.
     public let storedProfile: String?
     public let profiles: [LinkedIdentity]
+    public let passkeys: [Passkey]
 
-    public init(check: TokenLookup, storedProfile: String?, profiles: [LinkedIdentity]) {
+    public init(check: TokenLookup, storedProfile: String?, profiles: [LinkedIdentity], passkeys: [Passkey] = []) {
         self.check = check
         self.storedProfile = storedProfile
         self.profiles = profiles
+        self.passkeys = passkeys
     }
 }
 

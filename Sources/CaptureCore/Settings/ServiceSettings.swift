@@ -44,6 +44,9 @@ public struct ServiceSettings: Sendable, Equatable {
     /// Directory holding the clients' theme files (logos, extra stylesheets); docs/themes.md.
     public var themesDirectory = "Settings/themes"
     public var clients: [ClientSettings] = []
+    /// The WebAuthn relying party id passkeys are made for: the public origin's host unless set (a registrable
+    /// suffix of it, such as `example.com` for `https://id.example.com`).
+    public var passkeyRelyingPartyID: String?
     /// Social sign-in providers, in the order the sign-in screens list them.
     public var socialProviders: [SocialProviderSettings] = []
     /// Each provider's client secret by provider name, from the environment (never from the file).
@@ -121,4 +124,14 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var siteName: String?
     public var verifyEmailUrl: String?
     public var passwordRecoverUrl: String?
+    /// The client's iOS apps as `TEAMID.bundle.id`: listed in `apple-app-site-association`'s `webcredentials`.
+    public var iosAppIds: [String]?
+    /// The client's Android apps: listed in `assetlinks.json`, and their signing keys' origins accepted by passkeys.
+    public var androidApps: [AndroidAppSettings]?
+    /// Every account signing in through this client needs a second factor (SDK-era apps get a clear error).
+    public var requireSecondFactor: Bool?
+
+    public init(clientId: String) {
+        self.clientId = clientId
+    }
 }

@@ -6,6 +6,7 @@ struct ServiceSettingsFile: Decodable {
     var port: Int?
     var database: String?
     var publicOrigin: String?
+    var passkeyRpId: String?
     var appId: String?
     var accessTokenLifeHours: Double?
     var refreshTokenLifeDays: Double?
@@ -72,6 +73,7 @@ extension ServiceSettings {
         if let port = raw.port { settings.port = port }
         if let database = raw.database { settings.database = database }
         settings.publicOrigin = raw.publicOrigin
+        settings.passkeyRelyingPartyID = raw.passkeyRpId
         if let appId = raw.appId { settings.appID = appId }
         if let hours = raw.accessTokenLifeHours { settings.accessTokenLifeHours = hours }
         if let days = raw.refreshTokenLifeDays { settings.refreshTokenLifeDays = days }
@@ -195,6 +197,9 @@ extension ServiceSettings {
         if let origin = publicOrigin, URLOrigin(origin) == nil {
             throw fail("publicOrigin", "must be an http(s) origin such as https://id.example.com, got '\(origin)'")
         }
+        if let rpID = passkeyRelyingPartyID, !AppAssociation.isRelyingPartyID(rpID, of: resolvedPublicOrigin) {
+            throw fail("passkeyRpId", "must be the public origin's host or a suffix of it at a dot, got '\(rpID)'")
+        }
         var seen = Set<String>()
         for (index, client) in clients.enumerated() {
             let key = "clients[\(index)]"
@@ -222,6 +227,7 @@ extension ServiceSettings {
                 if let url, let problem = ClientPages.problem(withPage: url, of: client) { throw fail("\(key).\(name)", problem) }
             }
             if let (themeKey, problem) = client.theme?.problem() { throw fail("\(key).theme.\(themeKey)", problem) }
+            if let (appKey, problem) = AppAssociation.problem(with: client) { throw fail("\(key).\(appKey)", problem) }
         }
         for (key, seconds) in [
             ("requestHeaderTimeoutSeconds", requestHeaderTimeoutSeconds),

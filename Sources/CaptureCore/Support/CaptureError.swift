@@ -29,6 +29,13 @@ public enum CaptureError: Error, Equatable, Sendable {
     case authorizationCodeExpired
     case redirectURIMismatch(expected: String, supplied: String)
     case rateLimited
+    /// The password was right and the account has a second factor: the ticket an authenticator or recovery code
+    /// completes the sign-in with (`/oauth/auth_native_second_factor`).
+    case secondFactorRequired(ticket: String)
+    /// The client requires a second factor and the account has none set up.
+    case secondFactorSetupRequired
+    /// An authenticator or recovery code that is wrong, used already, or for a ticket that is gone.
+    case invalidSecondFactor
     case requestTooLarge(limit: Int)
     case unsupportedContentType(String)
     case unsupportedGrantType(String)
@@ -42,7 +49,9 @@ public enum CaptureError: Error, Equatable, Sendable {
             .unsupportedGrantType:
             200
         case .emailNotVerified: 112
-        case .invalidCredentials: 210
+        case .invalidCredentials, .invalidSecondFactor: 210
+        case .secondFactorRequired: 270
+        case .secondFactorSetupRequired: 271
         case .recordNotFound: 310
         case .emailAddressInUse: 380
         case .invalidFormFields: 390
@@ -67,6 +76,9 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidAccessToken: "invalid_access_token"
         case .invalidGrant: "invalid_grant"
         case .invalidCredentials: "invalid_credentials"
+        case .invalidSecondFactor: "invalid_second_factor"
+        case .secondFactorRequired: "second_factor_required"
+        case .secondFactorSetupRequired: "second_factor_setup_required"
         case .recordNotFound: "record_not_found"
         case .emailAddressInUse: "email_address_in_use"
         case .invalidFormFields: "invalid_form_fields"
@@ -95,6 +107,10 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .missingArgument(let name): "missing required argument: \(name)"
         case .invalidArgument(let name, let reason), .malformedRequest(let name, let reason): "\(name): \(reason)"
         case .invalidCredentials: "Incorrect email address or password."
+        case .invalidSecondFactor: "That code is not right, or it was used already."
+        case .secondFactorRequired: "enter the code from your authenticator app, or a recovery code"
+        case .secondFactorSetupRequired:
+            "this app requires a second factor: sign in with a passkey, or set up an authenticator app first"
         case .recordNotFound(let what): "\(what) not found"
         case .emailAddressInUse: "This email address is already in use."
         case .invalidFormFields: "some form fields are invalid"

@@ -3,7 +3,8 @@ import Foundation
 /// The use cases, shared by the HTTP service and `capturectl`: one implementation of each rule. They are grouped by
 /// feature beside this file: `Flows/` (pages, registration, sign-in, sign-out), `Tokens/` (grants, refresh, codes,
 /// `/verify`, purging), `Accounts/` (the profile, addresses, recovery and verification codes, mail), `Social/`
-/// (provider sign-in and links) and `Admin/` (clients, keys, audit, import, operator verbs).
+/// (provider sign-in and links), `Factors/` (passkeys, authenticator apps, recovery codes) and `Admin/` (clients,
+/// keys, audit, import, operator verbs).
 public struct CaptureService: Sendable {
     public let settings: ServiceSettings
     public let catalog: FlowCatalog
@@ -14,6 +15,8 @@ public struct CaptureService: Sendable {
     public let throttle: SignInThrottle
     /// `settings.trustedProxies`, parsed once.
     public let proxies: TrustedProxies
+    /// The WebAuthn relying party passkeys are made for (`AppAssociation.relyingParty`).
+    public let relyingParty: RelyingParty
     /// The message templates of `settings.mailTemplatesDirectory`, read once.
     public let templates: MailTemplates
     /// Wakes the mail delivery loop (see `MailDelivery`).
@@ -46,6 +49,7 @@ public struct CaptureService: Sendable {
         self.minter = TokenMinter(random: random)
         self.throttle = SignInThrottle(store: store.throttle, settings: settings)
         self.proxies = TrustedProxies(settings.trustedProxies, header: settings.proxyHeader) ?? .none
+        self.relyingParty = AppAssociation.relyingParty(settings)
         self.templates = MailTemplates.load(directory: settings.mailTemplatesDirectory)
         self.decoyHash = decoyHash
     }

@@ -64,6 +64,9 @@ struct AdminController {
         admin.post("/users/:user/enable") { _, context in
             try Reply.view(try await console(context).setDisabled(try AdminRequest.reference(context, "user"), false))
         }
+        admin.post("/users/:user/reset-factors") { _, context in
+            try Reply.view(try await console(context).resetFactors(try AdminRequest.reference(context, "user")))
+        }
         admin.post("/users/:user/sign-out") { _, context in
             try Reply.view(try await console(context).revokeTokens(ofUser: try AdminRequest.reference(context, "user")))
         }

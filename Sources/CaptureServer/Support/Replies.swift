@@ -95,6 +95,8 @@ enum Reply {
             if let email { body["existing_email"] = .string(email) }
         case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name):
             body["argument"] = .string(name)
+        case .secondFactorRequired(let ticket):
+            body["second_factor_ticket"] = .string(ticket)
         default:
             break
         }

@@ -117,7 +117,8 @@ struct SQLiteTokenRepository: TokenRepository {
             else { return nil }
             let lookup = RecordLookup(
                 check: TokenLookup(record: token, user: user.0, clientsVersion: clientsVersion), storedProfile: user.1,
-                profiles: listing ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [])
+                profiles: listing ? try SQLiteIdentityRepository.list(userID: token.userID, in: db) : [],
+                passkeys: listing ? try SQLitePasskeyRepository.list(userID: token.userID, in: db) : [])
             return ((lookup, userRow), linked)
         }
         guard let (found, userRow) = try await self.read(forEntity: forEntity, read) else { return nil }
@@ -131,8 +132,11 @@ struct SQLiteTokenRepository: TokenRepository {
         return found
     }
 
-    /// Whether the selected user has linked accounts (an index lookup; false without a user).
-    private static let linkedSQL = "EXISTS (SELECT 1 FROM identities WHERE identities.userID = users.id)"
+    /// Whether the selected user has linked accounts or passkeys (index lookups; false without a user).
+    private static let linkedSQL = """
+        (EXISTS (SELECT 1 FROM identities WHERE identities.userID = users.id)
+            OR EXISTS (SELECT 1 FROM passkeys WHERE passkeys.userID = users.id))
+        """
 
     /// A check not kept: the token, its user, the clients' version, the user's row id, whether it has linked accounts.
     private static let withUserSQL = """
@@ -166,12 +170,13 @@ struct SQLiteTokenRepository: TokenRepository {
         else { return nil }
         let lookup = RecordLookup(
             check: TokenLookup(record: kept.record, user: user, clientsVersion: kept.clientsVersion), storedProfile: text,
-            profiles: listing ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [])
+            profiles: listing ? try SQLiteIdentityRepository.list(userID: user.id, in: db) : [],
+            passkeys: listing ? try SQLitePasskeyRepository.list(userID: user.id, in: db) : [])
         return (lookup, linked)
     }
 
-    /// `body` as the one statement it is (`statementRead`, no transaction), unless the linked accounts are wanted (for
-    /// `/entity`) and the user has some: then `body` again, listing them, in one read transaction (`pointRead`), so
+    /// `body` as the one statement it is (`statementRead`, no transaction), unless the linked accounts and passkeys are
+    /// wanted (for `/entity`) and the user has some: then `body` again, listing them, in one read transaction (`pointRead`), so
     /// the record and its list come from one snapshot. Most users have none, and BEGIN and COMMIT cost what the read
     /// costs.
     private func read<T: Sendable>(

@@ -87,7 +87,8 @@ struct SQLiteUserRepository: UserRepository {
     }
 
     func delete(id: String) async throws -> Bool {
-        // tokens.userID and user_unique.userID reference users ON DELETE CASCADE (foreign keys are on).
+        // Every table that names a user (tokens, codes, identities, user_unique, passkeys, ceremonies, second_factors)
+        // references users ON DELETE CASCADE (foreign keys are on).
         try await writer.write { db in try User.deleteOne(db, key: id) }
     }
 

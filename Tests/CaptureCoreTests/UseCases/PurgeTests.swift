@@ -52,6 +52,13 @@ import Testing
         }
         let liveThrottle = try await count("throttle", in: world) - 1
         #expect(liveThrottle > 0)
+        // A passkey challenge nobody answered, and one still open.
+        _ = try await world.service.passkeyRequestOptions(
+            FlowRequest(parameters: ["client_id": "demo-mobile-app"]), email: nil)
+        try await world.service.store.ceremonies.insert(
+            PendingCeremony(
+                hash: "old", kind: .passkeyGet, userID: nil, clientID: "demo-mobile-app", payload: "",
+                createdAt: now - 600, expiresAt: now - 300))
         _ = try await world.service.createAdminKey(name: "today", by: .service)
 
         let report = try await world.service.purgeExpired()
@@ -59,8 +66,13 @@ import Testing
         #expect(report["codes"] == oldCodes)
         #expect(report["social_logins"] == 1)
         #expect(report["throttle"] == 1)
+        #expect(report["ceremonies"] == 1)
         #expect(report["audit_log"] == 1)
-        #expect(report.items.map(\.name) == ["tokens", "codes", "social_logins", "throttle", "mail_bodies", "audit_log"])
+        #expect(
+            report.items.map(\.name) == [
+                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log",
+            ])
+        #expect(try await count("ceremonies", in: world) == 1)
         #expect(try await world.service.auditLog(AuditFilter()).map(\.target).count == 1, "today's row stays")
         #expect(try await count("tokens", in: world) == 2)
         #expect(try await count("codes", in: world) == oldCodes, "the new user's, as many")

@@ -45,6 +45,7 @@ import Testing
         expect(try Self.schema("AdminRevoked"), RevocationView.CodingKeys.self)
         expect(try Self.schema("AdminPurged"), PurgeView.CodingKeys.self)
         expect(try Self.schema("AdminUserDeleted"), DeletedUserView.CodingKeys.self)
+        expect(try Self.schema("AdminFactorsReset"), FactorsResetView.CodingKeys.self)
         expect(try Self.schema("AdminClientRemoved"), RemovedClientView.CodingKeys.self)
         expect(try Self.schema("AdminSecret"), ClientSecretView.CodingKeys.self)
         let introspection = try #require(try Self.schema("AdminIntrospection")["oneOf"] as? [[String: Any]])

@@ -56,3 +56,22 @@ public struct ClientSecretView: Codable, Sendable, Equatable {
         self.clientSecret = clientSecret
     }
 }
+
+/// `{"user": id, "passkeys_removed": n, "second_factor_removed": bool}`: an account's factors reset by an operator.
+public struct FactorsResetView: Codable, Sendable, Equatable {
+    public var user: String
+    public var passkeysRemoved: Int
+    public var secondFactorRemoved: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case user
+        case passkeysRemoved = "passkeys_removed"
+        case secondFactorRemoved = "second_factor_removed"
+    }
+
+    public init(user: String, passkeysRemoved: Int, secondFactorRemoved: Bool) {
+        self.user = user
+        self.passkeysRemoved = passkeysRemoved
+        self.secondFactorRemoved = secondFactorRemoved
+    }
+}

@@ -14,15 +14,18 @@ extension CaptureService {
             let (user, lookup) = try await authenticatedRecord(accessToken: accessToken)
             var output: [UInt8] = []
             output.reserveCapacity(4096)
-            encoder.write(user, storedProfile: lookup.storedProfile, profiles: lookup.profiles, to: &output)
+            encoder.write(
+                user, storedProfile: lookup.storedProfile, profiles: lookup.profiles, passkeys: lookup.passkeys, to: &output)
             return output
         }
         return try encoder.attribute(attributeName, of: try await entity(accessToken: accessToken)).encodedBytes()
     }
 
-    /// The record in Janrain's shape, with every attribute of the schema and the linked provider accounts.
+    /// The record in Janrain's shape, with every attribute of the schema, the linked provider accounts and passkeys.
     public func record(of user: User) async throws -> JSONValue {
-        EntityEncoder(schema: catalog.schema).record(user, profiles: try await store.identities.list(userID: user.id))
+        EntityEncoder(schema: catalog.schema).record(
+            user, profiles: try await store.identities.list(userID: user.id),
+            passkeys: try await store.passkeys.list(userID: user.id))
     }
 
     /// `/entity.update`, `/entity.replace`, `/entity.delete` from their raw parameters: the access token is checked

@@ -18,12 +18,7 @@ extension CaptureService {
     /// without PKCE.
     func context(of request: FlowRequest, issuesTokens: Bool = true, takesForm: Bool = true) async throws -> FlowContext {
         let client = try await flowClient(of: request, issuesTokens: issuesTokens)
-        // Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
-        if let origin = request.crossOrigin,
-            !ClientRules.acceptsOrigin(origin, allowed: client.allowedOrigins, publicOrigin: settings.resolvedPublicOrigin)
-        {
-            throw CaptureError.notPermitted("pages on \(origin) may not use this client's flows")
-        }
+        try checkCrossOrigin(request, of: client)
         guard let flowName = request.flow, !flowName.isEmpty else { throw CaptureError.missingArgument("flow") }
         guard let flow = catalog.flow(named: flowName) else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(flowName)'")
@@ -49,6 +44,15 @@ extension CaptureService {
             context.redirectURI = request.redirectURI.flatMap { $0.isEmpty ? nil : $0 }
         }
         return context
+    }
+
+    /// Other sites' pages must not drive sign-in from their visitors' browsers (guessing, login CSRF).
+    func checkCrossOrigin(_ request: FlowRequest, of client: Client) throws {
+        if let origin = request.crossOrigin,
+            !ClientRules.acceptsOrigin(origin, allowed: client.allowedOrigins, publicOrigin: settings.resolvedPublicOrigin)
+        {
+            throw CaptureError.notPermitted("pages on \(origin) may not use this client's flows")
+        }
     }
 
     /// What a sign-in or registration hands back, by response type; nothing but 112 to a client that requires a

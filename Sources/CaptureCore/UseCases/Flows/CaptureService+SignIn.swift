@@ -45,12 +45,27 @@ extension CaptureService {
         guard !user.isDisabled else { throw CaptureError.accountDeactivated }
         // The right password on an unverified address: a fresh code the page's verifyEmail screen asks for.
         try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: request.locale)
+        // A cheaper or imported hash is made again at the configured cost, now that the password is at hand.
+        if let stored = user.passwordHash, hasher.needsRehash(stored) {
+            user.passwordHash = await hasher.hash(password)
+            try await store.users.update(user)
+        }
+        try await requireSecondFactor(of: user, request, client: context.client)
+        return try await finishPasswordSignIn(user, context: context, request: request, device: device)
+    }
+
+    /// The rest of a password sign-in, once every factor it needs is proven: the merge it completes, the sign-in
+    /// time, the tokens or code, a device token (`device`: the stored key of the caller's, when it is the account's).
+    func finishPasswordSignIn(
+        _ user: User, context: FlowContext, request: FlowRequest, device: String?
+    ) async throws
+        -> AuthResult
+    {
+        var user = user
         if let mergeToken = request.mergeToken {
             try await mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
         }
         user.lastLoginAt = time.now()
-        // A cheaper or imported hash is made again at the configured cost, now that the password is at hand.
-        if let stored = user.passwordHash, hasher.needsRehash(stored) { user.passwordHash = await hasher.hash(password) }
         try await store.users.update(user)
         var result = try await complete(context, user: user, isNew: false, refreshSecret: request.refreshSecret)
         result.deviceToken = try await deviceToken(for: user, client: context.client, request: request, trusted: device)

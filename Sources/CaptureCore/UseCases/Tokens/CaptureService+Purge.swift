@@ -31,6 +31,7 @@ extension CaptureService {
         report.add("codes", try await store.codes.purge(expiredBefore: now - Self.expiredCodeGrace))
         report.add("social_logins", try await store.socialLogins.purge(expiredBefore: now - SocialLogin.retention))
         report.add("throttle", try await store.throttle.purge(expiredBefore: now))
+        report.add("ceremonies", try await store.ceremonies.purge(expiredBefore: now))
         // Without a relay the delivery loop never runs, so stale bodies are forgotten here too.
         let bodies = try await store.outbox.forgetBodies(at: now)
         if bodies > 0 { try await store.outbox.scrub() }

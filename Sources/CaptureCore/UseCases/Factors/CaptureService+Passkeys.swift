@@ -1,0 +1,184 @@
+import CaptureJSON
+import Foundation
+
+extension CaptureService {
+    /// `/passkey/registration_options`: a challenge for adding a passkey to the signed-in account, bound to the access
+    /// token's session, with the account's passkeys excluded (an authenticator holds one per account).
+    public func passkeyCreationOptions(accessToken: String?) async throws -> JSONValue {
+        let (user, token) = try await authenticate(accessToken: accessToken)
+        let challenge = try await beginCeremony(.passkeyCreate, userID: user.id, clientID: token.clientID, payload: token.hash)
+        return relyingParty.creationOptions(
+            challenge: challenge, userHandle: Array(user.id.utf8), userName: user.email,
+            displayName: user.displayName ?? user.email, excluding: try await store.passkeys.list(userID: user.id))
+    }
+
+    /// `/passkey/register`: the new passkey, once the authenticator's answer to this session's challenge verifies.
+    public func addPasskey(accessToken: String?, credential: String?, name: String?) async throws -> Passkey {
+        let (user, token) = try await authenticate(accessToken: accessToken)
+        let response = try Self.credential(credential)
+        let (challenge, ceremony) = try await takeCeremony(of: response, .passkeyCreate)
+        guard ceremony.userID == user.id, ConstantTime.equals(ceremony.payload, token.hash) else {
+            throw Self.refusal(.wrongChallenge)
+        }
+        let data: AuthenticatorData
+        do { data = try relyingParty.verifyRegistration(response, challenge: challenge) } catch {
+            throw Self.refusal(error)
+        }
+        guard let made = data.credential else { throw Self.refusal(.malformed("no credential was made")) }
+        let now = time.now()
+        let passkey = Passkey(
+            credentialID: Data(made.id).base64URLEncoded(), userID: user.id, name: Self.passkeyName(name, at: now),
+            publicKey: made.publicKeyBytes, signCount: data.signCount, backupEligible: data.backupEligible,
+            backedUp: data.backedUp, transports: response.transports, createdAt: now)
+        try await store.passkeys.insert(passkey)
+        await recordSecurityEvent("passkey.added", target: user.id, detail: passkey.name)
+        return passkey
+    }
+
+    /// `/passkey/sign_in_options`: a challenge for a passkey sign-in through `client`. With `email`, the account's
+    /// passkeys are listed (address-first); an address without passkeys, or with no account, gets one made-up
+    /// credential id derived from the address, so the answer does not tell who has an account. Without, the
+    /// authenticator offers its own (discoverable credentials).
+    public func passkeyRequestOptions(_ request: FlowRequest, email: String?) async throws -> JSONValue {
+        let client = try await self.client(id: request.clientID)
+        try checkCrossOrigin(request, of: client)
+        var allowed: [Passkey] = []
+        if let email, !email.isEmpty {
+            let address = User.normalize(email: email)
+            if let user = try await store.users.find(email: address) { allowed = try await store.passkeys.list(userID: user.id) }
+            if allowed.isEmpty {
+                let made = Data(codeKey.mac("passkey decoy " + address).utf8.prefix(32)).base64URLEncoded()
+                allowed = [
+                    Passkey(
+                        credentialID: made, userID: "", name: "", publicKey: [], signCount: 0, backupEligible: false,
+                        backedUp: false, transports: ["internal", "hybrid"], createdAt: time.now())
+                ]
+            }
+        }
+        let challenge = try await beginCeremony(
+            .passkeyGet, userID: nil, clientID: client.clientID, payload: allowed.map(\.credentialID).joined(separator: " "))
+        return relyingParty.requestOptions(challenge: challenge, allowing: allowed)
+    }
+
+    /// `/oauth/auth_native_passkey`: signs in with a passkey's answer to a challenge this client was given, and
+    /// replies as a password sign-in does. A passkey with user verification is two factors in one: no second factor
+    /// is asked for.
+    public func signInWithPasskey(_ request: FlowRequest, credential: String?) async throws -> AuthResult {
+        try await countingSignIn(.passkey) {
+            let context = try await context(of: request, takesForm: false)
+            let response = try Self.credential(credential)
+            let credentialID = Data(response.id).base64URLEncoded()
+            let (challenge, ceremony) = try await takeCeremony(of: response, .passkeyGet)
+            guard ceremony.clientID == context.client.clientID else { throw Self.refusal(.wrongChallenge) }
+            if !ceremony.payload.isEmpty, !ceremony.payload.split(separator: " ").contains(Substring(credentialID)) {
+                throw Self.refusal(.wrongUser)
+            }
+            let relyingParty = self.relyingParty
+            let now = time.now()
+            let outcome: Result<Passkey, PasskeyFailure> = try await store.passkeys.use(credentialID: credentialID) { found in
+                guard var passkey = found else { return (nil, .failure(.unknownCredential)) }
+                if let handle = response.userHandle, handle != Array(passkey.userID.utf8) {
+                    return (nil, .failure(.wrongUser))
+                }
+                do throws(PasskeyFailure) {
+                    let data = try relyingParty.verifyAssertion(response, challenge: challenge, passkey: passkey)
+                    passkey.signCount = data.signCount
+                    passkey.backedUp = data.backedUp
+                    passkey.lastUsedAt = now
+                    return (passkey, .success(passkey))
+                } catch {
+                    return (nil, .failure(error))
+                }
+            }
+            let passkey: Passkey
+            switch outcome {
+            case .success(let used): passkey = used
+            case .failure(let failure):
+                if case .counterWentBackwards = failure {
+                    await recordSecurityEvent(
+                        "passkey.counter", target: credentialID, outcome: "refused",
+                        detail: failure.reason + " (" + failure.counterDetail + ")")
+                }
+                throw Self.refusal(failure)
+            }
+            guard var user = try await store.users.find(id: passkey.userID) else { throw Self.refusal(.unknownCredential) }
+            guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+            user.lastLoginAt = now
+            try await store.users.update(user)
+            return try await complete(
+                context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: "passkey",
+                locale: request.locale)
+        }
+    }
+
+    /// The signed-in account's passkeys.
+    public func passkeys(accessToken: String?) async throws -> [Passkey] {
+        let (user, _) = try await authenticate(accessToken: accessToken)
+        return try await store.passkeys.list(userID: user.id)
+    }
+
+    /// `/passkey/remove`: removes one of the signed-in account's passkeys; the rest stay.
+    public func removePasskey(accessToken: String?, id: String?) async throws {
+        let (user, _) = try await authenticate(accessToken: accessToken)
+        guard let id, !id.isEmpty else { throw CaptureError.missingArgument("passkey_id") }
+        guard try await store.passkeys.remove(credentialID: id, userID: user.id) else {
+            throw CaptureError.recordNotFound("passkey")
+        }
+        await recordSecurityEvent("passkey.removed", target: user.id, detail: id)
+    }
+
+    /// A fresh challenge stored as a ceremony of `kind`.
+    private func beginCeremony(
+        _ kind: PendingCeremony.Kind, userID: String?, clientID: String, payload: String
+    )
+        async throws -> [UInt8]
+    {
+        let challenge = minter.random.bytes(32)
+        let now = time.now()
+        try await store.ceremonies.insert(
+            PendingCeremony(
+                hash: TokenMinter.hash(Data(challenge).base64URLEncoded()), kind: kind, userID: userID, clientID: clientID,
+                payload: payload, createdAt: now, expiresAt: now.addingTimeInterval(RelyingParty.ceremonyLifetime)))
+        return challenge
+    }
+
+    /// The challenge the response answers and its ceremony, taken (deleted) whatever happens next: it is single use.
+    /// Refused unless it is a live ceremony of `kind`; the caller checks what it is bound to.
+    private func takeCeremony(
+        of response: CredentialResponse, _ kind: PendingCeremony.Kind
+    ) async throws
+        -> ([UInt8], PendingCeremony)
+    {
+        let challenge: [UInt8]
+        do { challenge = try CollectedClientData(response.clientDataJSON).challenge } catch { throw Self.refusal(error) }
+        let now = time.now()
+        let taken = try await store.ceremonies.use(hash: TokenMinter.hash(Data(challenge).base64URLEncoded())) {
+            (nil, $0)
+        }
+        guard let taken, taken.kind == kind, taken.expiresAt > now else { throw Self.refusal(.wrongChallenge) }
+        return (challenge, taken)
+    }
+
+    static func credential(_ text: String?) throws -> CredentialResponse {
+        guard let text, !text.isEmpty else { throw CaptureError.missingArgument("credential") }
+        do { return try CredentialResponse(json: text) } catch { throw refusal(error) }
+    }
+
+    static func refusal(_ failure: PasskeyFailure) -> CaptureError {
+        .invalidArgument("credential", failure.reason)
+    }
+
+    /// The name a person gave, trimmed and cut; else "Passkey" and the day it was made.
+    static func passkeyName(_ name: String?, at date: Date) -> String {
+        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isASCII || $0 >= " " }
+        if !trimmed.isEmpty { return String(trimmed.prefix(Passkey.maxNameLength)) }
+        return "Passkey " + String(CaptureDate.format(date).prefix(10))
+    }
+}
+
+extension PasskeyFailure {
+    var counterDetail: String {
+        if case .counterWentBackwards(let stored, let presented) = self { return "stored \(stored), presented \(presented)" }
+        return ""
+    }
+}

@@ -1,0 +1,140 @@
+import CaptureCore
+import CaptureJSON
+import Foundation
+import Hummingbird
+
+/// Passkeys and second factors in the Capture API's style: options and verification for adding a passkey and
+/// signing in with one, the account's factors, an authenticator app's set-up, and the second step of a password
+/// sign-in. Decode, call one use case, encode.
+struct FactorsController {
+    let service: CaptureService
+
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        router.post("/passkey/registration_options", use: registrationOptions)
+        router.post("/passkey/register", use: register)
+        router.post("/passkey/sign_in_options", use: signInOptions)
+        router.post("/passkey/remove", use: remove)
+        router.post("/oauth/auth_native_passkey", use: signIn)
+        router.post("/factors", use: factors)
+        router.post("/second_factor/setup", use: setup)
+        router.post("/second_factor/confirm", use: confirm)
+        router.post("/second_factor/disable", use: disable)
+        router.post("/oauth/auth_native_second_factor", use: secondFactor)
+    }
+
+    /// The parameters every call here takes besides its own: the client, page language and flow pages send.
+    static let common: Set<String> = ["client_id", "locale", "flow", "flow_version"]
+
+    private func parameters(_ request: Request, _ own: Set<String>) async throws -> [String: String] {
+        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        try CaptureAPIController.refuseUnknown(parameters, allowed: Self.common.union(own))
+        return parameters
+    }
+
+    @Sendable func registrationOptions(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token"])
+        let options = try await service.passkeyCreationOptions(
+            accessToken: APIRequest.accessToken(request, parameters: parameters))
+        return Reply.ok(["options": options])
+    }
+
+    @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token", "credential", "name"])
+        let passkey = try await service.addPasskey(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), credential: parameters["credential"],
+            name: parameters["name"])
+        return Reply.ok(["passkey": EntityEncoder.passkeyView(passkey)])
+    }
+
+    @Sendable func signInOptions(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["email"])
+        let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
+        return Reply.ok(["options": try await service.passkeyRequestOptions(flowRequest, email: parameters["email"])])
+    }
+
+    @Sendable func remove(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token", "passkey_id"])
+        try await service.removePasskey(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), id: parameters["passkey_id"])
+        return Reply.ok()
+    }
+
+    /// Replies as `/oauth/auth_native_traditional` does.
+    @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, Self.signInParameters.union(["credential"]))
+        var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
+        flowRequest.fields = [:]
+        let result = try await service.signInWithPasskey(flowRequest, credential: parameters["credential"])
+        return Reply.ok(try await CaptureAPIController(service: service).authFields(result))
+    }
+
+    @Sendable func factors(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token"])
+        let (user, _) = try await service.authenticate(accessToken: APIRequest.accessToken(request, parameters: parameters))
+        let passkeys = try await service.store.passkeys.list(userID: user.id)
+        let status = try await service.secondFactorStatus(of: user)
+        return Reply.ok([
+            "passkeys": EntityEncoder.passkeyList(passkeys),
+            "second_factor": ["enabled": .bool(status.enabled), "recovery_codes_left": .int(Int64(status.recoveryCodesLeft))],
+        ])
+    }
+
+    @Sendable func setup(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token"])
+        let setup = try await service.beginAuthenticatorSetup(
+            accessToken: APIRequest.accessToken(request, parameters: parameters))
+        return Reply.ok([
+            "secret": .string(setup.secret), "otpauth_uri": .string(setup.provisioningURI),
+            "setup_ticket": .string(setup.setupTicket),
+        ])
+    }
+
+    @Sendable func confirm(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token", "setup_ticket", "code"])
+        let codes = try await service.confirmAuthenticatorSetup(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), ticket: parameters["setup_ticket"],
+            code: parameters["code"])
+        return Reply.ok(["recovery_codes": .array(codes.map(JSONValue.string))])
+    }
+
+    @Sendable func disable(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["access_token", "code"])
+        try await service.disableSecondFactor(
+            accessToken: APIRequest.accessToken(request, parameters: parameters), code: parameters["code"])
+        return Reply.ok()
+    }
+
+    /// Replies as `/oauth/auth_native_traditional` does.
+    @Sendable func secondFactor(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let parameters = try await parameters(request, ["client_secret", "ticket", "code"])
+        let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
+        let result = try await service.completeSecondFactor(
+            ticket: parameters["ticket"], code: parameters["code"], flowRequest)
+        return Reply.ok(try await CaptureAPIController(service: service).authFields(result))
+    }
+
+    /// What a sign-in takes besides its credentials: the client, response type, PKCE and Janrain's refresh secret.
+    static let signInParameters: Set<String> = [
+        "client_secret", "redirect_uri", "response_type", "refresh_secret", "code_challenge", "code_challenge_method",
+        "device_token",
+    ]
+}
+
+/// The associated-domain files iOS and Android fetch before letting an app use this service's passkeys.
+struct AppAssociationController {
+    let service: CaptureService
+
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        let apple = Self.document(AppAssociation.appleAppSiteAssociation(service.settings.clients))
+        let android = Self.document(AppAssociation.assetLinks(service.settings.clients))
+        router.get("/.well-known/apple-app-site-association") { _, _ in apple }
+        router.get("/.well-known/assetlinks.json") { _, _ in android }
+    }
+
+    /// `application/json`, cacheable for an hour (settings change only with a restart).
+    static func document(_ value: JSONValue) -> Response {
+        var response = Reply.json(value)
+        response.headers[.cacheControl] = "public, max-age=3600"
+        return response
+    }
+}

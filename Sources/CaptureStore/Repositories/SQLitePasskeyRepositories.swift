@@ -1,0 +1,103 @@
+import CaptureCore
+import Foundation
+import GRDB
+
+/// Passkeys in SQLite; the primary key keeps a credential id on one account.
+struct SQLitePasskeyRepository: PasskeyRepository {
+    let writer: MeteredDatabase
+
+    func insert(_ passkey: Passkey) async throws {
+        do {
+            try await writer.write { db in try passkey.insert(db) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw CaptureError.notPermitted("this passkey is registered already")
+        }
+    }
+
+    func find(credentialID: String) async throws -> Passkey? {
+        try await writer.read { db in try Passkey.fetchOne(db, key: credentialID) }
+    }
+
+    func list(userID: String) async throws -> [Passkey] {
+        try await writer.read { db in try Self.list(userID: userID, in: db) }
+    }
+
+    static func list(userID: String, in db: Database) throws -> [Passkey] {
+        try Passkey.filter(Column("userID") == userID).order(Column("createdAt"), Column("credentialID")).fetchAll(db)
+    }
+
+    func use<Verdict: Sendable>(
+        credentialID: String, _ decide: @Sendable (Passkey?) -> (Passkey?, Verdict)
+    ) async throws -> Verdict {
+        try await writer.write { db in
+            let (changed, verdict) = decide(try Passkey.fetchOne(db, key: credentialID))
+            try changed?.save(db)
+            return verdict
+        }
+    }
+
+    func remove(credentialID: String, userID: String) async throws -> Bool {
+        try await writer.write { db in
+            try Passkey.filter(Column("credentialID") == credentialID && Column("userID") == userID).deleteAll(db) > 0
+        }
+    }
+
+    func removeAll(userID: String) async throws -> Int {
+        try await writer.write { db in try Passkey.filter(Column("userID") == userID).deleteAll(db) }
+    }
+}
+
+/// Ceremonies under way in SQLite; `use` reads and writes in one write transaction, so a challenge is taken once.
+struct SQLiteCeremonyRepository: CeremonyRepository {
+    let writer: MeteredDatabase
+
+    func insert(_ ceremony: PendingCeremony) async throws {
+        try await writer.write { db in try ceremony.insert(db) }
+    }
+
+    func use<Verdict: Sendable>(
+        hash: String, _ decide: @Sendable (PendingCeremony?) -> (PendingCeremony?, Verdict)
+    ) async throws -> Verdict {
+        try await writer.write { db in
+            let found = try PendingCeremony.fetchOne(db, key: hash)
+            let (changed, verdict) = decide(found)
+            if let changed {
+                try changed.save(db)
+            } else if found != nil {
+                try PendingCeremony.deleteOne(db, key: hash)
+            }
+            return verdict
+        }
+    }
+
+    func purge(expiredBefore cutoff: Date) async throws -> Int {
+        try await writer.write { db in try PendingCeremony.filter(Column("expiresAt") < cutoff).deleteAll(db) }
+    }
+}
+
+/// Second factors in SQLite, one row per account.
+struct SQLiteSecondFactorRepository: SecondFactorRepository {
+    let writer: MeteredDatabase
+
+    func find(userID: String) async throws -> SecondFactor? {
+        try await writer.read { db in try SecondFactor.fetchOne(db, key: userID) }
+    }
+
+    func save(_ factor: SecondFactor) async throws {
+        try await writer.write { db in try factor.save(db) }
+    }
+
+    func use<Verdict: Sendable>(
+        userID: String, _ decide: @Sendable (SecondFactor?) -> (SecondFactor?, Verdict)
+    ) async throws -> Verdict {
+        try await writer.write { db in
+            let (changed, verdict) = decide(try SecondFactor.fetchOne(db, key: userID))
+            try changed?.save(db)
+            return verdict
+        }
+    }
+
+    func remove(userID: String) async throws -> Bool {
+        try await writer.write { db in try SecondFactor.deleteOne(db, key: userID) }
+    }
+}

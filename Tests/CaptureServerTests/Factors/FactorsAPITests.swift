@@ -1,0 +1,133 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// The factors' rules that need no authenticator: associated-domain files from settings, a second factor that a
+/// password reset leaves in place, a client that requires one, and what an SDK-era app is told. (Passkey ceremonies
+/// and app codes are driven by real libraries in Tests/Interop and Tests/WebView.)
+@Suite struct FactorsAPITests {
+    static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
+
+    static func withApps(_ settings: inout ServiceSettings) {
+        settings.publicOrigin = "https://id.example.com"
+        var app = ClientSettings(clientId: "fern-app")
+        app.iosAppIds = ["ABCDE12345.com.example.fern"]
+        app.androidApps = [AndroidAppSettings(package: "com.example.fern", sha256CertFingerprints: [fingerprint])]
+        var other = ClientSettings(clientId: "fern-other")
+        other.iosAppIds = ["ABCDE12345.com.example.other", "ABCDE12345.com.example.fern"]
+        settings.clients = [app, other]
+    }
+
+    @Test func associatedDomainFilesListTheClientsAppsAndTheirOriginsArePasskeyOrigins() async throws {
+        try await withAPI(configure: Self.withApps) { api, world in
+            let apple = try await api.get("/.well-known/apple-app-site-association")
+            #expect(apple.status == .ok && apple.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(apple.headers[.cacheControl] == "public, max-age=3600")
+            let apps = (apple.json["webcredentials"] as? [String: Any])?["apps"] as? [String]
+            #expect(apps == ["ABCDE12345.com.example.fern", "ABCDE12345.com.example.other"])
+            let android = try await api.get("/.well-known/assetlinks.json")
+            let statements = try #require(try JSONSerialization.jsonObject(with: Data(android.text.utf8)) as? [[String: Any]])
+            #expect(statements.count == 1)
+            #expect(statements[0]["relation"] as? [String] == ["delegate_permission/common.get_login_creds"])
+            let target = try #require(statements[0]["target"] as? [String: Any])
+            #expect(target["namespace"] as? String == "android_app" && target["package_name"] as? String == "com.example.fern")
+            #expect(target["sha256_cert_fingerprints"] as? [String] == [Self.fingerprint])
+            // The relying party: the public host, the public origin and the app's signing key as an origin.
+            let party = world.service.relyingParty
+            #expect(party.id == "id.example.com")
+            let keyHash = Data((0..<32).map { UInt8($0 * 7 % 256) }).base64URLEncoded()
+            #expect(party.origins == ["https://id.example.com", "android:apk-key-hash:" + keyHash])
+        }
+    }
+
+    @Test func appSettingsAreCheckedWhenTheyAreRead() throws {
+        for (change, key) in [
+            ({ (c: inout ClientSettings) in c.iosAppIds = ["com.example.fern"] }, "iosAppIds"),
+            (
+                { (c: inout ClientSettings) in
+                    c.androidApps = [AndroidAppSettings(package: "fern", sha256CertFingerprints: [Self.fingerprint])]
+                }, "androidApps"
+            ),
+            (
+                { (c: inout ClientSettings) in
+                    c.androidApps = [AndroidAppSettings(package: "com.example.fern", sha256CertFingerprints: ["AB:CD"])]
+                }, "androidApps"
+            ),
+        ] {
+            var settings = ServiceSettings()
+            var client = ClientSettings(clientId: "fern-app")
+            change(&client)
+            settings.clients = [client]
+            #expect(throws: SettingsError.self, "\(key)") { try settings.validate(file: "service.json") }
+        }
+        var settings = ServiceSettings()
+        settings.publicOrigin = "https://id.example.com"
+        settings.passkeyRelyingPartyID = "example.com"
+        try settings.validate(file: "service.json")
+        settings.passkeyRelyingPartyID = "other.com"
+        #expect(throws: SettingsError.self) { try settings.validate(file: "service.json") }
+    }
+
+    /// Issue 30: recovery keeps its meaning. A reset password proves the mailbox, not the second factor.
+    @Test func aPasswordResetLeavesTheSecondFactorAndPasskeysInPlace() async throws {
+        try await withAPI { api, world in
+            let grant = try #require(try await world.register("kept@example.com").grant)
+            let setup = try await api.post("/second_factor/setup", ["access_token": grant.accessToken])
+            let secret = try #require(Self.secret(setup.json["secret"] as? String))
+            let code = TOTP(secret: secret).code(step: TOTP.step(at: world.service.time.now()))
+            let confirmed = try await api.post(
+                "/second_factor/confirm",
+                ["access_token": grant.accessToken, "setup_ticket": setup.json["setup_ticket"] as! String, "code": code])
+            #expect(confirmed.stat == "ok", "\(confirmed.json)")
+            _ = try await api.post(
+                "/oauth/forgot_password_native",
+                AccountRecoveryTests.flow("forgotPasswordForm", ["signInEmailAddress": "kept@example.com"]))
+            let (_, mailed) = try await AccountRecoveryTests.mailed(world, to: "kept@example.com")
+            let reset = try await api.post(
+                "/oauth/reset_password_native", AccountRecoveryTests.resetFields("kept@example.com", code: try #require(mailed)))
+            #expect(reset.stat == "ok", "\(reset.json)")
+            let signIn = try await api.post(
+                "/oauth/auth_native_traditional",
+                TestWorld.signIn(email: "kept@example.com", password: AccountRecoveryTests.newPassword))
+            #expect(signIn.code == 270 && signIn.json["error"] as? String == "second_factor_required")
+            #expect((signIn.json["second_factor_ticket"] as? String)?.count == 43)
+            #expect(
+                signIn.json["error_description"] as? String == "enter the code from your authenticator app, or a recovery code")
+        }
+    }
+
+    @Test func aClientThatRequiresASecondFactorRefusesAPasswordAlone() async throws {
+        try await withAPI(configure: { settings in
+            var strict = ClientSettings(clientId: "strict-app")
+            strict.requireSecondFactor = true
+            strict.responseTypes = ["token"]
+            settings.clients.append(strict)
+        }) { api, world in
+            _ = try await world.register("plain@example.com")
+            var fields = TestWorld.signIn(email: "plain@example.com", password: "correct horse battery")
+            fields["client_id"] = "strict-app"
+            let reply = try await api.post("/oauth/auth_native_traditional", fields)
+            #expect(reply.code == 271 && reply.json["access_token"] == nil)
+            fields["client_id"] = "demo-mobile-app"
+            #expect(try await api.post("/oauth/auth_native_traditional", fields).stat == "ok")
+        }
+    }
+
+    static func secret(_ grouped: String?) -> [UInt8]? {
+        guard let grouped else { return nil }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var bits = 0, buffer = 0
+        var bytes: [UInt8] = []
+        for character in grouped where character != " " {
+            guard let value = alphabet.firstIndex(of: character) else { return nil }
+            buffer = buffer << 5 | value
+            bits += 5
+            if bits >= 8 {
+                bytes.append(UInt8(buffer >> (bits - 8) & 0xFF))
+                bits -= 8
+            }
+        }
+        return bytes
+    }
+}
