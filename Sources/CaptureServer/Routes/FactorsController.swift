@@ -70,12 +70,12 @@ struct FactorsController {
 
     @Sendable func factors(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token"])
-        let (user, _) = try await service.authenticate(accessToken: APIRequest.accessToken(request, parameters: parameters))
-        let passkeys = try await service.store.passkeys.list(userID: user.id)
-        let status = try await service.secondFactorStatus(of: user)
+        let factors = try await service.factors(accessToken: APIRequest.accessToken(request, parameters: parameters))
         return Reply.ok([
-            "passkeys": EntityEncoder.passkeyList(passkeys),
-            "second_factor": ["enabled": .bool(status.enabled), "recovery_codes_left": .int(Int64(status.recoveryCodesLeft))],
+            "passkeys": EntityEncoder.passkeyList(factors.passkeys),
+            "second_factor": [
+                "enabled": .bool(factors.secondFactor), "recovery_codes_left": .int(Int64(factors.recoveryCodesLeft)),
+            ],
         ])
     }
 

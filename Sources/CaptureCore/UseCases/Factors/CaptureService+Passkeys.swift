@@ -111,10 +111,13 @@ extension CaptureService {
         }
     }
 
-    /// The signed-in account's passkeys.
-    public func passkeys(accessToken: String?) async throws -> [Passkey] {
+    /// `/factors`: the signed-in account's passkeys and second factor.
+    public func factors(accessToken: String?) async throws -> AccountFactors {
         let (user, _) = try await authenticate(accessToken: accessToken)
-        return try await store.passkeys.list(userID: user.id)
+        let factor = try await store.secondFactors.find(userID: user.id)
+        return AccountFactors(
+            passkeys: try await store.passkeys.list(userID: user.id), secondFactor: factor != nil,
+            recoveryCodesLeft: factor?.recoveryHashes.count ?? 0)
     }
 
     /// `/passkey/remove`: removes one of the signed-in account's passkeys; the rest stay.
@@ -174,6 +177,13 @@ extension CaptureService {
         if !trimmed.isEmpty { return String(trimmed.prefix(Passkey.maxNameLength)) }
         return "Passkey " + String(CaptureDate.format(date).prefix(10))
     }
+}
+
+/// What `/factors` shows of an account: its passkeys, and whether it has a second factor.
+public struct AccountFactors: Sendable, Equatable {
+    public var passkeys: [Passkey]
+    public var secondFactor: Bool
+    public var recoveryCodesLeft: Int
 }
 
 extension PasskeyFailure {

@@ -16,6 +16,8 @@ extension CaptureService {
     static let secondFactorLifetime: TimeInterval = 300
     /// Wrong codes a ticket or set-up takes before it is gone.
     static let secondFactorAttempts = 5
+    /// In a ticket's parameters: the provider a social sign-in came through (absent after a password).
+    static let providerKey = "_provider"
 
     /// `/second_factor/setup`: a new authenticator secret for the signed-in account, kept sealed until the first
     /// code from the app confirms it. An account that has one turns it off first.
@@ -78,28 +80,24 @@ extension CaptureService {
         await recordSecurityEvent("second_factor.disabled", target: user.id)
     }
 
-    /// Whether the account has a second factor, and how many recovery codes it has left.
-    public func secondFactorStatus(of user: User) async throws -> (enabled: Bool, recoveryCodesLeft: Int) {
-        let factor = try await store.secondFactors.find(userID: user.id)
-        return (factor != nil, factor?.recoveryHashes.count ?? 0)
-    }
-
-    /// After the right password: a ticket when the account has a second factor (thrown as `secondFactorRequired`),
-    /// a refusal when the client requires one the account lacks; nothing otherwise.
-    func requireSecondFactor(of user: User, _ request: FlowRequest, client: Client) async throws {
+    /// After the right password (or a provider's sign-in, `provider`): a ticket when the account has a second factor
+    /// (thrown as `secondFactorRequired`), a refusal when the client requires one the account lacks; nothing
+    /// otherwise.
+    func requireSecondFactor(of user: User, _ request: FlowRequest, client: Client, provider: String? = nil) async throws {
         guard try await store.secondFactors.find(userID: user.id) != nil else {
             if settings.clients.first(where: { $0.clientId == client.clientID })?.requireSecondFactor == true {
                 throw CaptureError.secondFactorSetupRequired
             }
             return
         }
+        var resumable = request.resumable
+        resumable[Self.providerKey] = provider
         let ticket = minter.mint()
         let now = time.now()
         try await store.ceremonies.insert(
             PendingCeremony(
                 hash: TokenMinter.hash(ticket), kind: .secondFactor, userID: user.id, clientID: client.clientID,
-                payload: String(
-                    decoding: JSONValue.object(request.resumable.mapValues(JSONValue.string)).encodedBytes(), as: UTF8.self),
+                payload: String(decoding: JSONValue.object(resumable.mapValues(JSONValue.string)).encodedBytes(), as: UTF8.self),
                 createdAt: now, expiresAt: now.addingTimeInterval(Self.secondFactorLifetime)))
         throw CaptureError.secondFactorRequired(ticket: ticket)
     }
@@ -130,13 +128,22 @@ extension CaptureService {
                 throw CaptureError.invalidSecondFactor
             }
             try await throttle.succeeded(attempt, now: time.now())
+            var parameters = StoredJSON.object(taken.payload)?.compactMapValues(\.stringValue) ?? [:]
+            let provider = parameters.removeValue(forKey: Self.providerKey)
             var resumed = FlowRequest(
-                parameters: StoredJSON.object(taken.payload)?.compactMapValues(\.stringValue) ?? [:],
-                remoteAddress: request.remoteAddress, crossOrigin: request.crossOrigin)
+                parameters: parameters, remoteAddress: request.remoteAddress, crossOrigin: request.crossOrigin)
             resumed.clientSecret = request.clientSecret
-            let context = try await context(of: resumed)
-            return try await finishPasswordSignIn(
-                user, context: context, request: resumed, device: try await trustedDevice(resumed.deviceToken, of: user))
+            let context = try await context(of: resumed, takesForm: provider == nil)
+            guard let provider else {
+                return try await finishPasswordSignIn(
+                    user, context: context, request: resumed, device: try await trustedDevice(resumed.deviceToken, of: user))
+            }
+            var signedIn = user
+            signedIn.lastLoginAt = time.now()
+            try await store.users.update(signedIn)
+            return try await complete(
+                context, user: signedIn, isNew: false, refreshSecret: resumed.refreshSecret, provider: provider,
+                locale: resumed.locale)
         }
     }
 

@@ -28,6 +28,8 @@ extension CaptureService {
             }
             try await spend(login)
             try await store.identities.touch(provider: login.provider, subject: subject, at: time.now())
+            // The provider proved its account; an account with a second factor still asks for it.
+            try await requireSecondFactor(of: user, request, client: context.client, provider: login.provider)
             user.lastLoginAt = time.now()
             try await store.users.update(user)
             return try await complete(
