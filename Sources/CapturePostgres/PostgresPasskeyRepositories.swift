@@ -84,8 +84,16 @@ struct PostgresPasskeyRepository: PasskeyRepository {
 struct PostgresCeremonyRepository: CeremonyRepository {
     let store: PostgresStore
 
+    /// Also deletes a few expired ceremonies, so options asked for and never answered do not pile up between purges.
     func insert(_ ceremony: PendingCeremony) async throws {
-        try await store.query(Self.insert(ceremony, onConflict: ""))
+        try await store.transaction { connection in
+            try await connection.rows(
+                """
+                DELETE FROM ceremonies WHERE hash IN (
+                    SELECT hash FROM ceremonies WHERE expires_at < \(ceremony.createdAt) LIMIT 16 FOR UPDATE SKIP LOCKED)
+                """)
+            try await connection.rows(Self.insert(ceremony, onConflict: ""))
+        }
     }
 
     private static func insert(_ ceremony: PendingCeremony, onConflict: String) -> PostgresQuery {

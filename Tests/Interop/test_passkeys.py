@@ -12,7 +12,7 @@ import pytest
 from conftest import PASSWORD, PUBLIC_CLIENT_ID, ROOT
 
 sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
-from soft_authenticator import SoftAuthenticator  # noqa: E402
+from soft_authenticator import SoftAuthenticator, unb64url  # noqa: E402
 
 FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US"}
 
@@ -80,6 +80,9 @@ def test_address_first_lists_the_accounts_passkeys_and_hides_who_has_none(server
     first = call(server, "/passkey/sign_in_options", dict(FLOW, email=nobody))["options"]["allowCredentials"]
     again = call(server, "/passkey/sign_in_options", dict(FLOW, email=nobody))["options"]["allowCredentials"]
     assert len(first) == 1 and first == again
+    # As long as a platform's credential id, and as random: nothing in it says "made up".
+    made = unb64url(first[0]["id"])
+    assert len(made) == 20 and len(set(made)) > 10 and not made.isascii()
     other, _ = register_account(server)
     assert len(call(server, "/passkey/sign_in_options", dict(FLOW, email=other))["options"]["allowCredentials"]) == 1
     # Another account's passkey does not answer for this address (a host that answers with it anyway).

@@ -48,11 +48,17 @@ struct SQLitePasskeyRepository: PasskeyRepository {
 }
 
 /// Ceremonies under way in SQLite; `use` reads and writes in one write transaction, so a challenge is taken once.
+/// Each insert also deletes a few expired ones, so options asked for and never answered do not pile up between purges.
 struct SQLiteCeremonyRepository: CeremonyRepository {
     let writer: MeteredDatabase
 
     func insert(_ ceremony: PendingCeremony) async throws {
-        try await writer.write { db in try ceremony.insert(db) }
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM ceremonies WHERE hash IN (SELECT hash FROM ceremonies WHERE expiresAt < ? LIMIT 16)",
+                arguments: [ceremony.createdAt])
+            try ceremony.insert(db)
+        }
     }
 
     func use<Verdict: Sendable>(

@@ -47,7 +47,9 @@ extension CaptureService {
             let address = User.normalize(email: email)
             if let user = try await store.users.find(email: address) { allowed = try await store.passkeys.list(userID: user.id) }
             if allowed.isEmpty {
-                let made = Data(codeKey.mac("passkey decoy " + address).utf8.prefix(32)).base64URLEncoded()
+                // 20 bytes, as iCloud Keychain's credential ids are, and as random-looking as theirs.
+                let mac = CodeKey.bytes(hex: codeKey.mac("passkey decoy " + address)) ?? []
+                let made = Data(mac.prefix(20)).base64URLEncoded()
                 allowed = [
                     Passkey(
                         credentialID: made, userID: "", name: "", publicKey: [], signCount: 0, backupEligible: false,
