@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 
+import httpx
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "PythonSupport"))
@@ -22,6 +23,10 @@ ROOT = HERE.parents[1]
 PUBLIC_CLIENT_ID = "demo-mobile-app"
 BACKEND_CLIENT_ID = "interop-backend"
 PASSWORD = "correct horse battery"
+# Seconds a test waits for an answer. Password hashes run below the event loops' priority (HashingPool), so beside the
+# web view's browsers on this 2-core machine one registration can take several seconds; httpx's default (5 s) is not
+# a bound on the service, only on the machine's load. A service that stops answering still fails the test.
+HTTP_TIMEOUT = 60
 
 
 
@@ -54,6 +59,12 @@ class Server:
 
     def url(self, path):
         return self.base + path
+
+    def post(self, path, **kwargs):
+        return httpx.post(self.url(path), **{"timeout": HTTP_TIMEOUT, **kwargs})
+
+    def get(self, path, **kwargs):
+        return httpx.get(self.url(path), **{"timeout": HTTP_TIMEOUT, **kwargs})
 
     def admin_key(self):
         """A new admin API key, made on the database file as an operator makes one (printed once)."""

@@ -13,14 +13,14 @@ from authlib.integrations.httpx_client import OAuth2Client
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 
-from conftest import PASSWORD, PUBLIC_CLIENT_ID
+from conftest import HTTP_TIMEOUT, PASSWORD, PUBLIC_CLIENT_ID
 
 SIGN_IN_PAGE = "/flows/webViewSignIn"
 
 
 @pytest.fixture(scope="module")
 def metadata(server):
-    reply = httpx.get(server.url("/.well-known/oauth-authorization-server"))
+    reply = server.get("/.well-known/oauth-authorization-server")
     assert reply.status_code == 200, reply.text
     assert reply.headers["content-type"].startswith("application/json")
     found = AuthorizationServerMetadata(reply.json())
@@ -31,17 +31,19 @@ def metadata(server):
 def public_client(server, **extra):
     """The native app: a public client, PKCE S256, no secret (Authlib sends client_id in the body)."""
     return OAuth2Client(client_id=PUBLIC_CLIENT_ID, token_endpoint_auth_method="none",
-                        redirect_uri=server.url(SIGN_IN_PAGE), code_challenge_method="S256", **extra)
+                        redirect_uri=server.url(SIGN_IN_PAGE), code_challenge_method="S256", timeout=HTTP_TIMEOUT,
+                        **extra)
 
 
 def backend_client(server, method="client_secret_basic"):
     """The app's backend: a confidential client made with `capturectl client add --confidential`."""
     return OAuth2Client(client_id=server.backend_client_id, client_secret=server.backend_secret,
-                        token_endpoint_auth_method=method, revocation_endpoint_auth_method=method)
+                        token_endpoint_auth_method=method, revocation_endpoint_auth_method=method,
+                        timeout=HTTP_TIMEOUT)
 
 
 def capture_api(server, path, fields, **kwargs):
-    reply = httpx.post(server.url(path), data=fields, **kwargs)
+    reply = server.post(path, data=fields, **kwargs)
     assert reply.status_code == 200, "%s: %s %s" % (path, reply.status_code, reply.text)
     return reply.json()
 
@@ -89,7 +91,7 @@ def test_discovery_document_validates_and_names_this_service(server, metadata):
     # The authorization endpoint is the sign-in page: it takes Authlib's authorization request as it builds it.
     client = public_client(server)
     url, state = client.create_authorization_url(metadata["authorization_endpoint"], code_verifier=generate_token(64))
-    page = httpx.get(url)
+    page = httpx.get(url, timeout=HTTP_TIMEOUT)
     assert page.status_code == 200, page.text[:500]
     assert page.headers["content-type"].startswith("text/html")
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
@@ -171,7 +173,7 @@ def test_introspection_by_a_confidential_client(server, metadata, method):
 
 def test_introspection_refuses_clients_that_do_not_authenticate(server, metadata):
     _, token, _ = signed_in(server, metadata)
-    wrong = OAuth2Client(client_id=server.backend_client_id, client_secret="not-the-secret")
+    wrong = OAuth2Client(client_id=server.backend_client_id, client_secret="not-the-secret", timeout=HTTP_TIMEOUT)
     refused = wrong.introspect_token(metadata["introspection_endpoint"], token=token["access_token"])
     assert refused.status_code == 401 and refused.json()["error"] == "invalid_client"
     assert refused.headers["www-authenticate"].lower().startswith("basic")

@@ -19,7 +19,7 @@ MANY_PARAMETERS = "&".join("p%d=1" % index for index in range(20_000))
 
 
 def access_token(server):
-    reply = httpx.post(server.url("/oauth/register_native_traditional"), data={
+    reply = server.post("/oauth/register_native_traditional", data={
         "client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
         "response_type": "token", "emailAddress": "hostile-%s@example.com" % uuid.uuid4().hex[:12],
         "displayName": "Hostile", "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD}).json()
@@ -53,7 +53,7 @@ def test_health_answers_while_hostile_requests_arrive(server):
         while len(latencies) < 10 or sending.is_set():
             started = time.monotonic()
             # A fresh connection each time, as a load balancer's probe makes.
-            reply = httpx.get(server.url("/health/live"), timeout=120)
+            reply = server.get("/health/live", timeout=120)
             latencies.append(time.monotonic() - started)
             assert reply.status_code == 200
             time.sleep(0.02)

@@ -6,7 +6,6 @@ import json
 import sys
 import uuid
 
-import httpx
 import pytest
 
 from conftest import PASSWORD, PUBLIC_CLIENT_ID, ROOT
@@ -18,7 +17,7 @@ FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US
 
 
 def call(server, path, fields):
-    reply = httpx.post(server.url(path), data=fields)
+    reply = server.post(path, data=fields)
     assert reply.status_code == 200, "%s: %s %s" % (path, reply.status_code, reply.text)
     return reply.json()
 
@@ -118,7 +117,7 @@ def test_a_cloned_authenticator_is_refused_and_audited(server):
     reply, _ = sign_in(server, authenticator)
     assert reply["stat"] == "error" and "counter" in reply["error_description"]
     key = server.admin_key()
-    audit = httpx.get(server.url("/admin/v1/audit"), params={"action": "passkey.counter"},
+    audit = server.get("/admin/v1/audit", params={"action": "passkey.counter"},
                       headers={"Authorization": "Bearer " + key}).json()
     assert any(entry["outcome"] == "refused" for entry in audit["items"]), audit
 
@@ -143,7 +142,7 @@ def test_a_removed_passkey_no_longer_signs_in_and_an_operator_resets_every_facto
     assert sign_in(server, first)[0]["stat"] == "error"
     assert sign_in(server, second)[0]["stat"] == "ok"
     key = server.admin_key()
-    reset = httpx.post(server.url("/admin/v1/users/%s/reset-factors" % email),
+    reset = server.post("/admin/v1/users/%s/reset-factors" % email,
                        headers={"Authorization": "Bearer " + key})
     assert reset.status_code == 200 and reset.json()["passkeys_removed"] == 1, reset.text
     assert sign_in(server, second)[0]["stat"] == "error"

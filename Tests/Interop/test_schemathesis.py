@@ -13,7 +13,6 @@ import sys
 import time
 import uuid
 
-import httpx
 import pytest
 
 from conftest import HERE, PASSWORD, PUBLIC_CLIENT_ID, ROOT
@@ -30,7 +29,7 @@ MAX_EXAMPLES = int(os.environ.get("INTEROP_SCHEMATHESIS_EXAMPLES", "80"))
 
 def access_token(server, email):
     """A signed-in user's access token, sent as a Bearer header so the token-protected endpoints get past it."""
-    reply = httpx.post(server.url("/oauth/register_native_traditional"), data={
+    reply = server.post("/oauth/register_native_traditional", data={
         "client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
         "response_type": "token", "emailAddress": email, "displayName": "Schemathesis",
         "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD}).json()

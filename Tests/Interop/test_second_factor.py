@@ -6,7 +6,6 @@ import time
 import urllib.parse
 import uuid
 
-import httpx
 import pyotp
 
 from conftest import PASSWORD, PUBLIC_CLIENT_ID
@@ -15,7 +14,7 @@ FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US
 
 
 def call(server, path, fields):
-    reply = httpx.post(server.url(path), data=fields)
+    reply = server.post(path, data=fields)
     assert reply.status_code == 200, "%s: %s %s" % (path, reply.status_code, reply.text)
     return reply.json()
 
