@@ -22,11 +22,13 @@ import urllib.parse
 import urllib.request
 import uuid
 
+import pyotp
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "PythonSupport"))
 from capture_process import die_with_parent, free_port, stop, wait_until_ready  # noqa: E402
 from capture_store import Store  # noqa: E402
+from soft_authenticator import SoftAuthenticator  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -91,6 +93,33 @@ class Server:
         assert status == 200 and reply.get("stat") == "ok", "API registration failed: %s %s" % (status, reply)
         return email, reply
 
+    def add_passkey(self, token, authenticator, name="Phone"):
+        """Adds a passkey made by `authenticator` (a SoftAuthenticator) to the account of `token` through the API, as
+        another device of the person's would have; returns the service's passkey record."""
+        _, options, _ = self.post("/passkey/registration_options", {"access_token": token})
+        assert options.get("stat") == "ok", options
+        credential = authenticator.create(options["options"], self.base)
+        _, added, _ = self.post("/passkey/register", {"access_token": token, "credential": json.dumps(credential),
+                                                      "name": name})
+        assert added.get("stat") == "ok", added
+        return added["passkey"]
+
+    def set_up_authenticator(self, token):
+        """Turns the authenticator app on for the account of `token` through the API; returns (AuthenticatorApp,
+        the ten recovery codes)."""
+        _, setup, _ = self.post("/second_factor/setup", {"access_token": token})
+        assert setup.get("stat") == "ok", setup
+        app = AuthenticatorApp(setup["otpauth_uri"])
+        _, confirmed, _ = self.post("/second_factor/confirm", {
+            "access_token": token, "setup_ticket": setup["setup_ticket"], "code": app.fresh()})
+        assert confirmed.get("stat") == "ok", confirmed
+        return app, confirmed["recovery_codes"]
+
+    def factors(self, token):
+        _, reply, _ = self.post("/factors", {"access_token": token})
+        assert reply.get("stat") == "ok", reply
+        return reply
+
     def log(self):
         try:
             return pathlib.Path(self.log_path).read_text(errors="replace")[-4000:]
@@ -110,6 +139,59 @@ def _send(request):
     except ValueError:
         body = text
     return status, body, headers
+
+
+class AuthenticatorApp:
+    """An authenticator app holding an account's secret (pyotp, from the otpauth:// link), as a phone shows its codes.
+    The service takes each 30-second step once, and one step either side of its clock: `fresh()` is the code of a step
+    not handed out yet (now's, else the next one); `last` the last code handed out."""
+
+    def __init__(self, otpauth_uri):
+        self.totp = pyotp.parse_uri(otpauth_uri)
+        self.step = None
+        self.last = None
+
+    def fresh(self):
+        now = int(time.time() // self.totp.interval)
+        step = now if self.step is None or self.step < now else self.step + 1
+        if step > now + 1:  # two codes of this window are spent: wait for the next one
+            time.sleep((step - 1) * self.totp.interval - time.time() + 0.05)
+        self.step = step
+        self.last = self.totp.at(step * self.totp.interval)
+        return self.last
+
+
+class PasskeyPlatform:
+    """The host's platform passkey API (ASAuthorization on iOS, Credential Manager on Android), played by a
+    SoftAuthenticator: takes the page's onCapturePasskeyRequest, runs the ceremony for `origin` (the service's, unless
+    a test says otherwise) and hands the result back with janrain.capture.ui.completePasskey, as a host does."""
+
+    def __init__(self, host, origin, authenticator=None):
+        self.host = host
+        self.origin = origin
+        self.authenticator = authenticator or SoftAuthenticator()
+        self.last = None  # the last answer handed to the page
+
+    def request(self, after=0, timeout=15):
+        """The next onCapturePasskeyRequest's result (queue transport) after the mark."""
+        return self.host.wait_for_event("onCapturePasskeyRequest", after=after, timeout=timeout).result
+
+    def answer(self, after=0, origin=None, credential=None, as_text=True):
+        """Waits for a request, runs it, answers; returns (the request, the answer as a dict)."""
+        request = self.request(after)
+        if request["kind"] == "create":
+            answer = self.authenticator.create(request["options"], origin or self.origin)
+        else:
+            answer = self.authenticator.get(request["options"], origin or self.origin, credential=credential)
+        assert self.host.complete_passkey(answer, as_text=as_text) == ("boolean", True)
+        self.last = answer
+        return request, answer
+
+    def reply(self, answer, after=0, as_text=True):
+        """Waits for a request and answers it with `answer` as it is (None: the person cancelled)."""
+        request = self.request(after)
+        assert self.host.complete_passkey(answer, as_text=as_text) == ("boolean", True)
+        return request
 
 
 def new_email():
@@ -348,6 +430,12 @@ def server(mailbox, oidc_provider):
 def janrain_site(server):
     """The Janrain customer's site whose pages load the service's drop-in loader (client `janrain-site`)."""
     return server.janrain_site
+
+
+@pytest.fixture
+def platform(server, host):
+    """The host's passkey platform (PasskeyPlatform) for the `host` web view and the service's origin."""
+    return PasskeyPlatform(host, server.base)
 
 
 @pytest.fixture

@@ -232,6 +232,18 @@ class Host:
             raise AssertionError("host command failed: %s\n  in: %s" % (box["error"], expression[:300]))
         return box["kind"], box["value"]
 
+    def complete_passkey(self, answer, as_text=True):
+        """Answers the page's onCapturePasskeyRequest as a native host does once its platform API is done:
+        evaluates `janrain.capture.ui.completePasskey(...)` with the credential as a JSON text literal (Android's
+        `JSONObject.quote(result)`), as an object literal (`as_text=False`, iOS's `JSONSerialization`), or `null`
+        (cancelled). Returns (type, value) of the command's result."""
+        if answer is None:
+            argument = "null"
+        else:
+            text = answer if isinstance(answer, str) else json.dumps(answer)
+            argument = json.dumps(text) if as_text else text
+        return self.command("janrain.capture.ui.completePasskey(%s)" % argument)
+
     # ------------------------------------------------------------------ waiting
 
     def pump(self, seconds=0.0):
@@ -352,18 +364,24 @@ class Host:
 
     def fill_and_submit(self, screen, values):
         """Sets the inputs of the form on `screen`, then submits it like a tap on its submit button."""
+        return self.fill_and_submit_form("#%s form[data-capture-form]" % screen, values)
+
+    def fill_and_submit_form(self, selector, values):
+        """Sets the inputs of the form `selector` names, then submits it like a tap on its submit button; returns
+        the form's data-capture-form (or data-capture-factor)."""
         script = (
             "(function(screen, values){"
-            "var form=document.getElementById(screen).querySelector('form[data-capture-form]');"
+            "var form=document.querySelector(screen);"
+            "if(!form)throw new Error('no form '+screen);"
             "for(var k in values){var input=form.elements[k];"
-            "if(!input)throw new Error('no input '+k+' on '+screen);"
+            "if(!input)throw new Error('no input '+k+' in '+screen);"
             "input.focus();input.value=values[k];"
             "input.dispatchEvent(new Event('input',{bubbles:true}));"
             "input.dispatchEvent(new Event('change',{bubbles:true}));}"
             "var button=form.querySelector('button[type=submit]');"
             "if(form.requestSubmit){form.requestSubmit(button);}else{button.click();}"
-            "return form.getAttribute('data-capture-form');})(%s, %s)"
-            % (json.dumps(screen), json.dumps(values))
+            "return form.getAttribute('data-capture-form')||form.getAttribute('data-capture-factor');})(%s, %s)"
+            % (json.dumps(selector), json.dumps(values))
         )
         return self.run_js(script)
 

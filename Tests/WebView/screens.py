@@ -4,15 +4,19 @@ text zoom, screenshots. Also the colour-scheme switch the host has: WebKitGTK re
 to pages as `prefers-color-scheme: dark`."""
 
 import json
+import uuid
 
 from conftest import CLIENT_ID, PASSWORD
 from host import set_dark_scheme
 from test_social_sign_in import answer_at_provider, back_on_page, new_subject, tap_provider
 
-# Screens that need a signed-in page, and those that need a social sign-in in progress (capture-ui.js shows sign-in
-# instead of either without it).
+# Screens that need a signed-in page, those that need a social sign-in in progress, and those that need a password
+# sign-in waiting for its second factor (capture-ui.js shows sign-in instead of any of them without it).
 SESSION_SCREENS = ("signedIn", "editProfile", "changePassword", "newPasswordSuccess")
 SOCIAL_SCREENS = ("socialRegistration", "mergeAccounts", "traditionalAuthenticateMerge")
+FACTOR_SCREENS = ("twoFactor",)
+# editProfile's passkey and authenticator-app sections, drawn once /factors has answered.
+FACTORS_PENDING_JS = "!document.querySelector('.capture_screen:not([hidden]) [data-capture-totp]:not([data-capture-ready])')"
 
 # Visible screen's controls: every link, button and input a finger may need to hit.
 CONTROLS_JS = """(function(){
@@ -80,9 +84,28 @@ def settle_screen(host):
     host.pump(0.05)
 
 
+def text_of(host, selector):
+    """The element's text with its white space collapsed, or None when it is missing or hidden."""
+    return host.run_js("(function(e){return e && !e.hidden ? e.textContent.replace(/\\s+/g, ' ').trim() : null;})"
+                       "(document.querySelector(%s))" % json.dumps(selector))
+
+
+def open_profile(server, host, token):
+    """The profile page with the host's token (createCaptureSession), its factor sections drawn from /factors."""
+    host.load(server.page("webViewProfile", session="pending"))
+    host.wait_for_event("onCaptureRenderComplete")
+    mark, _ = host.mark()
+    host.run_js("janrain.capture.ui.createCaptureSession(%s)" % json.dumps(token))
+    host.wait_for_event("onCaptureSessionFound", after=mark)
+    host.wait_for_screen("editProfile")
+    host.wait_for(lambda: host.run_js("!!document.querySelector('#editProfile [data-capture-totp][data-capture-ready]')"),
+                  10, "the factor sections")
+
+
 def show(host, name):
     assert host.run_js("janrain.capture.ui.renderScreen(%s)" % json.dumps(name)) is True, name
     host.wait_for_screen(name)
+    host.wait_for(lambda: host.run_js(FACTORS_PENDING_JS), 10, "the factor sections of %s" % name)
     settle_screen(host)
 
 
@@ -120,7 +143,7 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
     host.wait_for_event("onCaptureRenderComplete")
     ids = screen_ids(host)
     for name in ids:
-        if name not in SESSION_SCREENS and name not in SOCIAL_SCREENS and wanted(name):
+        if name not in SESSION_SCREENS + SOCIAL_SCREENS + FACTOR_SCREENS and wanted(name):
             show(host, name)
             yield name
     if "signIn" in ids and wanted("signIn-error"):
@@ -131,6 +154,15 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
         host.wait_for_event("onCaptureLoginFailed", after=mark)
         settle_screen(host)
         yield "signIn-error"
+    if "twoFactor" in ids and wanted("twoFactor"):
+        # The right password of an account with an authenticator app (a new one each walk: no worker waits for another).
+        two_step, registered = server.register(email="screens-2fa-%s@example.com" % uuid.uuid4().hex[:10])
+        server.set_up_authenticator(registered["access_token"])
+        show(host, "signIn")
+        host.fill_and_submit("signIn", {"signInEmailAddress": two_step, "currentPassword": PASSWORD})
+        host.wait_for_screen("twoFactor")
+        settle_screen(host)
+        yield "twoFactor"
     if "traditionalRegistration" in ids and wanted("traditionalRegistration-errors"):
         show(host, "traditionalRegistration")
         mark, _ = host.mark()

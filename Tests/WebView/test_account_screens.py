@@ -9,12 +9,12 @@ from test_session import field_messages, visible_text
 
 # The screens each page holds (webViewProfile offers sign-in and recovery while signed out).
 PAGE_SCREENS = {
-    "webViewSignIn": ["forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
+    "webViewSignIn": ["twoFactor", "forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
                       "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess"],
-    "webViewProfile": ["forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
+    "webViewProfile": ["twoFactor", "forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
                        "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess",
                        "changePassword", "newPasswordSuccess"],
-    "webViewDemo": ["forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
+    "webViewDemo": ["twoFactor", "forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
                     "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess",
                     "changePassword", "newPasswordSuccess"],
 }

@@ -14,6 +14,25 @@ def pkce_pair():
     return verifier, challenge
 
 
+def code_mode_page(server):
+    """The sign-in page asking for a one-time code bound to a fresh PKCE challenge: (page, verifier)."""
+    verifier, challenge = pkce_pair()
+    page = server.page("webViewSignIn", response_type="code", code_challenge=challenge, code_challenge_method="S256")
+    return page, verifier
+
+
+def address_behind_code(server, host, success, page, verifier):
+    """Checks that a sign-in's success handed the host a one-time code and no token, redeems the code as the host
+    would, and returns the address of the account its token opens."""
+    assert success["oneTime"] is True and "accessToken" not in success and success["authorizationCode"], success
+    assert host.run_js("localStorage.getItem('janrainCaptureToken')") is None
+    status, tokens, _ = server.post("/oauth/token", {
+        "grant_type": "authorization_code", "code": success["authorizationCode"], "redirect_uri": page,
+        "client_id": CLIENT_ID, "code_verifier": verifier})
+    assert status == 200, tokens
+    return server.post("/entity", {"access_token": tokens["access_token"]})[1]["result"]["email"]
+
+
 def test_code_flow_hands_a_one_time_code_that_only_the_verifier_redeems(server, host):
     email, _ = server.register()
     verifier, challenge = pkce_pair()

@@ -28,6 +28,10 @@ def test_every_host_command_returns_a_plain_value_and_keeps_its_behaviour(server
     assert command(host, call("setRefreshSecret", "")) == ("boolean", False)
     assert command(host, "janrain.capture.ui.setRefreshSecret(42)") == ("boolean", False)
 
+    # Nothing asked the host for a passkey: its answer is not taken.
+    assert command(host, "janrain.capture.ui.completePasskey(null)") == ("boolean", False)
+    assert command(host, call("completePasskey", '{"id": "AA"}')) == ("boolean", False)
+
     assert command(host, call("renderScreen", "traditionalRegistration")) == ("boolean", True)
     host.wait_for_screen("traditionalRegistration")
     assert command(host, call("renderScreen", "signIn")) == ("boolean", True)

@@ -216,3 +216,41 @@ def test_mail_in_the_pages_language(server, host, mailbox):
     minutes = texts["mail.expires.minutes"].replace("{count}", "30")
     assert minutes in message.text and minutes in message.html, message.text
     assert 'lang="fr"' in message.html
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_second_factor_and_the_profiles_factor_sections_are_translated(server, host, locale):
+    tag = LOCALES[locale]
+    texts = catalog(tag)
+    email, registered = server.register()
+    server.set_up_authenticator(registered["access_token"])
+    open_page(host, server, locale, flow="webViewProfile")
+    assert text_of(host, "#signIn [data-capture-passkey-sign-in]") == texts["passkey.signIn"]
+    host.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": PASSWORD})
+    host.wait_for_screen("twoFactor")
+    assert text_of(host, "#twoFactor_title") == texts["twoFactor.title"]
+    assert text_of(host, "label[for=capture_twoFactorForm_code]") == texts["twoFactor.appLabel"]
+    assert text_of(host, "#capture_twoFactorForm_code_hint") == texts["twoFactor.appHint"]
+    assert text_of(host, "#twoFactor [data-capture-code-switch]") == texts["twoFactor.useRecovery"]
+    keys = ["twoFactor.title", "twoFactor.lead", "twoFactor.appLabel", "twoFactor.appHint", "twoFactor.useRecovery",
+            "twoFactor.submit"]
+    assert_no_english(visible_text(host, "#twoFactor"), keys, "%s twoFactor" % locale)
+    # An unknown code: the service's 210 and the widget's message, both in the language.
+    mark, _ = host.mark()
+    host.fill_and_submit_form("#twoFactor form", {"code": "000000"})
+    failed = host.wait_for_event("onCaptureLoginFailed", after=mark).result
+    assert failed["errorDescription"] == texts["error.invalidSecondFactor"]
+    assert text_of(host, "#capture_twoFactorForm_code_error") == texts["widget.secondFactorWrong"]
+
+    _, signed_in = server.register()
+    mark, _ = host.mark()
+    host.run_js("janrain.capture.ui.createCaptureSession(%s)" % json.dumps(signed_in["access_token"]))
+    host.wait_for_event("onCaptureSessionFound", after=mark)
+    show(host, "editProfile")
+    assert text_of(host, "#passkeys_title") == texts["passkeys.title"]
+    assert text_of(host, "#totp_title") == texts["totp.title"]
+    assert text_of(host, "#editProfile [data-capture-totp-setup]") == texts["totp.setUp"]
+    # "Passkeys" is German too: its title is left out here.
+    keys = ["passkeys.lead", "passkeys.none", "passkeys.nameLabel", "passkeys.add", "totp.title",
+            "totp.offLead", "totp.setUp"]
+    assert_no_english(visible_text(host, "#editProfile"), keys, "%s profile factors" % locale)

@@ -21,9 +21,10 @@ JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVeri
                         "onCaptureModalReady", "onCaptureSaveSuccess", "onCaptureAccessDenied",
                         "onCaptureAccountDeactivateSuccess", "onCaptureAccountReactivateSuccess",
                         "onCaptureAccountReactivateFailed", "onCaptureBackplaneReady"]
-# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md) and the linked-accounts section.
+# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md), the linked-accounts section and the
+# passkey relay (docs/bridge-protocol.md, "Passkeys").
 OUR_EVENTS = ["onProviderLoginHandoff", "onCaptureLinkAccountSuccess", "onCaptureUnlinkAccountSuccess",
-              "onCaptureUnlinkAccountError"]
+              "onCaptureUnlinkAccountError", "onCapturePasskeyRequest"]
 
 
 def test_janrain_settings_hold_the_redirect_mode_values(server, host):

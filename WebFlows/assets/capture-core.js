@@ -27,7 +27,7 @@
     'onCaptureEmailVerificationSuccess', 'onCaptureForgotPasswordCodeSuccess',
     'onCaptureValidationFailed', 'onProviderLoginStart', 'onProviderLoginSuccess', 'onProviderLoginError',
     'onProviderLoginHandoff', 'onCaptureLinkAccountSuccess', 'onCaptureLinkAccountError',
-    'onCaptureUnlinkAccountSuccess', 'onCaptureUnlinkAccountError',
+    'onCaptureUnlinkAccountSuccess', 'onCaptureUnlinkAccountError', 'onCapturePasskeyRequest',
     // Janrain's failure counterparts of the code events (beyond the minimum list in docs/contract.md §3, same names as Janrain's).
     'onCaptureForgotPasswordCodeFailed', 'onCaptureEmailVerificationFailed',
     // Janrain's modal events: fired by modal.open/close on customer pages (capture-dropin.js).
@@ -409,6 +409,21 @@
     return null;
   }
 
+  /* Clicks inside an element one of `table`'s selectors matches ([[selector, handler], …], the first match wins):
+   * the handler gets the element, and the browser's own action is dropped. */
+  function onClicks(table) {
+    document.addEventListener('click', function (event) {
+      for (var i = 0; i < table.length; i++) {
+        var element = closest(event.target, table[i][0]);
+        if (element) {
+          event.preventDefault();
+          table[i][1](element);
+          return;
+        }
+      }
+    });
+  }
+
   /* `a=1&b=x%40y` (a leading # is dropped) as {a: '1', b: 'x@y'}; a pair with a malformed escape is left out. */
   function fragmentValues(fragment) {
     var values = {};
@@ -468,6 +483,7 @@
   ns.errorFields = errorFields;
   ns.isTokenError = isTokenError;
   ns.closest = closest;
+  ns.onClicks = onClicks;
   ns.fragmentValues = fragmentValues;
   ns.forgetFragment = forgetFragment;
 })(window, document);

@@ -202,6 +202,15 @@
       ns.renderScreen('verifyEmail');
       return;
     }
+    if (spec.kind === 'login' && body.code === 270 && ns.askSecondFactor && body.second_factor_ticket
+        && ns.screenExists('twoFactor')) {
+      // The right password of an account with a second factor: its code next (twoFactor, capture-factors.js).
+      for (var k = 0; k < spec.failed.length; k++) ns.fire(spec.failed[k], result, transactionId);
+      var secrets = form.querySelectorAll('input[type="password"]');
+      for (var w = 0; w < secrets.length; w++) secrets[w].value = '';
+      ns.askSecondFactor(body, ns.socialFor(form));
+      return;
+    }
     if (spec.kind === 'resetPassword' && ns.linkedCode && ns.linkedCode() && body.invalid_fields
         && body.invalid_fields.verification_code && ns.screenExists('resetPasswordRequestCode')) {
       // A customer's page: the link's code was not taken; Janrain's screen for that asks for a new one.
@@ -290,6 +299,11 @@
   /* A social sign-in redeemed at /oauth/auth_native: handled as a sign-in form's success. */
   function socialSignInSucceeded(body, transactionId, social) {
     succeeded(null, 'socialSignIn', BEHAVIOUR.signInForm, body, transactionId, social);
+  }
+
+  /* A sign-in finished without a form (a passkey, a second factor after the password): as a sign-in form's success. */
+  function signInSucceeded(body, transactionId) {
+    succeeded(null, 'signInForm', BEHAVIOUR.signInForm, body, transactionId, null);
   }
 
   /* A forgot/reset/resend/verify/change-password step went through: its events, then its success screen. */
@@ -392,6 +406,7 @@
 
   ns.submitForm = submitForm;
   ns.socialSignInSucceeded = socialSignInSucceeded;
+  ns.signInSucceeded = signInSucceeded;
   ns.verifySession = verifySession;
   ns.endSession = endSession;
 })(window, document);

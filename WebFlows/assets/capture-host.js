@@ -261,16 +261,7 @@
       var linked = ns.takeLink();
       if (linked) ns.renderScreen(linked);
     });
-    document.addEventListener('click', function (event) {
-      for (var i = 0; i < CLICKS.length; i++) {
-        var element = ns.closest(event.target, CLICKS[i][0]);
-        if (element) {
-          event.preventDefault();
-          CLICKS[i][1](element);
-          return;
-        }
-      }
-    });
+    ns.onClicks(CLICKS);
   }
 
   // ---------------------------------------------------------------- Janrain's API and load hook
@@ -285,7 +276,9 @@
     setRefreshSecret: ns.setRefreshSecret,
     clearCaptureSession: clearCaptureSession,
     setProviderHandoff: ns.setProviderHandoff,
-    completeProviderLogin: completeProviderLogin
+    completeProviderLogin: completeProviderLogin,
+    // The host's answer to onCapturePasskeyRequest (capture-passkeys.js): the credential's JSON, or null (cancelled).
+    completePasskey: function (result) { return ns.completePasskey ? ns.completePasskey(result) : false; }
   };
 
   var loadedOnce = false;

@@ -206,7 +206,7 @@
       return true;
     }
     if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
-    if (ns.waitsForSocial(name)) name = signInScreen();
+    if (ns.waitsForSocial(name) || (ns.waitsForSecondFactor && ns.waitsForSecondFactor(name))) name = signInScreen();
     if (!screenExists(name)) {
       if (!screenExists('signIn')) return false;
       name = 'signIn';
@@ -220,6 +220,7 @@
     bindProfile(target);
     ns.renderMerge(target);
     ns.renderLinkedAccounts(target);
+    if (ns.renderFactors) ns.renderFactors(target);
     fillForms(target);
     setShown(target, true);
     // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).

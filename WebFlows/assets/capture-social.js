@@ -493,6 +493,7 @@
       var result = ns.errorFields(reply);
       result.authProvider = answer.provider;
       ns.fire('onCaptureLoginFailed', result, transactionId);
+      if (body.code === 270 && ns.askSecondFactor && ns.askSecondFactor(body, answer)) return;
       if (body.code === 112) {
         // A client that requires a confirmed address, and the provider did not confirm this one: a code was mailed.
         ns.carryAddress((body.capture_user && body.capture_user.email) || ns.typedAddress());

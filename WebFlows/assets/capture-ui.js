@@ -12,6 +12,8 @@
  *   capture-forms.js    sending a form and what each outcome does; checking and ending the session
  *   capture-social.js   sign-in with a provider (redirect or system-browser hand-off), social registration, merges
  *   capture-linked.js   the provider accounts linked to the signed-in user
+ *   capture-passkeys.js passkeys: the ceremony (here, or relayed to the host), sign-in with one, the profile's list
+ *   capture-factors.js  the second factor: the twoFactor screen, the profile's authenticator app
  *   capture-host.js     start, the host's commands (janrain.capture.ui), clicks and submissions, the load hook
  *
  * On a customer's Janrain page, janrain-load.js (the drop-in for Janrain's loader) loads the same modules plus
@@ -23,7 +25,7 @@
 
   var MODULES = [
     'capture-core.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js', 'capture-linked.js',
-    'capture-host.js'
+    'capture-passkeys.js', 'capture-factors.js', 'capture-host.js'
   ];
 
   /* This script's element: where the modules come from, and where they go. */

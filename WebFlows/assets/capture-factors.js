@@ -1,0 +1,342 @@
+/*
+ * capture-factors.js — the second factor: the twoFactor screen after a password (or a provider) that an authenticator
+ * app or a recovery code completes, and editProfile's authenticator-app section (set-up, its recovery codes shown
+ * once, turning it off). Also draws editProfile's factor sections from /factors (the passkeys through
+ * capture-passkeys.js, whose helpers it uses: ns.factorTools).
+ *
+ * The tickets (a sign-in's second_factor_ticket, a set-up's setup_ticket) are kept in this closure only: never
+ * stored, never in a URL.
+ */
+(function (window, document) {
+  'use strict';
+
+  var ns = window.janrain.capture._widget;
+  var t = ns.t;
+
+  // The service ends a second-factor ticket after five wrong codes or five minutes.
+  var MAX_WRONG_CODES = 5;
+  var TICKET_LIFE_MS = 5 * 60 * 1000;
+
+  // A sign-in waiting for its second factor ({ticket, social, started, wrong}).
+  var waiting = null;
+  // The authenticator app's set-up under way: the ticket /second_factor/confirm takes with the first code.
+  var setupTicket = null;
+  // Whether the signed-in user has the authenticator app on (null: not known yet), and recovery codes left.
+  var app = { token: null, enabled: null, left: 0 };
+  // The authenticator section's view while something is under way ('setup', 'codes'), else null: on or off.
+  var appView = null;
+
+  function tools() {
+    return ns.factorTools;
+  }
+
+  // ---------------------------------------------------------------- the second factor after a password
+
+  /*
+   * A sign-in answered 270: the twoFactor screen, the ticket in memory. `social`: the provider sign-in it finishes.
+   * Returns false when the page has no twoFactor screen (the answer is then shown as any refusal).
+   */
+  function askSecondFactor(body, social) {
+    if (!body.second_factor_ticket || !ns.screenExists('twoFactor')) return false;
+    waiting = { ticket: body.second_factor_ticket, social: social || null, started: Date.now(), wrong: 0 };
+    ns.renderScreen('twoFactor');
+    return true;
+  }
+
+  /* twoFactor without a sign-in waiting for it: renderScreen shows sign-in instead. */
+  function waitsForSecondFactor(name) {
+    return name === 'twoFactor' && !waiting;
+  }
+
+  function submitSecondFactor(form) {
+    var step = waiting;
+    if (!step || tools().isBusy(form)) return;
+    var input = form.elements.code;
+    var code = String(input.value || '').replace(/^\s+|\s+$/g, '');
+    ns.clearMessages(ns.closest(form, '.capture_screen') || form);
+    ns.hideNotice();
+    if (!code) {
+      ns.showFieldErrors(form, { code: [t('widget.secondFactorMissing')] });
+      return;
+    }
+    var capture = ns.captureSettings();
+    var transactionId = ns.randomId();
+    var provider = step.social ? step.social.provider : undefined;
+    ns.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'twoFactorForm', authProvider: provider },
+      transactionId);
+    tools().setBusy(form, true);
+    ns.post('/oauth/auth_native_second_factor', {
+      client_id: capture.clientId, flow: capture.flowName, locale: capture.locale, ticket: step.ticket, code: code
+    }).then(function (reply) {
+      tools().setBusy(form, false);
+      if (waiting !== step) return;  // the person left the screen meanwhile
+      var body = reply.body || {};
+      if (reply.ok) {
+        waiting = null;
+        input.value = '';
+        if (step.social) {
+          ns.endMerge();
+          ns.socialSignInSucceeded(body, transactionId, step.social);
+        } else {
+          ns.signInSucceeded(body, transactionId);
+        }
+        return;
+      }
+      var result = ns.errorFields(reply);
+      result.form = 'twoFactorForm';
+      result.authProvider = provider;
+      ns.fire('onCaptureLoginFailed', result, transactionId);
+      if (body.code !== 210) {
+        ns.showFormMessage(form, tools().failureText({ reply: reply },
+          body.error_description || t('widget.httpError').replace('%d', String(reply.status))));
+        return;
+      }
+      step.wrong += 1;
+      var late = Date.now() - step.started > TICKET_LIFE_MS;
+      if (step.wrong >= MAX_WRONG_CODES || late) {
+        // The ticket is spent: the password again, for a new one.
+        waiting = null;
+        input.value = '';
+        ns.renderScreen(ns.signInScreen());
+        ns.showNotice(t(late ? 'widget.secondFactorExpired' : 'widget.secondFactorTooMany'));
+        return;
+      }
+      ns.showFieldErrors(form, { code: [t('widget.secondFactorWrong')] });
+    }, function () {
+      tools().setBusy(form, false);
+      ns.showFormMessage(form, t('widget.network'));
+      ns.fire('onCaptureLoginFailed', {
+        status: 'error', statusMessage: 'networkError', form: 'twoFactorForm', authProvider: provider
+      }, transactionId);
+    });
+  }
+
+  /*
+   * "Use a recovery code" / "Use a code from your app" (`toRecovery` undefined: the other one): the field's label,
+   * hint and keyboard follow; each [data-capture-swap] holds the text it shows for the other kind.
+   */
+  function switchCodeKind(element, toRecovery) {
+    var screen = ns.closest(element, '.capture_screen') || document;
+    var form = screen.querySelector('form[data-capture-factor="twoFactor"]');
+    if (!form) return;
+    var recovery = toRecovery === undefined ? form.getAttribute('data-capture-code-kind') !== 'recovery' : toRecovery;
+    var input = form.elements.code;
+    input.value = '';
+    if ((form.getAttribute('data-capture-code-kind') === 'recovery') === recovery) return;
+    form.setAttribute('data-capture-code-kind', recovery ? 'recovery' : 'app');
+    var swapped = screen.querySelectorAll('[data-capture-swap]');
+    for (var i = 0; i < swapped.length; i++) {
+      var other = swapped[i].getAttribute('data-capture-swap');
+      swapped[i].setAttribute('data-capture-swap', swapped[i].textContent);
+      swapped[i].textContent = other;
+    }
+    input.setAttribute('inputmode', recovery ? 'text' : 'numeric');
+    input.setAttribute('autocomplete', recovery ? 'off' : 'one-time-code');
+    if (toRecovery === undefined && input.focus) input.focus();
+  }
+
+  // ---------------------------------------------------------------- editProfile's factor sections
+
+  /* A screen being shown: twoFactor keeps the sign-in waiting (any other drops it); factor sections drawn and asked. */
+  function renderFactors(root) {
+    if (root.id === 'twoFactor') switchCodeKind(root, false);
+    else waiting = null;
+    if (!root.querySelector('[data-capture-passkeys], [data-capture-totp]')) return;
+    setupTicket = null;
+    appView = null;
+    if (app.token !== ns.storedToken()) app = { token: ns.storedToken(), enabled: null, left: 0 };
+    ns.showPasskeys();
+    drawApp();
+    loadFactors();
+  }
+
+  /* /factors: the passkeys and the authenticator app as the service has them now. */
+  function loadFactors() {
+    var token = ns.storedToken();
+    if (!token) return;
+    ns.post('/factors', { access_token: token }).then(function (reply) {
+      if (!reply.ok || ns.storedToken() !== token) return;  // a dead token: the next action says so
+      var second = reply.body.second_factor || {};
+      var passkeys = reply.body.passkeys || [];
+      app = { token: token, enabled: !!second.enabled, left: Number(second.recovery_codes_left) || 0 };
+      var profile = ns.storedProfile();
+      if (profile) {
+        profile.passkeys = passkeys;
+        ns.saveProfile(profile);
+      }
+      ns.showPasskeys(passkeys);
+      drawApp();
+    }, function () { /* shown as it was; the next action tells */ });
+  }
+
+  /* The authenticator section in its state: on, off, the set-up or the recovery codes (nothing until known). */
+  function drawApp() {
+    var sections = document.querySelectorAll('[data-capture-totp]');
+    var view = appView || (app.enabled === null ? '' : app.enabled ? 'on' : 'off');
+    for (var s = 0; s < sections.length; s++) {
+      var states = sections[s].querySelectorAll('[data-capture-totp-state]');
+      for (var v = 0; v < states.length; v++) states[v].hidden = states[v].getAttribute('data-capture-totp-state') !== view;
+      var left = sections[s].querySelector('[data-capture-totp-left]');
+      if (left) left.textContent = t('widget.totpCodesLeft').replace('%d', String(app.left));
+      if (view !== 'on') {
+        sections[s].querySelector('form[data-capture-factor="disableTotp"]').hidden = true;
+        sections[s].querySelector('[data-capture-totp-off]').setAttribute('aria-expanded', 'false');
+      }
+      if (view) sections[s].setAttribute('data-capture-ready', '');
+      else sections[s].removeAttribute('data-capture-ready');
+    }
+  }
+
+  /* The section shows `view` ('setup', 'codes', or null: on or off); with `focus`, its first text takes focus. */
+  function showApp(section, view, focus) {
+    appView = view;
+    drawApp();
+    var shown = section.querySelector('[data-capture-totp-state="' + (view || (app.enabled ? 'on' : 'off')) + '"]');
+    var target = shown && shown.querySelector('[tabindex="-1"]');
+    if (focus && target && target.focus) target.focus();
+  }
+
+  function startSetup(button) {
+    if (tools().isBusy(button)) return;
+    var section = ns.closest(button, '[data-capture-totp]');
+    tools().clearSection(section);
+    tools().setBusy(button, true);
+    tools().send('/second_factor/setup', { access_token: ns.storedToken() }).then(function (body) {
+      tools().setBusy(button, false);
+      setupTicket = body.setup_ticket;
+      section.querySelector('[data-capture-totp-secret]').textContent = String(body.secret || '');
+      var link = section.querySelector('[data-capture-totp-link]');
+      link.href = /^otpauth:\/\//i.test(String(body.otpauth_uri)) ? String(body.otpauth_uri) : '#';
+      section.querySelector('form[data-capture-factor="confirmTotp"]').elements.code.value = '';
+      showApp(section, 'setup', true);
+    }, function (failure) {
+      tools().setBusy(button, false);
+      if (!tools().sessionGone(failure)) ns.showFormMessage(section, tools().failureText(failure, t('widget.totpFailed')));
+    });
+  }
+
+  /* A code typed into the section's forms: the spaces an app shows in it do not count. */
+  function typedCode(form) {
+    return String(form.elements.code.value || '').replace(/\s+/g, '');
+  }
+
+  function codeFailed(form, failure, text) {
+    if (tools().sessionGone(failure)) return;
+    var body = (failure && failure.reply && failure.reply.body) || {};
+    if (body.code === 210) ns.showFieldErrors(form, { code: [text] });
+    else ns.showFormMessage(form, tools().failureText(failure, t('widget.totpFailed')));
+  }
+
+  /* The first code from the app: the set-up is done, and the ten recovery codes show, this once. */
+  function confirmSetup(form) {
+    var section = ns.closest(form, '[data-capture-totp]');
+    var code = typedCode(form);
+    if (tools().isBusy(form) || !setupTicket) return;
+    tools().clearSection(section);
+    if (!code) return ns.showFieldErrors(form, { code: [t('widget.totpCodeMissing')] });
+    tools().setBusy(form, true);
+    tools().send('/second_factor/confirm', { access_token: ns.storedToken(), setup_ticket: setupTicket, code: code })
+      .then(function (body) {
+        tools().setBusy(form, false);
+        setupTicket = null;
+        form.elements.code.value = '';
+        var codes = body.recovery_codes || [];
+        var list = section.querySelector('[data-capture-totp-codes]');
+        while (list.firstChild) list.removeChild(list.firstChild);
+        for (var i = 0; i < codes.length; i++) {
+          var item = document.createElement('li');
+          item.textContent = String(codes[i]);
+          list.appendChild(item);
+        }
+        app.enabled = true;
+        app.left = codes.length;
+        showApp(section, 'codes', true);
+      }, function (failure) {
+        tools().setBusy(form, false);
+        codeFailed(form, failure, t('widget.totpWrongCode'));
+      });
+  }
+
+  /* "Done" after the recovery codes: they leave the page. */
+  function codesSeen(button) {
+    var section = ns.closest(button, '[data-capture-totp]');
+    var list = section.querySelector('[data-capture-totp-codes]');
+    while (list.firstChild) list.removeChild(list.firstChild);
+    showApp(section, null, true);
+    tools().note(section, t('widget.totpOn'), 'success');
+    loadFactors();
+  }
+
+  function cancelSetup(button) {
+    var section = ns.closest(button, '[data-capture-totp]');
+    setupTicket = null;
+    tools().clearSection(section);
+    showApp(section, null, true);
+  }
+
+  /* "Turn off" asks for a code first (the disable form); "Keep it on" closes that form again. */
+  function askToTurnOff(button, open) {
+    var section = ns.closest(button, '[data-capture-totp]');
+    var form = section.querySelector('form[data-capture-factor="disableTotp"]');
+    var opener = section.querySelector('[data-capture-totp-off]');
+    tools().clearSection(section);
+    form.hidden = !open;
+    form.elements.code.value = '';
+    opener.setAttribute('aria-expanded', open ? 'true' : 'false');
+    var target = open ? form.elements.code : opener;
+    if (target && target.focus) target.focus();
+  }
+
+  function turnOff(form) {
+    var section = ns.closest(form, '[data-capture-totp]');
+    var code = typedCode(form);
+    if (tools().isBusy(form)) return;
+    tools().clearSection(section);
+    if (!code) return ns.showFieldErrors(form, { code: [t('widget.secondFactorMissing')] });
+    tools().setBusy(form, true);
+    tools().send('/second_factor/disable', { access_token: ns.storedToken(), code: code }).then(function () {
+      tools().setBusy(form, false);
+      form.elements.code.value = '';
+      app.enabled = false;
+      app.left = 0;
+      showApp(section, null, true);
+      tools().note(section, t('widget.totpOff'), 'success');
+      loadFactors();
+    }, function (failure) {
+      tools().setBusy(form, false);
+      codeFailed(form, failure, t('widget.secondFactorWrong'));
+    });
+  }
+
+  // ---------------------------------------------------------------- clicks and submissions
+
+  var CLICKS = [
+    ['[data-capture-code-switch]', function (button) { switchCodeKind(button); }],
+    ['[data-capture-totp-setup]', startSetup],
+    ['[data-capture-totp-cancel]', cancelSetup],
+    ['[data-capture-totp-done]', codesSeen],
+    ['[data-capture-totp-off]', function (button) { askToTurnOff(button, true); }],
+    ['[data-capture-totp-keep]', function (button) { askToTurnOff(button, false); }]
+  ];
+
+  // The forms of these sections and of twoFactor (data-capture-factor): sent here, never by the browser.
+  var FORMS = {
+    twoFactor: submitSecondFactor, confirmTotp: confirmSetup, disableTotp: turnOff,
+    addPasskey: function (form) { ns.addPasskey(form); }
+  };
+
+  ns.onClicks(CLICKS);
+
+  document.addEventListener('submit', function (event) {
+    var form = ns.closest(event.target, 'form[data-capture-factor]');
+    if (!form) return;
+    event.preventDefault();
+    var handle = FORMS[form.getAttribute('data-capture-factor')];
+    if (handle) handle(form);
+  }, true);
+
+  ns.askSecondFactor = askSecondFactor;
+  ns.waitsForSecondFactor = waitsForSecondFactor;
+  ns.renderFactors = renderFactors;
+  ns.loadFactors = loadFactors;
+})(window, document);
