@@ -71,6 +71,14 @@ struct RemoteAdminConsole: AdminConsole {
         try await send(.delete, "/users/\(segment(reference))")
     }
 
+    func deactivateUser(_ reference: String) async throws -> UserView {
+        try await send(.post, "/users/\(segment(reference))/deactivate")
+    }
+
+    func reactivateUser(_ reference: String) async throws -> UserView {
+        try await send(.post, "/users/\(segment(reference))/reactivate")
+    }
+
     func resetFactors(_ reference: String) async throws -> FactorsResetView {
         try await send(.post, "/users/\(segment(reference))/reset-factors")
     }

@@ -7,9 +7,10 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract:
-            "List, search and show users; sign them out everywhere, disable, re-enable, reset their factors, delete or import them.",
+            "List, search and show users; sign them out everywhere, disable, re-enable, reset their factors, deactivate or reactivate their accounts, erase or import them.",
         subcommands: [
-            List.self, Show.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self, Delete.self, Import.self,
+            List.self, Show.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self, Deactivate.self,
+            Reactivate.self, Delete.self, Import.self,
         ])
 
     static let columns: [Output.Column] = [
@@ -18,7 +19,7 @@ struct UserCommand: AsyncParsableCommand {
     ]
     static let fields = [
         "id", "email", "state", "display_name", "given_name", "family_name", "birthday", "phone", "has_password",
-        "email_verified_at", "created_at", "updated_at", "last_login_at", "disabled_at",
+        "email_verified_at", "created_at", "updated_at", "last_login_at", "disabled_at", "delete_requested_at",
     ]
 }
 
@@ -110,7 +111,9 @@ extension UserCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "delete", abstract: "Delete a user and all their tokens (cannot be undone; takes effect immediately).")
+            commandName: "delete",
+            abstract:
+                "Erase a user now: the record, tokens, codes, linked sign-ins, passkeys and messages (cannot be undone).")
 
         @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
         var reference: String
@@ -119,7 +122,40 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 let result = try await console.deleteUser(reference)
-                try output.message("deleted \(result.email) (\(result.deleted)) and their tokens", view: result)
+                try output.message("erased \(result.email) (\(result.deleted)) and everything of theirs", view: result)
+            }
+        }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "deactivate",
+            abstract: "Delete a user's account on their behalf: deactivated now, erased after the grace period.")
+
+        @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
+        var reference: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                let user = try await console.deactivateUser(reference)
+                try output.message("deleted \(UserCommand.name(user)); erased after the grace period", view: user)
+            }
+        }
+    }
+
+    struct Reactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reactivate", abstract: "Take back a user's deletion: active again, not erased.")
+
+        @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
+        var reference: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                let user = try await console.reactivateUser(reference)
+                try output.message("reactivated \(UserCommand.name(user))", view: user)
             }
         }
     }

@@ -34,6 +34,14 @@ enum PostgresMigrations {
         ),
         // Passkeys, ceremonies under way and second factors, as v15.
         ("p7-passkeys-second-factors", passkeysSecondFactors),
+        // When the person deleted the account, as v16.
+        (
+            "p8-account-deletion",
+            [
+                "ALTER TABLE users ADD COLUMN delete_requested_at timestamptz",
+                "CREATE INDEX users_deletion ON users (delete_requested_at) WHERE delete_requested_at IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -10,7 +10,7 @@ struct PostgresUserRepository: UserRepository {
 
     static let names = [
         "id", "number", "email", "password_hash", "profile", "last_element_id", "email_verified_at", "created_at",
-        "updated_at", "last_login_at", "disabled_at",
+        "updated_at", "last_login_at", "disabled_at", "delete_requested_at",
     ]
 
     /// The columns, from `table` and renamed with `prefix` when the row also holds another table's.
@@ -40,7 +40,7 @@ struct PostgresUserRepository: UserRepository {
                         profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
                         email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
                         updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
-                        disabled_at = \(user.disabledAt)
+                        disabled_at = \(user.disabledAt), delete_requested_at = \(user.deleteRequestedAt)
                     WHERE id = \(user.id)
                     """)
                 try await Self.claimUniqueValues(of: user, on: connection)
@@ -84,6 +84,27 @@ struct PostgresUserRepository: UserRepository {
         // tokens, codes, identities, user_unique, passkeys, ceremonies and second_factors reference users ON DELETE
         // CASCADE.
         try await !store.query("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
+    }
+
+    func deletionsRequested(before cutoff: Date, limit: Int) async throws -> [User] {
+        try await store.query(
+            """
+            SELECT \(unescaped: Self.columns()) FROM users WHERE delete_requested_at <= \(cutoff)
+            ORDER BY delete_requested_at, id LIMIT \(limit)
+            """
+        ).map { try Self.record($0) }
+    }
+
+    func erase(_ user: User, pseudonym: String) async throws -> Bool {
+        try await store.transaction { connection in
+            try await connection.rows("DELETE FROM outbox WHERE user_id = \(user.id)")
+            try await connection.rows(
+                """
+                UPDATE audit_log SET target = \(pseudonym), detail = NULL
+                WHERE target = \(user.id) OR lower(target) = \(user.email.lowercased())
+                """)
+            return try await !connection.rows("DELETE FROM users WHERE id = \(user.id) RETURNING id").isEmpty
+        }
     }
 
     func importBatch(_ users: [User]) async throws -> [Result<User, ImportConflict>] {
@@ -147,10 +168,10 @@ struct PostgresUserRepository: UserRepository {
         try await connection.rows(
             """
             INSERT INTO users (id, number, email, password_hash, profile, last_element_id, email_verified_at,
-                created_at, updated_at, last_login_at, disabled_at)
+                created_at, updated_at, last_login_at, disabled_at, delete_requested_at)
             VALUES (\(user.id), \(user.number), \(user.email), \(user.passwordHash), \(StoredJSON.text(user.profile)),
                 \(user.lastElementID), \(user.emailVerifiedAt), \(user.createdAt), \(user.updatedAt),
-                \(user.lastLoginAt), \(user.disabledAt))
+                \(user.lastLoginAt), \(user.disabledAt), \(user.deleteRequestedAt))
             """)
     }
 
@@ -198,6 +219,7 @@ struct PostgresUserRepository: UserRepository {
         user.updatedAt = try c(prefix + "updated_at")
         user.lastLoginAt = try c(prefix + "last_login_at")
         user.disabledAt = try c(prefix + "disabled_at")
+        user.deleteRequestedAt = try c(prefix + "delete_requested_at")
         return user
     }
 }

@@ -13,7 +13,7 @@ public enum StoreCopy {
             [
                 ("id", .text), ("number", .integer), ("email", .text), ("passwordHash", .text), ("profile", .text),
                 ("lastElementID", .integer), ("emailVerifiedAt", .date), ("createdAt", .date), ("updatedAt", .date),
-                ("lastLoginAt", .date), ("disabledAt", .date),
+                ("lastLoginAt", .date), ("disabledAt", .date), ("deleteRequestedAt", .date),
             ]),
         StoredTable(
             "user_unique", orderedBy: ["attribute", "value"],

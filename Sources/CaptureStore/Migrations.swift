@@ -265,6 +265,14 @@ enum Migrations {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v16-account-deletion") { db in
+            // When the person deleted the account (erased once the grace period has passed); the purge finds the
+            // due ones through the index.
+            try db.alter(table: "users") { t in t.add(column: "deleteRequestedAt", .datetime) }
+            try db.create(
+                index: "users_deletion", on: "users", columns: ["deleteRequestedAt"],
+                condition: Column("deleteRequestedAt") != nil)
+        }
         return migrator
     }
 }

@@ -16,6 +16,7 @@ extension User: FetchableRecord, PersistableRecord {
         updatedAt = row["updatedAt"]
         lastLoginAt = row["lastLoginAt"]
         disabledAt = row["disabledAt"]
+        deleteRequestedAt = row["deleteRequestedAt"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -30,6 +31,7 @@ extension User: FetchableRecord, PersistableRecord {
         container["updatedAt"] = updatedAt
         container["lastLoginAt"] = lastLoginAt
         container["disabledAt"] = disabledAt
+        container["deleteRequestedAt"] = deleteRequestedAt
     }
 }
 
@@ -38,9 +40,9 @@ extension User: FetchableRecord, PersistableRecord {
 extension User {
     static let selection = """
         users.id, users.email, users.passwordHash, users.createdAt, users.number, users.profile, users.lastElementID,
-        users.emailVerifiedAt, users.updatedAt, users.lastLoginAt, users.disabledAt
+        users.emailVerifiedAt, users.updatedAt, users.lastLoginAt, users.disabledAt, users.deleteRequestedAt
         """
-    static let selectionCount = 11
+    static let selectionCount = 12
 
     /// A user from `selection`'s columns, the first at `start`; without `parsingProfile`, its profile is left empty
     /// (see `storedProfile`).
@@ -55,6 +57,7 @@ extension User {
         updatedAt = (row[start + 8] as StoredInstant).date
         lastLoginAt = date(9)
         disabledAt = date(10)
+        deleteRequestedAt = date(11)
     }
 
     /// The stored profile's text among `selection`'s columns, the first at `start`.

@@ -23,6 +23,27 @@ struct DestructiveCommandTests {
         #expect(again.status == 1)
     }
 
+    @Test("user deactivate deletes on the owner's behalf; reactivate takes it back", arguments: CLIMode.allCases)
+    func deactivateAndReactivate(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        let auth = try await world.register("asked@example.com")
+        let deactivated = try await cli.run(["user", "deactivate", "asked@example.com", "--json"])
+        #expect(deactivated.status == 0, "\(deactivated.stderr)")
+        #expect(try deactivated.object()["state"] as? String == "deleted")
+        #expect(try deactivated.object()["delete_requested_at"] as? String != nil)
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.entity(accessToken: auth.grant!.accessToken)
+        }
+        let reactivated = try await cli.run(["user", "reactivate", "asked@example.com", "--json"])
+        #expect(reactivated.status == 0, "\(reactivated.stderr)")
+        #expect(try reactivated.object()["state"] as? String == "active")
+        let user = try await world.service.findUser("asked@example.com")
+        #expect(!user.isDisabled && user.deleteRequestedAt == nil)
+        let actions = try await world.service.auditLog(AuditFilter(target: "asked@example.com")).map(\.action)
+        #expect(actions == ["user.reactivate", "user.deactivate"])
+    }
+
     @Test("client remove revokes the client's tokens; Settings clients are refused", arguments: CLIMode.allCases)
     func removeClient(mode: CLIMode) async throws {
         let world = try await TestWorld.current()

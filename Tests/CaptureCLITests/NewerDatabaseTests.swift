@@ -34,7 +34,7 @@ import Testing
         let items = try #require(try result.json() as? [[String: Any]])
         #expect(
             items.compactMap { $0["what"] as? String } == [
-                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log",
+                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log", "accounts_erased",
             ])
         #expect(items.allSatisfy { $0["purged"] as? Int == 0 })
         #expect(try await world.service.listTokens().count == 2)

@@ -33,6 +33,7 @@ import Testing
                 "has_password": .bool(user.passwordHash != nil), "email_verified_at": date(user.emailVerifiedAt),
                 "created_at": date(user.createdAt), "updated_at": date(user.updatedAt),
                 "last_login_at": date(user.lastLoginAt), "disabled_at": date(user.disabledAt),
+                "delete_requested_at": date(user.deleteRequestedAt),
             ]
             if let linked {
                 fields["linked_accounts"] = .array(

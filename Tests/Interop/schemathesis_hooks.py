@@ -18,6 +18,7 @@ FORMS = {
     "resetPasswordForm": ["newPassword", "newPasswordConfirm"],
     "resendVerificationForm": ["emailAddress"],
     "socialRegistrationForm": ["emailAddress", "displayName", "firstName", "lastName"],
+    "deactivateAccountForm": ["currentPassword"],
 }
 ALL_FIELDS = {field for fields in FORMS.values() for field in fields} | {
     "traditionalSignIn_emailAddress", "traditionalSignIn_password"}
@@ -30,6 +31,8 @@ ENDPOINT_FORMS = {
     "/oauth/forgot_password_native": (["forgotPasswordForm"], "webViewSignIn"),
     "/oauth/reset_password_native": (["resetPasswordForm"], "webViewSignIn"),
     "/oauth/verify_email_native": (["resendVerificationForm"], "webViewSignIn"),
+    # Never with the run's password (not in VALID_PATHS): the run's account stays.
+    "/oauth/deactivate_account": (["deactivateAccountForm"], "webViewProfile"),
 }
 
 

@@ -78,6 +78,10 @@ public protocol AdminConsole: Sendable {
     func user(_ reference: String) async throws -> UserView
     func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView
     func deleteUser(_ reference: String) async throws -> DeletedUserView
+    /// The owner's deletion, on their behalf: deactivated now, erased after the grace period.
+    func deactivateUser(_ reference: String) async throws -> UserView
+    /// Takes back a deletion: active again, no longer due for erasure.
+    func reactivateUser(_ reference: String) async throws -> UserView
     /// Removes every passkey and the second factor of an account whose owner lost them (the password stays).
     func resetFactors(_ reference: String) async throws -> FactorsResetView
 

@@ -80,10 +80,33 @@ public struct DatabaseAdminConsole: AdminConsole {
     }
 
     public func deleteUser(_ reference: String) async throws -> DeletedUserView {
-        let user = try await service.audited("user.delete", target: reference, by: actor) {
-            try await service.deleteUser(reference)
+        // Audited under the pseudonym the erasure leaves in the log, never the reference (often the address).
+        let user: User
+        do {
+            user = try await service.deleteUser(reference)
+        } catch {
+            let refusal = CaptureError(error)
+            try? await service.record(
+                "user.delete", target: reference, by: actor, outcome: refusal.error, detail: refusal.errorDescription)
+            throw error
         }
+        try await service.record(
+            "user.delete", target: service.pseudonym(of: user), by: actor, outcome: AuditEntry.success, detail: nil)
         return DeletedUserView(deleted: user.id, email: user.email)
+    }
+
+    public func deactivateUser(_ reference: String) async throws -> UserView {
+        UserView(
+            try await service.audited("user.deactivate", target: reference, by: actor) {
+                try await service.deactivateUser(reference)
+            })
+    }
+
+    public func reactivateUser(_ reference: String) async throws -> UserView {
+        UserView(
+            try await service.audited("user.reactivate", target: reference, by: actor) {
+                try await service.reactivateUser(reference)
+            })
     }
 
     public func resetFactors(_ reference: String) async throws -> FactorsResetView {

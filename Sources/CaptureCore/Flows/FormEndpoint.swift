@@ -14,6 +14,8 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
     case useVerificationCode = "/access/useVerificationCode"
     /// Whether a reset link's code is still good, checked when its screen shows (not spent).
     case checkResetCode = "/access/checkResetCode"
+    /// The signed-in person deletes their account (deactivated now, erased after the grace period).
+    case deactivateAccount = "/oauth/deactivate_account"
 
     public var path: String { rawValue }
 
@@ -38,6 +40,7 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
         "resendVerificationForm": .requestVerification,
         "useVerificationCodeForm": .useVerificationCode,
         "checkResetCodeForm": .checkResetCode,
+        "deactivateAccountForm": .deactivateAccount,
     ]
 
     /// The pages' own forms (not forms.json's), sent with every flow's settings: the verification code's, and the

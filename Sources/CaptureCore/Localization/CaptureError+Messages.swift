@@ -16,7 +16,7 @@ extension CaptureError {
         // Operators read the admin API in English.
         case .adminKeyRequired: ("error.adminKeyRequired", [:])
         case .notPermitted(let reason): ("error.notPermitted", ["reason": reason])
-        case .accountDeactivated: ("error.accountDeactivated", [:])
+        case .accountDeactivated, .accountDeleted: ("error.accountDeactivated", [:])
         case .emailNotVerified: ("error.emailNotVerified", [:])
         case .accessTokenExpired: ("error.accessTokenExpired", [:])
         case .invalidAccessToken: ("error.invalidAccessToken", [:])

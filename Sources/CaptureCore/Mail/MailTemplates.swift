@@ -109,5 +109,10 @@ public struct MailTemplates: Sendable {
             text:
                 "Your address was confirmed for the first time, so sign-ins through {{providers}} that did not confirm this address were removed from your account, and every session ended. If you added them yourself, sign in and link them again from your profile.\n"
         ),
+        OutboxEntry.Kind.accountDeleted.rawValue: Template(
+            subject: "Your account was deleted",
+            text:
+                "Your account at {{origin}} was deleted and every session ended. It will be erased on {{erase}}. To keep it, sign in before then and choose to reactivate it. If this was not you, sign in, reactivate it and change your password.\n"
+        ),
     ]
 }

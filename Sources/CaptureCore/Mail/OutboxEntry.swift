@@ -27,6 +27,9 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
         case providerLinksRemoved
         /// A notice to the old address: the account's address was changed (no code).
         case emailChanged
+        /// A notice: the account was deleted, is deactivated, and is erased at `{{erase}}` unless its owner signs in
+        /// again before then. Not linked to the account, so that its erasure leaves the notice to be delivered.
+        case accountDeleted
     }
 
     public var id: Int64?

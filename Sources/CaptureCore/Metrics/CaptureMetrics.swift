@@ -146,7 +146,7 @@ public enum SignInOutcome: String, Sendable {
         case .invalidCredentials, .invalidSecondFactor: self = .wrongCredentials
         case .secondFactorRequired: self = .needsSecondFactor
         case .rateLimited: self = .throttled
-        case .accountDeactivated: self = .deactivated
+        case .accountDeactivated, .accountDeleted: self = .deactivated
         case .emailNotVerified: self = .unverifiedEmail
         case .registrationRequired, .mergeRequired: self = .needsAccount
         case .unexpected, .none: self = .error

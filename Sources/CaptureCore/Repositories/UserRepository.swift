@@ -1,3 +1,5 @@
+import Foundation
+
 /// Storage of users. Implementations throw `CaptureError.emailAddressInUse` on a duplicate address.
 public protocol UserRepository: Sendable {
     /// Stores a new record and returns it as stored (with its `number`); with `identity`, links that provider
@@ -16,6 +18,12 @@ public protocol UserRepository: Sendable {
     func list(search: String?, page: Page) async throws -> [User]
     /// Deletes the user and, in the same transaction, every token of theirs.
     @discardableResult func delete(id: String) async throws -> Bool
+    /// Accounts their owners deleted at or before `cutoff`, oldest request first.
+    func deletionsRequested(before cutoff: Date, limit: Int) async throws -> [User]
+    /// Erases the user in one transaction: the record with every row that names it (as `delete`), the messages
+    /// sent about it, and in the audit log its id and address replaced by `pseudonym` with the rows' details
+    /// dropped. False when there was no such user.
+    @discardableResult func erase(_ user: User, pseudonym: String) async throws -> Bool
 }
 
 /// Why storage left an imported record out: something another record already holds.

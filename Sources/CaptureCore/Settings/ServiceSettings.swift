@@ -61,6 +61,9 @@ public struct ServiceSettings: Sendable, Equatable {
     public var maxConnections = 1024
     /// Audit rows older than this many days are purged (0 keeps them for ever).
     public var auditRetentionDays = 90.0
+    /// Days between a person's deletion of their account and its erasure, during which they may reactivate it
+    /// (0 erases at once).
+    public var erasureGraceDays = 30.0
     /// A second listener for `/admin/v1/…` (and nothing else); nil serves the admin API on the main listener.
     public var adminPort: Int?
     /// The address the admin listener binds; defaults to `host`.

@@ -49,6 +49,7 @@ struct ServiceSettingsFile: Decodable {
     var idleTimeoutSeconds: Double?
     var maxConnections: Int?
     var auditRetentionDays: Double?
+    var erasureGraceDays: Double?
     var adminHost: String?
     var adminPort: Int?
     var metricsEnabled: Bool?
@@ -112,6 +113,7 @@ extension ServiceSettings {
         if let seconds = raw.idleTimeoutSeconds { settings.idleTimeoutSeconds = seconds }
         if let count = raw.maxConnections { settings.maxConnections = count }
         if let days = raw.auditRetentionDays { settings.auditRetentionDays = days }
+        if let days = raw.erasureGraceDays { settings.erasureGraceDays = days }
         settings.adminHost = raw.adminHost
         settings.adminPort = raw.adminPort
         if let enabled = raw.metricsEnabled { settings.metricsEnabled = enabled }
@@ -248,6 +250,9 @@ extension ServiceSettings {
         }
         guard auditRetentionDays >= 0, auditRetentionDays <= 36500 else {
             throw fail("auditRetentionDays", "must be between 0 (keep for ever) and 36500, got \(auditRetentionDays)")
+        }
+        guard erasureGraceDays >= 0, erasureGraceDays <= 365 else {
+            throw fail("erasureGraceDays", "must be between 0 (erase at once) and 365, got \(erasureGraceDays)")
         }
         if let adminPort {
             guard (0...65535).contains(adminPort) else {

@@ -11,6 +11,11 @@ public enum CaptureDate {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The day of `date` in UTC, `yyyy-MM-dd` (for people: a day in every language's notation alike).
+    public static func day(_ date: Date) -> String {
+        String(format(date).prefix(10))
+    }
+
     /// `format`'s text appended to `output` (what `/entity` writes for each of a record's dates).
     public static func write(_ date: Date, to output: inout [UInt8]) {
         let interval = date.timeIntervalSince1970

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every failure a use case reports; the HTTP layer maps each to the contract's shape in one place.
 public enum CaptureError: Error, Equatable, Sendable {
     case missingArgument(String)
@@ -21,6 +23,9 @@ public enum CaptureError: Error, Equatable, Sendable {
     case adminKeyRequired
     case notPermitted(String)
     case accountDeactivated
+    /// The account's owner deleted it: refused like a deactivated one, with the time until which a sign-in with
+    /// `reactivate` brings it back (`AccountDeletion`).
+    case accountDeleted(reactivateUntil: Date)
     /// The client lets only verified addresses sign in, and this one is not verified yet.
     case emailNotVerified
     case accessTokenExpired
@@ -59,7 +64,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .registrationRequired: 310
         case .mergeRequired: 380
         case .invalidClient, .adminKeyRequired: 402
-        case .notPermitted, .accountDeactivated: 403
+        case .notPermitted, .accountDeactivated, .accountDeleted: 403
         case .accessTokenExpired: 414
         case .authorizationCodeExpired: 415
         case .redirectURIMismatch: 420
@@ -88,7 +93,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidClient: "invalid_client"
         case .adminKeyRequired: "invalid_admin_key"
         case .notPermitted: "access_denied"
-        case .accountDeactivated: "account_deactivated"
+        case .accountDeactivated, .accountDeleted: "account_deactivated"
         case .emailNotVerified: "email_not_verified"
         case .accessTokenExpired: "access_token_expired"
         case .authorizationCodeExpired: "authorization_code_expired"
@@ -120,7 +125,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidClient: "invalid client credentials"
         case .adminKeyRequired: "a valid admin key is required: Authorization: Bearer <key>"
         case .notPermitted(let reason): reason
-        case .accountDeactivated: "this account has been deactivated"
+        case .accountDeactivated, .accountDeleted: "this account has been deactivated"
         case .emailNotVerified: "confirm your email address first: we sent a code to it"
         case .accessTokenExpired: "access_token has expired"
         case .invalidAccessToken: "access_token is invalid or has been revoked"

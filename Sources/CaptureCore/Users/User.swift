@@ -20,6 +20,9 @@ public struct User: Sendable, Equatable {
     public var updatedAt: Date
     public var lastLoginAt: Date?
     public var disabledAt: Date?
+    /// When the person deleted their account (Janrain's `accountDeleteRequestTime`): it is deactivated since, and
+    /// erased once the grace period has passed (`AccountDeletion`). Nil for an account an operator disabled.
+    public var deleteRequestedAt: Date?
 
     public init(id: String, email: String, passwordHash: String?, createdAt: Date) {
         self.id = id

@@ -137,6 +137,8 @@ enum JanrainSettings {
         if let screen = flow.screenToRender { capture["screenToRender"] = .string(screen) }
         // Janrain's flag: a first social sign-in whose profile is enough makes the account without a form.
         capture["thinRegistration"] = .bool(flow.thinRegistration ?? true)
+        // Ours: the days between deleting an account and its erasure, for the confirmation's words.
+        capture["accountDeletionGraceDays"] = .double(settings.erasureGraceDays)
         // Set: provider buttons hand the provider's URL to the host instead of leaving the page.
         if let appReturnURI { capture["appReturnUri"] = .string(appReturnURI) }
         if let codeChallenge {

@@ -64,6 +64,12 @@ struct AdminController {
         admin.post("/users/:user/enable") { _, context in
             try Reply.view(try await console(context).setDisabled(try AdminRequest.reference(context, "user"), false))
         }
+        admin.post("/users/:user/deactivate") { _, context in
+            try Reply.view(try await console(context).deactivateUser(try AdminRequest.reference(context, "user")))
+        }
+        admin.post("/users/:user/reactivate") { _, context in
+            try Reply.view(try await console(context).reactivateUser(try AdminRequest.reference(context, "user")))
+        }
         admin.post("/users/:user/reset-factors") { _, context in
             try Reply.view(try await console(context).resetFactors(try AdminRequest.reference(context, "user")))
         }

@@ -11,6 +11,7 @@ struct CaptureAPIController {
         router.post(RouterPath(FormEndpoint.signIn.path), use: authenticating(service.signIn))
         router.post(RouterPath(FormEndpoint.register.path), use: authenticating(service.register))
         router.post(RouterPath(FormEndpoint.updateProfile.path), use: updateProfile)
+        router.post(RouterPath(FormEndpoint.deactivateAccount.path), use: deactivateAccount)
         // Social: `token` is the one-time token a social sign-in handed the page.
         router.post(
             "/oauth/auth_native",
@@ -59,13 +60,23 @@ struct CaptureAPIController {
     }
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let user = try await service.updateProfile(try await tokenFlowRequest(request, context: context))
+        return Reply.ok(["capture_user": try await service.record(of: user)])
+    }
+
+    /// A form sent with an access token: no cross-origin check, only the address for the current-password limit.
+    private func tokenFlowRequest(_ request: Request, context: CaptureRequestContext) async throws -> FlowRequest {
         let parameters = try await APIRequest.parameters(request, limit: limit)
-        // Token-authenticated: no cross-origin check, only the address for the current-password limit.
         var flowRequest = FlowRequest(
             parameters: parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
-        let user = try await service.updateProfile(flowRequest)
-        return Reply.ok(["capture_user": try await service.record(of: user)])
+        return flowRequest
+    }
+
+    /// `deactivateAccountForm`: the account is deactivated now and erased on `erase_at`.
+    @Sendable func deactivateAccount(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let erasure = try await service.deactivateAccount(try await tokenFlowRequest(request, context: context))
+        return Reply.ok(["erase_at": .string(CaptureDate.format(erasure))])
     }
 
     @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {

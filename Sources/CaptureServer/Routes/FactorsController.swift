@@ -76,6 +76,7 @@ struct FactorsController {
             "second_factor": [
                 "enabled": .bool(factors.secondFactor), "recovery_codes_left": .int(Int64(factors.recoveryCodesLeft)),
             ],
+            "password": .bool(factors.password),
         ])
     }
 

@@ -55,7 +55,7 @@ enum Reply {
     static func status(of error: CaptureError) -> HTTPResponse.Status {
         switch error {
         case .invalidCredentials, .invalidClient, .adminKeyRequired, .invalidAccessToken, .accessTokenExpired: .unauthorized
-        case .notPermitted, .accountDeactivated: .forbidden
+        case .notPermitted, .accountDeactivated, .accountDeleted: .forbidden
         case .recordNotFound: .notFound
         case .rateLimited: .tooManyRequests
         case .requestTooLarge: .contentTooLarge
@@ -97,6 +97,8 @@ enum Reply {
             body["argument"] = .string(name)
         case .secondFactorRequired(let ticket):
             body["second_factor_ticket"] = .string(ticket)
+        case .accountDeleted(let reactivateUntil):
+            body["reactivate_until"] = .string(CaptureDate.format(reactivateUntil))
         default:
             break
         }
@@ -109,7 +111,7 @@ enum Reply {
         let code: Int64
         switch error {
         case .missingArgument: code = 0
-        case .notPermitted, .accountDeactivated: code = 3
+        case .notPermitted, .accountDeactivated, .accountDeleted: code = 3
         case .unexpected: code = -1
         default: code = 1
         }
@@ -151,7 +153,7 @@ enum Reply {
             .emailNotVerified:
             oauthCode = "invalid_grant"
         case .unsupportedGrantType: oauthCode = "unsupported_grant_type"
-        case .notPermitted, .accountDeactivated: oauthCode = "unauthorized_client"
+        case .notPermitted, .accountDeactivated, .accountDeleted: oauthCode = "unauthorized_client"
         case .rateLimited: oauthCode = "slow_down"
         case .unexpected: oauthCode = "server_error"
         default: oauthCode = "invalid_request"

@@ -92,6 +92,23 @@ struct SQLiteUserRepository: UserRepository {
         try await writer.write { db in try User.deleteOne(db, key: id) }
     }
 
+    func deletionsRequested(before cutoff: Date, limit: Int) async throws -> [User] {
+        try await writer.read { db in
+            try User.filter(Column("deleteRequestedAt") <= cutoff).order(Column("deleteRequestedAt"), Column("id"))
+                .limit(limit).fetchAll(db)
+        }
+    }
+
+    func erase(_ user: User, pseudonym: String) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE userID = ?", arguments: [user.id])
+            try db.execute(
+                sql: "UPDATE audit_log SET target = ?, detail = NULL WHERE target = ? OR lower(target) = ?",
+                arguments: [pseudonym, user.id, user.email.lowercased()])
+            return try User.deleteOne(db, key: user.id)
+        }
+    }
+
     /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
     private static func writeUniqueValues(of user: User, in db: Database) throws {
         guard let values = user.uniqueValues else { return }

@@ -70,7 +70,7 @@ import Testing
         #expect(report["audit_log"] == 1)
         #expect(
             report.items.map(\.name) == [
-                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log",
+                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log", "accounts_erased",
             ])
         #expect(try await count("ceremonies", in: world) == 1)
         #expect(try await world.service.auditLog(AuditFilter()).map(\.target).count == 1, "today's row stays")

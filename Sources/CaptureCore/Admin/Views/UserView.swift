@@ -4,7 +4,7 @@ import Foundation
 public struct UserView: Codable, Sendable, Equatable {
     public var id: String
     public var email: String
-    /// `active` or `disabled`.
+    /// `active`, `disabled` (by an operator) or `deleted` (by its owner: erased after the grace period).
     public var state: String
     public var displayName: String?
     public var givenName: String?
@@ -17,6 +17,8 @@ public struct UserView: Codable, Sendable, Equatable {
     public var updatedAt: Date
     public var lastLoginAt: Date?
     public var disabledAt: Date?
+    /// When the owner deleted the account (Janrain's `accountDeleteRequestTime`).
+    public var deleteRequestedAt: Date?
     /// Only in the view of one user (`user show`, `GET /users/{user}`); left out of lists and of changes.
     public var linkedAccounts: [LinkedAccountView]?
 
@@ -25,13 +27,14 @@ public struct UserView: Codable, Sendable, Equatable {
         case displayName = "display_name", givenName = "given_name", familyName = "family_name"
         case hasPassword = "has_password", emailVerifiedAt = "email_verified_at", createdAt = "created_at"
         case updatedAt = "updated_at", lastLoginAt = "last_login_at", disabledAt = "disabled_at"
+        case deleteRequestedAt = "delete_requested_at"
         case linkedAccounts = "linked_accounts"
     }
 
     public init(_ user: User, linked: [LinkedIdentity]? = nil) {
         id = user.id
         email = user.email
-        state = user.isDisabled ? "disabled" : "active"
+        state = user.deleteRequestedAt != nil ? "deleted" : user.isDisabled ? "disabled" : "active"
         displayName = user.displayName
         givenName = user.givenName
         familyName = user.familyName
@@ -43,6 +46,7 @@ public struct UserView: Codable, Sendable, Equatable {
         updatedAt = user.updatedAt
         lastLoginAt = user.lastLoginAt
         disabledAt = user.disabledAt
+        deleteRequestedAt = user.deleteRequestedAt
         linkedAccounts = linked?.map(LinkedAccountView.init)
     }
 
@@ -62,6 +66,7 @@ public struct UserView: Codable, Sendable, Equatable {
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(lastLoginAt, forKey: .lastLoginAt)
         try container.encode(disabledAt, forKey: .disabledAt)
+        try container.encode(deleteRequestedAt, forKey: .deleteRequestedAt)
         try container.encodeIfPresent(linkedAccounts, forKey: .linkedAccounts)
     }
 }

@@ -11,16 +11,21 @@ extension CaptureService {
         async throws
     {
         if let password { return try await check(password, of: user, messages: messages) }
-        let since = time.now().addingTimeInterval(-settings.recentSignInMinutes * 60)
-        let chain = try await store.tokens.list(
-            TokenFilter(userID: token.userID, now: time.now(), page: Page(limit: Page.maxLimit))
-        ).filter { $0.chainID == token.chainID }
-        let began = chain.map(\.issuedAt).min() ?? token.issuedAt
-        guard began >= since else {
+        guard try await sessionIsRecent(token) else {
             throw CaptureError.notPermitted(
                 "changing the email address needs a recent sign-in or the current password: sign in again, then "
                     + "change it within \(Int(settings.recentSignInMinutes)) minutes")
         }
+    }
+
+    /// Whether the session behind `token` began with a sign-in (a password, a provider, a passkey, a registration)
+    /// within `recentSignInMinutes`. A refresh continues a session; it does not make it recent.
+    func sessionIsRecent(_ token: TokenRecord) async throws -> Bool {
+        let since = time.now().addingTimeInterval(-settings.recentSignInMinutes * 60)
+        let chain = try await store.tokens.list(
+            TokenFilter(userID: token.userID, now: time.now(), page: Page(limit: Page.maxLimit))
+        ).filter { $0.chainID == token.chainID }
+        return (chain.map(\.issuedAt).min() ?? token.issuedAt) >= since
     }
 
     /// After an address change (`save`): the new address is unproven (a code goes to it), every other session ends

@@ -48,8 +48,11 @@ extension CaptureService {
 
     /// Records a notice of `kind` for `recipient` (no code: what happened to the account, and what to do), delivered
     /// like every message; `values` fill its template besides `origin`.
+    /// A notice without a code to `recipient`; `linked: false` leaves it out of the account's messages (the
+    /// account's erasure does not take it).
     func sendNotice(
-        _ kind: OutboxEntry.Kind, to recipient: String, user: User, locale: String?, values: [String: String]
+        _ kind: OutboxEntry.Kind, to recipient: String, user: User, locale: String?, values: [String: String],
+        linked: Bool = true
     ) async throws {
         let now = time.now()
         let origin = settings.resolvedPublicOrigin
@@ -57,7 +60,7 @@ extension CaptureService {
             kind, locale: locale, values: values.merging(["origin": origin, "site": origin]) { given, _ in given })
         let entry = OutboxEntry(
             messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
-            kind: kind, recipient: recipient, userID: user.id, subject: rendered.subject, text: rendered.text,
+            kind: kind, recipient: recipient, userID: linked ? user.id : nil, subject: rendered.subject, text: rendered.text,
             html: rendered.html, status: .pending, createdAt: now, bodyExpiresAt: now + settings.verificationCodeHours * 3600)
         try await store.outbox.record(entry, issuing: nil)
         mailSignal.wake()

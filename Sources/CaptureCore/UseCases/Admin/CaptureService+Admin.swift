@@ -81,11 +81,25 @@ extension CaptureService {
         try await store.clients.list()
     }
 
-    /// Deletes a user and every token of theirs (the tokens stop working at once).
+    /// Erases a user now: the record, every token, code, linked sign-in, passkey and message of theirs; their audit
+    /// rows keep a pseudonym (`erase`).
     public func deleteUser(_ reference: String) async throws -> User {
         let user = try await findUser(reference)
-        guard try await store.users.delete(id: user.id) else { throw CaptureError.recordNotFound("user '\(reference)'") }
+        guard try await erase(user) else { throw CaptureError.recordNotFound("user '\(reference)'") }
         return user
+    }
+
+    /// Deletes the account on its owner's behalf (a request by mail or phone): as their own deletion, erased after
+    /// the grace period unless they sign in and reactivate it.
+    public func deactivateUser(_ reference: String) async throws -> User {
+        let user = try await findUser(reference)
+        if user.deleteRequestedAt != nil { return user }
+        return try await deactivate(user, locale: nil, by: "an operator")
+    }
+
+    /// Takes back a deletion (the owner asked): the account is active again and no longer due for erasure.
+    public func reactivateUser(_ reference: String) async throws -> User {
+        try await setDisabled(reference, disabled: false)
     }
 
     /// Removes a client registered at run time and revokes its tokens; clients pinned in Settings are refused
@@ -121,6 +135,8 @@ extension CaptureService {
     public func setDisabled(_ reference: String, disabled: Bool) async throws -> User {
         var user = try await findUser(reference)
         user.disabledAt = disabled ? (user.disabledAt ?? time.now()) : nil
+        // Enabled again: no longer due for erasure either.
+        if !disabled { user.deleteRequestedAt = nil }
         user.updatedAt = time.now()
         try await store.users.update(user)
         if disabled { metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: time.now()), .accountDisabled) }

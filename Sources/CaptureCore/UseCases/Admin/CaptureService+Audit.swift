@@ -46,7 +46,7 @@ extension CaptureService {
         return try await store.audit.purge(before: time.now().addingTimeInterval(-settings.auditRetentionDays * 86400))
     }
 
-    private func record(_ action: String, target: String, by actor: AuditActor, outcome: String, detail: String?) async throws {
+    func record(_ action: String, target: String, by actor: AuditActor, outcome: String, detail: String?) async throws {
         try await store.audit.append(
             AuditEntry(at: time.now(), actor: actor.description, action: action, target: target, outcome: outcome, detail: detail)
         )

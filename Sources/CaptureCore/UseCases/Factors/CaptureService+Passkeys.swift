@@ -104,7 +104,7 @@ extension CaptureService {
                 throw Self.refusal(failure)
             }
             guard var user = try await store.users.find(id: passkey.userID) else { throw Self.refusal(.unknownCredential) }
-            guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+            try admit(user, reactivating: request.reactivate)
             user.lastLoginAt = now
             try await store.users.update(user)
             return try await complete(
@@ -119,7 +119,7 @@ extension CaptureService {
         let factor = try await store.secondFactors.find(userID: user.id)
         return AccountFactors(
             passkeys: try await store.passkeys.list(userID: user.id), secondFactor: factor != nil,
-            recoveryCodesLeft: factor?.recoveryHashes.count ?? 0)
+            recoveryCodesLeft: factor?.recoveryHashes.count ?? 0, password: user.passwordHash != nil)
     }
 
     /// `/passkey/remove`: removes one of the signed-in account's passkeys; the rest stay.
@@ -186,6 +186,8 @@ public struct AccountFactors: Sendable, Equatable {
     public var passkeys: [Passkey]
     public var secondFactor: Bool
     public var recoveryCodesLeft: Int
+    /// Whether the account has a password (what deleting it asks for; without one, a recent sign-in).
+    public var password: Bool
 }
 
 extension PasskeyFailure {

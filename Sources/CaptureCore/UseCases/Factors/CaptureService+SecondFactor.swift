@@ -169,6 +169,7 @@ extension FlowRequest {
             ("code_verifier", codeVerifier), ("device_token", deviceToken), ("merge_token", mergeToken),
         ]
         for (name, value) in pairs { if let value { values[name] = value } }
+        if reactivate { values["reactivate"] = "true" }
         return values
     }
 }

@@ -33,6 +33,7 @@ extension CaptureService {
         }
         try checkRedirect(request.redirectURI, for: client)
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
+        context.reactivates = request.reactivate
         if responseType.issuesCode && issuesTokens {
             // A public client's code must be bound to a PKCE challenge, except with `code_and_token`: that reply hands
             // the caller the access and refresh tokens as well, so a code bound to the client alone exposes nothing
@@ -61,6 +62,7 @@ extension CaptureService {
         _ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?, provider: String = "capture",
         locale: String? = nil, mailed: Bool = false
     ) async throws -> AuthResult {
+        let user = try await admitted(user, reactivating: context.reactivates)
         try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
         var result = AuthResult(user: user, isNew: isNew)
         if context.responseType.issuesTokens {

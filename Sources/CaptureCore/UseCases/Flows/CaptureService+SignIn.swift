@@ -42,7 +42,7 @@ extension CaptureService {
         let verified = await hasher.verify(password, hash: found?.passwordHash ?? decoyHash)
         guard verified, var user = found else { throw CaptureError.invalidCredentials }
         try await throttle.succeeded(attempt, now: time.now())
-        guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+        try admit(user, reactivating: request.reactivate)
         // The right password on an unverified address: a fresh code the page's verifyEmail screen asks for.
         try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: request.locale)
         // A cheaper or imported hash is made again at the configured cost, now that the password is at hand.

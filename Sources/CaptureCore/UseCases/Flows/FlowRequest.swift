@@ -13,8 +13,9 @@ public struct FlowRequest: Sendable, Equatable {
         // `token` and `thin_registration` (`auth_native` / `register_native`), `registration_form` (`auth_native`:
         // the form a 310's `prereg_fields` are for).
         "flow_name", "bp_channel", "merge_token", "token", "thin_registration", "registration_form",
-        // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling").
-        "device_token",
+        // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling"); `reactivate`, a sign-in
+        // that brings back an account its owner deleted (`AccountDeletion`).
+        "device_token", "reactivate",
     ]
 
     public var clientID: String?
@@ -42,6 +43,8 @@ public struct FlowRequest: Sendable, Equatable {
     /// `auth_native`: the social registration form the app will submit after a 310 (jump.ios and jump.android send
     /// their configured `captureSocialRegistrationFormName`).
     public var registrationForm: String?
+    /// A sign-in that brings back the account its owner deleted, within the grace period (`reactivate=true`).
+    public var reactivate: Bool
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
@@ -68,6 +71,7 @@ public struct FlowRequest: Sendable, Equatable {
         mergeToken = parameters["merge_token"].flatMap { $0.isEmpty ? nil : $0 }
         thinRegistration = ["true", "1"].contains(parameters["thin_registration"]?.lowercased() ?? "")
         registrationForm = parameters["registration_form"].flatMap { $0.isEmpty ? nil : $0 }
+        reactivate = ["true", "1"].contains(parameters["reactivate"]?.lowercased() ?? "")
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
         self.crossOrigin = crossOrigin
@@ -115,4 +119,6 @@ struct FlowContext: Sendable {
     var redirectURI: String?
     /// The PKCE S256 challenge a code is bound to.
     var codeChallenge: String?
+    /// The sign-in brings back an account its owner deleted (`FlowRequest.reactivate`).
+    var reactivates = false
 }

@@ -18,7 +18,7 @@ extension CaptureService {
         guard let subject = login.subject else { throw Self.unusableSocialToken }
         if let identity = try await store.identities.find(provider: login.provider, subject: subject) {
             guard var user = try await store.users.find(id: identity.userID) else { throw Self.unusableSocialToken }
-            guard !user.isDisabled else { throw CaptureError.accountDeactivated }
+            try admit(user, reactivating: request.reactivate)
             // The SDKs finish a merge whose 380 named a provider by signing in with that provider and the first
             // sign-in's token as `merge_token` (jump.ios `captureTokenUrlWithMergeToken`, jump.android
             // `performSocialSignIn(…, mergeToken)`). Merged before this token is spent, so a refused merge leaves

@@ -37,6 +37,7 @@ extension CaptureService {
         if bodies > 0 { try await store.outbox.scrub() }
         report.add("mail_bodies", bodies)
         report.add("audit_log", try await purgeAuditLog())
+        report.add("accounts_erased", try await eraseDueAccounts())
         metrics.purged(report)
         return report
     }
