@@ -25,7 +25,7 @@ WITH_PG = scripts/with-postgres.sh
 # Two workers (pytest-xdist), each with its own server, mailbox and provider; the walks over every screen are one
 # test per language, so the workers share them.
 WEBVIEW_RUN = xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest -q -n 2
-WEBVIEW = $(WEBVIEW_RUN) Tests/WebView
+WEBVIEW = $(WEBVIEW_RUN) Tests/WebView $(foreach name,$(POSTGRES_ONLY),--ignore=Tests/WebView/test_$(name).py)
 INTEROP = /usr/bin/python3 -m pytest Tests/Interop -q
 # schemathesis judges the API against its OpenAPI document, which no backend changes; on PostgreSQL the Authlib and
 # hostile-load files run (what storage could break in a request's answer is in the Swift suite on both backends).
@@ -34,7 +34,10 @@ INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
 # session, recovery by mailed code, social sign-in. (The cluster test runs on PostgreSQL in every pass; every storage
 # rule is in the Swift suite on both backends.)
 ON_POSTGRES = bridge session account_lifecycle social_sign_in
-WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(ON_POSTGRES),Tests/WebView/test_$(name).py)
+# Passkeys and second factors run on PostgreSQL only: their stored rules (counters, single-use challenges and tickets)
+# are in the Swift and interop suites on both backends, and the second lane has the room.
+POSTGRES_ONLY = passkeys two_factor
+WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(ON_POSTGRES) $(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
 # The test bundle runs itself (as `swift test` runs it, Swift Testing only: there are no XCTest cases). `swift test`
 # would first compile every package manifest again whenever the environment differs from its last run, as it does in
 # each pass here (a new PostgreSQL port): about 15 s per pass.

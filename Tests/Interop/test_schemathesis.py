@@ -22,9 +22,10 @@ SCHEMATHESIS_DIR = pathlib.Path(os.environ.get(
     "SCHEMATHESIS_DIR", ROOT / ".build" / "pytools" / ("schemathesis-" + SCHEMATHESIS_VERSION)))
 CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conformance",
           "response_headers_conformance", "response_schema_conformance"]
-MINIMUM_REQUESTS = 5000
-# Test cases per operation in the fuzzing phase (the coverage phase adds its own): 5,280 requests in all.
-MAX_EXAMPLES = int(os.environ.get("INTEROP_SCHEMATHESIS_EXAMPLES", "80"))
+MINIMUM_REQUESTS = 4000
+# Test cases per operation in the fuzzing phase (the coverage phase adds its own): about 4,500 requests in all over
+# the 70 operations (80 gave 7,218, a third of a fresh clone's `make test` past the build; docs/decisions.md).
+MAX_EXAMPLES = int(os.environ.get("INTEROP_SCHEMATHESIS_EXAMPLES", "50"))
 
 
 def access_token(server, email):
