@@ -38,8 +38,9 @@ def account_with_authenticator(server):
     wrong = call(server, "/second_factor/confirm", {"access_token": token, "setup_ticket": setup["setup_ticket"],
                                                      "code": "000000" if app.now() != "000000" else "111111"})
     assert wrong["stat"] == "error" and wrong["code"] == 210
+    app.spent = app.now()
     confirmed = call(server, "/second_factor/confirm", {"access_token": token, "setup_ticket": setup["setup_ticket"],
-                                                         "code": app.now()})
+                                                         "code": app.spent})
     assert confirmed["stat"] == "ok", confirmed
     assert len(confirmed["recovery_codes"]) == 10
     return email, token, app, confirmed["recovery_codes"]
@@ -57,18 +58,19 @@ def test_a_password_alone_gets_a_ticket_that_an_app_code_completes_once(server):
     first = password_sign_in(server, email)
     assert first["stat"] == "error" and first["code"] == 270 and first["error"] == "second_factor_required"
     assert "access_token" not in first
-    # The set-up used the current step: its code is spent, the next step's is not.
+    # The code the set-up used is spent (even if its step is still current), a later step's is not.
     reused = call(server, "/oauth/auth_native_second_factor",
-                  dict(FLOW, ticket=first["second_factor_ticket"], code=app.now()))
+                  dict(FLOW, ticket=first["second_factor_ticket"], code=app.spent))
     assert reused["stat"] == "error" and reused["code"] == 210
+    code = next_code(app)
     done = call(server, "/oauth/auth_native_second_factor",
-                dict(FLOW, ticket=first["second_factor_ticket"], code=next_code(app)))
+                dict(FLOW, ticket=first["second_factor_ticket"], code=code))
     assert done["stat"] == "ok", done
     assert done["capture_user"]["email"] == email and len(done["access_token"]) == 44
     # The same code does not complete another sign-in, nor does the ticket complete another.
     second = password_sign_in(server, email)
     assert call(server, "/oauth/auth_native_second_factor",
-                dict(FLOW, ticket=second["second_factor_ticket"], code=next_code(app)))["code"] == 210
+                dict(FLOW, ticket=second["second_factor_ticket"], code=code))["code"] == 210
     assert call(server, "/oauth/auth_native_second_factor",
                 dict(FLOW, ticket=first["second_factor_ticket"], code=next_code(app)))["code"] == 210
 

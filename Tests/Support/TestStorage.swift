@@ -121,11 +121,7 @@ public actor PostgresTestServer {
     public nonisolated func holding<T: Sendable>(
         _ location: PostgresLocation, for duration: Duration, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: location.host, port: location.port, username: location.user, password: location.password,
-                database: location.database, tls: .disable),
-            id: 1, logger: Logger(label: "capture.test.postgres"))
+        let connection = try await Self.connectWhenASlotFrees(location)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 try? await Task.sleep(for: duration)
@@ -136,6 +132,22 @@ public actor PostgresTestServer {
             var result: T?
             for try await value in group where value != nil { result = value }
             return result!
+        }
+    }
+
+    /// One connection as `location`'s user. The suite's other worlds can fill the server's slots for a moment
+    /// (SQLSTATE 53300): the attempt waits for one, as the store's own opening does.
+    private nonisolated static func connectWhenASlotFrees(_ location: PostgresLocation) async throws -> PostgresConnection {
+        while true {
+            do {
+                return try await PostgresConnection.connect(
+                    configuration: .init(
+                        host: location.host, port: location.port, username: location.user, password: location.password,
+                        database: location.database, tls: .disable),
+                    id: 1, logger: Logger(label: "capture.test.postgres"))
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "53300" {
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
     }
 
