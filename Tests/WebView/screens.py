@@ -10,13 +10,18 @@ from conftest import CLIENT_ID, PASSWORD
 from host import set_dark_scheme
 from test_social_sign_in import answer_at_provider, back_on_page, new_subject, tap_provider
 
-# Screens that need a signed-in page, those that need a social sign-in in progress, and those that need a password
-# sign-in waiting for its second factor (capture-ui.js shows sign-in instead of any of them without it).
-SESSION_SCREENS = ("signedIn", "editProfile", "changePassword", "newPasswordSuccess")
+# Screens that need a signed-in page, those that need a social sign-in in progress, those that need a password
+# sign-in waiting for its second factor, and those that need an account deleted (just now in the page, or refused a
+# sign-in since): capture-ui.js shows sign-in instead of any of them without it.
+SESSION_SCREENS = ("signedIn", "editProfile", "changePassword", "newPasswordSuccess", "confirmAccountDeactivation")
 SOCIAL_SCREENS = ("socialRegistration", "mergeAccounts", "traditionalAuthenticateMerge")
 FACTOR_SCREENS = ("twoFactor",)
-# editProfile's passkey and authenticator-app sections, drawn once /factors has answered.
-FACTORS_PENDING_JS = "!document.querySelector('.capture_screen:not([hidden]) [data-capture-totp]:not([data-capture-ready])')"
+DELETION_SCREENS = ("accountDeactivated", "reactivateAccount")
+# editProfile's passkey and authenticator-app sections, and confirmAccountDeactivation's form, drawn once /factors has
+# answered.
+FACTORS_PENDING_JS = ("!document.querySelector('"
+                      ".capture_screen:not([hidden]) [data-capture-totp]:not([data-capture-ready]), "
+                      ".capture_screen:not([hidden]) form[data-capture-form=deactivateAccountForm]:not([data-capture-ready])')")
 
 # Visible screen's controls: every link, button and input a finger may need to hit.
 CONTROLS_JS = """(function(){
@@ -128,6 +133,30 @@ def session_token(server, email):
     return reply["access_token"]
 
 
+def active_token(server, email, client_id=CLIENT_ID):
+    """An access token for `email`'s account, as it is when active: registered the first time, brought back (a sign-in
+    with reactivate=true) when a walk left it deleted."""
+    status, reply, _ = server.post("/oauth/register_native_traditional", {
+        "client_id": client_id, "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
+        "response_type": "token", "emailAddress": email, "displayName": "Grace", "newPassword": PASSWORD,
+        "newPasswordConfirm": PASSWORD})
+    if reply.get("stat") != "ok":
+        status, reply, _ = server.post("/oauth/auth_native_traditional", {
+            "client_id": client_id, "flow": "webViewSignIn", "form": "signInForm", "locale": "en-US",
+            "response_type": "token", "signInEmailAddress": email, "currentPassword": PASSWORD, "reactivate": "true"})
+    assert reply.get("stat") == "ok", "no session for %s: %s" % (email, reply)
+    return reply["access_token"]
+
+
+def delete_account(server, token, password=PASSWORD, client_id=CLIENT_ID):
+    """Deletes the account of `token` as its owner does (POST /oauth/deactivate_account); returns the reply."""
+    status, reply, _ = server.post("/oauth/deactivate_account", {
+        "client_id": client_id, "flow": "webViewProfile", "locale": "en-US",
+        "form": "deactivateAccountForm", "access_token": token, "currentPassword": password})
+    assert status == 200 and reply.get("stat") == "ok", "not deleted: %s %s" % (status, reply)
+    return reply
+
+
 def screen_ids(host):
     return host.run_js("[].map.call(document.querySelectorAll('.capture_screen'), function(s){return s.id;})")
 
@@ -143,7 +172,7 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
     host.wait_for_event("onCaptureRenderComplete")
     ids = screen_ids(host)
     for name in ids:
-        if name not in SESSION_SCREENS + SOCIAL_SCREENS + FACTOR_SCREENS and wanted(name):
+        if name not in SESSION_SCREENS + SOCIAL_SCREENS + FACTOR_SCREENS + DELETION_SCREENS and wanted(name):
             show(host, name)
             yield name
     if "signIn" in ids and wanted("signIn-error"):
@@ -181,6 +210,28 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
             yield name
         host.run_js("(janrain.capture.ui.endCaptureSession(), true)")
         host.settle()
+    deleted = "screens-deleted-%s@example.com" % flow.lower()
+    if "accountDeactivated" in ids and (wanted("accountDeactivated") or wanted("reactivateAccount")):
+        # The account's owner deletes it in the page (the same address each walk: brought back first when an earlier
+        # walk left it deleted).
+        mark, _ = host.mark()
+        host.run_js("(janrain.capture.ui.createCaptureSession(%s), true)" % json.dumps(active_token(server, deleted, client_id)))
+        host.wait_for_event("onCaptureSessionFound", after=mark)
+        show(host, "confirmAccountDeactivation")
+        host.fill_and_submit("confirmAccountDeactivation", {"currentPassword": PASSWORD})
+        host.wait_for_screen("accountDeactivated")
+        settle_screen(host)
+        if wanted("accountDeactivated"):
+            yield "accountDeactivated"
+    elif "reactivateAccount" in ids and wanted("reactivateAccount"):
+        delete_account(server, active_token(server, deleted, client_id), client_id=client_id)
+    if "reactivateAccount" in ids and wanted("reactivateAccount"):
+        # Its password on the sign-in screen: the service answers that its owner may bring it back.
+        show(host, "signIn")
+        host.fill_and_submit("signIn", {"signInEmailAddress": deleted, "currentPassword": PASSWORD})
+        host.wait_for_screen("reactivateAccount")
+        settle_screen(host)
+        yield "reactivateAccount"
     if "socialRegistration" in ids and wanted("socialRegistration"):
         subject = new_subject()
         oidc_provider.set_user(subject, {"name": "No Mail", "given_name": "Nomi"})

@@ -10,18 +10,21 @@ from test_session import field_messages, visible_text
 # The screens each page holds (webViewProfile offers sign-in and recovery while signed out).
 PAGE_SCREENS = {
     "webViewSignIn": ["twoFactor", "forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
-                      "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess"],
+                      "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess", "reactivateAccount"],
     "webViewProfile": ["twoFactor", "forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
                        "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess",
-                       "changePassword", "newPasswordSuccess"],
+                       "changePassword", "newPasswordSuccess", "confirmAccountDeactivation", "accountDeactivated",
+                       "reactivateAccount"],
     "webViewDemo": ["twoFactor", "forgotPassword", "forgotPasswordSuccess", "resetPassword", "resetPasswordSuccess",
                     "verifyEmail", "verifyEmailSuccess", "resendVerificationSuccess",
-                    "changePassword", "newPasswordSuccess"],
+                    "changePassword", "newPasswordSuccess", "confirmAccountDeactivation", "accountDeactivated",
+                    "reactivateAccount"],
 }
 
 FORM_OF_SCREEN = {
     "forgotPassword": "forgotPasswordForm", "resetPassword": "resetPasswordForm",
-    "changePassword": "changePasswordForm",
+    "changePassword": "changePasswordForm", "confirmAccountDeactivation": "deactivateAccountForm",
+    "reactivateAccount": "signInForm",
 }
 
 CODE_INPUT = """(function(screen){

@@ -50,10 +50,10 @@ def back_on_page(host, server, timeout=20):
     host.wait_for(lambda: (host.view.get_uri() or "").startswith(server.base + "/flows/"), timeout, "the page again")
 
 
-def sign_in_with_provider(host, server, provider, subject):
+def sign_in_with_provider(host, server, provider, subject, page="webViewSignIn"):
     """A fresh sign-in page: the provider's button, the provider's form answered as `subject`, back on the page.
     Returns the event marks from before the tap."""
-    host.load(server.page("webViewSignIn"))
+    host.load(server.page(page))
     host.wait_for_screen("signIn")
     marks = host.mark()
     tap_provider(host)

@@ -15,7 +15,7 @@ from test_accessibility import TAGS, assert_no_violations, run_axe
 from test_code_flow import address_behind_code, code_mode_page
 from test_languages import catalog
 from test_screenshots import LAYOUT_CHECK
-from test_social_sign_in import answer_at_provider, back_on_page, new_subject, tap_provider
+from test_social_sign_in import answer_at_provider, back_on_page, new_subject, sign_in_with_provider, tap_provider
 
 TEXTS = catalog("en")
 TOTP = "#editProfile [data-capture-totp]"
@@ -281,12 +281,7 @@ def test_a_providers_sign_in_asks_for_the_second_factor_too(server, host, oidc_p
     subject = new_subject()
     email = "%s@example.com" % subject
     oidc_provider.set_user(subject, {"email": email, "email_verified": True, "name": "Two Step"})
-    host.load(server.page("webViewSignIn"))
-    host.wait_for_screen("signIn")
-    mark, _ = host.mark()
-    tap_provider(host)
-    answer_at_provider(host, oidc_provider, subject)
-    back_on_page(host, server)
+    mark, _ = sign_in_with_provider(host, server, oidc_provider, subject)
     first = host.wait_for_event("onCaptureLoginSuccess", after=mark).result
     app, _ = server.set_up_authenticator(first["accessToken"])
     host.run_js("janrain.capture.ui.endCaptureSession()")

@@ -51,7 +51,9 @@
     // A first social sign-in the provider's profile was not enough for (310): the form, with the one-time token.
     socialRegistrationForm: {
       kind: 'registration', start: ['onCaptureRegistrationStart'], failed: ['onCaptureRegistrationFailed']
-    }
+    },
+    // The signed-in person deletes the account (capture-account.js: onCaptureAccountDeactivateSuccess, what follows).
+    deactivateAccountForm: { kind: 'deactivate', token: true, start: [], failed: [] }
   };
 
   /*
@@ -152,6 +154,8 @@
     if (spec.kind === 'profile' && ns.withRecordValues) fields = ns.withRecordValues(formName, fields, spec.form);
     var social = ns.socialFor(form);
     var params = formParams(spec, fields, social);
+    // From reactivateAccount, the sign-in brings back the account its owner deleted (capture-account.js).
+    if (spec.kind === 'login' && ns.reactivationParams) ns.reactivationParams(form, params);
     if (spec.emailField && fields[spec.emailField]) ns.carryAddress(fields[spec.emailField].replace(/^\s+|\s+$/g, ''));
 
     ns.clearMessages(ns.closest(form.parentNode, '.capture_screen') || form);
@@ -184,9 +188,9 @@
     }, function () {
       setBusy(form, false);
       ns.showFormMessage(form, t('widget.network'));
-      for (var f = 0; f < spec.failed.length; f++) {
-        ns.fire(spec.failed[f], { status: 'error', statusMessage: 'networkError', form: formName }, transactionId);
-      }
+      var lost = { status: 'error', statusMessage: 'networkError', form: formName };
+      if (spec.kind === 'login' && ns.signInRefused) ns.signInRefused({}, lost, transactionId);
+      for (var f = 0; f < spec.failed.length; f++) ns.fire(spec.failed[f], lost, transactionId);
     });
   }
 
@@ -194,6 +198,17 @@
     var body = reply.body || {};
     var result = ns.errorFields(reply);
     result.form = formName;
+    var address = spec.kind === 'login' ? ns.addressIn(form) || ns.typedAddress() : '';
+    var offered = spec.kind === 'login' && ns.signInRefused
+      && ns.signInRefused(body, result, transactionId, { address: address });
+    if (offered) {
+      // The right password of an account its owner deleted, still within its grace period: reactivateAccount offers
+      // to bring it back (capture-account.js).
+      for (var d = 0; d < spec.failed.length; d++) ns.fire(spec.failed[d], result, transactionId);
+      clearPasswords(form);
+      ns.renderScreen('reactivateAccount');
+      return;
+    }
     if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 112) {
       // An address not yet confirmed, for a client that requires it (a sign-in with the right password, or the
       // account just made): the service just mailed a code for it.
@@ -206,8 +221,7 @@
         && ns.screenExists('twoFactor')) {
       // The right password of an account with a second factor: its code next (twoFactor, capture-factors.js).
       for (var k = 0; k < spec.failed.length; k++) ns.fire(spec.failed[k], result, transactionId);
-      var secrets = form.querySelectorAll('input[type="password"]');
-      for (var w = 0; w < secrets.length; w++) secrets[w].value = '';
+      clearPasswords(form);
       ns.askSecondFactor(body, ns.socialFor(form));
       return;
     }
@@ -227,6 +241,9 @@
           ns.actionLink(t('widget.inUseAction'), 'signIn'));
       }
       ns.fire('onCaptureValidationFailed', result, transactionId);
+    } else if (spec.kind === 'deactivate' && body.error === 'access_denied' && ns.askRecentSignIn) {
+      // An account without a password whose sign-in is not recent: a fresh sign-in first.
+      ns.askRecentSignIn(form);
     } else if (spec.kind === 'login' && (body.code === 510 || body.code === 210)) {
       // Locked out or the wrong password: resetting is the way forward, right in the message.
       ns.showFormMessage(form, body.code === 510 ? t('widget.locked') : body.error_description || t('widget.invalidCredentials'),
@@ -245,9 +262,15 @@
     }
   }
 
+  function clearPasswords(form) {
+    var secrets = form.querySelectorAll('input[type="password"]');
+    for (var w = 0; w < secrets.length; w++) secrets[w].value = '';
+  }
+
   /* `social` ({provider}) when the sign-in came through a provider: authProvider names it. */
   function succeeded(form, formName, spec, body, transactionId, social) {
     var user = body.capture_user || {};
+    if (spec.kind === 'deactivate') return ns.accountDeactivated(form, body, transactionId);
     if (spec.kind === 'profile') {
       ns.saveProfile(user);
       ns.bindProfile(document.getElementById(ns.currentScreen()) || document.body);
@@ -259,6 +282,8 @@
       return;
     }
     if (body.device_token) ns.storageSet(ns.STORAGE.device, body.device_token);
+    // A sign-in that brought back a deleted account says so first (capture-account.js).
+    if (ns.reactivated) ns.reactivated(transactionId, social, user);
     var code = body.authorization_code;
     var token = code ? undefined : body.access_token;
     var expiresIn = token ? (Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600) : undefined;

@@ -228,6 +228,8 @@
     var form = screen.querySelector('form[data-capture-form="signInForm"], form[data-capture-form="userInformationForm"]');
     var capture = ns.captureSettings();
     var address = ns.addressIn(form || screen);
+    // A form out of sight (reactivateAccount's, for a passkey) cannot show the message: the notice does.
+    if (form && ns.closest(form, '[hidden]')) form = null;
     var transactionId = ns.randomId();
     var started = false;
     ns.clearMessages(screen);
@@ -250,6 +252,7 @@
       params.credential = credential;
       params.device_token = ns.storageGet(ns.STORAGE.device) || '';
       if (ns.refreshSecret()) params.refresh_secret = ns.refreshSecret();
+      if (ns.reactivationParams) ns.reactivationParams(button, params);
       return send('/oauth/auth_native_passkey', params).then(function (body) {
         done();
         ns.signInSucceeded(body, transactionId);
@@ -261,7 +264,11 @@
       if (started) {
         var result = reply ? ns.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
         result.form = 'passkey';
+        // An account its owner deleted: reactivateAccount offers the passkey again (capture-account.js).
+        var offered = ns.signInRefused
+          && ns.signInRefused(body, result, transactionId, { address: address, passkey: true });
         ns.fire('onCaptureLoginFailed', result, transactionId);
+        if (offered) return ns.renderScreen('reactivateAccount');
       }
       if (body.code === 112) {
         // A client that requires a confirmed address: a code was just mailed to the account's.
@@ -394,6 +401,7 @@
   ]);
 
   ns.completePasskey = completePasskey;
+  ns.day = day;
   ns.showPasskeys = showPasskeys;
   ns.addPasskey = addPasskey;
   ns.factorTools = {

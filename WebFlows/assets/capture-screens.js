@@ -12,7 +12,9 @@
   var t = ns.t;
 
   // Screens that only make sense with a session; without one the sign-in screen is shown instead.
-  var SESSION_SCREENS = { editProfile: true, changePassword: true, newPasswordSuccess: true, signedIn: true };
+  var SESSION_SCREENS = {
+    editProfile: true, changePassword: true, newPasswordSuccess: true, signedIn: true, confirmAccountDeactivation: true
+  };
   // Screens a message's link may open (#screen=…&code=…&email=…), and the code input they fill; a customer's page
   // opens Janrain's resetPasswordRequestCode instead of resetPassword (capture-dropin.js).
   var LINK_SCREENS = { resetPassword: true, verifyEmail: true, resetPasswordRequestCode: true };
@@ -206,7 +208,9 @@
       return true;
     }
     if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
-    if (ns.waitsForSocial(name) || (ns.waitsForSecondFactor && ns.waitsForSecondFactor(name))) name = signInScreen();
+    // Screens of a step under way (a social sign-in, a second factor, a deleted account's) need that step.
+    if (ns.waitsForSocial(name) || (ns.waitsForSecondFactor && ns.waitsForSecondFactor(name))
+        || (ns.waitsForAccount && ns.waitsForAccount(name))) name = signInScreen();
     if (!screenExists(name)) {
       if (!screenExists('signIn')) return false;
       name = 'signIn';
@@ -221,6 +225,7 @@
     ns.renderMerge(target);
     ns.renderLinkedAccounts(target);
     if (ns.renderFactors) ns.renderFactors(target);
+    if (ns.renderAccount) ns.renderAccount(target);
     fillForms(target);
     setShown(target, true);
     // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).

@@ -75,7 +75,9 @@
     var merge = button && button.hasAttribute('data-capture-merge-with') && social
       ? { token: social.token, provider: social.provider, email: mergeEmail, via: name, verifier: social.verifier }
       : null;
-    var purpose = button && button.hasAttribute('data-capture-link') ? 'link' : merge ? 'merge' : 'signIn';
+    // reactivateAccount's button signs in to bring back the account its owner deleted (capture-account.js).
+    var purpose = button && button.hasAttribute('data-capture-link') ? 'link' : merge ? 'merge'
+      : button && button.hasAttribute('data-capture-reactivate') ? 'reactivate' : 'signIn';
     if (purpose === 'link' && ns.addressUnproven(ns.storedProfile())) {
       // The service links nothing to an unproven address (a pre-hijack would keep its intruder): no round trip.
       ns.showNotice(t('widget.linkUnproven').replace('%s', ns.providerName(name)));
@@ -140,9 +142,7 @@
   function pageShownAgain() {
     if (!leaving) return;
     takeStoredMerge();
-    try {
-      window.sessionStorage.removeItem(SOCIAL_VERIFIER_KEY);
-    } catch (error) { /* none kept */ }
+    try { window.sessionStorage.removeItem(SOCIAL_VERIFIER_KEY); } catch (error) { /* none kept */ }
     providerButtonsBack();
   }
 
@@ -265,7 +265,7 @@
     if (!verifier) return null;
     if (secret && !ns.refreshSecret()) ns.setRefreshSecret(secret);
     if (purpose === 'merge' && merge) return providerStepEnded(values, 'merge', verifier, merge);
-    return providerStepEnded(values, purpose === 'link' ? 'link' : 'signIn', verifier);
+    return providerStepEnded(values, purpose === 'link' || purpose === 'reactivate' ? purpose : 'signIn', verifier);
   }
 
   /* The merge kept across the provider round trip (SOCIAL_MERGE_KEY), removed at once; null when none. */
@@ -450,6 +450,7 @@
     }
     params.device_token = ns.storageGet(ns.STORAGE.device) || '';
     if (ns.refreshSecret()) params.refresh_secret = ns.refreshSecret();
+    if (answer.purpose === 'reactivate') params.reactivate = 'true';
     ns.showNotice(t('widget.socialWait').replace('%s', name), true);
     ns.fire('onCaptureLoginStart', { statusMessage: 'loginStart', authProvider: answer.provider }, transactionId);
     return ns.post('/oauth/auth_native', params).then(function (reply) {
@@ -492,7 +493,11 @@
       }
       var result = ns.errorFields(reply);
       result.authProvider = answer.provider;
+      // An account its owner deleted: reactivateAccount offers this provider again (capture-account.js).
+      var offered = ns.signInRefused
+        && ns.signInRefused(body, result, transactionId, { provider: answer.provider, social: answer });
       ns.fire('onCaptureLoginFailed', result, transactionId);
+      if (offered) return ns.renderScreen('reactivateAccount');
       if (body.code === 270 && ns.askSecondFactor && ns.askSecondFactor(body, answer)) return;
       if (body.code === 112) {
         // A client that requires a confirmed address, and the provider did not confirm this one: a code was mailed.
