@@ -42,6 +42,8 @@ enum PostgresMigrations {
                 "CREATE INDEX users_deletion ON users (delete_requested_at) WHERE delete_requested_at IS NOT NULL",
             ]
         ),
+        // The device a chain's sign-in came from, as v17.
+        ("p9-session-device", ["ALTER TABLE tokens ADD COLUMN device text"]),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -9,7 +9,7 @@ struct PostgresTokenRepository: TokenRepository {
 
     static let columns = """
         tokens.id, kind, hash, user_id, client_id, chain_id, scope, auth_provider, issued_at, expires_at, used_at, \
-        revoked_at, refresh_secret, redirect_uri, code_challenge
+        revoked_at, refresh_secret, redirect_uri, code_challenge, device
         """
 
     func insert(_ tokens: [TokenRecord]) async throws {
@@ -22,10 +22,11 @@ struct PostgresTokenRepository: TokenRepository {
         try await connection.rows(
             """
             INSERT INTO tokens (kind, hash, user_id, client_id, chain_id, scope, auth_provider, issued_at, expires_at,
-                used_at, revoked_at, refresh_secret, redirect_uri, code_challenge)
+                used_at, revoked_at, refresh_secret, redirect_uri, code_challenge, device)
             VALUES (\(token.kind.rawValue), \(token.hash), \(token.userID), \(token.clientID), \(token.chainID),
                 \(token.scope), \(token.authProvider), \(token.issuedAt), \(token.expiresAt), \(token.usedAt),
-                \(token.revokedAt), \(token.refreshSecret), \(token.redirectURI), \(token.codeChallenge))
+                \(token.revokedAt), \(token.refreshSecret), \(token.redirectURI), \(token.codeChallenge),
+                \(token.device))
             """)
     }
 
@@ -235,6 +236,7 @@ struct PostgresTokenRepository: TokenRepository {
         token.revokedAt = try c("revoked_at")
         token.redirectURI = try c("redirect_uri")
         token.codeChallenge = try c("code_challenge")
+        token.device = try c("device")
         return token
     }
 }

@@ -87,6 +87,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     CaptureAPIController(service: service).addRoutes(to: capture)
     AccountRecoveryController(service: service).addRoutes(to: capture)
     FactorsController(service: service).addRoutes(to: capture)
+    SessionsController(service: service).addRoutes(to: capture)
     AppAssociationController(service: service).addRoutes(to: problem)
     OAuthController(service: service).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))

@@ -35,7 +35,7 @@ public enum StoreCopy {
                 ("id", .integer), ("kind", .text), ("hash", .text), ("userID", .text), ("clientID", .text),
                 ("chainID", .text), ("scope", .text), ("authProvider", .text), ("issuedAt", .date), ("expiresAt", .date),
                 ("usedAt", .date), ("revokedAt", .date), ("refreshSecret", .text), ("redirectURI", .text),
-                ("codeChallenge", .text),
+                ("codeChallenge", .text), ("device", .text),
             ]),
         StoredTable(
             "throttle", orderedBy: ["key"],

@@ -273,6 +273,10 @@ enum Migrations {
                 index: "users_deletion", on: "users", columns: ["deleteRequestedAt"],
                 condition: Column("deleteRequestedAt") != nil)
         }
+        migrator.registerMigration("v17-session-device") { db in
+            // The device a chain's sign-in came from (`DeviceHint`), for the person's list of sessions.
+            try db.alter(table: "tokens") { t in t.add(column: "device", .text) }
+        }
         return migrator
     }
 }

@@ -85,6 +85,7 @@ extension TokenRecord: FetchableRecord, MutablePersistableRecord {
         revokedAt = row["revokedAt"]
         redirectURI = row["redirectURI"]
         codeChallenge = row["codeChallenge"]
+        device = row["device"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -103,6 +104,7 @@ extension TokenRecord: FetchableRecord, MutablePersistableRecord {
         container["refreshSecret"] = refreshSecret
         container["redirectURI"] = redirectURI
         container["codeChallenge"] = codeChallenge
+        container["device"] = device
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -115,9 +117,9 @@ extension TokenRecord {
     static let selection = """
         tokens.id, tokens.kind, tokens.hash, tokens.userID, tokens.clientID, tokens.chainID, tokens.scope,
         tokens.authProvider, tokens.issuedAt, tokens.expiresAt, tokens.usedAt, tokens.revokedAt, tokens.refreshSecret,
-        tokens.redirectURI, tokens.codeChallenge
+        tokens.redirectURI, tokens.codeChallenge, tokens.device
         """
-    static let selectionCount = 15
+    static let selectionCount = 16
 
     /// A token from `selection`'s columns, the first at `start`.
     init(row: Row, selectionAt start: Int) {
@@ -131,6 +133,7 @@ extension TokenRecord {
         revokedAt = (row[start + 11] as StoredInstant?)?.date
         redirectURI = row[start + 13]
         codeChallenge = row[start + 14]
+        device = row[start + 15]
     }
 }
 

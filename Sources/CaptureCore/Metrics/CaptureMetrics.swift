@@ -172,6 +172,8 @@ public enum RevocationReason: String, Sendable {
     /// An operator's revocation (`capturectl token revoke`, `client remove`; an admin API when it calls the same
     /// use cases in the server).
     case operatorAction = "operator"
+    /// The person signed a session out from their list of sessions (`/sessions/end`, `/sessions/end_others`).
+    case sessionEnded = "session_ended"
 }
 
 extension Duration {

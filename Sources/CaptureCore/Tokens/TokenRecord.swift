@@ -37,6 +37,8 @@ public struct TokenRecord: Sendable, Equatable, Codable {
     /// An authorization code's redirect URI (origin + path) and PKCE S256 challenge, checked at the exchange.
     public var redirectURI: String?
     public var codeChallenge: String?
+    /// The device the chain's sign-in came from (`DeviceHint`), kept on every token of the chain.
+    public var device: String?
 
     public init(
         kind: TokenKind, hash: String, userID: String, clientID: String, chainID: String, scope: String = "",

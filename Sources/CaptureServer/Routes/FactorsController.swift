@@ -26,8 +26,13 @@ struct FactorsController {
     static let common: Set<String> = ["client_id", "locale", "flow", "flow_version"]
 
     private func parameters(_ request: Request, _ own: Set<String>) async throws -> [String: String] {
+        try await Self.parameters(request, own, service: service)
+    }
+
+    /// A call's form parameters: `common` and its `own`; any other is refused.
+    static func parameters(_ request: Request, _ own: Set<String>, service: CaptureService) async throws -> [String: String] {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
-        try CaptureAPIController.refuseUnknown(parameters, allowed: Self.common.union(own))
+        try CaptureAPIController.refuseUnknown(parameters, allowed: common.union(own))
         return parameters
     }
 

@@ -91,6 +91,7 @@ enum APIRequest {
             parameters: parameters, remoteAddress: origin(request, context: context, proxies: proxies).address,
             crossOrigin: crossOrigin(request))
         flowRequest.acceptLanguage = request.headers.value(.acceptLanguage)
+        flowRequest.userAgent = request.headers.value(.userAgent)
         // Errors about this form are described in its language too.
         context.language?.take(locale: flowRequest.locale)
         return flowRequest

@@ -66,13 +66,13 @@ final class TokenCheckCache: Sendable {
         else { return }
         state.withLock { state in
             guard let clientID = state.word(record.clientID), let scope = state.word(record.scope),
-                let provider = state.word(record.authProvider)
+                let provider = state.word(record.authProvider), let device = state.device(record.device)
             else { return }
             let entry = Entry(
                 tokenRow: tokenRow, userRow: userRow, filledAt: generation, clientsVersion: lookup.clientsVersion,
                 issuedAt: record.issuedAt, expiresAt: record.expiresAt, userID: CompactID(record.userID),
                 clientID: clientID, scope: scope, authProvider: provider, chainID: CompactID(record.chainID),
-                emailVerified: account.emailVerified, email: account.email)
+                emailVerified: account.emailVerified, device: device, email: account.email)
             state.store(Slot(digest: digest, entry: entry), capacity: capacity)
         }
     }
@@ -94,11 +94,17 @@ final class TokenCheckCache: Sendable {
 
         mutating func word(_ text: String) -> UInt16? {
             if let index = wordIndex[text] { return index }
-            guard words.count < Int(UInt16.max) else { return nil }
+            guard words.count < Int(Entry.noWord) else { return nil }
             let index = UInt16(words.count)
             words.append(text)
             wordIndex[text] = index
             return index
+        }
+
+        /// A device hint as a word, `Entry.noWord` for none.
+        mutating func device(_ hint: String?) -> UInt16? {
+            guard let hint else { return Entry.noWord }
+            return word(hint)
         }
 
         func entry(_ digest: Digest) -> Entry? {
@@ -229,7 +235,11 @@ final class TokenCheckCache: Sendable {
         let chainID: CompactID
         // In the padding after `chainID`'s tag byte: the entry stays 112 bytes.
         let emailVerified: Bool
+        let device: UInt16
         let email: String
+
+        /// `device` when the token has none.
+        static let noWord = UInt16.max
 
         func lookup(key: String, words: [String]) -> AccountLookup {
             let userID = userID.text
@@ -237,6 +247,7 @@ final class TokenCheckCache: Sendable {
                 kind: .access, hash: key, userID: userID, clientID: words[Int(clientID)], chainID: chainID.text,
                 scope: words[Int(scope)], authProvider: words[Int(authProvider)], issuedAt: issuedAt, expiresAt: expiresAt)
             record.id = tokenRow
+            if device != Self.noWord { record.device = words[Int(device)] }
             return AccountLookup(
                 record: record, account: AccountSummary(id: userID, email: email, emailVerified: emailVerified, disabledAt: nil),
                 clientsVersion: clientsVersion)

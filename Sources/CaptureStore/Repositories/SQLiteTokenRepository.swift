@@ -39,14 +39,14 @@ struct SQLiteTokenRepository: TokenRepository {
         try db.cachedStatement(
             sql: """
                 INSERT INTO tokens (kind, hash, userID, clientID, chainID, scope, authProvider, issuedAt, expiresAt,
-                    usedAt, revokedAt, refreshSecret, redirectURI, codeChallenge)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    usedAt, revokedAt, refreshSecret, redirectURI, codeChallenge, device)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             token.kind.rawValue, token.hash, token.userID, token.clientID, token.chainID, token.scope,
             token.authProvider, StoredDate.text(token.issuedAt), StoredDate.text(token.expiresAt),
             StoredDate.text(token.usedAt), StoredDate.text(token.revokedAt), token.refreshSecret,
-            token.redirectURI, token.codeChallenge,
+            token.redirectURI, token.codeChallenge, token.device,
         ])
     }
 

@@ -34,6 +34,7 @@ extension CaptureService {
         try checkRedirect(request.redirectURI, for: client)
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
         context.reactivates = request.reactivate
+        context.device = DeviceHint.describe(userAgent: request.userAgent)
         if responseType.issuesCode && issuesTokens {
             // A public client's code must be bound to a PKCE challenge, except with `code_and_token`: that reply hands
             // the caller the access and refresh tokens as well, so a code bound to the client alone exposes nothing
@@ -67,12 +68,13 @@ extension CaptureService {
         var result = AuthResult(user: user, isNew: isNew)
         if context.responseType.issuesTokens {
             result.grant = try await issueTokens(
-                for: user, client: context.client, refreshSecret: refreshSecret, provider: provider)
+                for: user, client: context.client, refreshSecret: refreshSecret, provider: provider,
+                device: context.device)
         }
         if context.responseType.issuesCode {
             let issued = try await issueCode(
                 for: user, client: context.client, redirectURI: context.redirectURI, codeChallenge: context.codeChallenge,
-                refreshSecret: refreshSecret)
+                refreshSecret: refreshSecret, device: context.device)
             result.authorizationCode = issued.code
             result.signOutToken = issued.signOutToken
         }

@@ -50,6 +50,8 @@ public struct FlowRequest: Sendable, Equatable {
     public var remoteAddress: String?
     /// The `Accept-Language` header: the language of messages when `locale` names none we have.
     public var acceptLanguage: String?
+    /// The `User-Agent` header: where a session's device hint comes from (`DeviceHint`).
+    public var userAgent: String?
     /// The `Origin` of a browser page on another origin than the service's that sent this request (CSRF check).
     public var crossOrigin: String?
 
@@ -121,4 +123,6 @@ struct FlowContext: Sendable {
     var codeChallenge: String?
     /// The sign-in brings back an account its owner deleted (`FlowRequest.reactivate`).
     var reactivates = false
+    /// The device the sign-in comes from (`DeviceHint`), kept on its tokens.
+    var device: String?
 }

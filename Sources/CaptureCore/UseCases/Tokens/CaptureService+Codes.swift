@@ -14,7 +14,8 @@ extension CaptureService {
     /// PKCE challenge; it starts its own chain, which the tokens it is exchanged for continue. A sign-out token for
     /// that chain is stored in the same write (see `signOutRecord`).
     func issueCode(
-        for user: User, client: Client, redirectURI: String?, codeChallenge: String?, refreshSecret: String?
+        for user: User, client: Client, redirectURI: String?, codeChallenge: String?, refreshSecret: String?,
+        device: String? = nil
     ) async throws -> IssuedCode {
         let code = mintToken()
         let now = time.now()
@@ -24,6 +25,7 @@ extension CaptureService {
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         record.redirectURI = redirectURI
         record.codeChallenge = codeChallenge
+        record.device = device
         let signOut = mintToken()
         let records = [record, signOutRecord(signOut, joining: record)]
         try await store.tokens.insert(records)

@@ -7,12 +7,13 @@ extension CaptureService {
 
     /// Mints an access + refresh token pair in a new chain and stores their hashes.
     func issueTokens(
-        for user: User, client: Client, refreshSecret: String?, provider: String = "capture"
+        for user: User, client: Client, refreshSecret: String?, provider: String = "capture", device: String? = nil
     ) async throws -> IssuedGrant {
-        let chainStart = TokenRecord(
+        var chainStart = TokenRecord(
             kind: .access, hash: "", userID: user.id, clientID: client.clientID, chainID: minter.identifier(),
             authProvider: provider, issuedAt: time.now(), expiresAt: time.now(),
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
+        chainStart.device = device
         let grant = mintGrant(for: client)
         let records = records(of: grant, following: chainStart)
         try await store.tokens.insert(records)
@@ -52,10 +53,12 @@ extension CaptureService {
     static func record(
         _ kind: TokenKind, key: String, following previous: TokenRecord, issuedAt: Date, expiresAt: Date
     ) -> TokenRecord {
-        TokenRecord(
+        var record = TokenRecord(
             kind: kind, hash: key, userID: previous.userID, clientID: previous.clientID, chainID: previous.chainID,
             scope: previous.scope, authProvider: previous.authProvider, issuedAt: issuedAt, expiresAt: expiresAt,
             refreshSecret: previous.refreshSecret)
+        record.device = previous.device
+        return record
     }
 
     /// `/oauth/token` with `grant_type=refresh_token`: rotates the refresh token; a reused one revokes its chain.
