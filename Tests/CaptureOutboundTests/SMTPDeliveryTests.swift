@@ -109,8 +109,9 @@ import Testing
         }
         // libcurl counts the server's greeting as part of connecting, so the connect timeout (1 s) is what fires.
         #expect(elapsed >= .seconds(0.9))
-        // Without the timeouts the calls would never return; the bound is loose because the suite shares the cores.
-        #expect(elapsed < .seconds(60))
+        // Without the timeouts the calls would never return; the bound is loose because the whole suite shares the
+        // cores with the web view's (every test here took twice its usual time in such runs, this one once 62 s).
+        #expect(elapsed < .seconds(240))
     }
 
     @Test func recipientRefusedWith550IsPermanentAndTheReasonHoldsNoSecret() async throws {
@@ -212,7 +213,7 @@ import Testing
         let listener = try SilentListener()
         defer { listener.stop() }
         let transport = SMTPMailTransport(
-            relay: Self.relay(port: listener.port, connect: 60, total: 120), client: CurlClient(threadCount: 1))
+            relay: Self.relay(port: listener.port, connect: 300, total: 600), client: CurlClient(threadCount: 1))
         let started = ContinuousClock.now
         let delivery = Task { () -> MailDeliveryError? in
             do throws(MailDeliveryError) {
@@ -225,9 +226,9 @@ import Testing
         let error = await delivery.value
         #expect(error?.isPermanent == false)
         #expect(error?.reason.contains("cancelled") == true)
-        // Without cancellation the call would last until the 60 s connect timeout. "cancelled" above comes only
+        // Without cancellation the call would last until the 300 s connect timeout. "cancelled" above comes only
         // from the progress callback's abort (a timeout says "timed out"); the clock, shared with the whole suite
-        // (25 s seen in a CI run for a call of about one second), only says "before that timeout".
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // (62 s seen in a loaded run for a call of about one second), only says "before that timeout".
+        #expect(ContinuousClock.now - started < .seconds(300))
     }
 }
