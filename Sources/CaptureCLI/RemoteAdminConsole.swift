@@ -79,6 +79,10 @@ struct RemoteAdminConsole: AdminConsole {
         try await send(.post, "/users/\(segment(reference))/reactivate")
     }
 
+    func exportUser(_ reference: String) async throws -> AccountExport {
+        try await send(.get, "/users/\(segment(reference))/export")
+    }
+
     func resetFactors(_ reference: String) async throws -> FactorsResetView {
         try await send(.post, "/users/\(segment(reference))/reset-factors")
     }

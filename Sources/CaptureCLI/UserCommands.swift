@@ -7,9 +7,9 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract:
-            "List, search and show users; sign them out everywhere, disable, re-enable, reset their factors, deactivate or reactivate their accounts, erase or import them.",
+            "List, search, show and export users; sign them out everywhere, disable, re-enable, reset their factors, deactivate or reactivate their accounts, erase or import them.",
         subcommands: [
-            List.self, Show.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self, Deactivate.self,
+            List.self, Show.self, Export.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self, Deactivate.self,
             Reactivate.self, Delete.self, Import.self,
         ])
 
@@ -123,6 +123,24 @@ extension UserCommand {
             try await options.withConsole { console, output in
                 let result = try await console.deleteUser(reference)
                 try output.message("erased \(result.email) (\(result.deleted)) and everything of theirs", view: result)
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract:
+                "Print everything kept about a user as one JSON document (record, linked sign-ins, sessions, audit rows).")
+
+        @Argument(help: ArgumentHelp("The user's id or email address.", valueName: "uuid|email"))
+        var reference: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                // The document itself whether or not --json was given: it is what the person asked for.
+                output.emit(try AdminViews.document(try await console.exportUser(reference)))
             }
         }
     }

@@ -88,6 +88,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     AccountRecoveryController(service: service).addRoutes(to: capture)
     FactorsController(service: service).addRoutes(to: capture)
     SessionsController(service: service).addRoutes(to: capture)
+    AccountDataController(service: service).addRoutes(to: capture)
     AppAssociationController(service: service).addRoutes(to: problem)
     OAuthController(service: service).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))

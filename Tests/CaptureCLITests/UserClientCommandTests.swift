@@ -43,6 +43,23 @@ struct UserCommandTests {
                 && accounts[0]["identifier"] as? String == "example:1234")
     }
 
+    @Test("user export prints everything kept about the user as one document", arguments: CLIMode.allCases)
+    func export(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        let auth = try await world.register("asks@example.com")
+        let export = try await cli.run(["user", "export", "asks@example.com"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let document = try export.object()
+        #expect(document["format"] as? String == AccountExport.currentFormat)
+        #expect((document["record"] as? [String: Any])?["uuid"] as? String == auth.user.id)
+        #expect((document["sessions"] as? [Any])?.count == 1)
+        #expect(!export.stdout.contains(try #require(auth.user.passwordHash)))
+        let actions = try await world.service.auditLog(AuditFilter(target: "asks@example.com")).map(\.action)
+        #expect(actions == ["user.export"])
+        #expect(try await cli.run(["user", "export", "nobody@example.com"]).status == 1)
+    }
+
     @Test("user disable revokes access at once; enable lets the user back in", arguments: CLIMode.allCases)
     func disableAndEnable(mode: CLIMode) async throws {
         let world = try await TestWorld.current()

@@ -84,6 +84,8 @@ public protocol AdminConsole: Sendable {
     func reactivateUser(_ reference: String) async throws -> UserView
     /// Removes every passkey and the second factor of an account whose owner lost them (the password stays).
     func resetFactors(_ reference: String) async throws -> FactorsResetView
+    /// Everything kept about the user (`AccountExport`), to answer their request for it.
+    func exportUser(_ reference: String) async throws -> AccountExport
 
     func clients() async throws -> AdminList<ClientView>
     func client(_ id: String) async throws -> ClientView

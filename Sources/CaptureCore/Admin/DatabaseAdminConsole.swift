@@ -109,6 +109,12 @@ public struct DatabaseAdminConsole: AdminConsole {
             })
     }
 
+    public func exportUser(_ reference: String) async throws -> AccountExport {
+        try await service.audited("user.export", target: reference, by: actor) {
+            try await service.accountExport(of: try await service.findUser(reference))
+        }
+    }
+
     public func resetFactors(_ reference: String) async throws -> FactorsResetView {
         let (user, passkeys, secondFactor) = try await service.audited(
             "user.reset_factors", target: reference, by: actor,

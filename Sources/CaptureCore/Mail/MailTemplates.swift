@@ -114,5 +114,10 @@ public struct MailTemplates: Sendable {
             text:
                 "Your account at {{origin}} was deleted and every session ended. It will be erased on {{erase}}. To keep it, sign in before then and choose to reactivate it. If this was not you, sign in, reactivate it and change your password.\n"
         ),
+        OutboxEntry.Kind.accountData.rawValue: Template(
+            subject: "Your data",
+            text:
+                "You asked for a copy of what {{origin}} keeps about you; it follows as a JSON document. If you did not ask for it, sign in and change your password.\n\n{{data}}\n"
+        ),
     ]
 }

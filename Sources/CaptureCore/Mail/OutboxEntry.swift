@@ -30,6 +30,8 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
         /// A notice: the account was deleted, is deactivated, and is erased at `{{erase}}` unless its owner signs in
         /// again before then. Not linked to the account, so that its erasure leaves the notice to be delivered.
         case accountDeleted
+        /// The account's data (`AccountExport`) as `{{data}}`, mailed to its address on its owner's request.
+        case accountData
     }
 
     public var id: Int64?

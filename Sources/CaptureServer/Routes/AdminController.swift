@@ -70,6 +70,9 @@ struct AdminController {
         admin.post("/users/:user/reactivate") { _, context in
             try Reply.view(try await console(context).reactivateUser(try AdminRequest.reference(context, "user")))
         }
+        admin.get("/users/:user/export") { _, context in
+            try Reply.view(try await console(context).exportUser(try AdminRequest.reference(context, "user")))
+        }
         admin.post("/users/:user/reset-factors") { _, context in
             try Reply.view(try await console(context).resetFactors(try AdminRequest.reference(context, "user")))
         }

@@ -14,8 +14,13 @@ extension CaptureService {
     /// The signed-in person's sessions (`AccountSession.sessions`), the one of `accessToken` first.
     public func sessions(accessToken: String?) async throws -> [SessionListing] {
         let (user, token) = try await authenticate(accessToken: accessToken)
+        return try await sessionListings(of: user.id, current: token.chainID)
+    }
+
+    /// `userID`'s sessions with their clients' names, the one of chain `current` first.
+    func sessionListings(of userID: String, current chainID: String) async throws -> [SessionListing] {
         var listings: [SessionListing] = []
-        for session in try await sessions(of: user.id, current: token.chainID) {
+        for session in try await sessions(of: userID, current: chainID) {
             let name = try? await client(id: session.clientID).name
             listings.append(SessionListing(session: session, clientName: name ?? session.clientID))
         }

@@ -1,0 +1,39 @@
+import CaptureJSON
+import Foundation
+
+extension CaptureService {
+    /// `/account/export`: the signed-in person's data (`AccountExport`), audited as `account.export`.
+    public func exportAccount(accessToken: String?) async throws -> AccountExport {
+        let (user, token) = try await authenticate(accessToken: accessToken)
+        let export = try await accountExport(of: user, currentChain: token.chainID)
+        await recordSecurityEvent("account.export", target: user.id, detail: "downloaded")
+        return export
+    }
+
+    /// The same document mailed to the account's address (the request needs the access token; the mail goes only to
+    /// the address the account has), audited as `account.export`.
+    public func mailAccountExport(accessToken: String?, locale: String?) async throws {
+        let (user, token) = try await authenticate(accessToken: accessToken)
+        let export = try await accountExport(of: user, currentChain: token.chainID)
+        let document = String(decoding: try AdminViews.document(export).encoded(), as: UTF8.self)
+        try await sendNotice(
+            .accountData, to: user.email, user: user, locale: locale,
+            values: ["name": user.displayName ?? user.email, "data": document])
+        await recordSecurityEvent("account.export", target: user.id, detail: "mailed")
+    }
+
+    /// `AccountExport` of `user`; `currentChain` marks nothing in it but keeps the sessions in the list's order.
+    public func accountExport(of user: User, currentChain: String? = nil) async throws -> AccountExport {
+        let sessions = try await sessionListings(of: user.id, current: currentChain ?? "")
+        var audit = try await auditLog(AuditFilter(target: user.id, page: Page(limit: Page.maxLimit)))
+        if user.email != user.id {
+            audit += try await auditLog(AuditFilter(target: user.email, page: Page(limit: Page.maxLimit)))
+        }
+        return AccountExport(
+            exportedAt: time.now(), record: try await record(of: user),
+            linkedAccounts: try await linkedAccounts(of: user).map(LinkedAccountView.init),
+            secondFactor: try await store.secondFactors.find(userID: user.id) != nil,
+            sessions: sessions.map(AccountExport.Session.init),
+            audit: audit.sorted { $0.at > $1.at }.map(AuditEntryView.init))
+    }
+}
