@@ -18,9 +18,10 @@ SOCIAL_SCREENS = ("socialRegistration", "mergeAccounts", "traditionalAuthenticat
 FACTOR_SCREENS = ("twoFactor",)
 DELETION_SCREENS = ("accountDeactivated", "reactivateAccount")
 # editProfile's passkey and authenticator-app sections, and confirmAccountDeactivation's form, drawn once /factors has
-# answered.
+# answered; editProfile's sessions once /sessions has.
 FACTORS_PENDING_JS = ("!document.querySelector('"
                       ".capture_screen:not([hidden]) [data-capture-totp]:not([data-capture-ready]), "
+                      ".capture_screen:not([hidden]) [data-capture-sessions]:not([data-capture-ready]), "
                       ".capture_screen:not([hidden]) form[data-capture-form=deactivateAccountForm]:not([data-capture-ready])')")
 
 # Visible screen's controls: every link, button and input a finger may need to hit.
@@ -95,16 +96,16 @@ def text_of(host, selector):
                        "(document.querySelector(%s))" % json.dumps(selector))
 
 
-def open_profile(server, host, token):
-    """The profile page with the host's token (createCaptureSession), its factor sections drawn from /factors."""
-    host.load(server.page("webViewProfile", session="pending"))
+def open_profile(server, host, token, **query):
+    """The profile page (`query`: more of its query, such as `locale`) with the host's token (createCaptureSession),
+    its factor sections drawn from /factors and its sessions from /sessions."""
+    host.load(server.page("webViewProfile", session="pending", **query))
     host.wait_for_event("onCaptureRenderComplete")
     mark, _ = host.mark()
     host.run_js("janrain.capture.ui.createCaptureSession(%s)" % json.dumps(token))
     host.wait_for_event("onCaptureSessionFound", after=mark)
     host.wait_for_screen("editProfile")
-    host.wait_for(lambda: host.run_js("!!document.querySelector('#editProfile [data-capture-totp][data-capture-ready]')"),
-                  10, "the factor sections")
+    host.wait_for(lambda: host.run_js(FACTORS_PENDING_JS), 10, "the factor and session sections")
 
 
 def show(host, name):
@@ -115,8 +116,8 @@ def show(host, name):
 
 
 def session_token(server, email):
-    """An access token for `email`: registered the first time, signed in after (the address is fixed, so
-    screenshots stay the same from run to run)."""
+    """An access token for `email`: registered the first time, signed in after, the account's earlier sessions ended
+    (the address is fixed and editProfile lists this session alone, so screenshots stay the same from run to run)."""
     status, reply, _ = server.post("/oauth/register_native_traditional", {
         "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
         "response_type": "token", "emailAddress": email, "displayName": "Grace", "firstName": "Grace",
@@ -130,6 +131,8 @@ def session_token(server, email):
     status, updated, _ = server.post("/entity.update", {
         "access_token": reply["access_token"], "attributes": json.dumps({"birthday": "1906-12-09"})})
     assert updated.get("stat") == "ok", updated
+    status, ended, _ = server.post("/sessions/end_others", {"access_token": reply["access_token"]})
+    assert ended.get("stat") == "ok", ended
     return reply["access_token"]
 
 
@@ -146,6 +149,24 @@ def active_token(server, email, client_id=CLIENT_ID):
             "response_type": "token", "signInEmailAddress": email, "currentPassword": PASSWORD, "reactivate": "true"})
     assert reply.get("stat") == "ok", "no session for %s: %s" % (email, reply)
     return reply["access_token"]
+
+
+def sign_in_from(server, email, user_agent, password=PASSWORD):
+    """A sign-in to `email`'s account from another device, through the API as that device's app makes it, its
+    User-Agent naming the device (the account's sessions show it); returns the access token."""
+    status, reply, _ = server.post("/oauth/auth_native_traditional", {
+        "client_id": CLIENT_ID, "flow": "webViewSignIn", "form": "signInForm", "locale": "en-US",
+        "response_type": "token", "signInEmailAddress": email, "currentPassword": password},
+        headers={"User-Agent": user_agent})
+    assert reply.get("stat") == "ok", "no sign-in for %s: %s %s" % (email, status, reply)
+    return reply["access_token"]
+
+
+def account_sessions(server, token):
+    """The sessions of the account of `token`, as POST /sessions lists them (this one first)."""
+    status, reply, _ = server.post("/sessions", {"access_token": token})
+    assert status == 200 and reply.get("stat") == "ok", "no sessions: %s %s" % (status, reply)
+    return reply["sessions"]
 
 
 def delete_account(server, token, password=PASSWORD, client_id=CLIENT_ID):

@@ -21,10 +21,11 @@ JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVeri
                         "onCaptureModalReady", "onCaptureSaveSuccess", "onCaptureAccessDenied",
                         "onCaptureAccountDeactivateSuccess", "onCaptureAccountReactivateSuccess",
                         "onCaptureAccountReactivateFailed", "onCaptureBackplaneReady"]
-# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md), the linked-accounts section and the
-# passkey relay (docs/bridge-protocol.md, "Passkeys").
+# Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md), the linked-accounts section, the
+# passkey relay (docs/bridge-protocol.md, "Passkeys") and the profile's sessions ("Your sessions").
 OUR_EVENTS = ["onProviderLoginHandoff", "onCaptureLinkAccountSuccess", "onCaptureUnlinkAccountSuccess",
-              "onCaptureUnlinkAccountError", "onCapturePasskeyRequest"]
+              "onCaptureUnlinkAccountError", "onCapturePasskeyRequest", "onCaptureSessionsEnded",
+              "onCaptureSessionsEndFailed"]
 
 
 def test_janrain_settings_hold_the_redirect_mode_values(server, host):

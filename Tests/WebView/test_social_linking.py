@@ -11,7 +11,8 @@ from test_social_sign_in import SHOTS, answer_at_provider, back_on_page, entity,
 
 LINK_BUTTON = '#editProfile [data-capture-provider="mock"][data-capture-link]'
 
-LINKED_ITEMS = """(function(){var out=[];var items=document.querySelectorAll('#editProfile .capture_linked_item');
+LINKED_ITEMS = """(function(){var out=[];
+    var items=document.querySelectorAll('#editProfile [data-capture-linked-list] .capture_linked_item');
     for(var i=0;i<items.length;i++){var b=items[i].querySelector('button');var r=b.getBoundingClientRect();
     out.push({text:items[i].querySelector('.capture_linked_text').textContent,label:b.getAttribute('aria-label'),
               identifier:b.getAttribute('data-capture-unlink'),height:r.height});}return out;})()"""

@@ -144,16 +144,8 @@
    * access_denied): the way forward is a fresh sign-in, offered in the form's message.
    */
   function askRecentSignIn(form) {
-    var button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'capture_link';
-    button.setAttribute('data-capture-action', 'signOut');
-    button.textContent = t('widget.deleteSignInAgainAction');
-    var line = document.createElement('span');
-    line.className = 'capture_message_action';
-    line.setAttribute('data-capture-generated', '');
-    line.appendChild(button);
-    ns.showFormMessage(form, t('widget.deleteSignInAgain'), null, line);
+    ns.showFormMessage(form, t('widget.deleteSignInAgain'), null,
+      ns.messageAction(t('widget.deleteSignInAgainAction'), 'data-capture-action', 'signOut'));
   }
 
   // ---------------------------------------------------------------- bringing it back

@@ -37,7 +37,9 @@
     // profile save; the rest belong to features not offered here and never fire.
     'onCaptureRenderStart', 'onCaptureModalReady', 'onCaptureSaveSuccess', 'onCaptureAccessDenied',
     'onCaptureAccountDeactivateSuccess', 'onCaptureAccountReactivateSuccess', 'onCaptureAccountReactivateFailed',
-    'onCaptureBackplaneReady'
+    'onCaptureBackplaneReady',
+    // Ours: the profile's sessions signed out (capture-sessions.js).
+    'onCaptureSessionsEnded', 'onCaptureSessionsEndFailed'
   ];
 
   var STORAGE = {

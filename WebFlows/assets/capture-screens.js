@@ -226,6 +226,7 @@
     ns.renderLinkedAccounts(target);
     if (ns.renderFactors) ns.renderFactors(target);
     if (ns.renderAccount) ns.renderAccount(target);
+    if (ns.renderSessions) ns.renderSessions(target);
     fillForms(target);
     setShown(target, true);
     // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).
@@ -303,19 +304,23 @@
     for (var g = 0; g < generated.length; g++) generated[g].parentNode.removeChild(generated[g]);
   }
 
-  /* A way forward offered with a message: a link-styled button to another screen (null if the page lacks it). */
-  function actionLink(label, screen) {
-    if (!screenExists(screen)) return null;
+  /* A way forward offered with a message: a link-styled button with `attribute` (what a click table looks for). */
+  function messageAction(label, attribute, value) {
     var button = document.createElement('button');
     button.type = 'button';
     button.className = 'capture_link';
-    button.setAttribute('data-capture-screen', screen);
+    button.setAttribute(attribute, value || '');
     button.textContent = label;
     var line = document.createElement('span');
     line.className = 'capture_message_action';
     line.setAttribute('data-capture-generated', '');
     line.appendChild(button);
     return line;
+  }
+
+  /* A message's way forward to another screen (null if the page lacks it). */
+  function actionLink(label, screen) {
+    return screenExists(screen) ? messageAction(label, 'data-capture-screen', screen) : null;
   }
 
   function showFormMessage(form, text, className, action) {
@@ -415,6 +420,7 @@
   ns.hideNotice = hideNotice;
   ns.clearMessages = clearMessages;
   ns.actionLink = actionLink;
+  ns.messageAction = messageAction;
   ns.showFormMessage = showFormMessage;
   ns.addFieldAction = addFieldAction;
   ns.showFieldErrors = showFieldErrors;
