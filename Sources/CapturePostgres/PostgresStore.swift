@@ -45,7 +45,30 @@ struct PostgresStore: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         defer { metrics.databaseCall(repository: repository, operation: operation, duration: clock.now - start) }
-        return try await call()
+        do {
+            return try await call()
+        } catch let error as PSQLError where error.meansUnavailable {
+            throw CaptureError.storageUnavailable
+        }
+    }
+}
+
+extension PSQLError {
+    /// SQLSTATEs that say the server cannot take work now, whatever the statement: `admin_shutdown`, `crash_shutdown`,
+    /// `cannot_connect_now` (starting or recovering), `too_many_connections`. (Class 08, connection exceptions, too.)
+    static let unavailableStates: Set<String> = ["57P01", "57P02", "57P03", tooManyConnections]
+
+    /// Whether this failure says the database cannot be reached for a moment (a connection lost or refused, the
+    /// server shutting down or starting, no slot free) rather than that the statement was wrong: the caller is told
+    /// to try again (`CaptureError.storageUnavailable`), never given a 500.
+    var meansUnavailable: Bool {
+        switch code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed: return true
+        case .server:
+            let state = serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || Self.unavailableStates.contains(state)
+        default: return false
+        }
     }
 }
 

@@ -47,6 +47,7 @@ public enum TestStorage {
                     URLQueryItem(name: "sslmode", value: server.tls.rawValue),
                     URLQueryItem(name: "pool_max", value: "\(server.maxConnections)"),
                     URLQueryItem(name: "pool_idle_seconds", value: "\(server.idleSeconds)"),
+                    URLQueryItem(name: "connect_timeout", value: "\(server.connectTimeoutSeconds)"),
                 ]
             return components.string!
         }
@@ -92,6 +93,9 @@ public actor PostgresTestServer {
         location.maxConnections = 4
         // Worlds are never closed: idle connections go soon, so a suite of hundreds stays under the server's limit.
         location.idleSeconds = 1
+        // When it is reached for a moment (a loaded machine runs the idle timers late), a world's opening waits for a
+        // slot (SQLSTATE 53300) for up to this long rather than the default 10 s.
+        location.connectTimeoutSeconds = 60
         return location
     }
 
@@ -137,7 +141,7 @@ public actor PostgresTestServer {
 
     /// One connection as `location`'s user. The suite's other worlds can fill the server's slots for a moment
     /// (SQLSTATE 53300): the attempt waits for one, as the store's own opening does.
-    private nonisolated static func connectWhenASlotFrees(_ location: PostgresLocation) async throws -> PostgresConnection {
+    nonisolated static func connectWhenASlotFrees(_ location: PostgresLocation) async throws -> PostgresConnection {
         while true {
             do {
                 return try await PostgresConnection.connect(

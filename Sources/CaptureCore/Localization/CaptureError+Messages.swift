@@ -31,6 +31,7 @@ extension CaptureError {
         case .unsupportedContentType(let type): ("error.unsupportedContentType", ["type": type])
         case .unsupportedGrantType(let type): ("error.unsupportedGrantType", ["type": type])
         case .unexpected: ("error.unexpected", [:])
+        case .storageUnavailable: ("error.storageUnavailable", [:])
         }
     }
 

@@ -44,6 +44,9 @@ public enum CaptureError: Error, Equatable, Sendable {
     case requestTooLarge(limit: Int)
     case unsupportedContentType(String)
     case unsupportedGrantType(String)
+    /// The database cannot be reached for a moment (restarting, failing over, out of connections): nothing was
+    /// acknowledged, and the same request may be sent again shortly. HTTP 503 with `Retry-After`.
+    case storageUnavailable
     case unexpected(String)
 
     /// Janrain's numeric error code.
@@ -69,6 +72,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .authorizationCodeExpired: 415
         case .redirectURIMismatch: 420
         case .unexpected: 500
+        case .storageUnavailable: 503
         case .rateLimited: 510
         }
     }
@@ -99,6 +103,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .authorizationCodeExpired: "authorization_code_expired"
         case .redirectURIMismatch: "redirect_uri_mismatch"
         case .unexpected: "unexpected_error"
+        case .storageUnavailable: "service_unavailable"
         case .rateLimited: "rate_limit_exceeded"
         case .requestTooLarge: "request_too_large"
         case .unsupportedContentType: "unsupported_content_type"
@@ -134,6 +139,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .redirectURIMismatch: "redirect_uri does not match a redirect URI registered for this client"
         case .rateLimited: "too many attempts; try again later"
         case .unexpected: "unexpected error"
+        case .storageUnavailable: "the service cannot reach its database for a moment; try again shortly"
         case .requestTooLarge(let limit): "request body is larger than \(limit) bytes"
         case .unsupportedContentType(let type):
             "content type '\(type)' is not accepted; send application/x-www-form-urlencoded"

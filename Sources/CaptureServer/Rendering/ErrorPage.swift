@@ -16,6 +16,7 @@ enum ErrorPage {
     /// this page cannot act on.
     static func response(for error: CaptureError, messages: Messages) -> Response {
         if case .unexpected = error { return response(.unavailable, status: .internalServerError, messages: messages) }
+        if error == .storageUnavailable { return response(.unavailable, status: .serviceUnavailable, messages: messages) }
         return response(.invalidLink, status: .badRequest, messages: messages, detail: error.errorDescription)
     }
 

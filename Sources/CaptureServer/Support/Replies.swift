@@ -47,6 +47,7 @@ enum Reply {
         case .requestTooLarge: .contentTooLarge
         case .unsupportedContentType: .unsupportedMediaType
         case .unexpected: .internalServerError
+        case .storageUnavailable: .serviceUnavailable
         default: .ok
         }
     }
@@ -61,6 +62,7 @@ enum Reply {
         case .requestTooLarge: .contentTooLarge
         case .unsupportedContentType: .unsupportedMediaType
         case .unexpected: .internalServerError
+        case .storageUnavailable: .serviceUnavailable
         default: .badRequest
         }
     }
@@ -112,7 +114,7 @@ enum Reply {
         switch error {
         case .missingArgument: code = 0
         case .notPermitted, .accountDeactivated, .accountDeleted: code = 3
-        case .unexpected: code = -1
+        case .unexpected, .storageUnavailable: code = -1
         default: code = 1
         }
         return json(
@@ -156,6 +158,7 @@ enum Reply {
         case .notPermitted, .accountDeactivated, .accountDeleted: oauthCode = "unauthorized_client"
         case .rateLimited: oauthCode = "slow_down"
         case .unexpected: oauthCode = "server_error"
+        case .storageUnavailable: oauthCode = "temporarily_unavailable"
         default: oauthCode = "invalid_request"
         }
         // RFC 6749: 401 only for client authentication; a bad grant is a 400.

@@ -28,12 +28,16 @@ enum ReplyStyle: String, Sendable {
         case .engage: response = Reply.engageError(error)
         case .verify: response = Reply.verifyError(error)
         // A problem document states its status in its body too.
-        case .problem: return Reply.problem(error, status: status)
+        case .problem: response = Reply.problem(error, status: status)
         case .page: response = ErrorPage.response(for: error, messages: context.pageMessages(request))
         }
-        if let status { response.status = status }
+        if let status, self != .problem { response.status = status }
+        if error == .storageUnavailable { response.headers[.retryAfter] = "\(Self.retryAfterSeconds)" }
         return response
     }
+
+    /// How long a caller waits before sending a request again that the database could not take (`Retry-After`).
+    static let retryAfterSeconds = 2
 
     /// The style of a request no route matched: by its path and method, as an API caller or a browser expects.
     static func unrouted(_ request: Request) -> ReplyStyle {

@@ -1,0 +1,81 @@
+import CaptureCore
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+extension PostgresTestServer {
+    /// `body`'s outcome when the server ends the connection of its first statement that touches `table` (in
+    /// `location`'s schema): another session holds the table until a backend waits on it, and that backend is
+    /// ended with `pg_terminate_backend`, as a fast shutdown or an operator ends it.
+    public nonisolated func endingTheStatementOn<T: Sendable>(
+        _ table: String, of location: PostgresLocation, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> Result<T, any Error> {
+        let logger = Logger(label: "capture.test.postgres")
+        let blocker = try await Self.connectWhenASlotFrees(location)
+        func run(_ sql: String) async throws -> [PostgresRow] {
+            try await blocker.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+        }
+        let relation = location.schema.map { "\"\($0)\".\(table)" } ?? table
+        let work: Task<T, any Error>
+        do {
+            _ = try await run("BEGIN")
+            _ = try await run("LOCK TABLE \(relation) IN ACCESS EXCLUSIVE MODE")
+            work = Task { try await body() }
+            var ended = false
+            for _ in 0..<400 where !ended {
+                for row in try await run("SELECT pid FROM pg_locks WHERE relation = '\(relation)'::regclass AND NOT granted") {
+                    _ = try await run("SELECT pg_terminate_backend(\(try row.decode(Int32.self)))")
+                    ended = true
+                }
+                if !ended { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            _ = try await run("ROLLBACK")
+        } catch {
+            // A connection must be closed before it goes (postgres-nio asserts it in debug builds).
+            try? await blocker.close()
+            throw error
+        }
+        try await blocker.close()
+        return await Self.within(.seconds(120), work)
+    }
+
+    /// `work`'s outcome, or a failure once `limit` has passed (the work is cancelled and left): a statement the
+    /// driver never answers fails its test instead of holding the whole run.
+    nonisolated static func within<T: Sendable>(
+        _ limit: Duration, _ work: Task<T, any Error>
+    ) async -> Result<T, any Error> {
+        let answered = Once()
+        return await withCheckedContinuation { continuation in
+            Task {
+                let outcome = await work.result
+                if answered.claim() { continuation.resume(returning: outcome) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                if answered.claim() {
+                    work.cancel()
+                    continuation.resume(returning: .failure(NoAnswer(limit: limit)))
+                }
+            }
+        }
+    }
+
+    /// True for the first caller only.
+    final class Once: Sendable {
+        private let taken = Mutex(false)
+
+        func claim() -> Bool {
+            taken.withLock { taken in
+                defer { taken = true }
+                return !taken
+            }
+        }
+    }
+
+    /// The statement cut off was never answered.
+    public struct NoAnswer: Error, CustomStringConvertible {
+        let limit: Duration
+        public var description: String { "no answer within \(limit) after the server ended the connection" }
+    }
+}
