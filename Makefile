@@ -34,10 +34,10 @@ INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
 # session, recovery by mailed code, social sign-in. (The cluster test runs on PostgreSQL in every pass; every storage
 # rule is in the Swift suite on both backends.)
 ON_POSTGRES = bridge session account_lifecycle social_sign_in
-# Passkeys, second factors, account deletion and sessions run on PostgreSQL only: their stored rules (counters,
-# single-use challenges and tickets, deactivation and erasure, token chains) are in the Swift and interop suites on
-# both backends, and the second lane has the room.
-POSTGRES_ONLY = passkeys two_factor account_deletion sessions
+# Passkeys, second factors, account deletion, sessions and the data download run on PostgreSQL only: their stored
+# rules (counters, single-use challenges and tickets, deactivation and erasure, token chains, the export) are in the
+# Swift and interop suites on both backends, and the second lane has the room.
+POSTGRES_ONLY = passkeys two_factor account_deletion sessions account_data
 WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(ON_POSTGRES) $(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
 # The test bundle runs itself (as `swift test` runs it, Swift Testing only: there are no XCTest cases). `swift test`
 # would first compile every package manifest again whenever the environment differs from its last run, as it does in

@@ -8,6 +8,8 @@ import uuid
 
 from conftest import CLIENT_ID, PASSWORD
 from host import set_dark_scheme
+from test_accessibility import run_axe
+from test_screenshots import LAYOUT_CHECK
 from test_social_sign_in import answer_at_provider, back_on_page, new_subject, tap_provider
 
 # Screens that need a signed-in page, those that need a social sign-in in progress, those that need a password
@@ -83,6 +85,22 @@ def use_scheme(host, dark):
         raise AssertionError("still unfinished after finishing them: %s" % seen.get("unfinished")) from None
 
 
+def checked_at_phone_size(host, path, what=None):
+    """The page as it is now passes axe-core and the phone's layout checks (LAYOUT_CHECK) with no focus ring left
+    over, and is written to `path`."""
+    assert run_axe(host) == [], what
+    host.run_js("(document.activeElement && document.activeElement.blur(), true)")
+    assert host.run_js(LAYOUT_CHECK) == [], what
+    host.snapshot(path)
+
+
+def checked_light_and_dark(host, folder, name):
+    """checked_at_phone_size in the light colour scheme, then the dark: `folder`/`name`-light.png and -dark.png."""
+    for scheme in ("light", "dark"):
+        use_scheme(host, scheme == "dark")
+        checked_at_phone_size(host, folder / ("%s-%s.png" % (name, scheme)), scheme)
+
+
 def settle_screen(host):
     """No focus ring or scroll position left over from the way the screen was reached."""
     host.run_js("(document.activeElement && document.activeElement.blur && document.activeElement.blur(),"
@@ -106,6 +124,42 @@ def open_profile(server, host, token, **query):
     host.wait_for_event("onCaptureSessionFound", after=mark)
     host.wait_for_screen("editProfile")
     host.wait_for(lambda: host.run_js(FACTORS_PENDING_JS), 10, "the factor and session sections")
+
+
+def fail_requests(host, answers):
+    """From the next page load on, the page's requests to each path of `answers` ({path: [answer, ...]}) go wrong in
+    turn, one answer each: None, the network is down (fetch rejects); (status, body), that reply instead of the
+    service's. Once a path's answers are used up its requests reach the service again. (A user script, as a host's
+    WKUserScript: add it before host.load.)"""
+    host.add_user_script("""(function () { var fetch = window.fetch, answers = %s;
+        window.fetch = function (url) { var path = String(url).replace(/^https?:\\/\\/[^\\/]+/, '');
+            var next = answers[path] && answers[path].length ? answers[path].shift() : undefined;
+            if (next === null) return Promise.reject(new TypeError('offline'));
+            if (next) return Promise.resolve(new Response(JSON.stringify(next[1]),
+                {status: next[0], headers: {'Content-Type': 'application/json'}}));
+            return fetch.apply(this, arguments); }; })();""" % json.dumps(answers))
+
+
+def signed_out_by_a_dead_token(server, host, token, selector, failed):
+    """The page's own sign-in ended elsewhere (`token` revoked), then `selector` tapped: the failure (`failed`, an
+    event) comes first, then onCaptureInvalidToken and onCaptureSessionEnded, and the page signs out as for any dead
+    token (no session, the notice saying so, sign-in shown). Returns the failure's result."""
+    from test_languages import catalog  # test_languages imports this module
+
+    assert server.post("/oauth/revoke", {"token": token, "client_id": CLIENT_ID})[0] == 200
+    mark, _ = host.mark()
+    host.click(selector)
+    host.wait_for_event("onCaptureSessionEnded", after=mark)
+    host.settle()
+    host.sync()
+    watched = (failed, "onCaptureInvalidToken", "onCaptureExpiredToken", "onCaptureSessionEnded")
+    events = [(e.name, e.result) for e in host.queue_events[mark:] if e.name in watched]
+    assert [name for name, _ in events] == [failed, "onCaptureInvalidToken", "onCaptureSessionEnded"], events
+    assert events[0][1]["error"] == "invalid_access_token", events[0]
+    assert host.run_js("janrain.capture.ui.hasActiveSession()") is False
+    assert text_of(host, "#capture_notice") == catalog("en")["widget.sessionEnded"]
+    assert host.visible_screen() in (["signIn"], ["returnTraditional"])
+    return events[0][1]
 
 
 def show(host, name):

@@ -22,10 +22,12 @@ JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVeri
                         "onCaptureAccountDeactivateSuccess", "onCaptureAccountReactivateSuccess",
                         "onCaptureAccountReactivateFailed", "onCaptureBackplaneReady"]
 # Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md), the linked-accounts section, the
-# passkey relay (docs/bridge-protocol.md, "Passkeys") and the profile's sessions ("Your sessions").
+# passkey relay (docs/bridge-protocol.md, "Passkeys"), the profile's sessions ("Your sessions") and its data ("Your
+# data").
 OUR_EVENTS = ["onProviderLoginHandoff", "onCaptureLinkAccountSuccess", "onCaptureUnlinkAccountSuccess",
               "onCaptureUnlinkAccountError", "onCapturePasskeyRequest", "onCaptureSessionsEnded",
-              "onCaptureSessionsEndFailed"]
+              "onCaptureSessionsEndFailed", "onCaptureAccountDataReady", "onCaptureAccountDataMailed",
+              "onCaptureAccountDataFailed"]
 
 
 def test_janrain_settings_hold_the_redirect_mode_values(server, host):

@@ -9,7 +9,8 @@ onCaptureSessionsEndFailed, never left loading. Also Arabic, axe-core light and 
 import json
 
 from conftest import CLIENT_ID, SHOTS
-from screens import account_sessions, open_profile, sign_in_from, text_of, use_scheme
+from screens import (account_sessions, checked_at_phone_size, checked_light_and_dark, fail_requests, open_profile,
+                     sign_in_from, signed_out_by_a_dead_token, text_of)
 from test_accessibility import run_axe
 from test_account_deletion import day_in_english, entity, service_date
 from test_languages import catalog
@@ -129,10 +130,7 @@ def test_what_goes_wrong_is_said_in_the_section_and_never_left_loading(server, m
     """The list unreachable at first (a network failure: "Try again" gets it), a session ended from elsewhere before
     its "Sign out" (310: said, the list drawn again), and the page's own sign-in ended elsewhere (the page signs out)."""
     host = make_host()
-    host.add_user_script("""(function () { var fetch = window.fetch; window.__offline = {'/sessions': 1};
-        window.fetch = function (url) { var path = String(url).replace(/^https?:\\/\\/[^\\/]+/, '');
-            if (window.__offline[path]) { window.__offline[path] -= 1; return Promise.reject(new TypeError('offline')); }
-            return fetch.apply(this, arguments); }; })();""")
+    fail_requests(host, {"/sessions": [None]})
     email, registered = server.register()
     ours = registered["access_token"]
     phone = sign_in_from(server, email, IPHONE)
@@ -158,17 +156,8 @@ def test_what_goes_wrong_is_said_in_the_section_and_never_left_loading(server, m
     assert text_of(host, NOTE) == TEXTS["widget.sessionsAlreadyEnded"]
 
     # This page's own sign-in ended elsewhere: the failure, then the page ends its session as for any dead token.
-    assert server.post("/oauth/revoke", {"token": ours, "client_id": CLIENT_ID})[0] == 200
-    mark, _ = host.mark()
-    host.click(END_OTHERS)
-    host.wait_for_event("onCaptureSessionEnded", after=mark)
-    events = session_events(host, mark)
-    assert [name for name, _ in events] == ["onCaptureSessionsEndFailed", "onCaptureInvalidToken",
-                                            "onCaptureSessionEnded"], events
-    assert events[0][1]["scope"] == "others" and events[0][1]["error"] == "invalid_access_token", events[0]
-    assert host.run_js("janrain.capture.ui.hasActiveSession()") is False
-    assert text_of(host, "#capture_notice") == TEXTS["widget.sessionEnded"]
-    assert host.visible_screen() in (["signIn"], ["returnTraditional"])
+    failed = signed_out_by_a_dead_token(server, host, ours, END_OTHERS, "onCaptureSessionsEndFailed")
+    assert failed["scope"] == "others", failed
 
 
 def test_the_sessions_speak_arabic(server, host):
@@ -206,15 +195,8 @@ def test_the_section_passes_axe_light_and_dark_at_phone_size(server, host, dark_
     sign_in_from(server, email, ANDROID)
     open_profile(server, host, registered["access_token"])
     assert len(session_rows(host)) == 3
-    for scheme in ("light", "dark"):
-        use_scheme(host, scheme == "dark")
-        assert run_axe(host) == [], scheme
-        host.run_js("(document.activeElement && document.activeElement.blur(), true)")
-        assert host.run_js(LAYOUT_CHECK) == [], scheme
-        host.snapshot(FOLDER / ("editProfile-sessions-%s.png" % scheme))
+    checked_light_and_dark(host, FOLDER, "editProfile-sessions")
     # After a sign-out: the note, and this device alone.
     host.click(SECTION + " li:nth-child(2) button")
     host.wait_for(lambda: len(session_rows(host)) == 2, 10, "the list without the first other")
-    assert run_axe(host) == []
-    assert host.run_js(LAYOUT_CHECK) == []
-    host.snapshot(FOLDER / "editProfile-sessions-signed-out-dark.png")
+    checked_at_phone_size(host, FOLDER / "editProfile-sessions-signed-out-dark.png")

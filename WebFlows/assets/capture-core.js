@@ -38,8 +38,10 @@
     'onCaptureRenderStart', 'onCaptureModalReady', 'onCaptureSaveSuccess', 'onCaptureAccessDenied',
     'onCaptureAccountDeactivateSuccess', 'onCaptureAccountReactivateSuccess', 'onCaptureAccountReactivateFailed',
     'onCaptureBackplaneReady',
-    // Ours: the profile's sessions signed out (capture-sessions.js).
-    'onCaptureSessionsEnded', 'onCaptureSessionsEndFailed'
+    // Ours: the profile's sessions signed out (capture-sessions.js), its data downloaded or mailed
+    // (capture-account-data.js).
+    'onCaptureSessionsEnded', 'onCaptureSessionsEndFailed',
+    'onCaptureAccountDataReady', 'onCaptureAccountDataMailed', 'onCaptureAccountDataFailed'
   ];
 
   var STORAGE = {

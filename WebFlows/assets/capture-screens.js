@@ -227,6 +227,7 @@
     if (ns.renderFactors) ns.renderFactors(target);
     if (ns.renderAccount) ns.renderAccount(target);
     if (ns.renderSessions) ns.renderSessions(target);
+    if (ns.renderAccountData) ns.renderAccountData(target);
     fillForms(target);
     setShown(target, true);
     // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).

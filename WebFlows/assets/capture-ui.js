@@ -16,6 +16,7 @@
  *   capture-factors.js  the second factor: the twoFactor screen, the profile's authenticator app
  *   capture-account.js  deleting the account (confirmAccountDeactivation, accountDeactivated), reactivateAccount
  *   capture-sessions.js the profile's sessions: where the account is signed in, signing others out
+ *   capture-account-data.js the profile's "Your data": the account's data as a file, or mailed to its address
  *   capture-host.js     start, the host's commands (janrain.capture.ui), clicks and submissions, the load hook
  *
  * On a customer's Janrain page, janrain-load.js (the drop-in for Janrain's loader) loads the same modules plus
@@ -28,7 +29,7 @@
   var MODULES = [
     'capture-core.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js', 'capture-linked.js',
     'capture-passkeys.js', 'capture-factors.js', 'capture-account.js', 'capture-sessions.js',
-    'capture-host.js'
+    'capture-account-data.js', 'capture-host.js'
   ];
 
   /* This script's element: where the modules come from, and where they go. */
