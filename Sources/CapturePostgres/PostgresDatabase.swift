@@ -51,6 +51,7 @@ public final class PostgresDatabase: Sendable {
             outbox: PostgresOutboxRepository(store: named("outbox")),
             socialLogins: PostgresSocialLoginRepository(store: named("social_logins")),
             identities: PostgresIdentityRepository(store: named("identities")),
+            providerRevocations: PostgresProviderRevocationRepository(store: named("provider_revocations")),
             audit: PostgresAuditRepository(store: named("audit_log")),
             adminKeys: PostgresAdminKeyRepository(store: named("admin_keys")),
             passkeys: PostgresPasskeyRepository(store: named("passkeys")),

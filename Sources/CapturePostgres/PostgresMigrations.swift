@@ -44,6 +44,21 @@ enum PostgresMigrations {
         ),
         // The device a chain's sign-in came from, as v17.
         ("p9-session-device", ["ALTER TABLE tokens ADD COLUMN device text"]),
+        // A provider's refresh token, sealed, from the sign-in to the link; and those waiting to be revoked, as v18.
+        (
+            "p10-provider-revocations",
+            [
+                "ALTER TABLE social_logins ADD COLUMN provider_token text",
+                "ALTER TABLE identities ADD COLUMN provider_token text",
+                """
+                CREATE TABLE provider_revocations (
+                    id bigserial PRIMARY KEY, provider text NOT NULL, sealed_token text NOT NULL,
+                    attempts integer NOT NULL DEFAULT 0, next_attempt_at timestamptz NOT NULL, last_error text,
+                    queued_at timestamptz NOT NULL)
+                """,
+                "CREATE INDEX provider_revocations_due ON provider_revocations (next_attempt_at)",
+            ]
+        ),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -19,11 +19,11 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
                 """
                 INSERT INTO social_logins (state_hash, provider, client_id, flow, locale, response_type, return_url,
                     nonce, code_verifier, created_at, expires_at, subject, claims, token_hash, token_expires_at, used_at,
-                    initiator_challenge)
+                    initiator_challenge, provider_token)
                 VALUES (\(login.stateHash), \(login.provider), \(login.clientID), \(login.flow), \(login.locale),
                     \(login.responseType), \(login.returnURL), \(login.nonce), \(login.codeVerifier), \(login.createdAt),
                     \(login.expiresAt), \(login.subject), \(login.claims.map(StoredJSON.text)), \(login.tokenHash),
-                    \(login.tokenExpiresAt), \(login.usedAt), \(login.initiatorChallenge))
+                    \(login.tokenExpiresAt), \(login.usedAt), \(login.initiatorChallenge), \(login.providerToken))
                 """)
         }
     }
@@ -57,7 +57,8 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
                     """
                     UPDATE social_logins SET expires_at = \(changed.expiresAt), subject = \(changed.subject),
                         claims = \(changed.claims.map(StoredJSON.text)), token_hash = \(changed.tokenHash),
-                        token_expires_at = \(changed.tokenExpiresAt), used_at = \(changed.usedAt)
+                        token_expires_at = \(changed.tokenExpiresAt), used_at = \(changed.usedAt),
+                        provider_token = \(changed.providerToken)
                     WHERE id = \(id)
                     """)
             }
@@ -80,6 +81,7 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
         login.tokenExpiresAt = try c("token_expires_at")
         login.usedAt = try c("used_at")
         login.initiatorChallenge = try c("initiator_challenge")
+        login.providerToken = try c("provider_token")
         return login
     }
 }
@@ -106,9 +108,9 @@ struct PostgresIdentityRepository: IdentityRepository {
     static func link(_ identity: LinkedIdentity, on connection: PostgresConnection) async throws {
         let inserted = try await connection.rows(
             """
-            INSERT INTO identities (provider, subject, user_id, email, vouched, linked_at, last_used_at)
+            INSERT INTO identities (provider, subject, user_id, email, vouched, linked_at, last_used_at, provider_token)
             VALUES (\(identity.provider), \(identity.subject), \(identity.userID), \(identity.email),
-                \(identity.vouched), \(identity.linkedAt), \(identity.lastUsedAt))
+                \(identity.vouched), \(identity.linkedAt), \(identity.lastUsedAt), \(identity.providerToken))
             ON CONFLICT DO NOTHING RETURNING 1
             """)
         guard !inserted.isEmpty else {
@@ -116,9 +118,12 @@ struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
-    func touch(provider: String, subject: String, at date: Date) async throws {
+    func touch(provider: String, subject: String, at date: Date, providerToken: String?) async throws {
         try await store.query(
-            "UPDATE identities SET last_used_at = \(date) WHERE provider = \(provider) AND subject = \(subject)")
+            """
+            UPDATE identities SET last_used_at = \(date), provider_token = coalesce(\(providerToken), provider_token)
+            WHERE provider = \(provider) AND subject = \(subject)
+            """)
     }
 
     func unlink(provider: String, subject: String, userID: String) async throws -> Bool {
@@ -134,8 +139,73 @@ struct PostgresIdentityRepository: IdentityRepository {
         let c = Columns(row)
         var identity = LinkedIdentity(
             provider: try c("provider"), subject: try c("subject"), userID: try c("user_id"), email: try c("email"),
-            vouched: try c("vouched"), linkedAt: try c("linked_at"))
+            vouched: try c("vouched"), linkedAt: try c("linked_at"), providerToken: try c("provider_token"))
         identity.lastUsedAt = try c("last_used_at")
         return identity
+    }
+}
+
+/// Provider tokens waiting to be revoked, in PostgreSQL. Queueing takes the tokens off the links in the statement
+/// that queues them, so two instances deleting one account queue each token once.
+struct PostgresProviderRevocationRepository: ProviderRevocationRepository {
+    let store: PostgresStore
+
+    func queue(fromLinksOf userID: String, at date: Date) async throws -> Int {
+        try await store.query(
+            """
+            WITH kept AS (
+                SELECT provider, subject, provider_token FROM identities
+                WHERE user_id = \(userID) AND provider_token IS NOT NULL FOR UPDATE),
+            taken AS (
+                UPDATE identities SET provider_token = NULL FROM kept
+                WHERE identities.provider = kept.provider AND identities.subject = kept.subject
+                    AND identities.provider_token IS NOT NULL
+                RETURNING kept.provider, kept.provider_token),
+            queued AS (
+                INSERT INTO provider_revocations (provider, sealed_token, next_attempt_at, queued_at)
+                SELECT provider, provider_token, \(date), \(date) FROM taken RETURNING 1)
+            SELECT count(*) AS n FROM queued
+            """
+        ).first.map { try Columns($0)("n", as: Int.self) } ?? 0
+    }
+
+    func queue(_ sealedToken: String, provider: String, at date: Date) async throws {
+        try await store.query(
+            """
+            INSERT INTO provider_revocations (provider, sealed_token, next_attempt_at, queued_at)
+            VALUES (\(provider), \(sealedToken), \(date), \(date))
+            """)
+    }
+
+    func due(at date: Date, limit: Int) async throws -> [ProviderRevocation] {
+        try await store.query(
+            """
+            SELECT * FROM provider_revocations WHERE next_attempt_at <= \(date) ORDER BY next_attempt_at, id
+            LIMIT \(limit)
+            """
+        ).map { row in
+            let c = Columns(row)
+            return ProviderRevocation(
+                id: try c("id"), provider: try c("provider"), sealedToken: try c("sealed_token"),
+                attempts: try c("attempts", as: Int.self), nextAttemptAt: try c("next_attempt_at"),
+                lastError: try c("last_error"), queuedAt: try c("queued_at"))
+        }
+    }
+
+    func remove(id: Int64) async throws {
+        try await store.query("DELETE FROM provider_revocations WHERE id = \(id)")
+    }
+
+    func postpone(id: Int64, attempts: Int, until date: Date, error: String) async throws {
+        try await store.query(
+            """
+            UPDATE provider_revocations SET attempts = \(attempts), next_attempt_at = \(date), last_error = \(error)
+            WHERE id = \(id)
+            """)
+    }
+
+    func pendingCount() async throws -> Int {
+        try await store.query("SELECT count(*) AS n FROM provider_revocations").first
+            .map { try Columns($0)("n", as: Int.self) } ?? 0
     }
 }

@@ -63,13 +63,19 @@ public enum StoreCopy {
                 ("locale", .text), ("responseType", .text), ("returnURL", .text), ("nonce", .text),
                 ("codeVerifier", .text), ("createdAt", .date), ("expiresAt", .date), ("subject", .text),
                 ("claims", .text), ("tokenHash", .text), ("tokenExpiresAt", .date), ("usedAt", .date),
-                ("initiatorChallenge", .text),
+                ("initiatorChallenge", .text), ("providerToken", .text),
             ]),
         StoredTable(
             "identities", orderedBy: ["provider", "subject"],
             [
                 ("provider", .text), ("subject", .text), ("userID", .text), ("email", .text), ("vouched", .bool),
-                ("linkedAt", .date), ("lastUsedAt", .date),
+                ("linkedAt", .date), ("lastUsedAt", .date), ("providerToken", .text),
+            ]),
+        StoredTable(
+            "provider_revocations", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("provider", .text), ("sealedToken", .text), ("attempts", .integer),
+                ("nextAttemptAt", .date), ("lastError", .text), ("queuedAt", .date),
             ]),
         StoredTable(
             "passkeys", orderedBy: ["credentialID"],

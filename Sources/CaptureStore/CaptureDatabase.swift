@@ -97,6 +97,7 @@ public enum CaptureDatabase {
             outbox: SQLiteOutboxRepository(writer: named("outbox")),
             socialLogins: SQLiteSocialLoginRepository(writer: named("social_logins")),
             identities: SQLiteIdentityRepository(writer: named("identities")),
+            providerRevocations: SQLiteProviderRevocationRepository(writer: named("provider_revocations")),
             audit: SQLiteAuditRepository(writer: named("audit_log")),
             adminKeys: SQLiteAdminKeyRepository(writer: named("admin_keys")),
             passkeys: SQLitePasskeyRepository(writer: named("passkeys")),

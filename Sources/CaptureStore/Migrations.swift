@@ -277,6 +277,21 @@ enum Migrations {
             // The device a chain's sign-in came from (`DeviceHint`), for the person's list of sessions.
             try db.alter(table: "tokens") { t in t.add(column: "device", .text) }
         }
+        migrator.registerMigration("v18-provider-revocations") { db in
+            // A provider's refresh token, sealed, from the sign-in to the link; and those waiting to be revoked.
+            try db.alter(table: "social_logins") { t in t.add(column: "providerToken", .text) }
+            try db.alter(table: "identities") { t in t.add(column: "providerToken", .text) }
+            try db.create(table: "provider_revocations") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("provider", .text).notNull()
+                t.column("sealedToken", .text).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("nextAttemptAt", .datetime).notNull()
+                t.column("lastError", .text)
+                t.column("queuedAt", .datetime).notNull()
+            }
+            try db.create(index: "provider_revocations_due", on: "provider_revocations", columns: ["nextAttemptAt"])
+        }
         return migrator
     }
 }

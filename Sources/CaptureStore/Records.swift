@@ -181,6 +181,7 @@ extension SocialLogin: FetchableRecord, MutablePersistableRecord {
         tokenExpiresAt = row["tokenExpiresAt"]
         usedAt = row["usedAt"]
         initiatorChallenge = row["initiatorChallenge"]
+        providerToken = row["providerToken"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -202,6 +203,7 @@ extension SocialLogin: FetchableRecord, MutablePersistableRecord {
         container["tokenExpiresAt"] = tokenExpiresAt
         container["usedAt"] = usedAt
         container["initiatorChallenge"] = initiatorChallenge
+        container["providerToken"] = providerToken
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -215,7 +217,7 @@ extension LinkedIdentity: FetchableRecord, PersistableRecord {
     public init(row: Row) throws {
         self.init(
             provider: row["provider"], subject: row["subject"], userID: row["userID"], email: row["email"],
-            vouched: row["vouched"], linkedAt: row["linkedAt"])
+            vouched: row["vouched"], linkedAt: row["linkedAt"], providerToken: row["providerToken"])
         lastUsedAt = row["lastUsedAt"]
     }
 
@@ -227,6 +229,15 @@ extension LinkedIdentity: FetchableRecord, PersistableRecord {
         container["vouched"] = vouched
         container["linkedAt"] = linkedAt
         container["lastUsedAt"] = lastUsedAt
+        container["providerToken"] = providerToken
+    }
+}
+
+extension ProviderRevocation: FetchableRecord {
+    public init(row: Row) throws {
+        self.init(
+            id: row["id"], provider: row["provider"], sealedToken: row["sealedToken"], attempts: row["attempts"],
+            nextAttemptAt: row["nextAttemptAt"], lastError: row["lastError"], queuedAt: row["queuedAt"])
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 /// copy serving the same sessions.
 @Suite struct DatabaseCopyTests {
     /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
-    /// a confidential client, an admin key and the audit log, a linked provider account, a throttle counter, a
+    /// a confidential client, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
     /// social sign-in under way, a passkey, a ceremony under way and a second factor.
     static func populated() async throws -> (TestWorld, IssuedGrant) {
         let world = try await TestWorld.current(backend: .sqlite)
@@ -29,11 +29,21 @@ import Testing
         _ = try await service.createAdminKey(name: "copy", by: .service)
         let user = try #require(try await service.store.users.find(email: "other@example.com"))
         try await service.store.identities.link(
-            LinkedIdentity(provider: "mock", subject: "s1", userID: user.id, email: user.email, linkedAt: world.time.now()))
+            LinkedIdentity(
+                provider: "mock", subject: "s1", userID: user.id, email: user.email, linkedAt: world.time.now(),
+                providerToken: "sealed-kept"))
+        // A deleted account's provider token waiting to be revoked.
+        let deleted = try #require(try await service.store.users.find(email: "copy@example.com"))
+        try await service.store.identities.link(
+            LinkedIdentity(
+                provider: "mock", subject: "s2", userID: deleted.id, email: deleted.email, linkedAt: world.time.now(),
+                providerToken: "sealed-queued"))
+        #expect(try await service.store.providerRevocations.queue(fromLinksOf: deleted.id, at: world.time.now()) == 1)
         var login = SocialLogin(
             stateHash: "state", provider: "mock", clientID: "demo-mobile-app", flow: "webViewSignIn", locale: "en-US",
             responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: world.time.now())
         login.claims = ["email": .string("s@example.com")]
+        login.providerToken = "sealed-on-its-way"
         try await service.store.socialLogins.insert(login)
         var passkey = Passkey(
             credentialID: "credential", userID: user.id, name: "Laptop", publicKey: Array(0...255), signCount: 3,

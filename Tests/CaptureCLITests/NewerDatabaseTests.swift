@@ -35,6 +35,7 @@ import Testing
         #expect(
             items.compactMap { $0["what"] as? String } == [
                 "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log", "accounts_erased",
+                "provider_tokens_revoked",
             ])
         #expect(items.allSatisfy { $0["purged"] as? Int == 0 })
         #expect(try await world.service.listTokens().count == 2)

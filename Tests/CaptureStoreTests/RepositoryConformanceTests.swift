@@ -249,6 +249,7 @@ import Testing
                         guard var found, found.usedAt == nil else { return (nil, false) }
                         found.usedAt = Self.now
                         found.tokenHash = "token"
+                        found.providerToken = "sealed"
                         return (found, true)
                     }
                 }
@@ -256,8 +257,10 @@ import Testing
             return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }
         #expect(spent == 1)
-        let claims = try await b.repositories.socialLogins.use(tokenHash: "token") { found in (nil, found?.claims) }
-        #expect(claims == ["email": .string("s@example.com")])
+        let read = try await b.repositories.socialLogins.use(tokenHash: "token") { found in
+            (nil, (found?.claims, found?.providerToken))
+        }
+        #expect(read.0 == ["email": .string("s@example.com")] && read.1 == "sealed")
         #expect(try await a.repositories.socialLogins.purge(expiredBefore: Self.now + SocialLogin.lifetime + 1) == 1)
     }
 
@@ -272,10 +275,46 @@ import Testing
             try await repositories.identities.link(
                 LinkedIdentity(provider: "oidc", subject: "sub", userID: other.id, email: nil, linkedAt: Self.now))
         }
-        try await repositories.identities.touch(provider: "oidc", subject: "sub", at: Self.now + 9)
-        #expect(try await repositories.identities.find(provider: "oidc", subject: "sub")?.lastUsedAt == Self.now + 9)
+        try await repositories.identities.touch(provider: "oidc", subject: "sub", at: Self.now + 9, providerToken: "t1")
+        try await repositories.identities.touch(provider: "oidc", subject: "sub", at: Self.now + 9, providerToken: nil)
+        let touched = try await repositories.identities.find(provider: "oidc", subject: "sub")
+        #expect(touched?.lastUsedAt == Self.now + 9 && touched?.providerToken == "t1", "a sign-in without a token keeps it")
         #expect(try await !repositories.identities.unlink(provider: "oidc", subject: "sub", userID: other.id))
         #expect(try await repositories.identities.unlink(provider: "oidc", subject: "sub", userID: owner.id))
+    }
+
+    @Test(arguments: TestBackend.allCases)
+    func aDeletedAccountsProviderTokensAreQueuedOnceAndRetried(_ backend: TestBackend) async throws {
+        let (a, b) = try await Self.twoStores(backend)
+        let owner = try await a.repositories.users.insert(Self.user("leaving@example.com"))
+        for (subject, token) in [("s1", "sealed-1"), ("s2", nil), ("s3", "sealed-3")] {
+            try await a.repositories.identities.link(
+                LinkedIdentity(
+                    provider: subject == "s3" ? "apple" : "oidc", subject: subject, userID: owner.id, email: nil,
+                    linkedAt: Self.now, providerToken: token))
+        }
+        // Two instances deleting the account at once queue each token once, and take it off the link.
+        let queued = try await withThrowingTaskGroup(of: Int.self) { group in
+            for repositories in [a.repositories, b.repositories] {
+                group.addTask { try await repositories.providerRevocations.queue(fromLinksOf: owner.id, at: Self.now) }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(queued == 2)
+        #expect(try await a.repositories.identities.list(userID: owner.id).allSatisfy { $0.providerToken == nil })
+        let due = try await b.repositories.providerRevocations.due(at: Self.now, limit: 10)
+        #expect(Set(due.map(\.sealedToken)) == ["sealed-1", "sealed-3"] && due.allSatisfy { $0.attempts == 0 })
+        #expect(try await a.repositories.providerRevocations.pendingCount() == 2)
+
+        let first = try #require(due.first)
+        try await a.repositories.providerRevocations.postpone(
+            id: first.id, attempts: 1, until: Self.now + 60, error: "HTTP 503")
+        let later = try await b.repositories.providerRevocations.due(at: Self.now, limit: 10)
+        #expect(later.map(\.id) == [due[1].id], "a postponed one waits")
+        let retried = try await b.repositories.providerRevocations.due(at: Self.now + 60, limit: 10)
+        #expect(retried.first { $0.id == first.id }?.lastError == "HTTP 503")
+        try await b.repositories.providerRevocations.remove(id: first.id)
+        #expect(try await a.repositories.providerRevocations.pendingCount() == 1)
     }
 
     @Test(arguments: TestBackend.allCases)

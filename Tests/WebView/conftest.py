@@ -228,6 +228,13 @@ class OIDCProvider:
         status, body, _ = _send(request)
         assert status == 204, "the provider refused the user %s: %s %s" % (subject, status, body)
 
+    def live_refresh_tokens(self, subject):
+        """The refresh tokens the provider itself holds live for its user (the fixture's `/_refresh_tokens`)."""
+        status, body, _ = _send(urllib.request.Request(
+            "%s/_refresh_tokens?sub=%s" % (self.issuer, urllib.parse.quote(subject, safe=""))))
+        assert status == 200, "the provider did not list its tokens: %s %s" % (status, body)
+        return body["live"]
+
     @contextlib.contextmanager
     def fault(self, name):
         """Within the block, the provider's token endpoint answers with the named fault (oidc_provider.py lists

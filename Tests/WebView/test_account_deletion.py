@@ -405,6 +405,9 @@ def test_an_account_made_with_a_provider_is_deleted_without_a_password_and_comes
     host.wait_for_screen("accountDeactivated")
     deleted = host.wait_for_event("onCaptureAccountDeactivateSuccess", after=mark).result
     assert deleted["userData"]["email"] == email
+    # What the person granted the app at the provider is taken back there: the second sign-in revoked the first's
+    # refresh token, the deletion the second's (in the background, so within a few seconds).
+    host.wait_for(lambda: oidc_provider.live_refresh_tokens(subject) == [], 10, "the provider's grant revoked")
 
     # Signing in with the provider again: refused, with a way back through the same provider.
     host.click('#accountDeactivated [data-capture-action="signIn"]')

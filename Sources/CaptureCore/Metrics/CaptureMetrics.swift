@@ -34,6 +34,7 @@ public struct CaptureMetrics: Sendable {
         public static let tokensIssued = "capture_tokens_issued_total"
         public static let tokensRevoked = "capture_tokens_revoked_total"
         public static let outboxPending = "capture_mail_outbox_pending"
+        public static let providerRevocationsPending = "capture_provider_revocations_pending"
         public static let oldestWaitingMail = "capture_mail_oldest_waiting_seconds"
         public static let databaseDuration = "capture_db_call_duration_seconds"
         public static let purged = "capture_purged_rows_total"
@@ -94,6 +95,11 @@ public struct CaptureMetrics: Sendable {
     /// Messages waiting in the outbox.
     public func outboxPending(_ count: Int) {
         Gauge(label: Name.outboxPending, factory: factory).record(count)
+    }
+
+    /// Provider refresh tokens waiting to be revoked (a deleted account's).
+    public func providerRevocationsPending(_ count: Int) {
+        Gauge(label: Name.providerRevocationsPending, factory: factory).record(count)
     }
 
     /// How long the oldest message still waiting for delivery has waited (0 when none waits), by the delivery pass.

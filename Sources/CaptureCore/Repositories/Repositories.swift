@@ -8,6 +8,7 @@ public struct Repositories: Sendable {
     public let outbox: any OutboxRepository
     public let socialLogins: any SocialLoginRepository
     public let identities: any IdentityRepository
+    public let providerRevocations: any ProviderRevocationRepository
     public let audit: any AuditRepository
     public let adminKeys: any AdminKeyRepository
     public let passkeys: any PasskeyRepository
@@ -19,7 +20,8 @@ public struct Repositories: Sendable {
     public init(
         users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
         throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
-        socialLogins: any SocialLoginRepository, identities: any IdentityRepository, audit: any AuditRepository,
+        socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
+        providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
         secondFactors: any SecondFactorRepository, isReady: @escaping @Sendable () async -> Bool
     ) {
@@ -31,6 +33,7 @@ public struct Repositories: Sendable {
         self.outbox = outbox
         self.socialLogins = socialLogins
         self.identities = identities
+        self.providerRevocations = providerRevocations
         self.audit = audit
         self.adminKeys = adminKeys
         self.passkeys = passkeys

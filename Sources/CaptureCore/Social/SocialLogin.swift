@@ -24,6 +24,9 @@ public struct SocialLogin: Sendable, Equatable {
     /// Set once the provider answered.
     public var subject: String?
     public var claims: [String: JSONValue]?
+    /// The provider's refresh token, sealed (`CodeKey.seal`), when the provider can revoke it: kept with the link so
+    /// that deleting the account revokes it (`ProviderRevocation`).
+    public var providerToken: String?
     /// The one-time token given to the page for `/oauth/auth_native` (hash), and when it stops working.
     public var tokenHash: String?
     public var tokenExpiresAt: Date?
@@ -77,16 +80,22 @@ public struct LinkedIdentity: Sendable, Equatable {
     public var vouched: Bool = false
     public var linkedAt: Date
     public var lastUsedAt: Date?
+    /// The provider's refresh token from the last sign-in, sealed (`SocialLogin.providerToken`); never shown.
+    public var providerToken: String?
 
     /// How the record's `profiles` name it, and what `/oauth/unlink_account_native` takes back.
     public var identifier: String { "\(provider):\(subject)" }
 
-    public init(provider: String, subject: String, userID: String, email: String?, vouched: Bool = false, linkedAt: Date) {
+    public init(
+        provider: String, subject: String, userID: String, email: String?, vouched: Bool = false, linkedAt: Date,
+        providerToken: String? = nil
+    ) {
         self.provider = provider
         self.subject = subject
         self.userID = userID
         self.email = email
         self.vouched = vouched
         self.linkedAt = linkedAt
+        self.providerToken = providerToken
     }
 }

@@ -7,6 +7,8 @@ public struct SocialProvider: Sendable {
     public let authorizationEndpoint: String
     public let tokenEndpoint: String
     public let userinfoEndpoint: String?
+    /// RFC 7009: where refresh tokens are revoked when an account is deleted (`ProviderRevocation`).
+    public let revocationEndpoint: String?
     /// OpenID Connect only: who signs the ID tokens, and where the keys are.
     public let issuer: String?
     public let jwksURI: String?
@@ -49,7 +51,8 @@ public struct SocialProvider: Sendable {
         guard let issuer = settings.issuer else {
             return SocialProvider(
                 settings: settings, clientSecret: secret, authorizationEndpoint: settings.authorizationEndpoint ?? "",
-                tokenEndpoint: settings.tokenEndpoint ?? "", userinfoEndpoint: settings.userinfoEndpoint, issuer: nil,
+                tokenEndpoint: settings.tokenEndpoint ?? "", userinfoEndpoint: settings.userinfoEndpoint,
+                revocationEndpoint: settings.revocationEndpoint, issuer: nil,
                 jwksURI: nil, postsSecret: settings.tokenEndpointAuthMethod == "client_secret_post")
         }
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
@@ -78,7 +81,8 @@ public struct SocialProvider: Sendable {
         return SocialProvider(
             settings: settings, clientSecret: secret, authorizationEndpoint: try endpoint("authorization_endpoint"),
             tokenEndpoint: try endpoint("token_endpoint"),
-            userinfoEndpoint: settings.userinfoEndpoint ?? (try? endpoint("userinfo_endpoint")), issuer: issuer,
+            userinfoEndpoint: settings.userinfoEndpoint ?? (try? endpoint("userinfo_endpoint")),
+            revocationEndpoint: settings.revocationEndpoint ?? (try? endpoint("revocation_endpoint")), issuer: issuer,
             jwksURI: try endpoint("jwks_uri"), postsSecret: method == "client_secret_post")
     }
 }

@@ -12,6 +12,9 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
     public var authorizationEndpoint: String?
     public var tokenEndpoint: String?
     public var userinfoEndpoint: String?
+    /// Where the provider revokes tokens (RFC 7009); unset: discovery's `revocation_endpoint`, if any. With one, the
+    /// provider's refresh token is kept (sealed) and revoked when the person deletes their account.
+    public var revocationEndpoint: String?
     public var clientId: String
     public var clientSecretEnvironment: String?
     public var scopes: [String]?
@@ -84,7 +87,8 @@ public struct SocialProviderSettings: Sendable, Equatable, Codable {
         if issuer == nil && endpoints.contains(where: { $0 == nil }) {
             return ("issuer", "give an OpenID Connect issuer, or authorizationEndpoint, tokenEndpoint and userinfoEndpoint")
         }
-        for url in ([issuer] + endpoints).compactMap({ $0 }) where !Self.isAllowedURL(url, plainHTTP: allowPlainHTTP == true) {
+        let urls = ([issuer, revocationEndpoint] + endpoints).compactMap { $0 }
+        for url in urls where !Self.isAllowedURL(url, plainHTTP: allowPlainHTTP == true) {
             return ("issuer", "'\(url)' must be an https URL (http only on loopback with allowPlainHTTP)")
         }
         if let method = tokenEndpointAuthMethod, !Self.clientAuthenticationMethods.contains(method) {

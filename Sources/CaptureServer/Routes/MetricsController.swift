@@ -15,7 +15,7 @@ struct MetricsController {
     }
 
     func scrape() async throws -> Response {
-        try await service.recordOutboxDepth()
+        try await service.recordQueueDepths()
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"

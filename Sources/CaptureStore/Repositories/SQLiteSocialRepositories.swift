@@ -74,11 +74,14 @@ struct SQLiteIdentityRepository: IdentityRepository {
         }
     }
 
-    func touch(provider: String, subject: String, at date: Date) async throws {
+    func touch(provider: String, subject: String, at date: Date, providerToken: String?) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE identities SET lastUsedAt = ? WHERE provider = ? AND subject = ?",
-                arguments: [date, provider, subject])
+                sql: """
+                    UPDATE identities SET lastUsedAt = ?, providerToken = coalesce(?, providerToken)
+                    WHERE provider = ? AND subject = ?
+                    """,
+                arguments: [date, providerToken, provider, subject])
         }
     }
 
@@ -88,5 +91,56 @@ struct SQLiteIdentityRepository: IdentityRepository {
                 Column("provider") == provider && Column("subject") == subject && Column("userID") == userID
             ).deleteAll(db) > 0
         }
+    }
+}
+
+/// Provider tokens waiting to be revoked, in SQLite.
+struct SQLiteProviderRevocationRepository: ProviderRevocationRepository {
+    let writer: MeteredDatabase
+
+    func queue(fromLinksOf userID: String, at date: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO provider_revocations (provider, sealedToken, nextAttemptAt, queuedAt)
+                    SELECT provider, providerToken, ?, ? FROM identities WHERE userID = ? AND providerToken IS NOT NULL
+                    """,
+                arguments: [date, date, userID])
+            let queued = db.changesCount
+            try db.execute(sql: "UPDATE identities SET providerToken = NULL WHERE userID = ?", arguments: [userID])
+            return queued
+        }
+    }
+
+    func queue(_ sealedToken: String, provider: String, at date: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO provider_revocations (provider, sealedToken, nextAttemptAt, queuedAt) VALUES (?, ?, ?, ?)",
+                arguments: [provider, sealedToken, date, date])
+        }
+    }
+
+    func due(at date: Date, limit: Int) async throws -> [ProviderRevocation] {
+        try await writer.read { db in
+            try ProviderRevocation.fetchAll(
+                db, sql: "SELECT * FROM provider_revocations WHERE nextAttemptAt <= ? ORDER BY nextAttemptAt, id LIMIT ?",
+                arguments: [date, limit])
+        }
+    }
+
+    func remove(id: Int64) async throws {
+        try await writer.write { db in try db.execute(sql: "DELETE FROM provider_revocations WHERE id = ?", arguments: [id]) }
+    }
+
+    func postpone(id: Int64, attempts: Int, until date: Date, error: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE provider_revocations SET attempts = ?, nextAttemptAt = ?, lastError = ? WHERE id = ?",
+                arguments: [attempts, date, error, id])
+        }
+    }
+
+    func pendingCount() async throws -> Int {
+        try await writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM provider_revocations") ?? 0 }
     }
 }

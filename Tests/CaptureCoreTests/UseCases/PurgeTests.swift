@@ -71,6 +71,7 @@ import Testing
         #expect(
             report.items.map(\.name) == [
                 "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log", "accounts_erased",
+                "provider_tokens_revoked",
             ])
         #expect(try await count("ceremonies", in: world) == 1)
         #expect(try await world.service.auditLog(AuditFilter()).map(\.target).count == 1, "today's row stays")

@@ -18,6 +18,11 @@ alters what it answered, or how:
 
 `POST /_rotate_key` makes the provider rotate its signing key, as providers do: it signs with a new key (a new
 `kid`) and publishes only that one from then on.
+
+The provider also revokes tokens (RFC 7009, Authlib's RevocationEndpoint over the provider's own token store) at
+`/oauth2/revoke`, published as `revocation_endpoint` in its discovery document as Sign in with Apple publishes
+its own. `PUT /_faults` with `{"revoke": "unavailable"}` makes it answer 503 until cleared. `GET
+/_refresh_tokens?sub=<subject>` lists the refresh tokens the provider holds live for one of its users.
 """
 import base64
 import json
@@ -26,14 +31,18 @@ import sys
 import threading
 import time
 
+import flask
 import oidc_provider_mock
 import oidc_provider_mock._storage
 import werkzeug.serving
 from authlib import jose
+from authlib.oauth2.rfc7009 import RevocationEndpoint
+from urllib.parse import parse_qs
 
 SLOW_SECONDS = 12
 OVERSIZED_BYTES = 300 * 1024
 TOKEN_FAULTS = {"bad_signature", "wrong_audience", "expired", "wrong_nonce", "slow", "oversized", "no_reply"}
+REVOKE_FAULTS = {"unavailable"}
 
 
 def _b64decode(part):
@@ -56,11 +65,24 @@ class Faults:
             app.preprocess_request()
             self.storage = oidc_provider_mock._storage.storage._get_current_object()
         self.key = self.storage.jwk
+        self.revoke_fault = None
+        add_revocation(app, self.storage)
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         if path == "/_faults":
             return self.control(environ, start_response)
+        if path == "/_refresh_tokens":
+            subject = parse_qs(environ.get("QUERY_STRING", "")).get("sub", [""])[0]
+            live = [token for token in self.storage.refresh_tokens() if token.user_id == subject]
+            body = json.dumps({"live": [token.token for token in live]}).encode()
+            start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            return [body]
+        if path == "/oauth2/revoke" and self.revoke_fault == "unavailable":
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain"), ("Retry-After", "1")])
+            return [b"down for maintenance"]
+        if path == "/.well-known/openid-configuration":
+            return self.publishing_revocation(environ, start_response)
         if path == "/_rotate_key" and environ["REQUEST_METHOD"] == "POST":
             self.key = self.storage.jwk = jose.RSAKey.generate_key(is_private=True)
             start_response("204 No Content", [])
@@ -83,6 +105,18 @@ class Faults:
         body = b"".join(self.app(environ, catch))
         if caught["status"].startswith("200"):
             body = self.alter(fault, body)
+        headers = [(name, value) for name, value in caught["headers"] if name.lower() != "content-length"]
+        start_response(caught["status"], headers + [("Content-Length", str(len(body)))])
+        return [body]
+
+    def publishing_revocation(self, environ, start_response):
+        caught = {}
+
+        def catch(status, headers, exc_info=None):
+            caught.update(status=status, headers=headers)
+        document = json.loads(b"".join(self.app(environ, catch)))
+        document["revocation_endpoint"] = document["token_endpoint"].replace("/oauth2/token", "/oauth2/revoke")
+        body = json.dumps(document).encode()
         headers = [(name, value) for name, value in caught["headers"] if name.lower() != "content-length"]
         start_response(caught["status"], headers + [("Content-Length", str(len(body)))])
         return [body]
@@ -113,19 +147,47 @@ class Faults:
     def control(self, environ, start_response):
         method = environ["REQUEST_METHOD"]
         if method == "DELETE":
-            self.token_fault = None
+            self.token_fault = self.revoke_fault = None
         elif method == "PUT":
             length = int(environ.get("CONTENT_LENGTH") or 0)
-            fault = json.loads(environ["wsgi.input"].read(length) or b"{}").get("token")
-            if fault not in TOKEN_FAULTS:
+            asked = json.loads(environ["wsgi.input"].read(length) or b"{}")
+            if "revoke" in asked and asked["revoke"] in REVOKE_FAULTS:
+                self.revoke_fault = asked["revoke"]
+            elif asked.get("token") in TOKEN_FAULTS:
+                self.token_fault = asked["token"]
+            else:
                 start_response("400 Bad Request", [("Content-Type", "text/plain")])
-                return [b"unknown fault; one of: " + ", ".join(sorted(TOKEN_FAULTS)).encode()]
-            self.token_fault = fault
+                known = sorted(TOKEN_FAULTS) + ["revoke: " + name for name in sorted(REVOKE_FAULTS)]
+                return [b"unknown fault; one of: " + ", ".join(known).encode()]
         else:
             start_response("405 Method Not Allowed", [("Allow", "PUT, DELETE")])
             return [b""]
         start_response("204 No Content", [])
         return [b""]
+
+
+def add_revocation(app, storage):
+    """RFC 7009 at /oauth2/revoke: Authlib's endpoint, registered on the provider's own authorization server, finds
+    and removes tokens in the provider's own store (a refresh token with the access token it came with)."""
+
+    class Revocation(RevocationEndpoint):
+        CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+
+        def query_token(self, token_string, token_type_hint):
+            if token_type_hint == "access_token":
+                return None  # only refresh tokens are kept by a client that revokes
+            return storage.get_refresh_token(token_string)
+
+        def revoke_token(self, token, request):
+            storage.remove_refresh_token(token.token)
+            storage.remove_access_token(token.access_token)
+
+    with app.test_request_context():
+        app.preprocess_request()
+        server = flask.g._authlib_authorization_server
+    server.register_endpoint(Revocation)
+    app.add_url_rule(
+        "/oauth2/revoke", "revoke", lambda: server.create_endpoint_response("revocation"), methods=["POST"])
 
 
 def main() -> None:

@@ -45,6 +45,7 @@ extension CaptureService {
         user.updatedAt = now
         try await store.users.update(user)
         metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: now), .accountDisabled)
+        try await revokeProviderTokens(of: user)
         let erasure = accountDeletion.erasure(of: user) ?? now
         try await sendNotice(
             .accountDeleted, to: user.email, user: user, locale: locale,
@@ -80,8 +81,10 @@ extension CaptureService {
     }
 
     /// Erases the account: the record and everything that names it (tokens, codes, linked sign-ins, passkeys,
-    /// second factor, ceremonies, messages); its audit rows keep a pseudonym in place of its id and address.
+    /// second factor, ceremonies, messages); its audit rows keep a pseudonym in place of its id and address. The
+    /// providers' refresh tokens kept with its linked sign-ins are revoked first.
     @discardableResult func erase(_ user: User) async throws -> Bool {
+        try await revokeProviderTokens(of: user)
         let pseudonym = self.pseudonym(of: user)
         let erased = try await store.users.erase(user, pseudonym: pseudonym)
         if erased { await recordSecurityEvent("account.erased", target: pseudonym) }

@@ -5,6 +5,8 @@ import Foundation
 struct ProviderIdentity: Sendable {
     var subject: String
     var claims: [String: JSONValue]
+    /// The provider's refresh token, kept only when the provider can revoke it (`ProviderRevocation`).
+    var refreshToken: String? = nil
 }
 
 /// A provider answer that did not check out: `code` goes to the page (which explains it), `reason` to the log.
@@ -41,7 +43,9 @@ extension CaptureService {
         if provider.userinfoEndpoint != nil {
             claims = try await adding(userinfoFor: accessToken, to: claims, provider: provider, transport)
         }
-        return try identity(from: claims)
+        var identity = try identity(from: claims)
+        if provider.revocationEndpoint != nil { identity.refreshToken = tokens["refresh_token"]?.stringValue }
+        return identity
     }
 
     /// A sign-in the app already made with the provider's own SDK (Sign in with Google, …): its ID token, issued to

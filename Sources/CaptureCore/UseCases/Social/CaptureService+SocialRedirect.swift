@@ -158,6 +158,7 @@ extension CaptureService {
         let token = minter.mint()
         login.subject = identity.subject
         login.claims = identity.claims
+        login.providerToken = identity.refreshToken.map { codeKey.seal(Array($0.utf8)) }
         login.tokenHash = TokenMinter.hash(token)
         login.tokenExpiresAt = now.addingTimeInterval(SocialLogin.handOffLifetime)
         let completed = login

@@ -27,7 +27,9 @@ extension CaptureService {
                 try await mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
             }
             try await spend(login)
-            try await store.identities.touch(provider: login.provider, subject: subject, at: time.now())
+            try await store.identities.touch(
+                provider: login.provider, subject: subject, at: time.now(), providerToken: login.providerToken)
+            try await revokeReplacedProviderToken(of: identity, by: login)
             // The provider proved its account; an account with a second factor still asks for it.
             try await requireSecondFactor(of: user, request, client: context.client, provider: login.provider)
             user.lastLoginAt = time.now()
@@ -132,7 +134,7 @@ extension CaptureService {
         let address = address(of: login)
         return LinkedIdentity(
             provider: login.provider, subject: subject, userID: user.id, email: address.given,
-            vouched: address.vouches(for: user.email), linkedAt: time.now())
+            vouched: address.vouches(for: user.email), linkedAt: time.now(), providerToken: login.providerToken)
     }
 
     static let unusableSocialToken = CaptureError.invalidArgument("token", "is unknown, expired or already used")
@@ -170,6 +172,7 @@ extension CaptureService {
         let spent = try await store.socialLogins.use(stateHash: login.stateHash) { found -> (SocialLogin?, Bool) in
             guard var found, found.usedAt == nil else { return (nil, false) }
             found.usedAt = now
+            found.providerToken = nil  // the link keeps it from now on
             return (found, true)
         }
         guard spent else { throw Self.unusableSocialToken }

@@ -38,6 +38,7 @@ extension CaptureService {
         report.add("mail_bodies", bodies)
         report.add("audit_log", try await purgeAuditLog())
         report.add("accounts_erased", try await eraseDueAccounts())
+        report.add("provider_tokens_revoked", try await revokeDueProviderTokens())
         metrics.purged(report)
         return report
     }
@@ -50,8 +51,10 @@ extension CaptureService {
         return try await store.tokens.purge(expiredBefore: now, accessIssuedBefore: now - settings.refreshTokenLifetime)
     }
 
-    /// Reads the outbox's queue length into `capture_mail_outbox_pending` (on each scrape of `/metrics`).
-    public func recordOutboxDepth() async throws {
+    /// Reads the outbox's queue length into `capture_mail_outbox_pending` and the provider tokens waiting to be revoked
+    /// into `capture_provider_revocations_pending` (on each scrape of `/metrics`).
+    public func recordQueueDepths() async throws {
         metrics.outboxPending(try await store.outbox.pendingCount())
+        metrics.providerRevocationsPending(try await store.providerRevocations.pendingCount())
     }
 }
