@@ -87,6 +87,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     CaptureAPIController(service: service).addRoutes(to: capture)
     AccountRecoveryController(service: service).addRoutes(to: capture)
     FactorsController(service: service).addRoutes(to: capture)
+    TermsController(service: service).addRoutes(to: capture)
     SessionsController(service: service).addRoutes(to: capture)
     AccountDataController(service: service).addRoutes(to: capture)
     AppAssociationController(service: service).addRoutes(to: problem)
@@ -122,6 +123,9 @@ public enum CaptureServerMain {
         registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws {
         let catalog = try FlowCatalog.load(directory: settingsDirectory)
+        if let problem = LegalTerms.problem(documents: settings.legalDocuments, schema: catalog.schema) {
+            throw SettingsError(file: "service.json", key: "legalDocuments", problem: problem)
+        }
         let metrics = CaptureMetrics.prometheus(registry)
         // Opened and migrated here, so every service below starts on a migrated schema.
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)

@@ -26,6 +26,7 @@ extension CaptureError {
         case .rateLimited: ("error.rateLimited", [:])
         case .secondFactorRequired: ("error.secondFactorRequired", [:])
         case .secondFactorSetupRequired: ("error.secondFactorSetupRequired", [:])
+        case .termsNotAccepted: ("error.termsNotAccepted", [:])
         case .invalidSecondFactor: ("error.invalidSecondFactor", [:])
         case .requestTooLarge(let limit): ("error.requestTooLarge", ["limit": "\(limit)"])
         case .unsupportedContentType(let type): ("error.unsupportedContentType", ["type": type])

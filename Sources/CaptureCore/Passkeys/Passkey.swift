@@ -53,6 +53,9 @@ public struct PendingCeremony: Sendable, Equatable {
         case secondFactor = "second_factor"
         /// An authenticator app being set up: the secret until the first code confirms it.
         case totpSetup = "totp.setup"
+        /// A sign-in proven in full whose client requires documents the person has not accepted yet: the ticket
+        /// `/oauth/accept_terms` finishes it with.
+        case termsAgreement = "terms_agreement"
     }
 
     public var hash: String

@@ -49,6 +49,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var passkeyRelyingPartyID: String?
     /// Social sign-in providers, in the order the sign-in screens list them.
     public var socialProviders: [SocialProviderSettings] = []
+    /// The documents people accept to use a client (`LegalDocument`), recorded in the record's `legalAcceptances`.
+    public var legalDocuments: [LegalDocument] = []
     /// Each provider's client secret by provider name, from the environment (never from the file).
     public var providerSecrets: [String: String] = [:]
     /// From connection open (or the first byte of a later request) until the request head is complete.

@@ -44,6 +44,7 @@ struct ServiceSettingsFile: Decodable {
     var themes: String?
     var clients: [ClientSettings]?
     var socialProviders: [SocialProviderSettings]?
+    var legalDocuments: [LegalDocument]?
     var requestHeaderTimeoutSeconds: Double?
     var requestBodyTimeoutSeconds: Double?
     var idleTimeoutSeconds: Double?
@@ -108,6 +109,7 @@ extension ServiceSettings {
         settings.themesDirectory = URL(fileURLWithPath: raw.themes ?? "themes", relativeTo: base).standardizedFileURL.path
         settings.clients = raw.clients ?? []
         settings.socialProviders = raw.socialProviders ?? []
+        settings.legalDocuments = raw.legalDocuments ?? []
         if let seconds = raw.requestHeaderTimeoutSeconds { settings.requestHeaderTimeoutSeconds = seconds }
         if let seconds = raw.requestBodyTimeoutSeconds { settings.requestBodyTimeoutSeconds = seconds }
         if let seconds = raw.idleTimeoutSeconds { settings.idleTimeoutSeconds = seconds }
@@ -243,6 +245,13 @@ extension ServiceSettings {
             if let (key, problem) = provider.problem() { throw fail("socialProviders[\(index)].\(key)", problem) }
             guard providerNames.insert(provider.name).inserted else {
                 throw fail("socialProviders[\(index)].name", "duplicate provider name '\(provider.name)'")
+            }
+        }
+        var documentIDs = Set<String>()
+        for (index, document) in legalDocuments.enumerated() {
+            if let (key, problem) = document.problem() { throw fail("legalDocuments[\(index)].\(key)", problem) }
+            guard documentIDs.insert(document.id).inserted else {
+                throw fail("legalDocuments[\(index)].id", "duplicate document id '\(document.id)'")
             }
         }
         guard (1...100_000).contains(maxConnections) else {

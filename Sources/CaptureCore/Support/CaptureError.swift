@@ -39,6 +39,10 @@ public enum CaptureError: Error, Equatable, Sendable {
     case secondFactorRequired(ticket: String)
     /// The client requires a second factor and the account has none set up.
     case secondFactorSetupRequired
+    /// The client requires documents (`LegalDocument`) the person has not accepted in their current version: the
+    /// documents to show, and for a completed sign-in the ticket `/oauth/accept_terms` finishes it with (nil when a
+    /// registration refuses before making the account).
+    case termsNotAccepted(ticket: String?, documents: [AgreementDocument])
     /// An authenticator or recovery code that is wrong, used already, or for a ticket that is gone.
     case invalidSecondFactor
     case requestTooLarge(limit: Int)
@@ -60,6 +64,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidCredentials, .invalidSecondFactor: 210
         case .secondFactorRequired: 270
         case .secondFactorSetupRequired: 271
+        case .termsNotAccepted: 280
         case .recordNotFound: 310
         case .emailAddressInUse: 380
         case .invalidFormFields: 390
@@ -88,6 +93,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidSecondFactor: "invalid_second_factor"
         case .secondFactorRequired: "second_factor_required"
         case .secondFactorSetupRequired: "second_factor_setup_required"
+        case .termsNotAccepted: "terms_not_accepted"
         case .recordNotFound: "record_not_found"
         case .emailAddressInUse: "email_address_in_use"
         case .invalidFormFields: "invalid_form_fields"
@@ -121,6 +127,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .secondFactorRequired: "enter the code from your authenticator app, or a recovery code"
         case .secondFactorSetupRequired:
             "this app requires a second factor: sign in with a passkey, or set up an authenticator app first"
+        case .termsNotAccepted: "accept the current version of the documents listed to go on"
         case .recordNotFound(let what): "\(what) not found"
         case .emailAddressInUse: "This email address is already in use."
         case .invalidFormFields: "some form fields are invalid"

@@ -139,6 +139,14 @@ enum JanrainSettings {
         capture["thinRegistration"] = .bool(flow.thinRegistration ?? true)
         // Ours: the days between deleting an account and its erasure, for the confirmation's words.
         capture["accountDeletionGraceDays"] = .double(settings.erasureGraceDays)
+        // Ours: the documents registration asks to accept, in the page's language (`LegalTerms`).
+        capture["legalDocuments"] = .array(
+            LegalTerms(documents: settings.legalDocuments).required(for: client.clientID).map { document in
+                [
+                    "id": .string(document.id), "version": .string(document.version),
+                    "title": .string(document.title(for: locale)), "url": .string(document.url),
+                ]
+            })
         // Set: provider buttons hand the provider's URL to the host instead of leaving the page.
         if let appReturnURI { capture["appReturnUri"] = .string(appReturnURI) }
         if let codeChallenge {

@@ -119,11 +119,11 @@ struct FactorsController {
         return Reply.ok(try await CaptureAPIController(service: service).authFields(result))
     }
 
-    /// What a sign-in takes besides its credentials: the client, response type, PKCE, Janrain's refresh secret and
-    /// `reactivate` (a sign-in that brings back an account its owner deleted).
+    /// What a sign-in takes besides its credentials: the client, response type, PKCE, Janrain's refresh secret,
+    /// `reactivate` (a sign-in that brings back an account its owner deleted) and `accept_documents`.
     static let signInParameters: Set<String> = [
         "client_secret", "redirect_uri", "response_type", "refresh_secret", "code_challenge", "code_challenge_method",
-        "device_token", "reactivate",
+        "device_token", "reactivate", "accept_documents",
     ]
 }
 

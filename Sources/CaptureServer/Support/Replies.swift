@@ -99,6 +99,12 @@ enum Reply {
             body["argument"] = .string(name)
         case .secondFactorRequired(let ticket):
             body["second_factor_ticket"] = .string(ticket)
+        case .termsNotAccepted(let ticket, let documents):
+            if let ticket { body["terms_ticket"] = .string(ticket) }
+            body["documents"] = .array(
+                documents.map {
+                    ["id": .string($0.id), "version": .string($0.version), "title": .string($0.title), "url": .string($0.url)]
+                })
         case .accountDeleted(let reactivateUntil):
             body["reactivate_until"] = .string(CaptureDate.format(reactivateUntil))
         default:

@@ -35,6 +35,9 @@ extension CaptureService {
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
         context.reactivates = request.reactivate
         context.device = DeviceHint.describe(userAgent: request.userAgent)
+        context.resumable = request.resumable
+        context.locale = request.locale
+        context.acceptedDocuments = LegalTerms.accepted(request.acceptDocuments)
         if responseType.issuesCode && issuesTokens {
             // A public client's code must be bound to a PKCE challenge, except with `code_and_token`: that reply hands
             // the caller the access and refresh tokens as well, so a code bound to the client alone exposes nothing
@@ -63,8 +66,9 @@ extension CaptureService {
         _ context: FlowContext, user: User, isNew: Bool, refreshSecret: String?, provider: String = "capture",
         locale: String? = nil, mailed: Bool = false
     ) async throws -> AuthResult {
-        let user = try await admitted(user, reactivating: context.reactivates)
+        var user = try await admitted(user, reactivating: context.reactivates)
         try await requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
+        user = try await agreeing(user, context: context, isNew: isNew, provider: provider)
         var result = AuthResult(user: user, isNew: isNew)
         if context.responseType.issuesTokens {
             result.grant = try await issueTokens(

@@ -9,6 +9,7 @@ extension CaptureService {
         guard let emailField = fieldName(for: "email", form: context.form),
             let password = value(for: "password", form: context.form, in: values)
         else { throw CaptureError.invalidArgument("form", "'\(context.form)' is not a registration form") }
+        let documents = try requiredTermsAccepted(by: request, client: context.client)
         try await throttle.admitRegistration(address: request.remoteAddress, now: time.now())
         let email = User.normalize(email: values[emailField] ?? "")
         let passwordHash = await hasher.hash(password)
@@ -20,6 +21,7 @@ extension CaptureService {
         try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         user.email = email
         user.lastLoginAt = now
+        user = try legalTerms.accepting(documents, in: user, clientID: context.client.clientID, at: now, schema: catalog.schema)
         do {
             user = try await store.users.insert(user)
         } catch CaptureError.emailAddressInUse {

@@ -16,6 +16,8 @@ public struct FlowRequest: Sendable, Equatable {
         // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling"); `reactivate`, a sign-in
         // that brings back an account its owner deleted (`AccountDeletion`).
         "device_token", "reactivate",
+        // Ours: the documents the person accepts (`LegalTerms`), as `id:version` separated by spaces.
+        "accept_documents",
     ]
 
     public var clientID: String?
@@ -45,6 +47,8 @@ public struct FlowRequest: Sendable, Equatable {
     public var registrationForm: String?
     /// A sign-in that brings back the account its owner deleted, within the grace period (`reactivate=true`).
     public var reactivate: Bool
+    /// `accept_documents`: the documents (`id:version`) the person accepts with this registration or sign-in.
+    public var acceptDocuments: String?
     public var fields: [String: String]
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
@@ -74,6 +78,7 @@ public struct FlowRequest: Sendable, Equatable {
         thinRegistration = ["true", "1"].contains(parameters["thin_registration"]?.lowercased() ?? "")
         registrationForm = parameters["registration_form"].flatMap { $0.isEmpty ? nil : $0 }
         reactivate = ["true", "1"].contains(parameters["reactivate"]?.lowercased() ?? "")
+        acceptDocuments = parameters["accept_documents"]
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
         self.remoteAddress = remoteAddress
         self.crossOrigin = crossOrigin
@@ -125,4 +130,9 @@ struct FlowContext: Sendable {
     var reactivates = false
     /// The device the sign-in comes from (`DeviceHint`), kept on its tokens.
     var device: String?
+    /// What a sign-in that stops for the documents resumes with (`FlowRequest.resumable`), in which language it
+    /// names them, and the documents the caller accepts (`accept_documents`).
+    var resumable: [String: String] = [:]
+    var locale: String?
+    var acceptedDocuments: Set<String> = []
 }
