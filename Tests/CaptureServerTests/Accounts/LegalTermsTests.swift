@@ -51,6 +51,10 @@ import Testing
             #expect(acceptances.count == 1 && accepted["dateAccepted"] is String)
             #expect(accepted["legalAcceptanceId"] as? String == "terms" && accepted["version"] as? String == "1")
             #expect(accepted["clientId"] as? String == "demo-mobile-app")
+            // The person's data download carries them.
+            let export = try #require(
+                try await api.post("/account/export", ["access_token": token]).json["export"] as? [String: Any])
+            #expect(((export["record"] as? [String: Any])?["legalAcceptances"] as? [[String: Any]])?.count == 1)
 
             // The person's own token cannot write one.
             let forged = try await api.post(
