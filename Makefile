@@ -1,5 +1,5 @@
 # The README's two commands: `make run` (demo service) and `make test` (every test).
-.PHONY: run test test-suites test-interop deps build bench
+.PHONY: run test test-suites test-pages deps build build-binaries bench
 
 deps:
 	scripts/stage.sh install ./scripts/install-deps.sh
@@ -11,6 +11,11 @@ SWIFT_BUILD_FLAGS ?= -debug-info-format none
 
 build: deps
 	scripts/stage.sh build swift build --build-tests $(SWIFT_BUILD_FLAGS)
+
+# What the web view and interop suites run: the server, and capturectl (the operator's revocation, a flow import).
+build-binaries: deps
+	scripts/stage.sh "build: server and capturectl" sh -c \
+		'swift build --product capture-server $(SWIFT_BUILD_FLAGS) && swift build --product capturectl $(SWIFT_BUILD_FLAGS)'
 
 run: deps
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -30,15 +35,13 @@ INTEROP = /usr/bin/python3 -m pytest Tests/Interop -q
 # schemathesis judges the API against its OpenAPI document, which no backend changes; on PostgreSQL the Authlib and
 # hostile-load files run (what storage could break in a request's answer is in the Swift suite on both backends).
 INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
-# On PostgreSQL the web view runs what storage changes end to end: sign-in and registration through the bridge, the
-# session, recovery by mailed code, social sign-in. (The cluster test runs on PostgreSQL in every pass; every storage
-# rule is in the Swift suite on both backends.)
-ON_POSTGRES = bridge session account_lifecycle social_sign_in
-# Passkeys, second factors, account deletion, sessions and the data download run on PostgreSQL only: their stored
-# rules (counters, single-use challenges and tickets, deactivation and erasure, token chains, the export) are in the
-# Swift and interop suites on both backends, and the second lane has the room.
-POSTGRES_ONLY = passkeys two_factor account_deletion sessions account_data
-WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(ON_POSTGRES) $(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
+# The web view runs each file once: on PostgreSQL, what storage changes end to end (sign-in and registration through
+# the bridge, the session, recovery by mailed code, social sign-in, passkeys, second factors, account deletion,
+# sessions, the data download); on SQLite, the rest. Every storage rule is in the Swift suite on both backends, and
+# the cluster test runs on PostgreSQL in every pass.
+POSTGRES_ONLY = bridge session account_lifecycle social_sign_in passkeys two_factor account_deletion sessions \
+	account_data
+WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
 # The test bundle runs itself (as `swift test` runs it, Swift Testing only: there are no XCTest cases). `swift test`
 # would first compile every package manifest again whenever the environment differs from its last run, as it does in
 # each pass here (a new PostgreSQL port): about 15 s per pass.
@@ -46,28 +49,28 @@ SWIFT_TESTS = .build/debug/capture-bridgePackageTests.xctest --testing-library s
 
 STAGE = scripts/stage.sh
 
-# After the build, two lanes at once, each with its own scratch directory: the Swift suites and the web view on SQLite;
-# the interop suite and the web view on PostgreSQL. schemathesis, most of the interop lane, keeps one core busy at most,
-# so the other core works on the first lane meanwhile instead of idling (after a fresh clone's build, the tests took
-# 631 s with the stages one after the other, 551-559 s in two lanes).
-test: build
-	rm -rf .build/test-tmp && mkdir -p .build/test-tmp/suites .build/test-tmp/interop .build/screenshots/postgres
-	$(MAKE) --no-print-directory -j2 test-suites test-interop
+# Once the server and capturectl are built, two lanes at once, each with its own scratch directory: the test bundle's
+# build, the Swift suites and the interop suite; the web view, on PostgreSQL then on SQLite. The web view starts while
+# the tests still compile (it needs only the binaries), the two web-view runs never overlap (together they cost far
+# more processor time than one after the other), and schemathesis, which keeps one core busy at most, runs beside the
+# web view instead of beside the other interop files.
+test: build-binaries
+	rm -rf .build/test-tmp && mkdir -p .build/test-tmp/suites .build/test-tmp/pages .build/screenshots/postgres
+	$(MAKE) --no-print-directory -j2 test-suites test-pages
 
 test-suites:
+	$(STAGE) "build: the tests" swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(STAGE) "swift, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(WITH_PG) $(SWIFT_TESTS)
 	$(STAGE) "swift, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites CAPTURE_TEST_BACKEND=postgres \
 		$(WITH_PG) $(SWIFT_TESTS)
-	$(STAGE) "web view, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(WITH_PG) $(WEBVIEW)
-
-# The web view's PostgreSQL subset first, beside the Swift suites: two web-view runs at once cost far more processor
-# time than one after the other.
-test-interop:
-	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
-		CAPTURE_SCREENSHOTS=$(CURDIR)/.build/screenshots/postgres $(WITH_PG) $(WEBVIEW_STORED)
-	$(STAGE) "interop, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop $(INTEROP)
-	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
+	$(STAGE) "interop, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(INTEROP)
+	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites CAPTURE_TEST_BACKEND=postgres \
 		$(WITH_PG) $(INTEROP_STORED)
+
+test-pages:
+	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/pages CAPTURE_TEST_BACKEND=postgres \
+		CAPTURE_SCREENSHOTS=$(CURDIR)/.build/screenshots/postgres $(WITH_PG) $(WEBVIEW_STORED)
+	$(STAGE) "web view, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/pages $(WITH_PG) $(WEBVIEW)
 
 # Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:
