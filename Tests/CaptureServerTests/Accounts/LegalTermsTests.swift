@@ -112,6 +112,43 @@ import Testing
         }
     }
 
+    @Test func theSocialRegistrationFormNeedsThemTooAndAThinOneStopsBeforeItsToken() async throws {
+        try await SocialSignInTests.withProvider(configure: { $0.legalDocuments = Self.terms("1") }) {
+            issuer, api, world, service in
+            try await SocialSignInTests.provide(issuer, subject: "sam", claims: ["email": "sam@example.com"])
+            let token = try #require(
+                try await SocialSignInTests.roundTrip(api, subject: "sam").fragment["capture_social_token"])
+            #expect(try await SocialSignInTests.authNative(api, token: token, thin: false).code == 310)
+            var fields = TestWorld.flowParameters(form: "socialRegistrationForm")
+            fields.merge([
+                "token": token, "code_verifier": SocialSignInTests.verifier, "emailAddress": "sam@example.com",
+                "displayName": "Sammy", "redirect_uri": SocialSignInTests.page,
+            ]) { $1 }
+            let refused = try await api.post("/oauth/register_native", fields)
+            #expect(refused.code == 280 && refused.json["terms_ticket"] == nil, "\(refused.json)")
+            #expect(try await service.store.users.find(email: "sam@example.com") == nil, "nothing made")
+            fields["accept_documents"] = "terms:1"
+            let made = try await api.post("/oauth/register_native", fields)
+            #expect(made.stat == "ok" && made.json["access_token"] is String, "\(made.json)")
+
+            // A thin registration makes the account from the provider's profile, then stops like a sign-in.
+            try await SocialSignInTests.provide(
+                issuer, subject: "tia", claims: ["email": "tia@example.com", "email_verified": true, "name": "Tia"])
+            let thin = try #require(
+                try await SocialSignInTests.roundTrip(api, subject: "tia").fragment["capture_social_token"])
+            let stopped = try await SocialSignInTests.authNative(api, token: thin)
+            #expect(stopped.code == 280 && stopped.json["access_token"] == nil, "\(stopped.json)")
+            let ticket = try #require(stopped.json["terms_ticket"] as? String)
+            let finished = try await api.post(
+                "/oauth/accept_terms",
+                [
+                    "client_id": "demo-mobile-app", "flow": "webViewSignIn", "locale": "en-US", "ticket": ticket,
+                    "accept_documents": "terms:1",
+                ])
+            #expect(finished.stat == "ok" && finished.json["is_new"] as? Bool == true, "\(finished.json)")
+        }
+    }
+
     @Test func documentsAreCheckedAsSettingsAndNeedTheirPluralInTheSchema() throws {
         #expect(LegalDocument(id: "Terms!", version: "1", title: ["en": "T"], url: "https://e.example").problem() != nil)
         #expect(LegalDocument(id: "terms", version: "1 2", title: ["en": "T"], url: "https://e.example").problem() != nil)

@@ -20,6 +20,7 @@ extension SocialSignInTests {
 
     /// A provider, a service that discovered it (and one that cannot be reached), and the router.
     static func withProvider(
+        configure: (inout ServiceSettings) -> Void = { _ in },
         _ body:
             @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureService) async throws -> Void
     ) async throws {
@@ -27,7 +28,7 @@ extension SocialSignInTests {
         defer { provider.stop() }
         let issuer = "http://localhost:\(provider.port)"
         // The provider's ID tokens carry real times: the service's clock runs with real time too.
-        let world = try await TestWorld.make(time: .followingWallClock())
+        let world = try await TestWorld.make(time: .followingWallClock(), configure: configure)
         var service = world.service
         let (providers, problems) = await SocialProviders.discover(
             [

@@ -82,6 +82,7 @@ extension CaptureService {
         guard let emailField = fieldName(for: "email", form: context.form), let typed = values[emailField] else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a registration form")
         }
+        let documents = try requiredTermsAccepted(by: request, client: context.client)
         try await throttle.admitRegistration(address: request.remoteAddress, now: time.now())
         let email = User.normalize(email: typed)
         if try await store.users.find(email: email) != nil { throw CaptureError.emailAddressInUse(field: emailField) }
@@ -91,6 +92,8 @@ extension CaptureService {
         user.email = email
         try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         if !address(of: login).vouches(for: email) { user.emailVerifiedAt = nil }
+        user = try legalTerms.accepting(
+            documents, in: user, clientID: context.client.clientID, at: time.now(), schema: catalog.schema)
         do {
             return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
         } catch CaptureError.emailAddressInUse {
