@@ -433,6 +433,52 @@ def server(mailbox, oidc_provider):
         site.stop()
 
 
+class OwnServer:
+    """A capture-server of a test module's own, beside the session's: the suite's settings (_test_settings, with the
+    OpenID Connect provider) plus `extra` service.json keys, its own database, its own port. `restart(extra)` stops it
+    and starts it again with other keys on the same database and port, as an operator changes the settings;
+    `server` (a Server) stays valid across restarts."""
+
+    def __init__(self, mailbox, oidc_provider, extra):
+        self.work = pathlib.Path(tempfile.mkdtemp(prefix="capture-own-"))
+        self.mailbox = mailbox
+        self.provider = oidc_provider
+        self.store = Store(self.work)
+        self.port = free_port()
+        self.server = Server("http://127.0.0.1:%d" % self.port, self.store, str(self.work / "server.log"))
+        self.process = None
+        self.extra = None
+        self._start(extra)
+
+    def _start(self, extra):
+        settings = self.work / "Settings"
+        if settings.exists():
+            shutil.rmtree(settings)
+        settings = _test_settings(self.work, self.mailbox.port, self.provider)
+        service = json.loads((settings / "service.json").read_text())
+        service.update(extra)
+        (settings / "service.json").write_text(json.dumps(service))
+        env = dict(os.environ)
+        env["CAPTURE_PROVIDER_%s_SECRET" % self.provider.name.upper()] = self.provider.secret
+        env.setdefault("CAPTURE_BCRYPT_COST", "10")
+        with open(self.server.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [str(server_binary()), "--host", "127.0.0.1", "--port", str(self.port),
+                 "--db", self.store.location, "--settings", str(settings)],
+                cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                preexec_fn=die_with_parent)
+        wait_until_ready(self.process, self.server.base, self.server.log)
+        self.extra = extra
+
+    def restart(self, extra):
+        stop(self.process)
+        self._start(extra)
+
+    def stop(self):
+        if self.process is not None:
+            stop(self.process)
+
+
 @pytest.fixture
 def janrain_site(server):
     """The Janrain customer's site whose pages load the service's drop-in loader (client `janrain-site`)."""

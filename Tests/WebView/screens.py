@@ -13,12 +13,16 @@ from test_screenshots import LAYOUT_CHECK
 from test_social_sign_in import answer_at_provider, back_on_page, new_subject, tap_provider
 
 # Screens that need a signed-in page, those that need a social sign-in in progress, those that need a password
-# sign-in waiting for its second factor, and those that need an account deleted (just now in the page, or refused a
-# sign-in since): capture-ui.js shows sign-in instead of any of them without it.
+# sign-in waiting for its second factor, those that need an account deleted (just now in the page, or refused a
+# sign-in since), and the one that needs a sign-in waiting for documents to be accepted: capture-ui.js shows sign-in
+# instead of any of them without it.
 SESSION_SCREENS = ("signedIn", "editProfile", "changePassword", "newPasswordSuccess", "confirmAccountDeactivation")
 SOCIAL_SCREENS = ("socialRegistration", "mergeAccounts", "traditionalAuthenticateMerge")
 FACTOR_SCREENS = ("twoFactor",)
 DELETION_SCREENS = ("accountDeactivated", "reactivateAccount")
+# A sign-in waiting for documents its client requires: the suite's service requires none, so the walk leaves it out
+# (test_terms.py puts it up against a service that does).
+TERMS_SCREENS = ("termsAgreement",)
 # editProfile's passkey and authenticator-app sections, and confirmAccountDeactivation's form, drawn once /factors has
 # answered; editProfile's sessions once /sessions has.
 FACTORS_PENDING_JS = ("!document.querySelector('"
@@ -247,7 +251,8 @@ def every_screen(host, server, oidc_provider, flow, client_id=CLIENT_ID, only=No
     host.wait_for_event("onCaptureRenderComplete")
     ids = screen_ids(host)
     for name in ids:
-        if name not in SESSION_SCREENS + SOCIAL_SCREENS + FACTOR_SCREENS + DELETION_SCREENS and wanted(name):
+        if name not in SESSION_SCREENS + SOCIAL_SCREENS + FACTOR_SCREENS + DELETION_SCREENS + TERMS_SCREENS \
+                and wanted(name):
             show(host, name)
             yield name
     if "signIn" in ids and wanted("signIn-error"):

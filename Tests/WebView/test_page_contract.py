@@ -22,12 +22,12 @@ JANRAIN_EXTRA_EVENTS = ["onCaptureForgotPasswordCodeFailed", "onCaptureEmailVeri
                         "onCaptureAccountDeactivateSuccess", "onCaptureAccountReactivateSuccess",
                         "onCaptureAccountReactivateFailed", "onCaptureBackplaneReady"]
 # Ours, beyond Janrain: the system-browser hand-off (docs/social-handoff.md), the linked-accounts section, the
-# passkey relay (docs/bridge-protocol.md, "Passkeys"), the profile's sessions ("Your sessions") and its data ("Your
-# data").
+# passkey relay (docs/bridge-protocol.md, "Passkeys"), the profile's sessions ("Your sessions"), its data ("Your
+# data") and the documents a sign-in waits for ("Terms and their versions").
 OUR_EVENTS = ["onProviderLoginHandoff", "onCaptureLinkAccountSuccess", "onCaptureUnlinkAccountSuccess",
               "onCaptureUnlinkAccountError", "onCapturePasskeyRequest", "onCaptureSessionsEnded",
               "onCaptureSessionsEndFailed", "onCaptureAccountDataReady", "onCaptureAccountDataMailed",
-              "onCaptureAccountDataFailed"]
+              "onCaptureAccountDataFailed", "onCaptureTermsAgreementRequired", "onCaptureTermsAccepted"]
 
 
 def test_janrain_settings_hold_the_redirect_mode_values(server, host):

@@ -152,14 +152,17 @@
 
   /*
    * The service refused a sign-in (`body`; `result`: the onCaptureLoginFailed about to fire). A refused reactivation
-   * fires onCaptureAccountReactivateFailed first (a 270 is not a refusal: twoFactor finishes it). A refusal that
+   * fires onCaptureAccountReactivateFailed first (a 270 or 280 is not a refusal: twoFactor or termsAgreement
+   * finishes it). A refusal that
    * offers one (the owner deleted the account and may still bring it back) is kept for reactivateAccount, with
    * `how` the sign-in went ({address, provider, passkey, social}), and its result says accountDeactivated. Returns true
    * when the caller, once its onCaptureLoginFailed has fired, is to show reactivateAccount.
    */
   function signInRefused(body, result, transactionId, how) {
     how = how || {};
-    if (((waiting && waiting.sent) || (how.social && how.social.purpose === 'reactivate')) && body.code !== 270) {
+    // 270 and 280 are no refusals: twoFactor and termsAgreement finish the sign-in.
+    if (((waiting && waiting.sent) || (how.social && how.social.purpose === 'reactivate')) && body.code !== 270
+        && body.code !== 280) {
       if (waiting) waiting.sent = false;
       ns.fire('onCaptureAccountReactivateFailed', result, transactionId);
     }
@@ -223,9 +226,11 @@
     return (name === 'reactivateAccount' && !waiting) || (name === 'accountDeactivated' && !deleted);
   }
 
-  /* A screen being shown: a refused sign-in waits on reactivateAccount (or on twoFactor, once sent); others drop it. */
+  /* A screen being shown: a refused sign-in waits on reactivateAccount (or on twoFactor or termsAgreement, once sent);
+   * others drop it. */
   function renderAccount(root) {
-    if (root.id !== 'reactivateAccount' && !(root.id === 'twoFactor' && waiting && waiting.sent)) waiting = null;
+    var finishing = (root.id === 'twoFactor' || root.id === 'termsAgreement') && waiting && waiting.sent;
+    if (root.id !== 'reactivateAccount' && !finishing) waiting = null;
     if (root.id === 'confirmAccountDeactivation') drawConfirmation(root);
     else if (root.id === 'accountDeactivated') drawDeleted(root);
     else if (root.id === 'reactivateAccount') drawReactivation(root);

@@ -39,9 +39,10 @@
     'onCaptureAccountDeactivateSuccess', 'onCaptureAccountReactivateSuccess', 'onCaptureAccountReactivateFailed',
     'onCaptureBackplaneReady',
     // Ours: the profile's sessions signed out (capture-sessions.js), its data downloaded or mailed
-    // (capture-account-data.js).
+    // (capture-account-data.js), the documents a sign-in waits for and their acceptance (capture-terms.js).
     'onCaptureSessionsEnded', 'onCaptureSessionsEndFailed',
-    'onCaptureAccountDataReady', 'onCaptureAccountDataMailed', 'onCaptureAccountDataFailed'
+    'onCaptureAccountDataReady', 'onCaptureAccountDataMailed', 'onCaptureAccountDataFailed',
+    'onCaptureTermsAgreementRequired', 'onCaptureTermsAccepted'
   ];
 
   var STORAGE = {

@@ -86,6 +86,11 @@
       result.form = 'twoFactorForm';
       result.authProvider = provider;
       ns.fire('onCaptureLoginFailed', result, transactionId);
+      if (body.code === 280 && ns.askTerms && ns.askTerms(body, step.social, transactionId)) {
+        // The right code, but documents to accept first: termsAgreement finishes this sign-in (capture-terms.js).
+        input.value = '';
+        return;
+      }
       if (body.code !== 210) {
         ns.showFormMessage(form, tools().failureText({ reply: reply },
           body.error_description || t('widget.httpError').replace('%d', String(reply.status))));

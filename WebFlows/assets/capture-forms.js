@@ -170,6 +170,15 @@
       }, transactionId);
       return null;
     }
+    // The documents the client requires (capture-terms.js): a form with a box left unticked is not sent.
+    var unticked = ns.untickedDocuments ? ns.untickedDocuments(form) : null;
+    if (unticked) {
+      ns.fire('onCaptureValidationFailed', {
+        status: 'error', statusMessage: 'invalidFields', form: formName, invalidFields: unticked
+      }, transactionId);
+      return null;
+    }
+    if (ns.documentParams) ns.documentParams(form, params);
     for (var s = 0; s < spec.start.length; s++) {
       ns.fire(spec.start[s], { statusMessage: spec.kind + 'Start', form: formName }, transactionId);
     }
@@ -217,6 +226,17 @@
       ns.renderScreen('verifyEmail');
       return;
     }
+    if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 280 && body.terms_ticket
+        && ns.askTerms) {
+      // The right password, but documents the client requires that the account has not accepted in their current
+      // version: termsAgreement asks for them, and finishes this sign-in (capture-terms.js). Its events first, as for
+      // any refusal; a page without the screen shows the refusal's message.
+      for (var a = 0; a < spec.failed.length; a++) ns.fire(spec.failed[a], result, transactionId);
+      clearPasswords(form);
+      if (ns.askTerms(body, ns.socialFor(form), transactionId)) return;
+      ns.showFormMessage(form, body.error_description || t('widget.httpError').replace('%d', String(reply.status)));
+      return;
+    }
     if (spec.kind === 'login' && body.code === 270 && ns.askSecondFactor && body.second_factor_ticket
         && ns.screenExists('twoFactor')) {
       // The right password of an account with a second factor: its code next (twoFactor, capture-factors.js).
@@ -233,7 +253,13 @@
       ns.renderScreen('resetPasswordRequestCode');
       return;
     }
-    if (body.invalid_fields) {
+    // A registration without every document the client requires: the boxes say which (capture-terms.js).
+    var documents = spec.kind === 'registration' && body.code === 280 && ns.documentsRefused
+      ? ns.documentsRefused(form, body.documents) : null;
+    if (documents) {
+      result.invalidFields = documents;
+      ns.fire('onCaptureValidationFailed', result, transactionId);
+    } else if (body.invalid_fields) {
       var orphaned = ns.showFieldErrors(form, body.invalid_fields);
       if (orphaned.length) ns.showFormMessage(form, orphaned.join(' '));
       if (body.code === 380) {

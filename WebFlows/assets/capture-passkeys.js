@@ -269,6 +269,8 @@
           && ns.signInRefused(body, result, transactionId, { address: address, passkey: true });
         ns.fire('onCaptureLoginFailed', result, transactionId);
         if (offered) return ns.renderScreen('reactivateAccount');
+        // Documents to accept first: termsAgreement finishes this sign-in (capture-terms.js).
+        if (body.code === 280 && ns.askTerms && ns.askTerms(body, null, transactionId)) return;
       }
       if (body.code === 112) {
         // A client that requires a confirmed address: a code was just mailed to the account's.

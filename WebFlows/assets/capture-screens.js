@@ -208,9 +208,12 @@
       return true;
     }
     if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
-    // Screens of a step under way (a social sign-in, a second factor, a deleted account's) need that step.
+    // Screens of a step under way (a social sign-in, a second factor, a deleted account's, documents to accept) need
+    // that step.
     if (ns.waitsForSocial(name) || (ns.waitsForSecondFactor && ns.waitsForSecondFactor(name))
-        || (ns.waitsForAccount && ns.waitsForAccount(name))) name = signInScreen();
+        || (ns.waitsForAccount && ns.waitsForAccount(name)) || (ns.waitsForTerms && ns.waitsForTerms(name))) {
+      name = signInScreen();
+    }
     if (!screenExists(name)) {
       if (!screenExists('signIn')) return false;
       name = 'signIn';
@@ -226,6 +229,7 @@
     ns.renderLinkedAccounts(target);
     if (ns.renderFactors) ns.renderFactors(target);
     if (ns.renderAccount) ns.renderAccount(target);
+    if (ns.renderTerms) ns.renderTerms(target);
     if (ns.renderSessions) ns.renderSessions(target);
     if (ns.renderAccountData) ns.renderAccountData(target);
     fillForms(target);

@@ -499,6 +499,8 @@
       ns.fire('onCaptureLoginFailed', result, transactionId);
       if (offered) return ns.renderScreen('reactivateAccount');
       if (body.code === 270 && ns.askSecondFactor && ns.askSecondFactor(body, answer)) return;
+      // Documents to accept first (a first sign-in that made the account too): termsAgreement (capture-terms.js).
+      if (body.code === 280 && ns.askTerms && ns.askTerms(body, answer, transactionId)) return;
       if (body.code === 112) {
         // A client that requires a confirmed address, and the provider did not confirm this one: a code was mailed.
         ns.carryAddress((body.capture_user && body.capture_user.email) || ns.typedAddress());

@@ -15,6 +15,7 @@
  *   capture-passkeys.js passkeys: the ceremony (here, or relayed to the host), sign-in with one, the profile's list
  *   capture-factors.js  the second factor: the twoFactor screen, the profile's authenticator app
  *   capture-account.js  deleting the account (confirmAccountDeactivation, accountDeactivated), reactivateAccount
+ *   capture-terms.js    the documents a client requires: registration's boxes, termsAgreement after a sign-in
  *   capture-sessions.js the profile's sessions: where the account is signed in, signing others out
  *   capture-account-data.js the profile's "Your data": the account's data as a file, or mailed to its address
  *   capture-host.js     start, the host's commands (janrain.capture.ui), clicks and submissions, the load hook
@@ -28,7 +29,7 @@
 
   var MODULES = [
     'capture-core.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js', 'capture-linked.js',
-    'capture-passkeys.js', 'capture-factors.js', 'capture-account.js', 'capture-sessions.js',
+    'capture-passkeys.js', 'capture-factors.js', 'capture-account.js', 'capture-terms.js', 'capture-sessions.js',
     'capture-account-data.js', 'capture-host.js'
   ];
 

@@ -11,7 +11,7 @@
   var MODULES = [
     'capture-core.js', 'capture-jtl.js', 'capture-controls.js', 'capture-screens.js', 'capture-forms.js',
     'capture-social.js', 'capture-linked.js', 'capture-passkeys.js', 'capture-factors.js', 'capture-account.js',
-    'capture-sessions.js', 'capture-account-data.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
+    'capture-terms.js', 'capture-sessions.js', 'capture-account-data.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
   ];
 
   /* This script's element: Janrain's pages give it the id janrainAuthWidget; else the last script named load. */
