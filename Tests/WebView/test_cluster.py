@@ -284,6 +284,9 @@ def _wait_until(predicate, timeout, what):
         time.sleep(0.02)
 
 
+IN_FLIGHT_SLACK = 1.0
+
+
 def test_kill_9_of_one_instance_during_a_registration_burst_loses_no_acknowledged_registration(cluster):
     balancer = cluster.balancer
     victim, survivor = cluster.instances[1], cluster.instances[0]
@@ -341,9 +344,11 @@ def test_kill_9_of_one_instance_during_a_registration_burst_loses_no_acknowledge
         len(records), len(acknowledged), len(before), sum(record["upstream"] == victim.address for record in before),
         len(after), len(failed), sorted({str(record["status"]) for record in failed}))
     assert {record["upstream"] for record in after} == {survivor.address}, "the survivor took over: " + summary
-    # What was in flight at the victim failed (nginx's 502), and nothing else did.
-    assert all(record["status"] == 502 and record["upstream"] == victim.address and record["started"] < victim_gone
-               for record in failed), [(record["status"], record["upstream"]) for record in failed]
+    # What was in flight at the victim failed (nginx's 502), and nothing else did. ("In flight" with a second of slack:
+    # on a loaded machine a request the client stamped just after the reap has been seen to reach the victim still.)
+    assert all(record["status"] == 502 and record["upstream"] == victim.address
+               and record["started"] < victim_gone + IN_FLIGHT_SLACK for record in failed), \
+        [(record["status"], record["upstream"], round(record["started"] - victim_gone, 3)) for record in failed]
 
     # Every acknowledged registration is in the database.
     stored = {row[0] for row in cluster.store.rows("SELECT email FROM users", "SELECT email FROM users")}
