@@ -1,5 +1,5 @@
 # The README's two commands: `make run` (demo service) and `make test` (every test).
-.PHONY: run test test-suites test-pages test-schemathesis deps build build-binaries bench
+.PHONY: run test test-suites test-interop deps build bench
 
 deps:
 	scripts/stage.sh install ./scripts/install-deps.sh
@@ -11,11 +11,6 @@ SWIFT_BUILD_FLAGS ?= -debug-info-format none
 
 build: deps
 	scripts/stage.sh build swift build --build-tests $(SWIFT_BUILD_FLAGS)
-
-# What the web view and interop suites run: the server, and capturectl (the operator's revocation, a flow import).
-build-binaries: deps
-	scripts/stage.sh "build: server and capturectl" sh -c \
-		'swift build --product capture-server $(SWIFT_BUILD_FLAGS) && swift build --product capturectl $(SWIFT_BUILD_FLAGS)'
 
 run: deps
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -32,16 +27,15 @@ WITH_PG = scripts/with-postgres.sh
 WEBVIEW_RUN = xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest -q -n 2
 WEBVIEW = $(WEBVIEW_RUN) Tests/WebView $(foreach name,$(POSTGRES_ONLY),--ignore=Tests/WebView/test_$(name).py)
 INTEROP = /usr/bin/python3 -m pytest Tests/Interop -q
-# schemathesis judges the API against its OpenAPI document, which no backend changes, so it runs on SQLite alone, in a
-# lane of its own; the other interop files (Authlib, hostile load, passkeys, authenticator codes) run on both.
-SCHEMATHESIS = /usr/bin/python3 -m pytest Tests/Interop/test_schemathesis.py -q
+# schemathesis judges the API against its OpenAPI document, which no backend changes, so it runs on SQLite alone; the
+# other interop files (Authlib, hostile load, passkeys, authenticator codes) run on both.
 INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
 # The web view runs each file once: on PostgreSQL, what storage changes end to end (sign-in and registration through
 # the bridge, the session, recovery by mailed code, social sign-in, passkeys, second factors, account deletion,
-# sessions, the data download); on SQLite, the rest. Every storage rule is in the Swift suite on both backends, and
-# the cluster test runs on PostgreSQL in every pass.
+# sessions, the data download, terms and their versions); on SQLite, the rest. Every storage rule is in the Swift
+# suite on both backends, and the cluster test runs on PostgreSQL in every pass.
 POSTGRES_ONLY = bridge session account_lifecycle social_sign_in passkeys two_factor account_deletion sessions \
-	account_data
+	account_data terms
 WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
 # The test bundle runs itself (as `swift test` runs it, Swift Testing only: there are no XCTest cases). `swift test`
 # would first compile every package manifest again whenever the environment differs from its last run, as it does in
@@ -50,32 +44,27 @@ SWIFT_TESTS = .build/debug/capture-bridgePackageTests.xctest --testing-library s
 
 STAGE = scripts/stage.sh
 
-# Once the server and capturectl are built, three lanes at once, each with its own scratch directory: the test
-# bundle's build, the Swift suites and the other interop files on both backends; the web view, on PostgreSQL then on
-# SQLite, started while the tests still compile (it needs only the binaries); and schemathesis, which keeps one core
-# busy at most and otherwise leaves the processor to the other two. The two web-view runs never overlap (together
-# they cost far more processor time than one after the other).
-test: build-binaries
-	rm -rf .build/test-tmp && mkdir -p .build/test-tmp/suites .build/test-tmp/pages .build/test-tmp/schemathesis \
-		.build/screenshots/postgres
-	$(MAKE) --no-print-directory -j3 test-suites test-pages test-schemathesis
+# After the build, two lanes at once, each with its own scratch directory: the Swift suites and the web view on SQLite;
+# the web view's PostgreSQL files and the interop suite. schemathesis, most of the interop lane, keeps one core busy
+# at most, so the other core works on the first lane meanwhile instead of idling.
+test: build
+	rm -rf .build/test-tmp && mkdir -p .build/test-tmp/suites .build/test-tmp/interop .build/screenshots/postgres
+	$(MAKE) --no-print-directory -j2 test-suites test-interop
 
 test-suites:
-	$(STAGE) "build: the tests" swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(STAGE) "swift, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(WITH_PG) $(SWIFT_TESTS)
 	$(STAGE) "swift, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites CAPTURE_TEST_BACKEND=postgres \
 		$(WITH_PG) $(SWIFT_TESTS)
-	$(STAGE) "interop, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(INTEROP_STORED)
-	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites CAPTURE_TEST_BACKEND=postgres \
-		$(WITH_PG) $(INTEROP_STORED)
+	$(STAGE) "web view, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/suites $(WITH_PG) $(WEBVIEW)
 
-test-schemathesis:
-	$(STAGE) "schemathesis, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/schemathesis $(SCHEMATHESIS)
-
-test-pages:
-	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/pages CAPTURE_TEST_BACKEND=postgres \
+# The web view's PostgreSQL files first, beside the Swift suites: two web-view runs at once cost far more processor
+# time than one after the other.
+test-interop:
+	$(STAGE) "web view, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
 		CAPTURE_SCREENSHOTS=$(CURDIR)/.build/screenshots/postgres $(WITH_PG) $(WEBVIEW_STORED)
-	$(STAGE) "web view, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/pages $(WITH_PG) $(WEBVIEW)
+	$(STAGE) "interop, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop $(INTEROP)
+	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
+		$(WITH_PG) $(INTEROP_STORED)
 
 # Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:
