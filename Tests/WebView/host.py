@@ -349,8 +349,10 @@ class Host:
             "for(var i=0;i<s.length;i++){if(!s[i].hidden)v.push(s[i].id);}return v;})()"
         )
 
-    def wait_for_screen(self, name, timeout=10):
-        """Waits until `name` is the only visible screen; the failure names what is visible instead."""
+    def wait_for_screen(self, name, timeout=20):
+        """Waits until `name` is the only visible screen; the failure names what is visible instead. 20 s: a screen
+        that follows a sign-in waits for bcrypt and the database, which a loaded two-core machine has been seen to
+        take more than 10 s for."""
         seen = {}
 
         def shown():
