@@ -23,6 +23,10 @@ import Testing
                 "/oauth/deactivate_account", AccountDeletionTests.deletion(access, password: nil))
             #expect(deleted.stat == "ok", "\(deleted.json)")
             try await Self.eventually { try await Self.liveTokens(issuer, "rita").isEmpty }
+            // The provider answered; the service records it just after.
+            try await Self.eventually {
+                try await !service.store.audit.list(AuditFilter(action: "provider.token_revoked")).isEmpty
+            }
             #expect(try await service.store.identities.list(userID: user.id).allSatisfy { $0.providerToken == nil })
             #expect(try await service.store.providerRevocations.pendingCount() == 0)
             let audit = try await service.store.audit.list(AuditFilter(action: "provider.token_revoked"))
