@@ -82,8 +82,9 @@
       if (!element.name || element.disabled) continue;
       var type = (element.type || '').toLowerCase();
       if (type === 'submit' || type === 'button' || type === 'reset') continue;
-      if ((type === 'checkbox' || type === 'radio') && !element.checked) continue;
-      values[element.name] = element.value;
+      if (type === 'radio' && !element.checked) continue;
+      // An unticked box is a choice too (a consent withdrawn): it is sent as false, not left out.
+      values[element.name] = type === 'checkbox' && !element.checked ? 'false' : element.value;
     }
     return values;
   }

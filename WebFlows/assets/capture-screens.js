@@ -131,11 +131,11 @@
       for (var e = 0; e < elements.length; e++) {
         var field = ns.serviceFieldName ? ns.serviceFieldName(name, elements[e].name) : elements[e].name;
         var type = String(elements[e].type || '').toLowerCase();
-        if (!elements[e].name || elements[e].disabled || !ns.has(attributes, field) || !('value' in elements[e])
-            || type === 'checkbox') continue;
+        if (!elements[e].name || elements[e].disabled || !ns.has(attributes, field) || !('value' in elements[e])) continue;
         var value = valueAt(profile, attributes[field]);
         var text = value === undefined || value === null ? '' : String(value);
-        if (type === 'radio') elements[e].checked = elements[e].value === text;
+        if (type === 'checkbox') elements[e].checked = value === true;
+        else if (type === 'radio') elements[e].checked = elements[e].value === text;
         else elements[e].value = text;
       }
     }

@@ -48,6 +48,15 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
 
     public var isRequired: Bool { required ?? false }
     public var isPassword: Bool { type == "password" }
+    public var isCheckbox: Bool { type == "checkbox" }
+
+    /// A submitted value as the rules see it: a password as typed, a box "true" when ticked and empty when not
+    /// (the page sends an unticked box as "false"), other text trimmed.
+    public func cleaned(_ raw: String) -> String {
+        if isPassword { return raw }
+        if isCheckbox { return ["true", "on", "1", "yes"].contains(raw.lowercased()) ? "true" : "" }
+        return raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 /// One choice of a `select` or `radio` field.

@@ -2,7 +2,8 @@ import Foundation
 
 extension FlowCatalog {
     /// Validates a submission of `form` against the flow definition: unknown fields are refused,
-    /// every rule failure is reported per field (code 390) in the language of `messages`. Returns the cleaned values.
+    /// every rule failure is reported per field (code 390) in the language of `messages`. Returns the cleaned values
+    /// (`FieldDefinition.cleaned`), without the boxes the submission left out.
     public func validate(
         form: String, in flow: FlowDefinition, values: [String: String], messages: Messages
     ) throws(CaptureError) -> [String: String] {
@@ -15,8 +16,10 @@ extension FlowCatalog {
         }
         var cleaned: [String: String] = [:]
         for field in fields(ofForm: form) {
-            let raw = values[field.name] ?? ""
-            cleaned[field.name] = field.isPassword ? raw : raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            // A box the submission leaves out (an app that does not know it) changes nothing; other fields left out
+            // are empty.
+            if field.isCheckbox && values[field.name] == nil { continue }
+            cleaned[field.name] = field.cleaned(values[field.name] ?? "")
         }
         var problems: [String: [String]] = [:]
         for field in fields(ofForm: form) {

@@ -145,7 +145,7 @@ struct FlowTemplate: Sendable {
     private static let formTag = try! NSRegularExpression(pattern: #"\{\*\s*([#/]?)([A-Za-z][A-Za-z0-9_]*)\s*\*\}"#)
 
     /// One field: label, input, its rules where a new password must follow them (shown before they fail), a
-    /// show-password toggle for password inputs, and the place for its error.
+    /// show-password toggle for password inputs, and the place for its error; a box comes before its label.
     static func fieldHTML(_ field: FieldDefinition, label: String, id: String, messages: Messages) -> String {
         let rules =
             field.isPassword && field.autocomplete == "new-password"
@@ -158,6 +158,17 @@ struct FlowTemplate: Sendable {
         if field.isRequired { attributes.append("required aria-required=\"true\"") }
         if let max = field.maxLength { attributes.append("maxlength=\"\(max)\"") }
         if field.type == "email" { attributes.append("autocapitalize=\"none\" spellcheck=\"false\"") }
+        if field.isCheckbox {
+            // The box beside its sentence, drawn as the documents' boxes are (capture.css, .capture_check).
+            return """
+                <div class="capture_form_item" data-capture-field="\(HTML.escape(field.name))">\
+                <div class="capture_check"><span class="capture_check_box"><input \(attributes.joined(separator: " ")) value="true">\
+                <span class="capture_check_mark" aria-hidden="true"></span></span>\
+                <label for="\(id)">\(HTML.escape(label))</label></div>\
+                <p class="capture_tip_error" id="\(id)_error" hidden></p>\
+                </div>
+                """
+        }
         return """
             <div class="capture_form_item" data-capture-field="\(HTML.escape(field.name))">\
             <label for="\(id)">\(HTML.escape(label))</label>\

@@ -89,6 +89,7 @@ import Testing
                 forms["editProfileForm"]?["attributes"] as? [String: String] == [
                     "displayName": "displayName", "firstName": "givenName", "lastName": "familyName",
                     "emailAddress": "email", "birthdate": "birthday", "phone": "phone",
+                    "marketingConsent": "consents.marketing.granted",
                 ])
             #expect(forms["changePasswordForm"]?["attributes"] as? [String: String] == [:], "passwords are no attribute")
             #expect(forms["useVerificationCodeForm"]?["endpoint"] as? String == "/access/useVerificationCode")

@@ -55,8 +55,9 @@ extension CaptureService {
     /// Writes a validated form's values into the user's record through the schema, in one change so that the
     /// record is checked whole; a value the schema refuses is reported on the field that sent it (390).
     func write(form: String, values: [String: String], into user: inout User, messages: Messages) throws {
+        // An unticked box is a choice (false), not a cleared attribute.
         let texts = catalog.fields(ofForm: form).compactMap { field in
-            field.recordPath.flatMap { path in values[field.name].map { (path, $0) } }
+            field.recordPath.flatMap { path in values[field.name].map { (path, field.isCheckbox && $0.isEmpty ? "false" : $0) } }
         }
         do {
             try write(texts: texts, into: &user)
@@ -113,12 +114,13 @@ extension CaptureService {
 
     /// Stores `user` as changed from `previous` (the record `token` was checked against). A changed address needs
     /// the current password or a recent sign-in (`authorizeAddressChange`) and the uniqueness lookup, is no longer
-    /// verified just because the old one was, and is followed through (`addressChanged`).
+    /// verified just because the old one was, and is followed through (`addressChanged`). Consents the save changes
+    /// are stamped with the token's client.
     func save(
         _ user: User, previous: User, emailField: String, token: TokenRecord, password: CurrentPassword?,
         flow: FlowDefinition? = nil, locale: String?, messages: Messages
     ) async throws -> User {
-        var user = user
+        var (user, consents) = stampingConsents(user, previous: previous, clientID: token.clientID)
         let moved = user.email != previous.email
         if moved {
             try await authorizeAddressChange(of: previous, token: token, password: password, messages: messages)
@@ -133,6 +135,7 @@ extension CaptureService {
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         }
+        await recordConsentChanges(consents, of: user.id)
         if moved { try await addressChanged(from: previous, to: user, token: token, flow: flow, locale: locale) }
         return user
     }

@@ -22,6 +22,8 @@ extension CaptureService {
         user.email = email
         user.lastLoginAt = now
         user = try legalTerms.accepting(documents, in: user, clientID: context.client.clientID, at: now, schema: catalog.schema)
+        let consents: [Consents.Change]
+        (user, consents) = stampingConsents(user, previous: nil, clientID: context.client.clientID)
         do {
             user = try await store.users.insert(user)
         } catch CaptureError.emailAddressInUse {
@@ -29,6 +31,7 @@ extension CaptureService {
         } catch let error as CaptureError {
             throw formError(error, form: context.form, messages: messages(for: request))
         }
+        await recordConsentChanges(consents, of: user.id)
         try await throttle.registered(email: email, address: request.remoteAddress, now: now)
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)
         var result = try await complete(

@@ -94,8 +94,11 @@ extension CaptureService {
         if !address(of: login).vouches(for: email) { user.emailVerifiedAt = nil }
         user = try legalTerms.accepting(
             documents, in: user, clientID: context.client.clientID, at: time.now(), schema: catalog.schema)
+        let consents: [Consents.Change]
+        (user, consents) = stampingConsents(user, previous: nil, clientID: context.client.clientID)
         do {
-            return try await createSocialUser(user, login: login, subject: subject, context: context, request: request)
+            return try await createSocialUser(
+                user, login: login, subject: subject, context: context, request: request, consents: consents)
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         } catch let error as CaptureError {
@@ -189,11 +192,13 @@ extension CaptureService {
     }
 
     private func createSocialUser(
-        _ user: User, login: SocialLogin, subject: String, context: FlowContext, request: FlowRequest
+        _ user: User, login: SocialLogin, subject: String, context: FlowContext, request: FlowRequest,
+        consents: [Consents.Change] = []
     ) async throws -> AuthResult {
         try await spend(login)
         let identity = linkedIdentity(login, subject: subject, user: user)
         let stored = try await store.users.insert(user, linking: identity)
+        await recordConsentChanges(consents, of: stored.id)
         if stored.emailVerifiedAt == nil {
             try await sendCode(.emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
         }
