@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# `make bench` (docs/benchmarks.md): release build; a fresh database seeded through the project's own code (users by
-# `capturectl user import`, tokens by `capture-bench seed-tokens`); the raw bcrypt verify rate in-process; one release
-# capture-server on loopback; wrk against each path in interleaved rounds, the bare /health/live measured in every
-# round as the ceiling; medians, ratios, peak RSS; bench-results/<UTC time>.txt/.json and latest.txt/.json.
+# `make bench` (docs/benchmarks.md): release build; a fresh database per backend seeded through the project's own code
+# (users by `capturectl user import`, tokens by `capture-bench seed-tokens`); the raw bcrypt verify rate in-process; one
+# release capture-server on loopback per backend; wrk against each path in interleaved rounds (each path on each
+# backend in turn), the bare /health/live measured in every round as each server's ceiling; medians, ratios, peak RSS,
+# CPU per request (the server's, and PostgreSQL's own); bench-results/<UTC time>.txt/.json and latest.txt/.json.
+#
+# BENCH_BACKEND: sqlite (default), postgres, or both (side by side in one run). PostgreSQL is Debian's, started on
+# loopback by scripts/with-postgres.sh with its durable defaults (fsync and synchronous commit on).
 #
 # Knobs (environment): BENCH_USERS (100000), BENCH_TOKENS (200000 access + refresh), BENCH_CODES (400000
 # authorization codes), BENCH_DURATION (10, seconds per wrk run), BENCH_CODE_DURATION (5, code exchange: every code is
@@ -17,6 +21,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+
+case ${BENCH_BACKEND:-sqlite} in
+  sqlite) backends=(sqlite) ;;
+  postgres) backends=(postgres) ;;
+  both) backends=(sqlite postgres) ;;
+  *) echo "BENCH_BACKEND is sqlite, postgres or both" >&2; exit 2 ;;
+esac
+if [[ " ${backends[*]} " == *" postgres "* && -z "${CAPTURE_TEST_POSTGRES:-}" ]]; then
+  exec env WITH_POSTGRES_DURABLE=1 scripts/with-postgres.sh "$0" "$@"
+fi
 
 users=${BENCH_USERS:-100000}
 tokens=${BENCH_TOKENS:-200000}
@@ -47,19 +61,36 @@ for product in capture-server capturectl capture-bench; do swift build -c releas
 bin=$repo/.build/release
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/capture-bench.XXXXXX")
-server=""
+declare -A servers=() bases=() basics=() etags=()
 cleanup() {
-  if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   if [[ "${BENCH_KEEP:-}" == 1 ]]; then say "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
-port=$((20000 + RANDOM % 20000))
-base="http://127.0.0.1:$port"
 
-# Settings: a copy of Settings/ with what the benchmark needs. One address (wrk on loopback) does all the sign-ins,
-# so the per-address limits are raised; the per-account limits stay (each request signs in a different account).
-cp -r Settings "$work/settings"
-python3 - "$work/settings/service.json" "$work/bench.sqlite" "$repo/WebFlows" "$port" "$cost" <<'PY'
+# The export is written once; each backend imports the same users.
+say "writing $users users (scripts/generate-export.py)"
+t0=$(date +%s.%N)
+python3 scripts/generate-export.py --count "$users" --out "$work/export.jsonl" >/dev/null
+export_seconds=$(elapsed "$t0")
+declare -A seed_users_seconds=() seed_tokens_seconds=() seed_logs=()
+
+# One backend: its settings, its database seeded, its server started and each kind of request tried once.
+prepare() { # backend
+  local b=$1 db port
+  if [[ $b == sqlite ]]; then
+    db=$work/bench.sqlite
+  else
+    psql -q "$CAPTURE_TEST_POSTGRES" -c "CREATE DATABASE bench" >/dev/null
+    db=${CAPTURE_TEST_POSTGRES%/*}/bench
+  fi
+  port=$((20000 + RANDOM % 20000))
+  local base="http://127.0.0.1:$port"
+  bases[$b]=$base
+  # Settings: a copy of Settings/ with what the benchmark needs. One address (wrk on loopback) does all the sign-ins,
+  # so the per-address limits are raised; the per-account limits stay (each request signs in a different account).
+  cp -r Settings "$work/settings-$b"
+  python3 - "$work/settings-$b/service.json" "$db" "$repo/WebFlows" "$port" "$cost" <<'PY'
 import json, sys
 path, db, flows, port, cost = sys.argv[1:]
 s = json.load(open(path))
@@ -73,42 +104,64 @@ for client in s["clients"]:
         client["allowUnverifiedEmail"] = True
 json.dump(s, open(path, "w"), indent=2)
 PY
+  local common=(--db "$db" --settings "$work/settings-$b") pools=$work/pools-$b t0
+  say "$b: importing $users users (capturectl user import)"
+  t0=$(date +%s.%N)
+  "${ctl[@]}" user import "$work/export.jsonl" "${common[@]}" >"$work/import-$b.log"
+  seed_users_seconds[$b]=$(elapsed "$t0")
+  say "$b: users imported in ${seed_users_seconds[$b]}s: $(tail -1 "$work/import-$b.log")"
+
+  say "$b: seeding $tokens tokens + $codes authorization codes (capture-bench seed-tokens)"
+  t0=$(date +%s.%N)
+  "$bin/capture-bench" seed-tokens "${common[@]}" --count "$tokens" --codes "$codes" --out "$pools" | tee "$work/seed-$b.log" >&2
+  seed_tokens_seconds[$b]=$(elapsed "$t0")
+  seed_logs[$b]=$(cat "$work/seed-$b.log")
+  # The last refresh token and code are kept out of the pools for the curl samples below.
+  local sample_refresh sample_code
+  sample_refresh=$(tail -1 "$pools/refresh.txt"); sed -i '$d' "$pools/refresh.txt"
+  sample_code=$(tail -1 "$pools/codes.txt"); sed -i '$d' "$pools/codes.txt"
+  # Sign-in accounts: generate-export.py's user N has the password "imported password N%3" (bcrypt cost 10).
+  python3 -c "import sys; n=int(sys.argv[1]); print('\n'.join(f'user{i}@example.com imported password {i % 3}' for i in range(n)))" \
+    "$users" >"$pools/accounts.txt"
+
+  local secret
+  secret=$("${ctl[@]}" client add bench-backend --confidential --json "${common[@]}" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
+  basics[$b]=$(printf 'bench-backend:%s' "$secret" | base64 -w0)
+
+  say "$b: starting the release capture-server on $base"
+  "$bin/capture-server" --settings "$work/settings-$b" >"${BENCH_SERVER_LOG:-/dev/null}${BENCH_SERVER_LOG:+.$b}" 2>&1 &
+  servers[$b]=$!
+  for _ in $(seq 300); do curl -fs "$base/health/ready" >/dev/null && break; sleep 0.1; done
+  curl -fs "$base/health/ready" >/dev/null || { say "the server did not become ready (rerun with BENCH_SERVER_LOG=file)"; exit 1; }
+
+  # One request of each kind with curl first: the load must measure successes, not refusals.
+  local access
+  access=$(head -1 "$pools/access.txt")
+  sample bare '^HTTP/1.1 200' "$base/health/live"
+  sample entity '"stat" ?: ?"ok"' "$base/entity" -d "access_token=$access"
+  sample introspect '"active" ?: ?true' "$base/oauth/introspect" -u "bench-backend:$secret" -d "token=$access"
+  sample verify '"status" ?: ?"okay"' "$base/verify" -d "assertion=$access&audience=$audience"
+  sample page '<html' "$base/flows/webViewSignIn?client_id=demo-mobile-app"
+  sample update '"stat" ?: ?"ok"' "$base/entity.update" -d "access_token=$access&attribute_name=%2F" \
+    --data-urlencode 'value={"givenName":"Bench"}'
+  sample refresh '"refresh_token"' "$base/oauth/token" \
+    -d "grant_type=refresh_token&client_id=demo-mobile-app&refresh_token=$sample_refresh"
+  sample code '"access_token"' "$base/oauth/token" \
+    -d "grant_type=authorization_code&client_id=demo-mobile-app&code=${sample_code% *}&code_verifier=${sample_code#* }"
+  sample signin '"access_token"' "$base/oauth/auth_native_traditional" \
+    -d "client_id=demo-mobile-app&flow=webViewSignIn&locale=en-US&response_type=token&form=signInForm" \
+    --data-urlencode "signInEmailAddress=user$((users - 1))@example.com" \
+    --data-urlencode "currentPassword=imported password $(((users - 1) % 3))"
+  etags[$b]=$(curl -s -D - -o /dev/null "$base/flows/webViewSignIn?client_id=demo-mobile-app" |
+    sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p')
+  if [[ -n "${etags[$b]}" ]]; then
+    sample page_inm '^HTTP/1.1 304' "$base/flows/webViewSignIn?client_id=demo-mobile-app" -H "If-None-Match: ${etags[$b]}"
+  else
+    say "flow pages send no ETag: the If-None-Match load gets full 200 pages"
+  fi
+}
 ctl=("$bin/capturectl")
-common=(--db "$work/bench.sqlite" --settings "$work/settings")
-
-say "seeding $users users (scripts/generate-export.py + capturectl user import)"
-t0=$(date +%s.%N)
-python3 scripts/generate-export.py --count "$users" --out "$work/export.jsonl" >/dev/null
-export_seconds=$(elapsed "$t0")
-t0=$(date +%s.%N)
-"${ctl[@]}" user import "$work/export.jsonl" "${common[@]}" >"$work/import.log"
-seed_users_seconds=$(elapsed "$t0")
-say "users imported in ${seed_users_seconds}s (export written in ${export_seconds}s): $(tail -1 "$work/import.log")"
-
-say "seeding $tokens tokens + $codes authorization codes (capture-bench seed-tokens)"
-t0=$(date +%s.%N)
-"$bin/capture-bench" seed-tokens "${common[@]}" --count "$tokens" --codes "$codes" --out "$work/pools" | tee "$work/seed.log" >&2
-seed_tokens_seconds=$(elapsed "$t0")
-# The last refresh token and code are kept out of the pools for the curl samples below.
-sample_refresh=$(tail -1 "$work/pools/refresh.txt"); sed -i '$d' "$work/pools/refresh.txt"
-sample_code=$(tail -1 "$work/pools/codes.txt"); sed -i '$d' "$work/pools/codes.txt"
-# Sign-in accounts: generate-export.py's user N has the password "imported password N%3" (bcrypt cost 10).
-python3 -c "import sys; n=int(sys.argv[1]); print('\n'.join(f'user{i}@example.com imported password {i % 3}' for i in range(n)))" \
-  "$users" >"$work/pools/accounts.txt"
-
-secret=$("${ctl[@]}" client add bench-backend --confidential --json "${common[@]}" |
-  python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
-basic=$(printf 'bench-backend:%s' "$secret" | base64 -w0)
-
-loadavg_before=$(cut -d' ' -f1-3 /proc/loadavg)
-say "starting the release capture-server on $base"
-"$bin/capture-server" --settings "$work/settings" >"${BENCH_SERVER_LOG:-/dev/null}" 2>&1 &
-server=$!
-for _ in $(seq 300); do curl -fs "$base/health/ready" >/dev/null && break; sleep 0.1; done
-curl -fs "$base/health/ready" >/dev/null || { say "the server did not become ready (rerun with BENCH_SERVER_LOG=file)"; exit 1; }
-
-# One request of each kind with curl first: the load must measure successes, not refusals.
-access=$(head -1 "$work/pools/access.txt")
 audience=http://android.library # a redirect URI of demo-mobile-app, so /verify answers "okay"
 sample() { # name, pattern the reply must contain, curl arguments…
   local name=$1 pattern=$2 reply; shift 2
@@ -116,117 +169,125 @@ sample() { # name, pattern the reply must contain, curl arguments…
   if ! grep -Eq "$pattern" <<<"$reply"; then say "sample $name failed: $(head -c 600 <<<"$reply")"; exit 1; fi
   say "sample $name ok"
 }
-sample bare '^HTTP/1.1 200' "$base/health/live"
-sample entity '"stat" ?: ?"ok"' "$base/entity" -d "access_token=$access"
-sample introspect '"active" ?: ?true' "$base/oauth/introspect" -u "bench-backend:$secret" -d "token=$access"
-sample verify '"status" ?: ?"okay"' "$base/verify" -d "assertion=$access&audience=$audience"
-sample page '<html' "$base/flows/webViewSignIn?client_id=demo-mobile-app"
-sample update '"stat" ?: ?"ok"' "$base/entity.update" -d "access_token=$access&attribute_name=%2F" \
-  --data-urlencode 'value={"givenName":"Bench"}'
-sample refresh '"refresh_token"' "$base/oauth/token" \
-  -d "grant_type=refresh_token&client_id=demo-mobile-app&refresh_token=$sample_refresh"
-sample code '"access_token"' "$base/oauth/token" \
-  -d "grant_type=authorization_code&client_id=demo-mobile-app&code=${sample_code% *}&code_verifier=${sample_code#* }"
-sample signin '"access_token"' "$base/oauth/auth_native_traditional" \
-  -d "client_id=demo-mobile-app&flow=webViewSignIn&locale=en-US&response_type=token&form=signInForm" \
-  --data-urlencode "signInEmailAddress=user$((users - 1))@example.com" \
-  --data-urlencode "currentPassword=imported password $(((users - 1) % 3))"
-page_etag=$(curl -s -D - -o /dev/null "$base/flows/webViewSignIn?client_id=demo-mobile-app" |
-  sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p')
-if [[ -n "$page_etag" ]]; then
-  sample page_inm '^HTTP/1.1 304' "$base/flows/webViewSignIn?client_id=demo-mobile-app" -H "If-None-Match: $page_etag"
-else
-  say "flow pages send no ETag: the If-None-Match load gets full 200 pages"
-fi
+loadavg_before=$(cut -d' ' -f1-3 /proc/loadavg)
+for b in "${backends[@]}"; do prepare "$b"; done
 
 mkdir -p "$work/wrk"
 results=$work/results.txt
 : >"$results"
-load() { # route name, mode, round, seconds, connections, file, [log suffix]
-  local name=$1 mode=$2 round=$3 seconds=$4 conns=$5 file=${6:-} out=$work/wrk/$1-$3.txt
-  local url=$base/health/live ticks_before ticks_after
+load() { # route name, mode, round, seconds, connections, file (on the server of $backend)
+  local name=$1 mode=$2 round=$3 seconds=$4 conns=$5 file=${6:-} out=$work/wrk/$backend-$1-$3.txt
+  local url=${bases[$backend]}/health/live ticks_before ticks_after db_before db_after etag=${etags[$backend]}
   ticks_before=$(server_ticks)
+  db_before=$(database_ticks)
   BENCH_MODE=$mode BENCH_FILE=$file BENCH_THREADS=$threads BENCH_ROUND=$round BENCH_ROUNDS=$rounds \
-    BENCH_BASIC=$basic BENCH_AUDIENCE=$audience BENCH_ETAG="${page_etag:-\"bench\"}" \
-    BENCH_EXPECT_304=$([[ -n "$page_etag" ]] && echo 1 || echo 0) \
+    BENCH_BASIC=${basics[$backend]} BENCH_AUDIENCE=$audience BENCH_ETAG="${etag:-\"bench\"}" \
+    BENCH_EXPECT_304=$([[ -n "$etag" ]] && echo 1 || echo 0) \
     wrk --latency -t"$threads" -c"$conns" -d"${seconds}s" --timeout "$timeout" -s scripts/bench/load.lua "$url" >"$out"
   local line
   ticks_after=$(server_ticks)
-  line=$(grep '^BENCH ' "$out") || { say "$name round $round: wrk printed no BENCH line"; cat "$out" >&2; exit 1; }
+  db_after=$(database_ticks)
+  line=$(grep '^BENCH ' "$out") || { say "$backend $name round $round: wrk printed no BENCH line"; cat "$out" >&2; exit 1; }
   # The server's CPU time (user + system) per request during this load: steadier than req/s, which also moves
-  # with what wrk and the rest of the machine take.
-  local requests cpu_us
+  # with what wrk and the rest of the machine take. On PostgreSQL, the database's own processes' too.
+  local requests cpu_us db_us=""
   requests=$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")
-  cpu_us=$(python3 -c "import sys; t, hz, n = map(float, sys.argv[1:]); print(f'{t / hz / n * 1e6:.1f}' if n else 0)" \
-    "$((ticks_after - ticks_before))" "$(getconf CLK_TCK)" "${requests:-0}")
-  echo "route=$name round=$round ${line#BENCH } cpu_us=$cpu_us load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
-  say "$name round $round: ${line#BENCH }"
+  cpu_us=$(per_request "$((ticks_after - ticks_before))" "${requests:-0}")
+  [[ $backend == postgres ]] && db_us=" db_cpu_us=$(per_request "$((db_after - db_before))" "${requests:-0}")"
+  echo "backend=$backend route=$name round=$round ${line#BENCH } cpu_us=$cpu_us$db_us load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+  say "$backend $name round $round: ${line#BENCH }"
 }
-# utime + stime of the server, in clock ticks (/proc/<pid>/stat fields 14 and 15, after the command name).
-server_ticks() { sed 's/.*) //' "/proc/$server/stat" | awk '{print $12 + $13}'; }
-pools=$work/pools
+per_request() { # clock ticks, requests -> µs per request
+  python3 -c "import sys; t, hz, n = map(float, sys.argv[1:]); print(f'{t / hz / n * 1e6:.1f}' if n else 0)" \
+    "$1" "$(getconf CLK_TCK)" "$2"
+}
+# utime + stime in clock ticks (/proc/<pid>/stat fields 14 and 15, after the command name): of the server, and of
+# PostgreSQL's postmaster and its children (its backends for the server's connections, the WAL writer, …).
+ticks_of() { for pid in "$@"; do sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null; done | awk '{t += $12 + $13} END {print t + 0}'; }
+server_ticks() { ticks_of "${servers[$backend]}"; }
+database_ticks() {
+  [[ $backend == postgres ]] || { echo 0; return; }
+  local postmaster
+  postmaster=$(head -1 "$CAPTURE_TEST_POSTGRES_DATA/postmaster.pid" 2>/dev/null) || { echo 0; return; }
+  ticks_of "$postmaster" $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null)
+}
 perf_pid=""
 for ((round = 0; round < rounds; round++)); do
   for route in $routes; do
-    if [[ " $perf_route " == *" $route "* && $round == "$perf_round" ]]; then
-      perf record -g -F 499 -o "$repo/.build/perf-$route.data" -p "$server" >/dev/null 2>&1 &
-      perf_pid=$!
-      sleep 1
+    if [[ $route == bcrypt ]]; then
+      # The raw verify rate in-process, same cost, one thread per core, measured in every round just before the
+      # sign-in load (the servers idle meanwhile): the ceiling sign-in is compared with, round by round.
+      line=$("$bin/capture-bench" bcrypt-rate --cost "$cost" --seconds "$bcrypt_seconds")
+      echo "route=bcrypt round=$round rps=$(sed -n 's/.*per_second=\([0-9.]*\).*/\1/p' <<<"$line") $line" >>"$results"
+      say "bcrypt round $round: $line"
+      continue
     fi
-    case $route in
-      bare) load bare bare "$round" "$duration" "$connections" ;;
-      entity | introspect | verify | update) load "$route" "$route" "$round" "$duration" "$connections" "$pools/access.txt" ;;
-      page | page_inm) load "$route" "$route" "$round" "$duration" "$connections" ;;
-      refresh) load refresh refresh "$round" "$duration" "$connections" "$pools/refresh.txt" ;;
-      code) load code code "$round" "$code_duration" "$connections" "$pools/codes.txt" ;;
-      bcrypt)
-        # The raw verify rate in-process, same cost, one thread per core, measured in every round just before the
-        # sign-in load (the server idles meanwhile): the ceiling sign-in is compared with, round by round.
-        line=$("$bin/capture-bench" bcrypt-rate --cost "$cost" --seconds "$bcrypt_seconds")
-        echo "route=bcrypt round=$round rps=$(sed -n 's/.*per_second=\([0-9.]*\).*/\1/p' <<<"$line") $line" >>"$results"
-        say "bcrypt round $round: $line"
-        ;;
-      signin) load signin signin "$round" "$duration" "$signin_connections" "$pools/accounts.txt" ;;
-      storm)
-        # The sign-in storm starts a second before the token checks and ends a second after them.
-        load storm_signin signin "$round" $((duration + 2)) "$signin_connections" "$pools/accounts.txt" &
-        storm=$!
+    for backend in "${backends[@]}"; do
+      pools=$work/pools-$backend
+      if [[ " $perf_route " == *" $route "* && $round == "$perf_round" ]]; then
+        perf record -g -F 499 -o "$repo/.build/perf-$backend-$route.data" -p "${servers[$backend]}" >/dev/null 2>&1 &
+        perf_pid=$!
         sleep 1
-        load storm_entity entity "$round" "$duration" "$connections" "$pools/access.txt"
-        wait "$storm"
-        ;;
-      *) say "unknown route $route"; exit 1 ;;
-    esac
-    if [[ -n "$perf_pid" ]]; then
-      kill -INT "$perf_pid" 2>/dev/null || true
-      wait "$perf_pid" || true
-      perf_pid=""
-      say "profile in .build/perf-$route.data"
-    fi
+      fi
+      case $route in
+        bare) load bare bare "$round" "$duration" "$connections" ;;
+        entity | introspect | verify | update) load "$route" "$route" "$round" "$duration" "$connections" "$pools/access.txt" ;;
+        page | page_inm) load "$route" "$route" "$round" "$duration" "$connections" ;;
+        refresh) load refresh refresh "$round" "$duration" "$connections" "$pools/refresh.txt" ;;
+        code) load code code "$round" "$code_duration" "$connections" "$pools/codes.txt" ;;
+        signin) load signin signin "$round" "$duration" "$signin_connections" "$pools/accounts.txt" ;;
+        storm)
+          # The sign-in storm starts a second before the token checks and ends a second after them.
+          load storm_signin signin "$round" $((duration + 2)) "$signin_connections" "$pools/accounts.txt" &
+          storm=$!
+          sleep 1
+          load storm_entity entity "$round" "$duration" "$connections" "$pools/access.txt"
+          wait "$storm"
+          ;;
+        *) say "unknown route $route"; exit 1 ;;
+      esac
+      if [[ -n "$perf_pid" ]]; then
+        kill -INT "$perf_pid" 2>/dev/null || true
+        wait "$perf_pid" || true
+        perf_pid=""
+        say "profile in .build/perf-$backend-$route.data"
+      fi
+    done
   done
 done
 loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg)
-peak_kib=$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")
-server_threads=$(awk '/^Threads:/ {print $2}' "/proc/$server/status")
+# What each backend's server used, and how its database was seeded.
+for b in "${backends[@]}"; do
+  python3 - "$work/backend-$b.json" "$b" "$(awk '/^VmHWM:/ {print $2}' "/proc/${servers[$b]}/status")" \
+    "$(awk '/^Threads:/ {print $2}' "/proc/${servers[$b]}/status")" "${seed_users_seconds[$b]}" \
+    "${seed_tokens_seconds[$b]}" "${seed_logs[$b]}" "${etags[$b]}" <<'PY'
+import json, sys
+path, name, peak_kib, threads, users_s, tokens_s, seed_log, etag = sys.argv[1:]
+json.dump({"backend": name, "peak_rss_mib": round(int(peak_kib) / 1024, 1), "server_threads": int(threads),
+           "seed_users_seconds": float(users_s), "seed_tokens_seconds": float(tokens_s), "seed_tokens": seed_log,
+           "page_etag": etag}, open(path, "w"))
+PY
+done
+postgres_version=""
+[[ -n "${CAPTURE_TEST_POSTGRES:-}" ]] && postgres_version=$(psql -Atq "$CAPTURE_TEST_POSTGRES" -c "SHOW server_version")
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo "+local changes")
-BENCH_PAGE_ETAG=$page_etag python3 - "$work/meta.json" <<PY
-import json, os, sys
+python3 - "$work/meta.json" "$work" "${backends[@]}" <<PY
+import json, sys
+path, work, backends = sys.argv[1], sys.argv[2], sys.argv[3:]
 json.dump({
   "started": "$stamp", "commit": "$commit", "nproc": $(nproc),
   "cpu": """$(lscpu | sed -n 's/^Model name: *//p' | head -1)""",
   "memory": "$(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)",
   "loadavg_before": "$loadavg_before", "loadavg_after": "$loadavg_after",
-  "users": $users, "tokens": $tokens, "codes": $codes,
-  "export_seconds": $export_seconds, "seed_users_seconds": $seed_users_seconds, "seed_tokens_seconds": $seed_tokens_seconds,
-  "seed_tokens": "$(cat "$work/seed.log")",
+  "users": $users, "tokens": $tokens, "codes": $codes, "export_seconds": $export_seconds,
   "threads": $threads, "connections": $connections, "signin_connections": $signin_connections,
   "duration_s": $duration, "code_duration_s": $code_duration, "timeout": "$timeout", "rounds": $rounds,
-  "bcrypt_cost": $cost, "bcrypt_seconds": $bcrypt_seconds,
-  "page_etag": os.environ.get("BENCH_PAGE_ETAG", ""), "peak_rss_mib": round($peak_kib / 1024, 1), "server_threads": $server_threads,
+  "bcrypt_cost": $cost, "bcrypt_seconds": $bcrypt_seconds, "postgres": "$postgres_version",
   "wrk": "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)", "swift": "$(swift --version 2>&1 | head -1)",
-}, open(sys.argv[1], "w"), indent=2)
+  "backends": {b: json.load(open(f"{work}/backend-{b}.json")) for b in backends},
+}, open(path, "w"), indent=2)
 PY
 mkdir -p "$out_dir"
 python3 scripts/bench/report.py "$work/meta.json" "$results" "$out_dir/$stamp"

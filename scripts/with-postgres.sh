@@ -6,6 +6,7 @@
 # CAPTURE_TEST_POSTGRES=postgres://capture:<password>@127.0.0.1:<port>/postgres (a superuser: tests create their own
 # databases from it); the script exits with COMMAND's status. The server is stopped and the directory removed when the
 # script ends, and by a watchdog process if the script itself is killed (SIGKILL included), within a few seconds.
+# CAPTURE_TEST_POSTGRES_DATA is the cluster's data directory (its postmaster.pid names the server, for CPU accounting).
 set -euo pipefail
 
 log() { echo "[with-postgres] $*" >&2; }
@@ -125,17 +126,18 @@ fi
 rm -f "$dir/pwfile"
 
 # No durability (the cluster is thrown away), room for tests that open many connections, loopback TCP only.
+# WITH_POSTGRES_DURABLE=1 (make bench) keeps PostgreSQL's durable defaults: fsync, synchronous commit, full pages.
 cat >>"$dir/data/postgresql.conf" <<EOF
 
 # scripts/with-postgres.sh
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir'
-fsync = off
-synchronous_commit = off
-full_page_writes = off
 max_connections = 300
-shared_buffers = 64MB
 EOF
+if [[ "${WITH_POSTGRES_DURABLE:-}" != 1 ]]; then
+  printf '%s\n' "fsync = off" "synchronous_commit = off" "full_page_writes = off" "shared_buffers = 64MB" \
+    >>"$dir/data/postgresql.conf"
+fi
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -172,6 +174,7 @@ elapsed_ms=$(($(date +%s%N) / 1000000 - started_ms))
 log "PostgreSQL $version on 127.0.0.1:$port (cluster in $dir, ready in $((elapsed_ms / 1000)).$((elapsed_ms % 1000 / 100)) s)"
 
 export CAPTURE_TEST_POSTGRES="postgres://capture:$password@127.0.0.1:$port/postgres"
+export CAPTURE_TEST_POSTGRES_DATA="$dir/data"
 unset password
 # Not exec: the EXIT trap has to outlive COMMAND to stop the server.
 status=0

@@ -3,10 +3,12 @@
 
     report.py META.json RESULTS.txt OUT_PREFIX
 
-RESULTS.txt holds one line per wrk run, "route=NAME round=R" followed by load.lua's BENCH fields. Per path: the
-median over rounds of req/s, p50 and p99, and the median of the per-round ratios to the bare route of the same round
-(req/s and p99), and the server's CPU time per request (`cpu_us`: user + system, from /proc). Sign-in is also given as a ratio to the raw bcrypt verify rate; the entity check during a sign-in
-storm as a ratio to the solo entity rate of the same round.
+RESULTS.txt holds one line per wrk run, "backend=B route=NAME round=R" followed by load.lua's BENCH fields (the raw
+bcrypt lines name no backend: both share them). Per backend and path: the median over rounds of req/s, p50 and p99,
+and the median of the per-round ratios to the same server's bare route of the same round (req/s and p99), and the
+server's CPU time per request (`cpu_us`: user + system, from /proc; on PostgreSQL also the database's, `db_cpu_us`).
+Sign-in is also given as a ratio to the raw bcrypt verify rate; the entity check during a sign-in storm as a ratio to
+the solo entity rate of the same round. With two backends, a table puts them side by side.
 """
 import json
 import statistics
@@ -28,21 +30,29 @@ ORDER = [
 ]
 
 
-def main(meta_path, results_path, prefix):
-    meta = json.load(open(meta_path))
+NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+
+
+def parse(results_path):
+    """{backend: {route: {round: values}}}; the shared bcrypt rounds under the backend None."""
     runs = {}
     for line in open(results_path):
         fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
         if "route" not in fields:
             continue
-        route, rnd = fields.pop("route"), int(fields.pop("round"))
+        backend, route, rnd = fields.pop("backend", None), fields.pop("route"), int(fields.pop("round"))
         values = {}
         for key, value in fields.items():
             try:
                 values[key] = float(value)
             except ValueError:
                 pass
-        runs.setdefault(route, {})[rnd] = values
+        runs.setdefault(backend, {}).setdefault(route, {})[rnd] = values
+    return runs
+
+
+def summarize(runs, bcrypt):
+    """The per-path figures of one backend's runs."""
     bare = runs.get("bare", {})
     paths = {}
     for route, _ in ORDER:
@@ -64,14 +74,11 @@ def main(meta_path, results_path, prefix):
         # The server's CPU per request (not for the storm, where two loads share the server).
         if not route.startswith("storm") and all("cpu_us" in r for r in rounds.values()):
             entry["server_cpu_us_per_request"] = round(med("cpu_us"), 1)
+            if all("db_cpu_us" in r for r in rounds.values()):
+                entry["database_cpu_us_per_request"] = round(med("db_cpu_us"), 1)
         if route in ("refresh", "code"):
             entry.update(pool=total("pool"), used=total("used"), exhausted=total("exhausted"))
         paths[route] = entry
-    bcrypt = runs.get("bcrypt", {})
-    raw = statistics.median(r["rps"] for r in bcrypt.values()) if bcrypt else None
-    if raw:
-        meta["bcrypt_raw_per_second"] = round(raw, 2)
-        meta["bcrypt_raw_per_round"] = [bcrypt[n]["rps"] for n in sorted(bcrypt)]
 
     def per_round_ratio(route, base):
         ratios = [r["rps"] / base[n]["rps"] for n, r in runs.get(route, {}).items() if n in base and base[n]["rps"]]
@@ -82,52 +89,95 @@ def main(meta_path, results_path, prefix):
             paths[route]["ratio_to_raw_bcrypt"] = per_round_ratio(route, bcrypt)
     if "storm_entity" in paths and "entity" in runs:
         paths["storm_entity"]["ratio_to_solo_entity"] = per_round_ratio("storm_entity", runs["entity"])
-    report = dict(meta, paths=paths)
+    return paths
+
+
+def fmt(value, form):
+    return form.format(value) if value is not None else "-"
+
+
+def main(meta_path, results_path, prefix):
+    meta = json.load(open(meta_path))
+    runs = parse(results_path)
+    bcrypt = runs.get(None, {}).get("bcrypt", {})
+    raw = statistics.median(r["rps"] for r in bcrypt.values()) if bcrypt else None
+    if raw:
+        meta["bcrypt_raw_per_second"] = round(raw, 2)
+        meta["bcrypt_raw_per_round"] = [bcrypt[n]["rps"] for n in sorted(bcrypt)]
+    backends = list(meta["backends"])
+    for backend in backends:
+        meta["backends"][backend]["paths"] = summarize(runs.get(backend, {}), bcrypt)
+    # The first backend's paths at the top level too, where earlier reports had them.
+    report = dict(meta, paths=meta["backends"][backends[0]]["paths"])
     json.dump(report, open(prefix + ".json", "w"), indent=2)
 
     out = []
     out.append(f"capture-bridge benchmark {meta['started']} (commit {meta['commit']})")
     out.append(f"machine: {meta['nproc']} cores, {meta['cpu']}, {meta['memory']}; load average before/after: "
                f"{meta['loadavg_before']} / {meta['loadavg_after']}")
-    out.append(f"data: {meta['users']} users, {meta['tokens']} tokens + {meta['codes']} authorization codes; "
-               f"seeding: users {meta['seed_users_seconds']} s (capturectl user import), tokens {meta['seed_tokens_seconds']} s "
-               f"(capture-bench seed-tokens); export generation {meta['export_seconds']} s")
+    out.append(f"data: {meta['users']} users, {meta['tokens']} tokens + {meta['codes']} authorization codes on each "
+               f"backend ({', '.join(NAMES[b] for b in backends)}{', PostgreSQL ' + meta['postgres'] + ' durable defaults' if meta['postgres'] else ''}); "
+               f"export generation {meta['export_seconds']} s")
     out.append(f"load: wrk -t{meta['threads']} -c{meta['connections']} (sign-in -c{meta['signin_connections']}) "
                f"-d{meta['duration_s']}s (code exchange -d{meta['code_duration_s']}s) --timeout {meta['timeout']}, "
                f"{meta['rounds']} interleaved rounds, medians; bcrypt cost {meta['bcrypt_cost']}")
     out.append("")
-    out.append(f"{'path':<36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x bare':>7} {'p99 x':>6} {'errors':>7} {'cpu µs':>7}")
-    for route, label in ORDER:
-        p = paths.get(route)
-        if not p:
-            continue
-        fmt = lambda v, f: (f.format(v) if v is not None else "-")
-        out.append(f"{label:<36} {p['rps']:>9.1f} {p['p50_ms']:>8.2f} {p['p99_ms']:>8.2f} "
-                   f"{fmt(p['ratio_to_bare'], '{:.3f}'):>7} {fmt(p['p99_ratio_to_bare'], '{:.1f}'):>6} {p['errors']:>7} "
-                   f"{fmt(p.get('server_cpu_us_per_request'), '{:.1f}'):>7}")
+    for backend in backends:
+        info = meta["backends"][backend]
+        paths = info["paths"]
+        out.append("")
+        out.append(f"== {NAMES[backend]}: seeding users {info['seed_users_seconds']} s (capturectl user import), tokens "
+                   f"{info['seed_tokens_seconds']} s (capture-bench seed-tokens); server peak RSS (VmHWM) "
+                   f"{info['peak_rss_mib']} MiB, {info['server_threads']} threads at the end")
+        out.append(f"{'path':<36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x bare':>7} {'p99 x':>6} {'errors':>7} "
+                   f"{'cpu µs':>7} {'db µs':>7}")
+        for route, label in ORDER:
+            p = paths.get(route)
+            if not p:
+                continue
+            out.append(f"{label:<36} {p['rps']:>9.1f} {p['p50_ms']:>8.2f} {p['p99_ms']:>8.2f} "
+                       f"{fmt(p['ratio_to_bare'], '{:.3f}'):>7} {fmt(p['p99_ratio_to_bare'], '{:.1f}'):>6} {p['errors']:>7} "
+                       f"{fmt(p.get('server_cpu_us_per_request'), '{:.1f}'):>7} "
+                       f"{fmt(p.get('database_cpu_us_per_request'), '{:.1f}'):>7}")
+        if "signin" in paths and raw:
+            out.append(f"sign-in / raw bcrypt (median of per-round ratios): {paths['signin']['ratio_to_raw_bcrypt']:.3f}")
+        if "storm_signin" in paths and raw:
+            out.append(f"sign-in during the storm / raw bcrypt: {paths['storm_signin']['ratio_to_raw_bcrypt']:.3f}")
+        if "storm_entity" in paths and "ratio_to_solo_entity" in paths["storm_entity"]:
+            out.append(f"/entity during sign-in storm / solo /entity: {paths['storm_entity']['ratio_to_solo_entity']:.3f}")
+        for route in ("refresh", "code"):
+            if route in paths:
+                p = paths[route]
+                note = " (POOL RAN DRY: the rate is a lower bound; raise BENCH_CODES or lower BENCH_CODE_DURATION)" if p["exhausted"] else ""
+                what = ("refresh tokens presented, each once (pool of " if route == "refresh" else "codes exchanged, each once (of ")
+                out.append(f"{route}: {p['used']} {what}{p['pool']} at the start{', replies re-queued' if route == 'refresh' else ''}){note}")
+        out.append(f"flow page ETag: {info['page_etag'] or 'none (pages send no ETag; If-None-Match gets a full 200)'}")
+    if len(backends) == 2:
+        first, second = backends
+        a, b = meta["backends"][first]["paths"], meta["backends"][second]["paths"]
+        out.append("")
+        out.append(f"== side by side ({NAMES[second]} / {NAMES[first]}: req/s; each x bare of its own server; CPU µs a request)")
+        out.append(f"{'path':<36} {NAMES[first][:9]:>9} {NAMES[second][:9]:>9} {'ratio':>6} {'x bare':>7} {'x bare':>7} "
+                   f"{'cpu µs':>7} {'cpu µs':>7} {'db µs':>7}")
+        for route, label in ORDER:
+            if route not in a or route not in b:
+                continue
+            pa, pb = a[route], b[route]
+            out.append(f"{label:<36} {pa['rps']:>9.1f} {pb['rps']:>9.1f} {pb['rps'] / pa['rps'] if pa['rps'] else 0:>6.2f} "
+                       f"{fmt(pa['ratio_to_bare'], '{:.3f}'):>7} {fmt(pb['ratio_to_bare'], '{:.3f}'):>7} "
+                       f"{fmt(pa.get('server_cpu_us_per_request'), '{:.1f}'):>7} "
+                       f"{fmt(pb.get('server_cpu_us_per_request'), '{:.1f}'):>7} "
+                       f"{fmt(pb.get('database_cpu_us_per_request'), '{:.1f}'):>7}")
     out.append("")
     if raw:
         out.append(f"raw bcrypt verify rate (cost {meta['bcrypt_cost']}, {meta['nproc']} threads, in-process, median of "
                    f"{len(bcrypt)} rounds): {raw:.2f}/s; per round {meta['bcrypt_raw_per_round']}")
-    if "signin" in paths and raw:
-        out.append(f"sign-in / raw bcrypt (median of per-round ratios): {paths['signin']['ratio_to_raw_bcrypt']:.3f}")
-    if "storm_signin" in paths and raw:
-        out.append(f"sign-in during the storm / raw bcrypt: {paths['storm_signin']['ratio_to_raw_bcrypt']:.3f}")
-    if "storm_entity" in paths and "ratio_to_solo_entity" in paths["storm_entity"]:
-        out.append(f"/entity during sign-in storm / solo /entity: {paths['storm_entity']['ratio_to_solo_entity']:.3f}")
-    for route in ("refresh", "code"):
-        if route in paths:
-            p = paths[route]
-            note = " (POOL RAN DRY: the rate is a lower bound; raise BENCH_CODES or lower BENCH_CODE_DURATION)" if p["exhausted"] else ""
-            what = ("refresh tokens presented, each once (pool of " if route == "refresh" else "codes exchanged, each once (of ")
-            out.append(f"{route}: {p['used']} {what}{p['pool']} at the start{', replies re-queued' if route == 'refresh' else ''}){note}")
-    out.append(f"flow page ETag: {meta['page_etag'] or 'none (pages send no ETag; If-None-Match gets a full 200)'}")
-    out.append(f"server peak RSS (VmHWM): {meta['peak_rss_mib']} MiB; server threads at the end: {meta['server_threads']}")
-    loads = [r.get("load1") for rounds in runs.values() for r in rounds.values() if r.get("load1") is not None]
+    loads = [r.get("load1") for routes in runs.values() for rounds in routes.values() for r in rounds.values()
+             if r.get("load1") is not None]
     if loads:
         out.append(f"1-minute load average during the runs: min {min(loads):.2f}, median {statistics.median(loads):.2f}, "
                    f"max {max(loads):.2f} (it counts wrk's and the server's own threads too; compare runs with it)")
-    errors = sum(p["errors"] for p in paths.values())
+    errors = sum(p["errors"] for b in backends for p in meta["backends"][b]["paths"].values())
     out.append(f"errors (non-2xx, refused or unparsable replies, socket errors, timeouts): {errors}")
     open(prefix + ".txt", "w").write("\n".join(out) + "\n")
     print("\n".join(out))
