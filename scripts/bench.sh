@@ -203,7 +203,8 @@ per_request() { # clock ticks, requests -> µs per request
 }
 # utime + stime in clock ticks (/proc/<pid>/stat fields 14 and 15, after the command name): of the server, and of
 # PostgreSQL's postmaster and its children (its backends for the server's connections, the WAL writer, …).
-ticks_of() { for pid in "$@"; do sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null; done | awk '{t += $12 + $13} END {print t + 0}'; }
+# A child that ended meanwhile (an autovacuum worker) is left out.
+ticks_of() { for pid in "$@"; do sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $12 + $13} END {print t + 0}'; }
 server_ticks() { ticks_of "${servers[$backend]}"; }
 database_ticks() {
   [[ $backend == postgres ]] || { echo 0; return; }

@@ -1,9 +1,11 @@
 import CaptureCore
 import PostgresNIO
 
-/// Clients in PostgreSQL; every change bumps the `clients` change counter (a statement trigger).
+/// Clients in PostgreSQL; every change bumps the `clients` change counter (a statement trigger), whose notice
+/// keeps `changes` (when it runs) up to date, so that the version costs no round trip.
 struct PostgresClientRepository: ClientRepository {
     let store: PostgresStore
+    let changes: PostgresChangeListener?
 
     func upsert(_ client: Client) async throws {
         try await store.query(
@@ -18,6 +20,7 @@ struct PostgresClientRepository: ClientRepository {
                         require_verified_email = excluded.require_verified_email,
                         allow_unverified_email = excluded.allow_unverified_email, created_at = excluded.created_at
                     """))
+        await changed()
     }
 
     func insert(_ client: Client) async throws {
@@ -26,6 +29,14 @@ struct PostgresClientRepository: ClientRepository {
         } catch let error as PSQLError where error.isUniqueViolation {
             throw CaptureError.notPermitted("client '\(client.clientID)' already exists")
         }
+        await changed()
+    }
+
+    /// After a change through this instance: its own next request sees the new version at once, not once the
+    /// notice arrives.
+    private func changed() async {
+        guard let changes, let version = try? await readVersion() else { return }
+        changes.noteClientsVersion(version)
     }
 
     private static func insert(_ client: Client, onConflict: String) -> PostgresQuery {
@@ -49,7 +60,12 @@ struct PostgresClientRepository: ClientRepository {
     static let versionQuery = "SELECT version FROM change_counters WHERE name = 'clients'"
 
     func version() async throws -> Int64 {
-        try await store.query("\(unescaped: Self.versionQuery)")
+        if let known = changes?.clientsVersion { return known }
+        return try await readVersion()
+    }
+
+    private func readVersion() async throws -> Int64 {
+        try await store.query("\(unescaped: Self.versionQuery)", operation: "version()")
             .first.map { try Columns($0)("version", as: Int64.self) } ?? 0
     }
 
@@ -58,7 +74,9 @@ struct PostgresClientRepository: ClientRepository {
     }
 
     func delete(id: String) async throws -> Bool {
-        try await !store.query("DELETE FROM clients WHERE client_id = \(id) RETURNING 1").isEmpty
+        let deleted = try await !store.query("DELETE FROM clients WHERE client_id = \(id) RETURNING 1").isEmpty
+        await changed()
+        return deleted
     }
 
     static func record(_ row: PostgresRow) throws -> Client {

@@ -10,11 +10,15 @@ import ServiceLifecycle
 public final class PostgresDatabase: Sendable {
     public let location: PostgresLocation
     let client: PostgresClient
+    /// The change notices, for a database run by a service group (`services`); nil for one that runs its own pool
+    /// (capturectl, tests), which reads the clients' version per request.
+    let changes: PostgresChangeListener?
     private let runner: Task<Void, Never>?
 
     private init(location: PostgresLocation, client: PostgresClient, runsPool: Bool) {
         self.location = location
         self.client = client
+        changes = runsPool ? nil : PostgresChangeListener(location: location)
         runner = runsPool ? Task { [client] in await client.run() } : nil
     }
 
@@ -34,9 +38,9 @@ public final class PostgresDatabase: Sendable {
             location: location, client: PostgresClient(configuration: try configuration(location)), runsPool: runsPool)
     }
 
-    /// The connection pool, for the application's service group (a database opened with `runsPool: false`): it
-    /// serves queries while the group runs, and stops after the services started before it.
-    public var service: any Service { client }
+    /// The connection pool and the change notices' listener, for the application's service group (a database opened
+    /// with `runsPool: false`): they serve while the group runs, and stop after the services started before them.
+    public var services: [any Service] { [client] + [changes].compactMap { $0 } }
 
     public func repositories(metrics: CaptureMetrics = .facade) -> Repositories {
         func named(_ repository: String) -> PostgresStore {
@@ -45,7 +49,7 @@ public final class PostgresDatabase: Sendable {
         return Repositories(
             users: PostgresUserRepository(store: named("users")),
             tokens: PostgresTokenRepository(store: named("tokens")),
-            clients: PostgresClientRepository(store: named("clients")),
+            clients: PostgresClientRepository(store: named("clients"), changes: changes),
             throttle: PostgresThrottleRepository(store: named("throttle")),
             codes: PostgresCodeRepository(store: named("codes")),
             outbox: PostgresOutboxRepository(store: named("outbox")),
@@ -80,7 +84,9 @@ public final class PostgresDatabase: Sendable {
 
     /// One connection made directly, not through the pool (which would retry for ever): a server that cannot be
     /// reached, a refused password or a missing database stops start-up at once, with the server's reason.
-    private static func connect(_ location: PostgresLocation) async throws -> PostgresConnection {
+    static func connect(
+        _ location: PostgresLocation, extraParameters: [(String, String)] = []
+    ) async throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         if let directory = location.socketDirectory {
             configuration = .init(
@@ -98,7 +104,7 @@ public final class PostgresDatabase: Sendable {
                 database: location.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(Int64(location.connectTimeoutSeconds))
-        configuration.options.additionalStartupParameters = startupParameters(location)
+        configuration.options.additionalStartupParameters = startupParameters(location) + extraParameters
         let limit = Duration.seconds(location.connectTimeoutSeconds)
         do {
             // The whole opening, the server's first answers included: a listener that never answers is no server.

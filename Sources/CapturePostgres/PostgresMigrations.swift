@@ -59,6 +59,22 @@ enum PostgresMigrations {
                 "CREATE INDEX provider_revocations_due ON provider_revocations (next_attempt_at)",
             ]
         ),
+        // The clients' new version told to every listening instance at the commit (PostgresChangeListener).
+        (
+            "p11-change-notices",
+            [
+                """
+                CREATE OR REPLACE FUNCTION clients_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    changed bigint;
+                BEGIN
+                    UPDATE change_counters SET version = version + 1 WHERE name = 'clients' RETURNING version INTO changed;
+                    PERFORM pg_notify('capture_changes', current_schema() || ' clients ' || changed);
+                    RETURN NULL;
+                END $$
+                """
+            ]
+        ),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -15,7 +15,8 @@ public struct OpenedStorage: Sendable {
     /// The SQLite file's pool, for the few callers that work on the file itself (tests); nil on PostgreSQL.
     public let sqlite: DatabasePool?
     /// What must run beside the server for the repositories to answer, for its service group (opened with
-    /// `service: true`): PostgreSQL's connection pool. Empty for SQLite, and for stores that run their own.
+    /// `service: true`): PostgreSQL's connection pool and its change notices' listener. Empty for SQLite, and for
+    /// stores that run their own.
     public let services: [any Service]
     private let closer: @Sendable () async throws -> Void
 
@@ -42,7 +43,7 @@ public struct OpenedStorage: Sendable {
             let database = try await PostgresDatabase.open(server, runsPool: !service)
             return OpenedStorage(
                 location: location, repositories: database.repositories(metrics: metrics),
-                rows: database.rowStore(metrics: metrics), sqlite: nil, services: service ? [database.service] : [],
+                rows: database.rowStore(metrics: metrics), sqlite: nil, services: service ? database.services : [],
                 closer: { await database.close() })
         }
     }

@@ -42,7 +42,7 @@ extension PostgresTestServer {
 
     /// `work`'s outcome, or a failure once `limit` has passed (the work is cancelled and left): a statement the
     /// driver never answers fails its test instead of holding the whole run.
-    nonisolated static func within<T: Sendable>(
+    public nonisolated static func within<T: Sendable>(
         _ limit: Duration, _ work: Task<T, any Error>
     ) async -> Result<T, any Error> {
         let answered = Once()

@@ -141,7 +141,7 @@ public actor PostgresTestServer {
 
     /// One connection as `location`'s user. The suite's other worlds can fill the server's slots for a moment
     /// (SQLSTATE 53300): the attempt waits for one, as the store's own opening does.
-    nonisolated static func connectWhenASlotFrees(_ location: PostgresLocation) async throws -> PostgresConnection {
+    public nonisolated static func connectWhenASlotFrees(_ location: PostgresLocation) async throws -> PostgresConnection {
         while true {
             do {
                 return try await PostgresConnection.connect(
