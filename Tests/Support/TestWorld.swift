@@ -42,6 +42,16 @@ public struct TestWorld: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let settingsDirectory = repositoryRoot.appendingPathComponent("Settings")
 
+    /// A temporary copy of Settings whose schema.json has `text` replaced by `replacement` (the caller removes it).
+    public static func settingsCopy(replacingInSchema text: String, with replacement: String) throws -> URL {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: settingsDirectory, to: copy)
+        let schema = copy.appendingPathComponent("schema.json")
+        try String(contentsOf: schema, encoding: .utf8).replacingOccurrences(of: text, with: replacement)
+            .write(to: schema, atomically: true, encoding: .utf8)
+        return copy
+    }
+
     public let service: CaptureService
     public let storage: OpenedStorage
     /// What `--db` takes to reach the same store (a file path, or a PostgreSQL URL with its password).

@@ -141,16 +141,10 @@ import Testing
 
     @Test func aUniqueAttributeIsHeldByOneRecordAtATime() async throws {
         // A schema where displayName is unique, as many Janrain applications had it.
-        let settings = FileManager.default.temporaryDirectory.appendingPathComponent("unique-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: TestWorld.settingsDirectory, to: settings)
+        let settings = try TestWorld.settingsCopy(
+            replacingInSchema: #""displayName": { "type": "string", "length": 64 }"#,
+            with: #""displayName": { "type": "string", "length": 64, "unique": true }"#)
         defer { try? FileManager.default.removeItem(at: settings) }
-        let schemaURL = settings.appendingPathComponent("schema.json")
-        try String(contentsOf: schemaURL, encoding: .utf8)
-            .replacingOccurrences(
-                of: #""displayName": { "type": "string", "length": 64 }"#,
-                with: #""displayName": { "type": "string", "length": 64, "unique": true }"#
-            )
-            .write(to: schemaURL, atomically: true, encoding: .utf8)
         let world = try await TestWorld.make(backend: .sqlite, settingsDirectory: settings)
         #expect(world.service.catalog.schema.uniquePaths.map(\.description) == ["displayName"])
 

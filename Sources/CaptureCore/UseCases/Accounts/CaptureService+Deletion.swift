@@ -43,6 +43,7 @@ extension CaptureService {
         user.disabledAt = user.disabledAt ?? now
         user.deleteRequestedAt = now
         user.updatedAt = now
+        user = RequestTimes.stamped(user, RequestTimes.deletion, now, schema: catalog.schema)
         try await store.users.update(user)
         metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: now), .accountDisabled)
         try await revokeProviderTokens(of: user)
@@ -71,7 +72,7 @@ extension CaptureService {
     func admitted(_ user: User, reactivating: Bool) async throws -> User {
         try admit(user, reactivating: reactivating)
         guard user.deleteRequestedAt != nil else { return user }
-        var user = user
+        var user = RequestTimes.stamped(user, RequestTimes.deletion, nil, schema: catalog.schema)
         user.deleteRequestedAt = nil
         user.disabledAt = nil
         user.updatedAt = time.now()

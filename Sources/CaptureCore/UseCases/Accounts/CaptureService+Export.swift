@@ -4,7 +4,8 @@ import Foundation
 extension CaptureService {
     /// `/account/export`: the signed-in person's data (`AccountExport`), audited as `account.export`.
     public func exportAccount(accessToken: String?) async throws -> AccountExport {
-        let (user, token) = try await authenticate(accessToken: accessToken)
+        let (found, token) = try await authenticate(accessToken: accessToken)
+        let user = try await dataRequested(by: found)
         let export = try await accountExport(of: user, currentChain: token.chainID)
         await recordSecurityEvent("account.export", target: user.id, detail: "downloaded")
         return export
@@ -13,13 +14,22 @@ extension CaptureService {
     /// The same document mailed to the account's address (the request needs the access token; the mail goes only to
     /// the address the account has), audited as `account.export`.
     public func mailAccountExport(accessToken: String?, locale: String?) async throws {
-        let (user, token) = try await authenticate(accessToken: accessToken)
+        let (found, token) = try await authenticate(accessToken: accessToken)
+        let user = try await dataRequested(by: found)
         let export = try await accountExport(of: user, currentChain: token.chainID)
         let document = String(decoding: try AdminViews.document(export).encoded(), as: UTF8.self)
         try await sendNotice(
             .accountData, to: user.email, user: user, locale: locale,
             values: ["name": user.displayName ?? user.email, "data": document])
         await recordSecurityEvent("account.export", target: user.id, detail: "mailed")
+    }
+
+    /// The person's own request for their data, kept as Janrain's `accountDataRequestTime` when the schema has it
+    /// (an operator's export on their behalf is audited instead).
+    private func dataRequested(by user: User) async throws -> User {
+        let stamped = RequestTimes.stamped(user, RequestTimes.data, time.now(), schema: catalog.schema)
+        if stamped.profile != user.profile { try await store.users.update(stamped) }
+        return stamped
     }
 
     /// `AccountExport` of `user`; `currentChain` marks nothing in it but keeps the sessions in the list's order.

@@ -136,7 +136,10 @@ extension CaptureService {
         var user = try await findUser(reference)
         user.disabledAt = disabled ? (user.disabledAt ?? time.now()) : nil
         // Enabled again: no longer due for erasure either.
-        if !disabled { user.deleteRequestedAt = nil }
+        if !disabled {
+            user.deleteRequestedAt = nil
+            user = RequestTimes.stamped(user, RequestTimes.deletion, nil, schema: catalog.schema)
+        }
         user.updatedAt = time.now()
         try await store.users.update(user)
         if disabled { metrics.revoked(try await store.tokens.revokeAll(userID: user.id, at: time.now()), .accountDisabled) }
