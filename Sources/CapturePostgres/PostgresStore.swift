@@ -24,17 +24,6 @@ struct PostgresStore: Sendable {
         try await measure(operation) { try await client.query(query, logger: Self.logger).collect() }
     }
 
-    /// The rows of a statement prepared once per pooled connection (the hot lookups: no parsing or planning per call).
-    func execute<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, operation: String = #function
-    ) async throws -> [Statement.Row] {
-        try await measure(operation) {
-            var rows: [Statement.Row] = []
-            for try await row in try await client.execute(statement, logger: Self.logger) { rows.append(row) }
-            return rows
-        }
-    }
-
     /// `body` in one transaction (READ COMMITTED): committed when it returns, rolled back when it throws. Rows a
     /// decision depends on are read `FOR UPDATE`, or under an advisory lock when they may not exist yet.
     func transaction<T: Sendable>(

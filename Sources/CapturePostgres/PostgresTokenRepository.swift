@@ -43,29 +43,35 @@ struct PostgresTokenRepository: TokenRepository {
     }
 
     private func lookup(hash: String, forEntity: Bool) async throws -> RecordLookup? {
-        // One statement for the token, its user and the clients' version; for `/entity`, also whether the user has
-        // linked accounts or passkeys, which are then read (most records have neither: one round trip).
-        let rows =
-            forEntity
-            ? try await store.execute(RecordLookupStatement(hash: hash))
-            : try await store.execute(UserLookupStatement(hash: hash))
+        // One statement for the token, its user and the clients' version (more for the linked accounts and passkeys,
+        // which only `/entity` asks for).
+        let rows = try await store.query(
+            """
+            SELECT \(unescaped: Self.columns), \(unescaped: PostgresUserRepository.columns(prefix: "u_", table: "u")),
+                (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version
+            FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
+            """)
         guard let row = rows.first else { return nil }
         let token = try Self.record(row)
-        let columns = Columns(row)
-        let found = try columns("u_id", as: String?.self) != nil
+        let found = try Columns(row)("u_id", as: String?.self) != nil
         let user = found ? try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity) : nil
-        let text: String? = found && forEntity ? try columns("u_profile") : nil
-        let hasLinks = forEntity && found ? try columns("has_identities", as: Bool.self) : false
-        let hasPasskeys = forEntity && found ? try columns("has_passkeys", as: Bool.self) : false
-        let linked = hasLinks ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
-        let passkeys = hasPasskeys ? try await PostgresPasskeyRepository(store: store).list(userID: token.userID) : []
+        let text: String? = found && forEntity ? try Columns(row)("u_profile") : nil
+        let linked = forEntity ? try await PostgresIdentityRepository(store: store).list(userID: token.userID) : []
+        let passkeys = forEntity ? try await PostgresPasskeyRepository(store: store).list(userID: token.userID) : []
         return RecordLookup(
             check: TokenLookup(record: token, user: user, clientsVersion: try Columns(row)("clients_version")),
             storedProfile: text, profiles: linked, passkeys: passkeys)
     }
 
     func findWithAccount(hash: String) async throws -> AccountLookup? {
-        guard let row = try await store.execute(AccountLookupStatement(hash: hash)).first else { return nil }
+        let rows = try await store.query(
+            """
+            SELECT \(unescaped: Self.columns), u.id AS account_id, u.email AS account_email,
+                u.disabled_at AS account_disabled_at, u.email_verified_at IS NOT NULL AS account_email_verified,
+                (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version
+            FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
+            """)
+        guard let row = rows.first else { return nil }
         let columns = Columns(row)
         let account = try columns("account_id", as: String?.self).map { id in
             AccountSummary(
@@ -232,63 +238,5 @@ struct PostgresTokenRepository: TokenRepository {
         token.codeChallenge = try c("code_challenge")
         token.device = try c("device")
         return token
-    }
-}
-
-/// A token with its user's whole row and the clients' version (the lookups behind `/entity` and the flow calls),
-/// prepared once per connection; `/entity`'s also says whether the user has linked accounts or passkeys.
-struct UserLookupStatement: PostgresPreparedStatement {
-    static let name = "capture_user_lookup"
-    static let sql = statement(extra: "")
-    let hash: String
-
-    static func statement(extra: String) -> String {
-        """
-        SELECT \(PostgresTokenRepository.columns), \(PostgresUserRepository.columns(prefix: "u_", table: "u")),
-            (\(PostgresClientRepository.versionQuery)) AS clients_version\(extra)
-        FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = $1
-        """
-    }
-
-    func makeBindings() throws -> PostgresBindings { .hash(hash) }
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
-}
-
-struct RecordLookupStatement: PostgresPreparedStatement {
-    static let name = "capture_record_lookup"
-    static let sql = UserLookupStatement.statement(
-        extra: """
-            ,
-                EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id) AS has_identities,
-                EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id) AS has_passkeys
-            """)
-    let hash: String
-
-    func makeBindings() throws -> PostgresBindings { .hash(hash) }
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
-}
-
-/// The token check's one statement (introspection, `/verify`): the token, its account's standing and the clients'
-/// version, prepared once per connection.
-struct AccountLookupStatement: PostgresPreparedStatement {
-    static let name = "capture_account_lookup"
-    static let sql = """
-        SELECT \(PostgresTokenRepository.columns), u.id AS account_id, u.email AS account_email,
-            u.disabled_at AS account_disabled_at, u.email_verified_at IS NOT NULL AS account_email_verified,
-            (\(PostgresClientRepository.versionQuery)) AS clients_version
-        FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = $1
-        """
-    let hash: String
-
-    func makeBindings() throws -> PostgresBindings { .hash(hash) }
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
-}
-
-extension PostgresBindings {
-    /// A token lookup's one parameter.
-    static func hash(_ hash: String) -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(hash)
-        return bindings
     }
 }
