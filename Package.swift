@@ -54,11 +54,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Token checks kept in memory and the change stamps that retire them: what both stores' caches are made of.
+        .target(
+            name: "CaptureCache",
+            dependencies: ["CaptureCore", .product(name: "Atomics", package: "swift-atomics")]
+        ),
         // GRDB records, migrations and repositories: the only place SQL lives.
         .target(
             name: "CaptureStore",
             dependencies: [
                 "CaptureCore",
+                "CaptureCache",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one hook GRDB does not wrap (WALCheckpointer: sqlite3_wal_hook).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -72,6 +78,7 @@ let package = Package(
             name: "CapturePostgres",
             dependencies: [
                 "CaptureCore",
+                "CaptureCache",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,6 +168,7 @@ let package = Package(
             dependencies: [
                 "CTestSpawn", "CaptureCore", "CaptureStore", "CaptureStorage", "CapturePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/Support",
             // The launcher the Python fixture servers start through (FixtureServer.swift).
@@ -183,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "CaptureStoreTests",
             dependencies: [
-                "CaptureStore", "CapturePostgres", "CaptureStorage", "CaptureCore", "CaptureTestSupport",
+                "CaptureStore", "CapturePostgres", "CaptureStorage", "CaptureCore", "CaptureCache", "CaptureTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

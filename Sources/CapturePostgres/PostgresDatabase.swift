@@ -1,8 +1,10 @@
+import CaptureCache
 import CaptureCore
 import Foundation
 import NIOSSL
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// A PostgreSQL database opened as the service's store: proven and migrated over one connection of its own, then
 /// a connection pool (postgres-nio's `PostgresClient`) and the repositories over it. The pool runs as a service of
@@ -13,12 +15,16 @@ public final class PostgresDatabase: Sendable {
     /// The change notices, for a database run by a service group (`services`); nil for one that runs its own pool
     /// (capturectl, tests), which reads the clients' version per request.
     let changes: PostgresChangeListener?
+    /// Token checks kept in memory while `changes` hears every change (the server's); none otherwise.
+    let checks: TokenCheckCache?
     private let runner: Task<Void, Never>?
 
     private init(location: PostgresLocation, client: PostgresClient, runsPool: Bool) {
         self.location = location
         self.client = client
-        changes = runsPool ? nil : PostgresChangeListener(location: location)
+        let changes = runsPool ? nil : PostgresChangeListener(location: location)
+        self.changes = changes
+        checks = changes.map { TokenCheckCache(stamps: $0.stamps) }
         runner = runsPool ? Task { [client] in await client.run() } : nil
     }
 
@@ -44,11 +50,11 @@ public final class PostgresDatabase: Sendable {
 
     public func repositories(metrics: CaptureMetrics = .facade) -> Repositories {
         func named(_ repository: String) -> PostgresStore {
-            PostgresStore(client: client, repository: repository, metrics: metrics)
+            PostgresStore(client: client, repository: repository, metrics: metrics, changes: changes)
         }
         return Repositories(
             users: PostgresUserRepository(store: named("users")),
-            tokens: PostgresTokenRepository(store: named("tokens")),
+            tokens: PostgresTokenRepository(store: named("tokens"), checks: checks),
             clients: PostgresClientRepository(store: named("clients"), changes: changes),
             throttle: PostgresThrottleRepository(store: named("throttle")),
             codes: PostgresCodeRepository(store: named("codes")),
@@ -112,8 +118,11 @@ public final class PostgresDatabase: Sendable {
                 var pause = Duration.milliseconds(50)
                 while true {
                     do {
-                        return try await PostgresConnection.connect(
+                        let connection = try await PostgresConnection.connect(
                             configuration: configuration, id: 0, logger: PostgresStore.logger)
+                        // Opened after the limit (the caller has gone on): nobody else would close it.
+                        if Task.isCancelled { try? await connection.close() }
+                        return connection
                     } catch let error as PSQLError where error.serverInfo?[.sqlState] == tooManyConnections {
                         // The server (or the role) is at its connection limit: a slot frees as other clients close,
                         // so the attempt waits for one, within connect_timeout like any other wait for the server.
@@ -186,16 +195,38 @@ struct TimedOut: Error {}
 /// SQLSTATE 53300, too_many_connections: the server's `max_connections` or a role's `CONNECTION LIMIT` is reached.
 let tooManyConnections = "53300"
 
-/// `body`'s result, or `TimedOut` (and `body` cancelled) once `limit` has passed.
+/// `body`'s result, or `TimedOut` once `limit` has passed: `body` is then cancelled and left to end by itself (a
+/// statement the server never answers ends when its connection is closed), so the caller never waits past `limit`.
 func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            return nil
+    let work = Task { try await body() }
+    let answered = FirstAnswer()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            let timer = Task {
+                try await Task.sleep(for: limit)
+                guard answered.claim() else { return }
+                work.cancel()
+                continuation.resume(throwing: TimedOut())
+            }
+            Task {
+                let outcome = await work.result
+                timer.cancel()
+                if answered.claim() { continuation.resume(with: outcome) }
+            }
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw TimedOut() }
-        return value
+    } onCancel: {
+        work.cancel()
+    }
+}
+
+/// True for the first caller only.
+final class FirstAnswer: Sendable {
+    private let taken = Mutex(false)
+
+    func claim() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
     }
 }

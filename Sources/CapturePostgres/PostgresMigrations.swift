@@ -75,6 +75,8 @@ enum PostgresMigrations {
                 """
             ]
         ),
+        // Which token and user rows changed, told the same way, for the token checks kept in memory.
+        ("p12-row-change-notices", rowChangeNotices),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -9,6 +9,8 @@ struct PostgresStore: Sendable {
     let client: PostgresClient
     let repository: String
     let metrics: CaptureMetrics
+    /// The change notices, when this instance keeps token checks: told of its own transactions' changes.
+    var changes: PostgresChangeListener? = nil
 
     /// postgres-nio logs each query's text at debug and its failures at error; neither is the service's log (a
     /// failure reaches the caller as an error), so only warnings get through.
@@ -18,26 +20,61 @@ struct PostgresStore: Sendable {
         return logger
     }()
 
-    /// The rows of one statement, on a pooled connection (autocommit).
+    /// The rows of one statement, on a pooled connection (autocommit), through `rows`: on a connection the server
+    /// ended it fails rather than waits. A read that fails so is read once more on another connection: the pool can
+    /// hand out a connection the server has just ended before it has seen it close (a write is not sent twice).
     @discardableResult
     func query(_ query: PostgresQuery, operation: String = #function) async throws -> [PostgresRow] {
-        try await measure(operation) { try await client.query(query, logger: Self.logger).collect() }
+        try await measure(operation) {
+            do {
+                return try await leased { connection in try await connection.rows(query) }
+            } catch let error where Self.meansUnavailable(error) && query.sql.hasPrefix("SELECT") {
+                return try await leased { connection in try await connection.rows(query) }
+            }
+        }
     }
+
+    /// Whether `error` says the database cannot be reached for a moment (`PSQLError.meansUnavailable`, or a
+    /// connection closed under a statement).
+    static func meansUnavailable(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.meansUnavailable == true || error is ConnectionEnded
+    }
+
+    /// `body` on a pooled connection that is open: one the server has ended, and whose closing the pool has not
+    /// taken in yet, is handed back unused for another (a statement sent on it would fail, or worse, wait).
+    private func leased<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        for _ in 0..<Self.leaseAttempts {
+            let outcome: T? = try await client.withConnection { connection in
+                connection.isClosed ? nil : try await body(connection)
+            }
+            if let outcome { return outcome }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw ConnectionEnded()
+    }
+
+    static let leaseAttempts = 20
 
     /// `body` in one transaction (READ COMMITTED): committed when it returns, rolled back when it throws. Rows a
     /// decision depends on are read `FOR UPDATE`, or under an advisory lock when they may not exist yet.
+    ///
+    /// With `changes`, the rows the transaction's triggers named (`capture.changes`, `PostgresMigrations`) are read
+    /// before the commit and stamped after it, before the caller answers: a token revoked here is refused here at
+    /// once. A write to `tokens` or `users` made outside a transaction is seen when its notice comes back.
     func transaction<T: Sendable>(
         operation: String = #function, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await measure(operation) {
-            do {
-                return try await client.withConnection { connection in
-                    try await connection.withTransaction(logger: Self.logger) { connection in try await body(connection) }
+            let (result, changed) = try await leased { connection in
+                try await connection.transaction { connection in
+                    let result = try await body(connection)
+                    guard changes != nil else { return (result, "") }
+                    let told = try await connection.rows("SELECT current_setting('capture.changes', true) AS told")
+                    return (result, try told.first.flatMap { try Columns($0)("told", as: String?.self) } ?? "")
                 }
-            } catch let error as PostgresTransactionError {
-                // The caller's own error (a refusal thrown inside) or the server's, not postgres-nio's wrapper.
-                throw error.closureError ?? error.beginError ?? error.commitError ?? error
             }
+            if !changed.isEmpty { changes?.noteOwnChanges(changed) }
+            return result
         }
     }
 
@@ -47,7 +84,7 @@ struct PostgresStore: Sendable {
         defer { metrics.databaseCall(repository: repository, operation: operation, duration: clock.now - start) }
         do {
             return try await call()
-        } catch let error as PSQLError where error.meansUnavailable {
+        } catch let error where Self.meansUnavailable(error) {
             throw CaptureError.storageUnavailable
         }
     }
@@ -73,11 +110,55 @@ extension PSQLError {
 }
 
 extension PostgresConnection {
-    /// The rows of one statement inside a transaction.
+    /// `body` between BEGIN and COMMIT, rolled back when it throws, with the caller's error (a refusal thrown inside,
+    /// or the server's) rethrown as it is. A connection the server ended is closed rather than sent a ROLLBACK:
+    /// postgres-nio's `withTransaction` sent one, which on a connection ended mid-transaction (a restart's fast
+    /// shutdown) was at times never answered, holding the request and its pool slot for ever.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await rows("BEGIN")
+        let value: T
+        do {
+            value = try await body(self)
+        } catch {
+            if PostgresStore.meansUnavailable(error) {
+                try? await close()
+            } else {
+                try? await rows("ROLLBACK")
+            }
+            throw error
+        }
+        try await rows("COMMIT")
+        return value
+    }
+
+    /// The rows of one statement inside a transaction. A statement sent on a connection the server has just ended (a
+    /// restart's fast shutdown between two statements of a transaction) was at times neither answered nor failed by
+    /// postgres-nio: while it waits, the connection is looked at every `closedCheck`, and once it is closed the
+    /// statement fails as `ConnectionEnded` (the statement's task is left to end with it).
     @discardableResult
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await self.query(query, logger: PostgresStore.logger).collect()
+        let answered = FirstAnswer()
+        return try await withCheckedThrowingContinuation { continuation in
+            let watch = Task {
+                while true {
+                    try await Task.sleep(for: Self.closedCheck)
+                    if isClosed, answered.claim() { return continuation.resume(throwing: ConnectionEnded()) }
+                }
+            }
+            Task {
+                let outcome: Result<[PostgresRow], any Error>
+                do {
+                    outcome = .success(try await self.query(query, logger: PostgresStore.logger).collect())
+                } catch {
+                    outcome = .failure(error)
+                }
+                watch.cancel()
+                if answered.claim() { continuation.resume(with: outcome) }
+            }
+        }
     }
+
+    static let closedCheck = Duration.milliseconds(250)
 
     /// Holds a transaction-scoped lock on `name` until commit: serializes decisions about rows that may not exist
     /// yet (a throttle counter's first failure, the next Janrain number).
@@ -105,3 +186,6 @@ extension PSQLError {
     var constraint: String? { serverInfo?[.constraintName] }
     var isUniqueViolation: Bool { sqlState == "23505" }
 }
+
+/// A statement's connection was closed while it waited (`PostgresConnection.rows`): the database is unavailable.
+struct ConnectionEnded: Error {}

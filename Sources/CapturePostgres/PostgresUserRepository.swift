@@ -83,7 +83,10 @@ struct PostgresUserRepository: UserRepository {
     func delete(id: String) async throws -> Bool {
         // tokens, codes, identities, user_unique, passkeys, ceremonies and second_factors reference users ON DELETE
         // CASCADE.
-        try await !store.query("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
+        // In a transaction, so that this instance retires the user's kept token checks before it answers.
+        try await store.transaction { connection in
+            try await !connection.rows("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
+        }
     }
 
     func deletionsRequested(before cutoff: Date, limit: Int) async throws -> [User] {

@@ -162,8 +162,8 @@ public enum CaptureServerMain {
             }
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
-        // Hummingbird finishes in-flight requests on SIGTERM/SIGINT before returning.
-        try await app.runService()
+        // Hummingbird finishes in-flight requests on SIGTERM/SIGINT before returning, within shutdownGraceSeconds.
+        try await ShutdownDeadline.group(running: app, grace: .seconds(settings.shutdownGraceSeconds), logger: logger).run()
         try await storage.close()
         logger.info("capture-server stopped; database closed")
     }

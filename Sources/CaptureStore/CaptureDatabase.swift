@@ -1,3 +1,4 @@
+import CaptureCache
 import CaptureCore
 import Foundation
 import GRDB

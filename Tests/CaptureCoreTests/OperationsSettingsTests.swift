@@ -4,7 +4,8 @@ import Foundation
 import Logging
 import Testing
 
-/// `metricsEnabled`, `logFormat`, `logLevel`, `requestLogLevel`, `purgeIntervalMinutes` and their environment twins.
+/// `metricsEnabled`, `logFormat`, `logLevel`, `requestLogLevel`, `purgeIntervalMinutes`, `shutdownGraceSeconds` and
+/// their environment twins.
 @Suite struct OperationsSettingsTests {
     func settings(_ json: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ops-settings-\(UUID().uuidString)")
@@ -20,11 +21,13 @@ import Testing
         #expect(defaults.logLevel == .info)
         #expect(defaults.requestLogLevel == .debug)
         #expect(defaults.purgeIntervalMinutes == 60)
+        #expect(defaults.shutdownGraceSeconds == 10)
     }
 
     @Test func theFileSetsThemAndTheEnvironmentWins() throws {
         let directory = try settings(
-            #"{"metricsEnabled": false, "logFormat": "json", "logLevel": "debug", "requestLogLevel": "trace", "purgeIntervalMinutes": 0}"#
+            #"{"metricsEnabled": false, "logFormat": "json", "logLevel": "debug", "requestLogLevel": "trace", "purgeIntervalMinutes": 0, "#
+                + #""shutdownGraceSeconds": 2.5}"#
         )
         let file = try ServiceSettings.resolve(directory: directory, flags: SettingsOverrides(), environment: [:])
         #expect(!file.metricsEnabled)
@@ -32,6 +35,7 @@ import Testing
         #expect(file.logLevel == .debug)
         #expect(file.requestLogLevel == .trace)
         #expect(file.purgeIntervalMinutes == 0)
+        #expect(file.shutdownGraceSeconds == 2.5)
         let forwarded = try ServiceSettings.resolve(
             directory: try settings(#"{"proxyHeader": "forwarded", "metricsPublic": true}"#), flags: SettingsOverrides(),
             environment: [:])
@@ -46,7 +50,8 @@ import Testing
         for (json, key) in [
             (#"{"logFormat": "xml"}"#, "logFormat"), (#"{"logLevel": "loud"}"#, "logLevel"),
             (#"{"requestLogLevel": "chatty"}"#, "requestLogLevel"), (#"{"purgeIntervalMinutes": -1}"#, "purgeIntervalMinutes"),
-            (#"{"proxyHeader": "X-Real-IP"}"#, "proxyHeader"),
+            (#"{"proxyHeader": "X-Real-IP"}"#, "proxyHeader"), (#"{"shutdownGraceSeconds": -1}"#, "shutdownGraceSeconds"),
+            (#"{"shutdownGraceSeconds": 601}"#, "shutdownGraceSeconds"),
         ] {
             let error = #expect(throws: SettingsError.self) {
                 try ServiceSettings.resolve(directory: try settings(json), flags: SettingsOverrides(), environment: [:])

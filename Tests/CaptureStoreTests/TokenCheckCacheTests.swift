@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import CaptureCache
 @testable import CaptureStore
 
 /// Token checks kept in memory (`TokenCheckCache`) and the stamps that retire them (`ChangeStamps`, written by

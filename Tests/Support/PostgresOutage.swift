@@ -5,9 +5,10 @@ import PostgresNIO
 import Synchronization
 
 extension PostgresTestServer {
-    /// `body`'s outcome when the server ends the connection of its first statement that touches `table` (in
-    /// `location`'s schema): another session holds the table until a backend waits on it, and that backend is
-    /// ended with `pg_terminate_backend`, as a fast shutdown or an operator ends it.
+    /// `body`'s outcome when the server ends the connection of every statement of it that touches `table` (in
+    /// `location`'s schema): another session holds the table, and each backend that waits on it is ended with
+    /// `pg_terminate_backend`, as a fast shutdown or an operator ends it, until `body` has its outcome (a read the
+    /// store tries again on another connection is ended again).
     public nonisolated func endingTheStatementOn<T: Sendable>(
         _ table: String, of location: PostgresLocation, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> Result<T, any Error> {
@@ -21,14 +22,16 @@ extension PostgresTestServer {
         do {
             _ = try await run("BEGIN")
             _ = try await run("LOCK TABLE \(relation) IN ACCESS EXCLUSIVE MODE")
-            work = Task { try await body() }
-            var ended = false
-            for _ in 0..<400 where !ended {
+            let finished = Flag()
+            work = Task {
+                defer { finished.set() }
+                return try await body()
+            }
+            for _ in 0..<1000 where !finished.isSet {  // 20 s at most
                 for row in try await run("SELECT pid FROM pg_locks WHERE relation = '\(relation)'::regclass AND NOT granted") {
                     _ = try await run("SELECT pg_terminate_backend(\(try row.decode(Int32.self)))")
-                    ended = true
                 }
-                if !ended { try await Task.sleep(for: .milliseconds(50)) }
+                try await Task.sleep(for: .milliseconds(20))
             }
             _ = try await run("ROLLBACK")
         } catch {
@@ -71,6 +74,14 @@ extension PostgresTestServer {
                 return !taken
             }
         }
+    }
+
+    /// Set once, read any time.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
     }
 
     /// The statement cut off was never answered.

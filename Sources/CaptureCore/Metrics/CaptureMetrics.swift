@@ -41,7 +41,8 @@ public struct CaptureMetrics: Sendable {
         public static let tokenChecks = "capture_token_checks_total"
     }
 
-    /// A token check on a store that keeps checks in memory (SQLite): answered from a kept check, or read.
+    /// A token check on a store that keeps checks in memory (SQLite; PostgreSQL while its change notices are heard):
+    /// answered from a kept check, or read.
     public func tokenCheck(kept: Bool) {
         tokenCheckSeries.series(kept) {
             Counter(label: Name.tokenChecks, dimensions: [("answer", kept ? "kept" : "read")], factory: factory)

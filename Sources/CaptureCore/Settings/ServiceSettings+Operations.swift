@@ -32,5 +32,10 @@ extension ServiceSettings {
                 file: file, key: "purgeIntervalMinutes",
                 problem: "must be between 0 (no purge) and 10080 (a week), got \(purgeIntervalMinutes)")
         }
+        guard shutdownGraceSeconds >= 0, shutdownGraceSeconds <= 600 else {
+            throw SettingsError(
+                file: file, key: "shutdownGraceSeconds",
+                problem: "must be between 0 and 600 (ten minutes), got \(shutdownGraceSeconds)")
+        }
     }
 }

@@ -90,6 +90,9 @@ public struct ServiceSettings: Sendable, Equatable {
     public var logLevel = Logger.Level.info
     public var requestLogLevel = Logger.Level.debug
     public var purgeIntervalMinutes = 60.0
+    /// How long a SIGTERM or SIGINT waits for requests in flight and the background work to finish before they are
+    /// cancelled; the process ends within this and one more second, whatever its database connections are doing.
+    public var shutdownGraceSeconds = 10.0
 
     public init() {}
 

@@ -63,6 +63,7 @@ struct ServiceSettingsFile: Decodable {
     var logLevel: String?
     var requestLogLevel: String?
     var purgeIntervalMinutes: Double?
+    var shutdownGraceSeconds: Double?
 }
 
 extension ServiceSettings {
@@ -147,6 +148,7 @@ extension ServiceSettings {
             settings.requestLogLevel = try parseLogLevel(level, file: name, key: "requestLogLevel")
         }
         if let minutes = raw.purgeIntervalMinutes { settings.purgeIntervalMinutes = minutes }
+        if let seconds = raw.shutdownGraceSeconds { settings.shutdownGraceSeconds = seconds }
         try settings.validate(file: name)
         return settings
     }

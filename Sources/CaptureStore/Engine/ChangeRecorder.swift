@@ -1,3 +1,4 @@
+import CaptureCache
 import GRDB
 
 /// On every connection that can write (`CaptureDatabase.open`, in the service and in capturectl alike): the rows of

@@ -12,15 +12,15 @@ import Synchronization
 /// as their 16 bytes, client ids, scopes and providers by index), found through an index of 12 bytes a bucket (the
 /// digest's first 64 bits and the slot): about 17 MB for the default capacity, where a `Dictionary` of the entries
 /// themselves spent as much on 98,304 (it grows at three quarters full, by doubling).
-final class TokenCheckCache: Sendable {
+public final class TokenCheckCache: Sendable {
     private let stamps: ChangeStamps
     private let capacity: Int
     private let state: Mutex<State>
 
     /// 114,688 entries: 14.7 MB of slots and an index of 262,144 buckets (3.1 MB), which stays under three quarters full.
-    static let defaultCapacity = 114_688
+    public static let defaultCapacity = 114_688
 
-    init(stamps: ChangeStamps, capacity: Int = defaultCapacity) {
+    public init(stamps: ChangeStamps, capacity: Int = defaultCapacity) {
         self.stamps = stamps
         self.capacity = max(1, capacity)
         // The whole table at once: growing it by doubling would hold the old and the new one for a moment.
@@ -31,15 +31,15 @@ final class TokenCheckCache: Sendable {
     }
 
     /// Read before the database, and passed to `keep` with what was read.
-    var generation: UInt64 { stamps.generation }
+    public var generation: UInt64 { stamps.generation }
 
     /// The lookup `key` had when it was kept, unless anything it depends on changed since.
-    func lookup(key: String) -> AccountLookup? {
+    public func lookup(key: String) -> AccountLookup? {
         kept(key: key)?.lookup
     }
 
     /// `lookup(key:)` and the row id of the token's user, so that its row can be read without the token's.
-    func kept(key: String) -> (lookup: AccountLookup, userRow: Int64)? {
+    public func kept(key: String) -> (lookup: AccountLookup, userRow: Int64)? {
         guard let digest = Digest(key: key) else { return nil }
         guard let (entry, words) = state.withLock({ state in state.entry(digest).map { ($0, state.words) } }) else {
             return nil
@@ -57,7 +57,7 @@ final class TokenCheckCache: Sendable {
     }
 
     /// Keeps `lookup`, read after `generation` was, if it is one this cache holds.
-    func keep(_ lookup: AccountLookup, key: String, userRow: Int64, generation: UInt64) {
+    public func keep(_ lookup: AccountLookup, key: String, userRow: Int64, generation: UInt64) {
         let record = lookup.record
         guard record.kind == .access, let tokenRow = record.id, record.revokedAt == nil, record.usedAt == nil,
             record.refreshSecret == nil, record.redirectURI == nil, record.codeChallenge == nil, record.hash == key,
@@ -77,7 +77,7 @@ final class TokenCheckCache: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.index.count } }
+    public var count: Int { state.withLock { $0.index.count } }
 
     private struct State: ~Copyable {
         /// The slot of each kept check by the first 64 bits of its digest. Two digests that share them share an index

@@ -16,6 +16,9 @@ import Synchronization
 /// reads the generation before it reads the rows. A stamp that a writer took before a reader read the generation
 /// belongs to a commit the reader's read already sees; a later one is newer than the reader's generation.
 ///
+/// On PostgreSQL (`inMemory`) the stamps are the process's own: its listener writes what the change notices name,
+/// and `suspend` makes everything stale while it cannot hear them.
+///
 /// `@unchecked Sendable`: the mapping is fixed for the object's life and only ever read and written through atomics.
 public final class ChangeStamps: @unchecked Sendable {
     /// What a stamp stands for.
@@ -49,9 +52,23 @@ public final class ChangeStamps: @unchecked Sendable {
 
     private static let opened = Mutex<[String: ChangeStamps]>([:])
 
+    /// Stamps no other process sees: 2 MiB of anonymous memory, all zeros.
+    public static func inMemory() -> ChangeStamps {
+        let byteCount = (headerWords + slotCount) * MemoryLayout<UInt64>.stride
+        let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else { fatalError("mmap of \(byteCount) bytes failed: \(errno)") }
+        return ChangeStamps(base: mapped, byteCount: byteCount)
+    }
+
+    private init(base: UnsafeMutableRawPointer, byteCount: Int) {
+        self.base = base
+        self.byteCount = byteCount
+        word(0).store(Self.format, ordering: .relaxed)
+    }
+
     /// A mapping of its own (`forDatabase` shares one per process; tests map a file twice, as two processes do).
-    init(path: String) throws {
-        byteCount = (Self.headerWords + Self.slotCount) * MemoryLayout<UInt64>.stride
+    convenience init(path: String) throws {
+        let byteCount = (Self.headerWords + Self.slotCount) * MemoryLayout<UInt64>.stride
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(path: path, call: "open") }
         defer { close(descriptor) }
@@ -63,8 +80,7 @@ public final class ChangeStamps: @unchecked Sendable {
         }
         guard let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED
         else { throw Failure(path: path, call: "mmap") }
-        base = mapped
-        word(0).store(Self.format, ordering: .relaxed)
+        self.init(base: mapped, byteCount: byteCount)
     }
 
     deinit { munmap(base, byteCount) }
@@ -100,6 +116,25 @@ public final class ChangeStamps: @unchecked Sendable {
                 if exchanged { break }
                 current = original
             }
+        }
+    }
+
+    /// Makes every entry stale until `resume`: whoever cannot hear changes any more must not answer from memory.
+    public func suspend() {
+        word(Self.headerWords).store(.max, ordering: .releasing)
+    }
+
+    /// Stamps everything with a new generation, ending a `suspend`: what was kept before is stale, what is kept from
+    /// now on is good while its rows' stamps stay older.
+    public func resume() {
+        let generation = word(1).loadThenWrappingIncrement(by: 1, ordering: .acquiringAndReleasing) + 1
+        let stamp = word(Self.headerWords)
+        var current = stamp.load(ordering: .relaxed)
+        while current == .max || current < generation {
+            let (exchanged, original) = stamp.weakCompareExchange(
+                expected: current, desired: generation, successOrdering: .releasing, failureOrdering: .relaxed)
+            if exchanged { break }
+            current = original
         }
     }
 

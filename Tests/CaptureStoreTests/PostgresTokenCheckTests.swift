@@ -1,0 +1,126 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import Testing
+
+/// Issue 32, items 2 and 3: token checks kept in memory on PostgreSQL, retired by the change notices. Two instances
+/// on one database, each running its services as the server does: a token made useless through one (revoked by id,
+/// by chain or all of a user's, the account deactivated or deleted) is refused by that one at once and by the other
+/// within a second; a check is answered from memory only while its instance hears the notices, so one whose listening
+/// connection is ended or stops answering reads every check until it listens again.
+@Suite struct PostgresTokenCheckTests {
+    typealias Fixtures = RepositoryConformanceTests
+
+    /// Whether a check would let the token through (expiry is the caller's rule; these never expire in the test).
+    static func good(_ lookup: AccountLookup?) -> Bool {
+        guard let lookup, let account = lookup.account else { return false }
+        return lookup.record.revokedAt == nil && account.disabledAt == nil
+    }
+
+    @Test func aTokenMadeUselessIsRefusedAtOnceHereAndWithinASecondThere() async throws {
+        try await PostgresInstances.run { pair in
+            #expect(try await pair.bothListening())
+            let (first, second) = (pair.first.repositories, pair.second.repositories)
+            var user = try await first.users.insert(Fixtures.user("kept@example.com"), linking: nil)
+            let clock = ContinuousClock()
+            var delays: [Duration] = []
+            for round in 0..<25 {
+                let token = Fixtures.token(.access, "kept-\(round)", user: user.id, chain: "chain-\(round)")
+                try await first.tokens.insert([token])
+                let id = try #require(try await first.tokens.find(hash: token.hash)?.id)
+                // Kept by both (the second read of each is answered from memory).
+                for store in [first, second] {
+                    #expect(Self.good(try await store.tokens.findWithAccount(hash: token.hash)))
+                    #expect(Self.good(try await store.tokens.findWithAccount(hash: token.hash)))
+                    #expect(try await store.tokens.findWithRecord(hash: token.hash)?.check.user?.email == user.email)
+                }
+                switch round % 5 {
+                case 0: try await first.tokens.revoke(id: id, at: Fixtures.now)
+                case 1: try await first.tokens.revokeChain(token.chainID, of: user.id, at: Fixtures.now)
+                case 2: try await first.tokens.revokeAll(userID: user.id, at: Fixtures.now)
+                case 3: try await first.tokens.revokeAll(clientID: token.clientID, at: Fixtures.now)
+                default:
+                    user.disabledAt = Fixtures.now
+                    try await first.users.update(user)
+                }
+                #expect(!Self.good(try await first.tokens.findWithAccount(hash: token.hash)), "round \(round): here, at once")
+                let started = clock.now
+                #expect(
+                    try await PostgresInstances.eventually(.seconds(1)) {
+                        try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
+                    }, "round \(round): there, within a second")
+                delays.append(clock.now - started)
+                if user.disabledAt != nil {
+                    user.disabledAt = nil
+                    try await first.users.update(user)
+                }
+            }
+            // The account deleted: its checks go with it, here at once and there within a second.
+            let last = Fixtures.token(.access, "kept-last", user: user.id, chain: "chain-last")
+            try await first.tokens.insert([last])
+            for store in [first, second] { _ = try await store.tokens.findWithAccount(hash: last.hash) }
+            #expect(Self.good(try await second.tokens.findWithAccount(hash: last.hash)))
+            #expect(try await first.users.delete(id: user.id))
+            #expect(try await first.tokens.findWithAccount(hash: last.hash) == nil)
+            #expect(
+                try await PostgresInstances.eventually(.seconds(1)) {
+                    try await second.tokens.findWithAccount(hash: last.hash) == nil
+                })
+            let slowest = try #require(delays.max())
+            #expect(slowest < .seconds(1), "the slowest of \(delays.count) revocations took \(slowest)")
+        }
+    }
+
+    @Test func aKeptCheckIsAnsweredOnlyWhileItsInstanceHearsTheNotices() async throws {
+        try await PostgresInstances.run { pair in
+            #expect(try await pair.bothListening())
+            let (first, second) = (pair.first.repositories, pair.second.repositories)
+            let schema = pair.location.schema!
+            let user = try await first.users.insert(Fixtures.user("silent@example.com"), linking: nil)
+
+            /// A token kept by the second instance, then revoked behind the notices' back (triggers off for the probe's
+            /// session): only a check answered from memory still lets it through.
+            func keptThenRevokedUntold(_ name: String) async throws -> TokenRecord {
+                let token = Fixtures.token(.access, name, user: user.id, chain: name)
+                try await first.tokens.insert([token])
+                _ = try await second.tokens.findWithAccount(hash: token.hash)
+                try await pair.read("SET session_replication_role = replica")
+                try await pair.read("UPDATE \(schema).tokens SET revoked_at = now() WHERE hash = '\(token.hash)'")
+                try await pair.read("SET session_replication_role = DEFAULT")
+                #expect(Self.good(try await second.tokens.findWithAccount(hash: token.hash)), "\(name): from memory")
+                #expect(!Self.good(try await first.tokens.findWithAccount(hash: token.hash)), "\(name): read")
+                return token
+            }
+            let clock = ContinuousClock()
+
+            // The listening backends stop answering (as a server or a network that hangs would): within the heartbeat's
+            // interval and limit (4 s) they are given up, and the second instance reads the check.
+            let silent = try await keptThenRevokedUntold("silent")
+            let stopped = try await pair.listeners("pid").map { try $0.decode(Int32.self) }
+            #expect(stopped.count == 2)
+            for pid in stopped { #expect(kill(pid, SIGSTOP) == 0) }
+            let started = clock.now
+            let refused = try await PostgresInstances.eventually(.seconds(5)) {
+                try await !Self.good(second.tokens.findWithAccount(hash: silent.hash))
+            }
+            let noticed = clock.now - started
+            for pid in stopped { kill(pid, SIGCONT) }
+            #expect(refused && noticed < .milliseconds(4_500), "refused after \(noticed)")
+
+            // Listening again on new connections, and keeping checks again; then the connections are ended: the
+            // check is read at once.
+            #expect(try await pair.bothListening())
+            let ended = try await PostgresInstances.eventually(.seconds(5)) {
+                let token = try await keptThenRevokedUntold("ended-\(UUID().uuidString.prefix(8))")
+                return Self.good(try await second.tokens.findWithAccount(hash: token.hash))
+            }
+            #expect(ended, "kept again once listening")
+            let token = try await keptThenRevokedUntold("ended")
+            #expect(try await pair.listeners("pg_terminate_backend(pid)").count == 2)
+            #expect(
+                try await PostgresInstances.eventually(.milliseconds(200)) {
+                    try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
+                })
+        }
+    }
+}

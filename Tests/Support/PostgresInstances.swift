@@ -1,0 +1,89 @@
+import CaptureCore
+import CaptureStorage
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Two instances of the service's storage on one new PostgreSQL database, each running its services (the pool and
+/// the change notices' listener) as the server does, and a connection of the test's own beside them (`probe`).
+public struct PostgresInstances: Sendable {
+    public let location: PostgresLocation
+    public let first: OpenedStorage
+    public let second: OpenedStorage
+    public let probe: PostgresConnection
+
+    static let logger = Logger(label: "capture.test.postgres")
+
+    /// `body` with two instances running; both are closed after it.
+    public static func run(_ body: (PostgresInstances) async throws -> Void) async throws {
+        guard case .postgres(let location) = try await TestStorage.newLocation(.postgres) else { return }
+        let first = try await OpenedStorage.open(.postgres(location), service: true)
+        let second = try await OpenedStorage.open(.postgres(location), service: true)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in first.services + second.services { group.addTask { try await service.run() } }
+            defer { group.cancelAll() }
+            let probe = try await PostgresTestServer.connectWhenASlotFrees(location)
+            do {
+                try await body(PostgresInstances(location: location, first: first, second: second, probe: probe))
+            } catch {
+                try? await probe.close()
+                throw error
+            }
+            try await probe.close()
+        }
+        try await first.close()
+        try await second.close()
+    }
+
+    /// The rows of `sql` on the probe connection.
+    @discardableResult public func read(_ sql: String) async throws -> [PostgresRow] {
+        try await probe.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger).collect()
+    }
+
+    /// The listeners' connections, as `pg_stat_activity` shows them: `WHERE` that and `SELECT` this.
+    public func listeners(_ select: String) async throws -> [PostgresRow] {
+        try await read(
+            """
+            SELECT \(select) FROM pg_stat_activity
+            WHERE application_name = 'capture-bridge changes \(location.schema!)'
+            """)
+    }
+
+    /// The clients' version each instance answers while the counter cannot be read (another connection holds its
+    /// table locked): nil for one that would have to read it, that is, one not listening.
+    public func clientsVersionsFromMemory() async throws -> [Int64?] {
+        try await read("BEGIN")
+        try await read("LOCK TABLE \(location.schema!).change_counters IN ACCESS EXCLUSIVE MODE")
+        var answers: [Int64?] = []
+        for store in [first, second] {
+            let clients = store.repositories.clients
+            // A read waits for the lock; it is left to finish after the rollback.
+            let asked = Task { try await clients.version() }
+            answers.append(try? await PostgresTestServer.within(.milliseconds(500), asked).get())
+        }
+        try await read("ROLLBACK")
+        return answers
+    }
+
+    /// The clients' version as stored.
+    public func storedClientsVersion() async throws -> Int64 {
+        try await read("SELECT version FROM \(location.schema!).change_counters WHERE name = 'clients'")
+            .first!.decode(Int64.self)
+    }
+
+    /// Waits until both instances listen (at most 10 s); false if they do not.
+    public func bothListening() async throws -> Bool {
+        try await Self.eventually(.seconds(10)) { try await clientsVersionsFromMemory().allSatisfy { $0 != nil } }
+    }
+
+    /// Whether `condition` holds within `limit`, asked every 2 ms.
+    public static func eventually(_ limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return try await condition()
+    }
+}
