@@ -61,14 +61,17 @@ struct PostgresStore: Sendable {
     /// With `changes`, the rows the transaction's triggers named (`capture.changes`, `PostgresMigrations`) are read
     /// before the commit and stamped after it, before the caller answers: a token revoked here is refused here at
     /// once. A write to `tokens` or `users` made outside a transaction is seen when its notice comes back.
+    /// `mayTellChanges` is false for a result whose transaction cannot have changed what a kept check depends on:
+    /// the read is skipped.
     func transaction<T: Sendable>(
-        operation: String = #function, _ body: (PostgresConnection) async throws -> T
+        operation: String = #function, mayTellChanges: (T) -> Bool = { _ in true },
+        _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await measure(operation) {
             let (result, changed) = try await leased { connection in
                 try await connection.transaction { connection in
                     let result = try await body(connection)
-                    guard changes != nil else { return (result, "") }
+                    guard changes != nil, mayTellChanges(result) else { return (result, "") }
                     let told = try await connection.rows("SELECT current_setting('capture.changes', true) AS told")
                     return (result, try told.first.flatMap { try Columns($0)("told", as: String?.self) } ?? "")
                 }
@@ -131,34 +134,14 @@ extension PostgresConnection {
         return value
     }
 
-    /// The rows of one statement inside a transaction. A statement sent on a connection the server has just ended (a
-    /// restart's fast shutdown between two statements of a transaction) was at times neither answered nor failed by
-    /// postgres-nio: while it waits, the connection is looked at every `closedCheck`, and once it is closed the
-    /// statement fails as `ConnectionEnded` (the statement's task is left to end with it).
+    /// The rows of one statement. A statement sent on a connection the server has just ended (a restart's fast
+    /// shutdown between two statements of a transaction) was at times neither answered nor failed by postgres-nio:
+    /// while it waits, `StatementWatch` fails it as `ConnectionEnded` once the connection is closed (the statement's
+    /// task is left to end with it).
     @discardableResult
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        let answered = FirstAnswer()
-        return try await withCheckedThrowingContinuation { continuation in
-            let watch = Task {
-                while true {
-                    try await Task.sleep(for: Self.closedCheck)
-                    if isClosed, answered.claim() { return continuation.resume(throwing: ConnectionEnded()) }
-                }
-            }
-            Task {
-                let outcome: Result<[PostgresRow], any Error>
-                do {
-                    outcome = .success(try await self.query(query, logger: PostgresStore.logger).collect())
-                } catch {
-                    outcome = .failure(error)
-                }
-                watch.cancel()
-                if answered.claim() { continuation.resume(with: outcome) }
-            }
-        }
+        try await StatementWatch.shared.answer(on: self) { try await self.query(query, logger: PostgresStore.logger).collect() }
     }
-
-    static let closedCheck = Duration.milliseconds(250)
 
     /// Holds a transaction-scoped lock on `name` until commit: serializes decisions about rows that may not exist
     /// yet (a throttle counter's first failure, the next Janrain number).

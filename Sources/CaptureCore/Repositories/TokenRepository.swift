@@ -87,6 +87,14 @@ public enum Redemption: Sendable, Equatable {
     /// The account behind the token is deactivated: its whole chain is now revoked, nothing issued.
     case accountDisabled(RevokedTokens)
     case notUsable
+
+    /// Whether tokens were revoked (a reuse, a deactivated account): what a kept token check depends on changed.
+    public var revokedTokens: Bool {
+        switch self {
+        case .reused, .accountDisabled: true
+        case .redeemed, .notUsable: false
+        }
+    }
 }
 
 /// What storage is to do with a presented one-use token; decided by `RedemptionRule`.
