@@ -34,6 +34,20 @@ struct PostgresStore: Sendable {
         }
     }
 
+    /// The rows of a prepared statement that only reads (`PostgresPreparedStatement`: prepared once per connection,
+    /// planned once), as `query` reads them.
+    func read<Statement: PostgresPreparedStatement>(
+        prepared statement: Statement, operation: String = #function
+    ) async throws -> [PostgresRow] where Statement.Row == PostgresRow {
+        try await measure(operation) {
+            do {
+                return try await leased { connection in try await connection.rows(statement) }
+            } catch let error where Self.meansUnavailable(error) {
+                return try await leased { connection in try await connection.rows(statement) }
+            }
+        }
+    }
+
     /// Whether `error` says the database cannot be reached for a moment (`PSQLError.meansUnavailable`, or a
     /// connection closed under a statement).
     static func meansUnavailable(_ error: any Error) -> Bool {
@@ -141,6 +155,17 @@ extension PostgresConnection {
     @discardableResult
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await StatementWatch.shared.answer(on: self) { try await self.query(query, logger: PostgresStore.logger).collect() }
+    }
+
+    /// A prepared statement's rows, watched as `rows(_:)` watches a statement's.
+    func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement
+    ) async throws -> [PostgresRow] where Statement.Row == PostgresRow {
+        try await StatementWatch.shared.answer(on: self) {
+            var rows: [PostgresRow] = []
+            for try await row in try await self.execute(statement, logger: PostgresStore.logger) { rows.append(row) }
+            return rows
+        }
     }
 
     /// Holds a transaction-scoped lock on `name` until commit: serializes decisions about rows that may not exist

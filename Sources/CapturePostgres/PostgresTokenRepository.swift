@@ -82,20 +82,17 @@ struct PostgresTokenRepository: TokenRepository {
     }
 
     /// Whether the selected user (`u`) has linked accounts or passkeys (index lookups).
-    private static let linkedColumns = """
+    static let linkedColumns = """
         ,
             EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id) AS has_identities,
             EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id) AS has_passkeys
         """
 
-    /// A kept check's lookup with its user's row, read by id; nil when the row is gone.
+    /// A kept check's lookup with its user's row, read by id (`KeptUserStatement`); nil when the row is gone.
     private func user(of kept: AccountLookup, forEntity: Bool) async throws -> RecordLookup? {
-        let rows = try await store.query(
-            """
-            SELECT \(unescaped: PostgresUserRepository.columns(prefix: "u_", table: "u"))\(unescaped: forEntity ? Self.linkedColumns : "")
-            FROM users u WHERE u.id = \(kept.record.userID)
-            """)
-        guard let row = rows.first else { return nil }
+        guard let row = try await store.read(prepared: KeptUserStatement(userID: kept.record.userID)).first else {
+            return nil
+        }
         let user = try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity)
         return try await listing(
             TokenLookup(record: kept.record, user: user, clientsVersion: kept.clientsVersion), row, forEntity: forEntity)
@@ -344,4 +341,23 @@ struct PostgresTokenRepository: TokenRepository {
         token.device = try c("device")
         return token
     }
+}
+
+/// A kept check's user by id and whether it has linked accounts or passkeys: the one statement of `/entity` (and of a
+/// flow call) whose token check is kept, prepared once per connection, so PostgreSQL plans it once.
+struct KeptUserStatement: PostgresPreparedStatement {
+    static let name = "capture_kept_user"
+    static let sql = """
+        SELECT \(PostgresUserRepository.columns(prefix: "u_", table: "u"))\(PostgresTokenRepository.linkedColumns)
+        FROM users u WHERE u.id = $1
+        """
+    let userID: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(userID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
