@@ -48,6 +48,9 @@ routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh updat
 perf_route=${BENCH_PERF:-}
 perf_round=${BENCH_PERF_ROUND:-0}
 out_dir=${BENCH_OUT:-bench-results}
+# 2: PostgreSQL's server is two instances on its database behind nginx (round robin), as docs/operations.md describes.
+instances=${BENCH_INSTANCES:-1}
+[[ $instances == 1 || $instances == 2 ]] || { echo "BENCH_INSTANCES is 1 or 2" >&2; exit 1; }
 if [[ -n "$perf_route" ]] && ! command -v perf >/dev/null; then
   echo "BENCH_PERF needs perf (Debian: apt-get install linux-perf)" >&2
   exit 1
@@ -62,8 +65,11 @@ bin=$repo/.build/release
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/capture-bench.XXXXXX")
 declare -A servers=() bases=() basics=() etags=()
+# Every process a backend's requests reach (its instances), for CPU; and nginx's access log when it balances them.
+declare -A instance_pids=() balancer_logs=()
+extra_pids=()
 cleanup() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  for pid in "${servers[@]}" "${extra_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   if [[ "${BENCH_KEEP:-}" == 1 ]]; then say "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -85,15 +91,19 @@ prepare() { # backend
     db=${CAPTURE_TEST_POSTGRES%/*}/bench
   fi
   port=$((20000 + RANDOM % 20000))
-  local base="http://127.0.0.1:$port"
+  local base="http://127.0.0.1:$port" front="" origin=""
   bases[$b]=$base
+  # Two instances behind nginx show one origin (docs/operations.md: publicOrigin is the balancer's on every instance).
+  if [[ $b == postgres && $instances == 2 ]]; then front=$((20000 + RANDOM % 20000)); origin=http://127.0.0.1:$front; fi
   # Settings: a copy of Settings/ with what the benchmark needs. One address (wrk on loopback) does all the sign-ins,
   # so the per-address limits are raised; the per-account limits stay (each request signs in a different account).
   cp -r Settings "$work/settings-$b"
-  python3 - "$work/settings-$b/service.json" "$db" "$repo/WebFlows" "$port" "$cost" <<'PY'
+  python3 - "$work/settings-$b/service.json" "$db" "$repo/WebFlows" "$port" "$cost" "$origin" <<'PY'
 import json, sys
-path, db, flows, port, cost = sys.argv[1:]
+path, db, flows, port, cost, origin = sys.argv[1:]
 s = json.load(open(path))
+if origin:
+    s["publicOrigin"] = origin
 s.update(database=db, webFlows=flows, port=int(port), bcryptCost=int(cost), accessTokenLifeHours=24,
          signInMaxFailuresPerAddress=1_000_000_000, registrationsPerAddress=1_000_000_000,
          codeRequestsPerAddress=1_000_000_000, purgeIntervalMinutes=1440)
@@ -134,6 +144,8 @@ PY
   servers[$b]=$!
   for _ in $(seq 300); do curl -fs "$base/health/ready" >/dev/null && break; sleep 0.1; done
   curl -fs "$base/health/ready" >/dev/null || { say "the server did not become ready (rerun with BENCH_SERVER_LOG=file)"; exit 1; }
+  instance_pids[$b]=${servers[$b]}
+  if [[ -n "$front" ]]; then balance "$b" "$port" "$front"; base=${bases[$b]}; fi
 
   # One request of each kind with curl first: the load must measure successes, not refusals.
   local access
@@ -161,6 +173,52 @@ PY
     say "flow pages send no ETag: the If-None-Match load gets full 200 pages"
   fi
 }
+# A second instance of backend $1 on its database and settings (another port), and nginx in front of both (the
+# configuration Tests/WebView/test_cluster.py runs): the backend's base becomes nginx's.
+balance() { # backend, first instance's port, nginx's port
+  local b=$1 first=$2 front=$3 second=$((20000 + RANDOM % 20000)) pid
+  cp -r "$work/settings-$b" "$work/settings-$b-2"
+  python3 -c "import json, sys; p = sys.argv[1]; s = json.load(open(p)); s['port'] = int(sys.argv[2]); json.dump(s, open(p, 'w'))" \
+    "$work/settings-$b-2/service.json" "$second"
+  "$bin/capture-server" --settings "$work/settings-$b-2" >/dev/null 2>&1 &
+  pid=$!
+  extra_pids+=("$pid")
+  instance_pids[$b]="${servers[$b]} $pid"
+  for _ in $(seq 300); do curl -fs "http://127.0.0.1:$second/health/ready" >/dev/null && break; sleep 0.1; done
+  mkdir -p "$work/nginx"
+  cat >"$work/nginx/nginx.conf" <<NGINX
+$( ((EUID == 0)) && echo "user root;" || true)
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  log_format upstream '\$upstream_addr';
+  access_log $work/nginx/access.log upstream;
+  upstream capture { server 127.0.0.1:$first; server 127.0.0.1:$second; keepalive 64; }
+  server {
+    listen 127.0.0.1:$front;
+    location / {
+      proxy_pass http://capture;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host \$http_host;
+    }
+  }
+}
+NGINX
+  /usr/sbin/nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g "daemon off;" >/dev/null 2>&1 &
+  extra_pids+=("$!")
+  bases[$b]="http://127.0.0.1:$front"
+  balancer_logs[$b]=$work/nginx/access.log
+  for _ in $(seq 100); do curl -fs "${bases[$b]}/health/ready" >/dev/null && break; sleep 0.1; done
+  say "$b: two instances (ports $first and $second) behind nginx on ${bases[$b]}"
+}
 ctl=("$bin/capturectl")
 audience=http://android.library # a redirect URI of demo-mobile-app, so /verify answers "okay"
 sample() { # name, pattern the reply must contain, curl arguments…
@@ -180,6 +238,8 @@ load() { # route name, mode, round, seconds, connections, file (on the server of
   local url=${bases[$backend]}/health/live ticks_before ticks_after db_before db_after etag=${etags[$backend]}
   ticks_before=$(server_ticks)
   db_before=$(database_ticks)
+  local log=${balancer_logs[$backend]:-} mark=0
+  [[ -n "$log" ]] && mark=$(stat -c %s "$log")
   BENCH_MODE=$mode BENCH_FILE=$file BENCH_THREADS=$threads BENCH_ROUND=$round BENCH_ROUNDS=$rounds \
     BENCH_BASIC=${basics[$backend]} BENCH_AUDIENCE=$audience BENCH_ETAG="${etag:-\"bench\"}" \
     BENCH_EXPECT_304=$([[ -n "$etag" ]] && echo 1 || echo 0) \
@@ -194,7 +254,12 @@ load() { # route name, mode, round, seconds, connections, file (on the server of
   requests=$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")
   cpu_us=$(per_request "$((ticks_after - ticks_before))" "${requests:-0}")
   [[ $backend == postgres ]] && db_us=" db_cpu_us=$(per_request "$((db_after - db_before))" "${requests:-0}")"
-  echo "backend=$backend route=$name round=$round ${line#BENCH } cpu_us=$cpu_us$db_us load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+  # Behind nginx: the share of the requests each instance answered (its access log names the upstream).
+  local split=""
+  if [[ -n "$log" ]]; then
+    split=$(tail -c +$((mark + 1)) "$log" | sort | uniq -c | sort -k2 | awk '{printf " instance%d=%d", NR, $1}')
+  fi
+  echo "backend=$backend route=$name round=$round ${line#BENCH } cpu_us=$cpu_us$db_us$split load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
   say "$backend $name round $round: ${line#BENCH }"
 }
 per_request() { # clock ticks, requests -> µs per request
@@ -205,7 +270,7 @@ per_request() { # clock ticks, requests -> µs per request
 # PostgreSQL's postmaster and its children (its backends for the server's connections, the WAL writer, …).
 # A child that ended meanwhile (an autovacuum worker) is left out.
 ticks_of() { for pid in "$@"; do sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $12 + $13} END {print t + 0}'; }
-server_ticks() { ticks_of "${servers[$backend]}"; }
+server_ticks() { ticks_of ${instance_pids[$backend]:-${servers[$backend]}}; }
 database_ticks() {
   [[ $backend == postgres ]] || { echo 0; return; }
   local postmaster
@@ -271,14 +336,16 @@ done
 loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # What each backend's server used, and how its database was seeded.
 for b in "${backends[@]}"; do
-  python3 - "$work/backend-$b.json" "$b" "$(awk '/^VmHWM:/ {print $2}' "/proc/${servers[$b]}/status")" \
+  # The peak of the largest instance.
+  peak=$(for pid in ${instance_pids[$b]}; do awk '/^VmHWM:/ {print $2}' "/proc/$pid/status"; done | sort -n | tail -1)
+  python3 - "$work/backend-$b.json" "$b" "$peak" \
     "$(awk '/^Threads:/ {print $2}' "/proc/${servers[$b]}/status")" "${seed_users_seconds[$b]}" \
-    "${seed_tokens_seconds[$b]}" "${seed_logs[$b]}" "${etags[$b]}" <<'PY'
+    "${seed_tokens_seconds[$b]}" "${seed_logs[$b]}" "${etags[$b]}" "$(wc -w <<<"${instance_pids[$b]}")" <<'PY'
 import json, sys
-path, name, peak_kib, threads, users_s, tokens_s, seed_log, etag = sys.argv[1:]
+path, name, peak_kib, threads, users_s, tokens_s, seed_log, etag, instances = sys.argv[1:]
 json.dump({"backend": name, "peak_rss_mib": round(int(peak_kib) / 1024, 1), "server_threads": int(threads),
            "seed_users_seconds": float(users_s), "seed_tokens_seconds": float(tokens_s), "seed_tokens": seed_log,
-           "page_etag": etag}, open(path, "w"))
+           "page_etag": etag, "instances": int(instances)}, open(path, "w"))
 PY
 done
 postgres_version=""

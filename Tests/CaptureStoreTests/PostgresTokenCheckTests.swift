@@ -66,8 +66,10 @@ import Testing
                 try await PostgresInstances.eventually(.seconds(1)) {
                     try await second.tokens.findWithAccount(hash: last.hash) == nil
                 })
-            let slowest = try #require(delays.max())
+            let sorted = delays.sorted()
+            let slowest = try #require(sorted.last)
             #expect(slowest < .seconds(1), "the slowest of \(delays.count) revocations took \(slowest)")
+            print("revocation seen by the other instance after: median \(sorted[sorted.count / 2]), slowest \(slowest)")
         }
     }
 

@@ -78,6 +78,10 @@ def summarize(runs, bcrypt):
                 entry["database_cpu_us_per_request"] = round(med("db_cpu_us"), 1)
         if route in ("refresh", "code"):
             entry.update(pool=total("pool"), used=total("used"), exhausted=total("exhausted"))
+        # Behind nginx: how many requests each instance answered, over the rounds.
+        answered = [total(key) for key in ("instance1", "instance2") if all(key in r for r in rounds.values())]
+        if len(answered) == 2 and sum(answered):
+            entry["instance_requests"] = answered
         paths[route] = entry
 
     def per_round_ratio(route, base):
@@ -90,6 +94,15 @@ def summarize(runs, bcrypt):
     if "storm_entity" in paths and "entity" in runs:
         paths["storm_entity"]["ratio_to_solo_entity"] = per_round_ratio("storm_entity", runs["entity"])
     return paths
+
+
+def split(path):
+    """'50/50': the share of the requests each instance answered."""
+    answered = path.get("instance_requests")
+    if not answered:
+        return "-"
+    first = round(100 * answered[0] / sum(answered))
+    return f"{first}/{100 - first}"
 
 
 def fmt(value, form):
@@ -126,11 +139,14 @@ def main(meta_path, results_path, prefix):
         info = meta["backends"][backend]
         paths = info["paths"]
         out.append("")
+        instances = info.get("instances", 1)
         out.append(f"== {NAMES[backend]}: seeding users {info['seed_users_seconds']} s (capturectl user import), tokens "
                    f"{info['seed_tokens_seconds']} s (capture-bench seed-tokens); server peak RSS (VmHWM) "
-                   f"{info['peak_rss_mib']} MiB, {info['server_threads']} threads at the end")
+                   f"{info['peak_rss_mib']} MiB, {info['server_threads']} threads at the end"
+                   + (f"; {instances} instances behind nginx (req/s is their sum, cpu µs both instances' "
+                      "but not nginx's; split: the share each answered)" if instances > 1 else ""))
         out.append(f"{'path':<36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x bare':>7} {'p99 x':>6} {'errors':>7} "
-                   f"{'cpu µs':>7} {'db µs':>7}")
+                   f"{'cpu µs':>7} {'db µs':>7}" + (f" {'split':>9}" if instances > 1 else ""))
         for route, label in ORDER:
             p = paths.get(route)
             if not p:
@@ -138,7 +154,8 @@ def main(meta_path, results_path, prefix):
             out.append(f"{label:<36} {p['rps']:>9.1f} {p['p50_ms']:>8.2f} {p['p99_ms']:>8.2f} "
                        f"{fmt(p['ratio_to_bare'], '{:.3f}'):>7} {fmt(p['p99_ratio_to_bare'], '{:.1f}'):>6} {p['errors']:>7} "
                        f"{fmt(p.get('server_cpu_us_per_request'), '{:.1f}'):>7} "
-                       f"{fmt(p.get('database_cpu_us_per_request'), '{:.1f}'):>7}")
+                       f"{fmt(p.get('database_cpu_us_per_request'), '{:.1f}'):>7}"
+                       + (f" {split(p):>9}" if instances > 1 else ""))
         if "signin" in paths and raw:
             out.append(f"sign-in / raw bcrypt (median of per-round ratios): {paths['signin']['ratio_to_raw_bcrypt']:.3f}")
         if "storm_signin" in paths and raw:
