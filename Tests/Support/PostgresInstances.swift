@@ -17,7 +17,7 @@ public struct PostgresInstances: Sendable {
 
     /// `body` with two instances running; both are closed after it.
     public static func run(_ body: (PostgresInstances) async throws -> Void) async throws {
-        guard case .postgres(let location) = try await TestStorage.newLocation(.postgres) else { return }
+        let location = try await PostgresTestServer.shared.newSchema()
         let first = try await OpenedStorage.open(.postgres(location), service: true)
         let second = try await OpenedStorage.open(.postgres(location), service: true)
         try await withThrowingTaskGroup(of: Void.self) { group in
