@@ -9,6 +9,13 @@ struct PostgresTokenRepository: TokenRepository {
     let store: PostgresStore
     /// Token checks kept in memory (the server's, while its change notices are heard); none elsewhere.
     var checks: TokenCheckCache? = nil
+    let redemptions: RedemptionGroups
+
+    init(store: PostgresStore, checks: TokenCheckCache? = nil) {
+        self.store = store
+        self.checks = checks
+        redemptions = RedemptionGroups(store: store)
+    }
 
     static let columns = """
         tokens.id, kind, hash, user_id, client_id, chain_id, scope, auth_provider, issued_at, expires_at, used_at, \
@@ -190,71 +197,13 @@ struct PostgresTokenRepository: TokenRepository {
         return try await store.query(PostgresQuery(unsafeSQL: sql, binds: binds)).map(Self.record)
     }
 
-    /// Four round trips: BEGIN, the token (locked) with its account's standing, the step `decide` chose in one
-    /// statement, COMMIT. A plain redemption marks a refresh token or a code used, which no kept token check depends
-    /// on, so `capture.changes` is not read for it.
+    /// Redemptions arriving together share a transaction (`RedemptionGroups`). A plain redemption marks a refresh
+    /// token or a code used, which no kept token check depends on, so `capture.changes` is read only for a group that
+    /// revoked tokens.
     func redeem(
         hash: String, now: Date, _ decide: @escaping @Sendable (TokenRecord?, Bool) -> RedemptionStep
     ) async throws -> Redemption {
-        try await store.transaction(mayTellChanges: { $0.revokedTokens }) { connection in
-            let row = try await connection.rows(
-                """
-                SELECT \(unescaped: Self.columns), u.id AS account_id, u.disabled_at AS account_disabled_at
-                FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash) FOR UPDATE OF tokens
-                """
-            ).first
-            let token = try row.map(Self.record)
-            // Deactivated, or gone (a deleted account took its tokens, so only within a race).
-            let disabled =
-                try row.map { row in
-                    let columns = Columns(row)
-                    return try columns("account_id", as: String?.self) == nil
-                        || columns("account_disabled_at", as: Date?.self) != nil
-                } ?? false
-            switch (decide(token, disabled), token) {
-            case (.redeem(let replacements), var old?):
-                old.usedAt = now
-                try await connection.rows(Self.markUsed(old, replacingWith: replacements))
-                return .redeemed(old)
-            case (.revokeChain, let old?):
-                return .reused(try await Self.revokeChain(old.chainID, of: old.userID, at: now, on: connection))
-            case (.revokeChainOfDisabledAccount, let old?):
-                return .accountDisabled(try await Self.revokeChain(old.chainID, of: old.userID, at: now, on: connection))
-            default:
-                return .notUsable
-            }
-        }
-    }
-
-    /// One statement: `used` marked used at its `usedAt`, and `replacements` stored.
-    static func markUsed(_ used: TokenRecord, replacingWith replacements: [TokenRecord]) -> PostgresQuery {
-        var binds = PostgresBindings()
-        func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
-            binds.append(value)
-            return "$\(binds.count)"
-        }
-        func bindOptional(_ value: (some PostgresDynamicTypeEncodable)?) -> String {
-            if let value { return bind(value) }
-            return "NULL"
-        }
-        let update = "UPDATE tokens SET used_at = \(bind(used.usedAt ?? Date())) WHERE id = \(bind(used.id ?? 0))"
-        guard !replacements.isEmpty else { return PostgresQuery(unsafeSQL: update, binds: binds) }
-        let rows = replacements.map { token in
-            let values = [
-                bind(token.kind.rawValue), bind(token.hash), bind(token.userID), bind(token.clientID), bind(token.chainID),
-                bind(token.scope), bind(token.authProvider), bind(token.issuedAt), bind(token.expiresAt),
-                bindOptional(token.usedAt), bindOptional(token.revokedAt), bindOptional(token.refreshSecret),
-                bindOptional(token.redirectURI), bindOptional(token.codeChallenge), bindOptional(token.device),
-            ]
-            return "(" + values.joined(separator: ", ") + ")"
-        }
-        let sql = """
-            WITH used AS (\(update))
-            INSERT INTO tokens (kind, hash, user_id, client_id, chain_id, scope, auth_provider, issued_at, expires_at,
-                used_at, revoked_at, refresh_secret, redirect_uri, code_challenge, device)
-            VALUES \(rows.joined(separator: ", "))
-            """
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        try await redemptions.redeem(hash: hash, now: now, decide)
     }
 
     func revoke(id: Int64, at date: Date) async throws -> RevokedTokens {
@@ -299,7 +248,7 @@ struct PostgresTokenRepository: TokenRepository {
 
     /// Revokes the live tokens matching `condition` (its parameters from `$2`; `$1` is the time) and counts them by
     /// kind, in one statement.
-    private static func revokeChain(
+    static func revokeChain(
         _ chainID: String, of userID: String, at date: Date, on connection: PostgresConnection
     )
         async throws -> RevokedTokens
