@@ -41,7 +41,7 @@ struct PostgresTokenRepository: TokenRepository {
     }
 
     func find(hash: String) async throws -> TokenRecord? {
-        try await store.query("SELECT \(unescaped: Self.columns) FROM tokens WHERE hash = \(hash)").first.map(Self.record)
+        try await store.read(prepared: TokenStatement(key: hash)).first.map(Self.record)
     }
 
     func findWithUser(hash: String) async throws -> TokenLookup? {
@@ -53,9 +53,10 @@ struct PostgresTokenRepository: TokenRepository {
     }
 
     /// The token, its user and (for `/entity`) the user's linked accounts and passkeys. With the token's check kept in
-    /// `checks`, only the user's row is read; otherwise one statement reads the token, its user and the clients'
-    /// version, and what it read is kept when it is a check `checks` holds. Either statement also says whether the
-    /// user has linked accounts or passkeys; only then are they listed (most records have neither: one round trip).
+    /// `checks`, only the user's row is read (`KeptUserStatement`); otherwise one statement reads the token, its user
+    /// and the clients' version (`TokenUserStatement`), and what it read is kept when it is a check `checks` holds.
+    /// Either statement also says whether the user has linked accounts or passkeys; only then are they listed (most
+    /// records have neither: one round trip).
     private func lookup(hash: String, forEntity: Bool) async throws -> RecordLookup? {
         if let checks, let (kept, _) = checks.kept(key: hash), let found = try await user(of: kept, forEntity: forEntity) {
             store.metrics.tokenCheck(kept: true)
@@ -63,13 +64,7 @@ struct PostgresTokenRepository: TokenRepository {
         }
         if checks != nil { store.metrics.tokenCheck(kept: false) }
         let generation = checks?.generation
-        let rows = try await store.query(
-            """
-            SELECT \(unescaped: Self.columns), \(unescaped: PostgresUserRepository.columns(prefix: "u_", table: "u")),
-                (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version,
-                hashtextextended(u.id, 0) AS u_key\(unescaped: forEntity ? Self.linkedColumns : "")
-            FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
-            """)
+        let rows = try await store.read(prepared: TokenUserStatement(key: hash))
         guard let row = rows.first else { return nil }
         let columns = Columns(row)
         let token = try Self.record(row)
@@ -97,7 +92,7 @@ struct PostgresTokenRepository: TokenRepository {
 
     /// A kept check's lookup with its user's row, read by id (`KeptUserStatement`); nil when the row is gone.
     private func user(of kept: AccountLookup, forEntity: Bool) async throws -> RecordLookup? {
-        guard let row = try await store.read(prepared: KeptUserStatement(userID: kept.record.userID)).first else {
+        guard let row = try await store.read(prepared: KeptUserStatement(key: kept.record.userID)).first else {
             return nil
         }
         let user = try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity)
@@ -121,8 +116,8 @@ struct PostgresTokenRepository: TokenRepository {
         return RecordLookup(check: check, storedProfile: try columns("u_profile"), profiles: linked, passkeys: passkeys)
     }
 
-    /// From `checks` while nothing it depends on has changed, else one statement: the token, its account's standing
-    /// and the clients' version, kept in `checks` when it is one they hold.
+    /// From `checks` while nothing it depends on has changed, else one statement (`TokenAccountStatement`): the token,
+    /// its account's standing and the clients' version, kept in `checks` when it is one they hold.
     func findWithAccount(hash: String) async throws -> AccountLookup? {
         if let checks {
             let kept = checks.lookup(key: hash)
@@ -130,14 +125,7 @@ struct PostgresTokenRepository: TokenRepository {
             if let kept { return kept }
         }
         let generation = checks?.generation
-        let rows = try await store.query(
-            """
-            SELECT \(unescaped: Self.columns), u.id AS account_id, u.email AS account_email,
-                u.disabled_at AS account_disabled_at, u.email_verified_at IS NOT NULL AS account_email_verified,
-                (\(unescaped: PostgresClientRepository.versionQuery)) AS clients_version,
-                hashtextextended(u.id, 0) AS account_key
-            FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = \(hash)
-            """)
+        let rows = try await store.read(prepared: TokenAccountStatement(key: hash))
         guard let row = rows.first else { return nil }
         let columns = Columns(row)
         let account = try columns("account_id", as: String?.self).map { id in
@@ -290,23 +278,4 @@ struct PostgresTokenRepository: TokenRepository {
         token.device = try c("device")
         return token
     }
-}
-
-/// A kept check's user by id and whether it has linked accounts or passkeys: the one statement of `/entity` (and of a
-/// flow call) whose token check is kept, prepared once per connection, so PostgreSQL plans it once.
-struct KeptUserStatement: PostgresPreparedStatement {
-    static let name = "capture_kept_user"
-    static let sql = """
-        SELECT \(PostgresUserRepository.columns(prefix: "u_", table: "u"))\(PostgresTokenRepository.linkedColumns)
-        FROM users u WHERE u.id = $1
-        """
-    let userID: String
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(userID)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }

@@ -51,4 +51,52 @@ import Testing
         let stored = Set(try await tokens.list(TokenFilter(userID: user.id, state: .active, now: Fixtures.now)).map(\.hash))
         #expect(stored == Set((0..<64).map { TokenMinter.hash("next \($0)") }))
     }
+
+    /// A stolen refresh token presented sixteen times at once, the presentations queued behind two groups held by a
+    /// row lock, so that they run as one group: the first is redeemed, the second finds it used and revokes its chain
+    /// (the winner's new token too), the rest find it revoked. As when each has a transaction of its own.
+    @Test func aTokenPresentedManyTimesInOneGroupRotatesOnceAndRevokesItsChain() async throws {
+        let location = try await PostgresTestServer.shared.newSchema()
+        let storage = try await OpenedStorage.open(.postgres(location))
+        let tokens = storage.repositories.tokens
+        let user = try await storage.repositories.users.insert(Fixtures.user("raced@example.com"))
+        try await tokens.insert([
+            Fixtures.token(.refresh, "held", user: user.id, chain: "held"),
+            Fixtures.token(.refresh, "stolen", user: user.id, chain: "stolen"),
+        ])
+        @Sendable func redeem(_ secret: String, _ index: Int) async throws -> Redemption {
+            try await tokens.redeem(
+                hash: TokenMinter.hash(secret), kind: .refresh, now: Fixtures.now, client: "app", allowExpired: false
+            ) { old in [Fixtures.token(.refresh, "\(secret) next \(index)", user: old.userID, chain: old.chainID)] }
+        }
+        let probe = try await PostgresTestServer.connectWhenASlotFrees(location)
+        defer { Task { try? await probe.close() } }
+        let logger = Logger(label: "capture.test.postgres")
+        try await probe.query("BEGIN", logger: logger)
+        try await probe.query(
+            PostgresQuery(unsafeSQL: "SELECT id FROM \(try #require(location.schema)).tokens WHERE chain_id = 'held' FOR UPDATE"),
+            logger: logger)
+        let (held, raced) = try await withThrowingTaskGroup(of: (Int, Redemption).self) { group in
+            // Two groups, one after the other, wait for the held row; the sixteen presentations queue behind them.
+            for index in 0..<2 {
+                group.addTask { (-1, try await redeem("held", index)) }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            for index in 0..<16 { group.addTask { (index, try await redeem("stolen", index)) } }
+            try await Task.sleep(for: .milliseconds(200))
+            try await probe.query("COMMIT", logger: logger)
+            var held: [Redemption] = [], raced: [Redemption] = []
+            for try await (index, outcome) in group {
+                if index < 0 { held.append(outcome) } else { raced.append(outcome) }
+            }
+            return (held, raced)
+        }
+        #expect(held.filter { if case .redeemed = $0 { true } else { false } }.count == 1, "\(held)")
+        #expect(held.contains(.reused(RevokedTokens([.refresh: 2]))), "the second group waited for the first's commit")
+        #expect(raced.filter { if case .redeemed = $0 { true } else { false } }.count == 1, "\(raced)")
+        #expect(raced.filter { $0 == .reused(RevokedTokens([.refresh: 2])) }.count == 1, "\(raced)")
+        #expect(raced.filter { $0 == .notUsable }.count == 14, "\(raced)")
+        let chain = try await tokens.list(TokenFilter(userID: user.id, now: Fixtures.now)).filter { $0.chainID == "stolen" }
+        #expect(chain.count == 2 && chain.allSatisfy { $0.revokedAt != nil })
+    }
 }
