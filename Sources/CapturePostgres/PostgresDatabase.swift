@@ -152,6 +152,11 @@ public final class PostgresDatabase: Sendable {
         return settings
     }
 
+    /// postgres-nio schedules a timer task each time a connection is handed back with nobody waiting for it (a
+    /// keep-alive, an idle timeout); a cancelled timer's task stays in memory until it would have fired. With keep-alive
+    /// queries off and a short idle timeout (`pool_idle_seconds`, default 10) that memory stays small at thousands of
+    /// statements a second (docs/decisions.md). Every connection the pool opens is closed once idle, so a keep-alive
+    /// query would only ever ping one about to close.
     private static func configuration(_ location: PostgresLocation) throws -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         if let directory = location.socketDirectory {
@@ -171,6 +176,7 @@ public final class PostgresDatabase: Sendable {
         }
         configuration.options.maximumConnections = location.maxConnections
         configuration.options.connectionIdleTimeout = .seconds(location.idleSeconds)
+        configuration.options.keepAliveBehavior = nil
         configuration.options.connectTimeout = .seconds(Int64(location.connectTimeoutSeconds))
         configuration.options.additionalStartupParameters = startupParameters(location)
         return configuration

@@ -28,7 +28,7 @@ import Testing
             url: "postgres:///capture?host=/run/postgresql", environment: ["PGUSER": "svc", "PGPASSWORD": "secret"])
         #expect(fromEnvironment.user == "svc" && fromEnvironment.password == "secret")
         #expect(fromEnvironment.socketDirectory == "/run/postgresql" && fromEnvironment.port == 5432)
-        #expect(fromEnvironment.tls == .prefer && fromEnvironment.maxConnections == 20)
+        #expect(fromEnvironment.tls == .prefer && fromEnvironment.maxConnections == 20 && fromEnvironment.idleSeconds == 10)
         #expect(!fromEnvironment.description.contains("secret"))
     }
 

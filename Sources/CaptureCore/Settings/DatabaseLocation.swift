@@ -66,7 +66,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var tls: TLSMode
     /// Connections this process may open at most (`pool_max`, default 20).
     public var maxConnections: Int
-    /// How long a connection may sit unused before it is closed (`pool_idle_seconds`, default 60).
+    /// How long a connection may sit unused before it is closed (`pool_idle_seconds`, default 10: each hand-back of a
+    /// connection nobody waits for holds a few hundred bytes for this long, `PostgresDatabase`).
     public var idleSeconds: Int
     /// How long opening a connection may take, the server's first answers included (`connect_timeout`, libpq's
     /// name, default 10).
@@ -75,7 +76,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String,
         password: String?, database: String, schema: String? = nil, tls: TLSMode = .prefer, maxConnections: Int = 20,
-        idleSeconds: Int = 60
+        idleSeconds: Int = 10
     ) {
         self.host = host
         self.port = port
@@ -133,7 +134,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             }
             maxConnections = value
         }
-        var idleSeconds = 60
+        var idleSeconds = 10
         if let text = query["pool_idle_seconds"] {
             guard let value = Int(text), (1...86_400).contains(value) else {
                 throw DatabaseLocationError("pool_idle_seconds must be between 1 and 86400, got '\(text)'")
