@@ -267,15 +267,17 @@ per_request() { # clock ticks, requests -> µs per request
     "$1" "$(getconf CLK_TCK)" "$2"
 }
 # utime + stime in clock ticks (/proc/<pid>/stat fields 14 and 15, after the command name): of the server, and of
-# PostgreSQL's postmaster and its children (its backends for the server's connections, the WAL writer, …).
-# A child that ended meanwhile (an autovacuum worker) is left out.
+# PostgreSQL's postmaster and its children (its backends for the server's connections, the WAL writer, …), with the
+# postmaster's cutime + cstime (fields 16 and 17): a child that ended meanwhile (a pooled connection closed once idle,
+# an autovacuum worker) is counted there once reaped.
 ticks_of() { for pid in "$@"; do sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $12 + $13} END {print t + 0}'; }
+reaped_ticks_of() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $14 + $15 + 0}'; }
 server_ticks() { ticks_of ${instance_pids[$backend]:-${servers[$backend]}}; }
 database_ticks() {
   [[ $backend == postgres ]] || { echo 0; return; }
   local postmaster
   postmaster=$(head -1 "$CAPTURE_TEST_POSTGRES_DATA/postmaster.pid" 2>/dev/null) || { echo 0; return; }
-  ticks_of "$postmaster" $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null)
+  echo $(($(ticks_of "$postmaster" $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null)) + $(reaped_ticks_of "$postmaster")))
 }
 perf_pid=""
 # Before the rounds, each backend answers BENCH_WARM_SECONDS (default 20; 0 leaves it out) of /verify over the access
