@@ -81,7 +81,8 @@ final class RedemptionGroups: Sendable {
         }
     }
 
-    /// The group's tokens locked in the order of their ids (two groups never wait for each other in a circle), each
+    /// The group's tokens locked in the order of their ids (two groups' locks on their tokens never wait for each
+    /// other in a circle; a deadlock PostgreSQL finds elsewhere fails the group, which then runs one by one), each
     /// step decided on the tokens as the steps before it left them, the plain redemptions carried out together in
     /// one statement and a chain's revocation in one of its own, after those decided before it.
     static func redeem(_ group: [Pending], on connection: PostgresConnection) async throws -> [Redemption] {
