@@ -72,7 +72,7 @@ public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throw
     }
     // The calls a customer's page makes through the drop-in: readable from the origins clients allow, errors included.
     func crossOriginGroup(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
-        router.group().add(middleware: CrossOriginReplies(service: service)).add(middleware: ErrorReplyMiddleware(style: style))
+        router.group().add(middleware: ErrorReplyMiddleware(style: style, crossOrigin: CrossOriginReplies(service: service)))
     }
     let capture = crossOriginGroup(.capture), oauth = crossOriginGroup(.oauth), pageRoutes = group(.page)
     let problem = group(.problem)

@@ -46,7 +46,7 @@ extension User {
 
     /// A user from `selection`'s columns, the first at `start`; without `parsingProfile`, its profile is left empty
     /// (see `storedProfile`).
-    init(row: Row, selectionAt start: Int, parsingProfile: Bool = true) {
+    init(row: SelectedColumns, selectionAt start: Int, parsingProfile: Bool = true) {
         func date(_ offset: Int) -> Date? { (row[start + offset] as StoredInstant?)?.date }
         let created: StoredInstant = row[start + 3]
         self.init(id: row[start], email: row[start + 1], passwordHash: row[start + 2], createdAt: created.date)
@@ -61,7 +61,7 @@ extension User {
     }
 
     /// The stored profile's text among `selection`'s columns, the first at `start`.
-    static func storedProfile(_ row: Row, selectionAt start: Int) -> String {
+    static func storedProfile(_ row: SelectedColumns, selectionAt start: Int) -> String {
         row[start + 5] ?? "{}"
     }
 }
@@ -122,7 +122,7 @@ extension TokenRecord {
     static let selectionCount = 16
 
     /// A token from `selection`'s columns, the first at `start`.
-    init(row: Row, selectionAt start: Int) {
+    init(row: SelectedColumns, selectionAt start: Int) {
         let (issued, expires): (StoredInstant, StoredInstant) = (row[start + 8], row[start + 9])
         self.init(
             kind: TokenKind(rawValue: row[start + 1]) ?? .device, hash: row[start + 2], userID: row[start + 3],

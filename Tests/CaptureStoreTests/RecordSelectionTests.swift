@@ -39,7 +39,7 @@ import Testing
     }
 
     /// `Statement.first` reads the first row where SQLite holds it, NULL as nil, and resets the statement before it
-    /// returns: a statement left stepped would keep its read transaction, and the WAL behind it, open.
+    /// returns, failing or not: a statement left stepped would keep its read transaction, and the WAL behind it, open.
     @Test func firstReadsOneRowAndLeavesNoStatementStepped() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
@@ -56,6 +56,13 @@ import Testing
             #expect(try statement.first(arguments: [3]) { row in row[0] as Int64 } == nil)
             #expect(sqlite3_stmt_busy(statement.sqliteStatement) == 0)
             #expect(throws: DatabaseError.self) { try statement.first(arguments: [1, 2]) { row in row[0] as Int64 } }
+            // An error SQLite raises while stepping (not while binding) is GRDB's DatabaseError too.
+            let failing = try db.makeStatement(sql: "SELECT abs(?)")
+            let error = #expect(throws: DatabaseError.self) {
+                try failing.first(arguments: [Int64.min]) { row in row[0] as Int64 }
+            }
+            #expect(error?.resultCode == .SQLITE_ERROR && error?.message?.contains("integer overflow") == true)
+            #expect(sqlite3_stmt_busy(failing.sqliteStatement) == 0)
         }
     }
 }

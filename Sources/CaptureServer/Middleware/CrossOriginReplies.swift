@@ -5,22 +5,32 @@ import Hummingbird
 /// allows (`CaptureService.allowsCrossOrigin`) is answered with `Access-Control-Allow-Origin` naming it, errors
 /// included. The widget's calls are CORS-simple (form-encoded POSTs and GETs), so no preflight is answered; nothing
 /// else is loosened, and which client a page may drive is still checked on every call.
-struct CrossOriginReplies: RouterMiddleware {
-    typealias Context = CaptureRequestContext
-    let service: CaptureService
+///
+/// Not a middleware of its own: its group's `ErrorReplyMiddleware` applies it, since each middleware layer is a
+/// nested async call that costs a few µs on every request (docs/decisions.md, "one router-wide middleware").
+struct CrossOriginReplies: Sendable {
+    private let publicOrigin: String
+    private let allows: @Sendable (String) async throws -> Bool
 
-    @concurrent func handle(
-        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard let origin = request.headers.value(.origin), origin != service.settings.resolvedPublicOrigin,
-            try await service.allowsCrossOrigin(origin)
-        else { return try await next(request, context) }
-        var response = try await next(request, context)
+    init(service: CaptureService) {
+        publicOrigin = service.settings.resolvedPublicOrigin
+        allows = { [service] origin in try await service.allowsCrossOrigin(origin) }
+    }
+
+    /// The request's `Origin` when it is another one that a client allows; nil for the others (no header added).
+    func allowedOrigin(of request: Request) async throws -> String? {
+        guard let origin = request.headers.value(.origin), origin != publicOrigin, try await allows(origin) else {
+            return nil
+        }
+        return origin
+    }
+
+    /// `response` readable by a page from `origin`.
+    static func allow(_ origin: String, on response: inout Response) {
         response.headers[.accessControlAllowOrigin] = origin
         let vary = response.headers.value(.vary) ?? ""
         if !vary.lowercased().contains("origin") {
             response.headers[.vary] = vary.isEmpty ? "Origin" : vary + ", Origin"
         }
-        return response
     }
 }

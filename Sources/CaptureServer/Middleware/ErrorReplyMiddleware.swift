@@ -4,19 +4,26 @@ import Logging
 
 /// The one owner of a route group's failures: a domain error becomes the group's shape, and anything unexpected
 /// a logged 500 in that shape — never a bare error, never a stack trace. It sits inside the router-wide middleware,
-/// so every such reply still gets the security headers.
+/// so every such reply still gets the security headers. A group a customer's page calls (`crossOrigin`) has its
+/// replies, errors included, made readable from the origins clients allow, in this same layer.
 struct ErrorReplyMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
     let style: ReplyStyle
+    var crossOrigin: CrossOriginReplies? = nil
 
     @concurrent func handle(
         _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
+        var allowedOrigin: String?
+        var response: Response
         do {
-            return try await next(request, context)
+            allowedOrigin = try await crossOrigin?.allowedOrigin(of: request)
+            response = try await next(request, context)
         } catch {
-            return Self.reply(to: error, style: style, request: request, context: context)
+            response = Self.reply(to: error, style: style, request: request, context: context)
         }
+        if let allowedOrigin { CrossOriginReplies.allow(allowedOrigin, on: &response) }
+        return response
     }
 
     static func reply(to error: any Error, style: ReplyStyle, request: Request, context: Context) -> Response {
