@@ -18,12 +18,16 @@ struct SQLitePasskeyRepository: PasskeyRepository {
         try await writer.read { db in try Passkey.fetchOne(db, key: credentialID) }
     }
 
+    /// One indexed statement on the calling thread (`statementRead`): every `capture_user` reply lists them.
     func list(userID: String) async throws -> [Passkey] {
-        try await writer.read { db in try Self.list(userID: userID, in: db) }
+        try await writer.statementRead { db in try Self.list(userID: userID, in: db) }
     }
 
+    /// Through a cached statement: the query interface builds its SQL anew on every call (about 30 µs).
     static func list(userID: String, in db: Database) throws -> [Passkey] {
-        try Passkey.filter(Column("userID") == userID).order(Column("createdAt"), Column("credentialID")).fetchAll(db)
+        let statement = try db.cachedStatement(
+            sql: "SELECT * FROM passkeys WHERE userID = ? ORDER BY createdAt, credentialID")
+        return try Passkey.fetchAll(statement, arguments: [userID])
     }
 
     func use<Verdict: Sendable>(

@@ -52,8 +52,9 @@ struct SQLiteIdentityRepository: IdentityRepository {
         try await writer.read { db in try LinkedIdentity.fetchOne(db, key: ["provider": provider, "subject": subject]) }
     }
 
+    /// One indexed statement on the calling thread (`statementRead`): every `capture_user` reply lists them.
     func list(userID: String) async throws -> [LinkedIdentity] {
-        try await writer.read { db in try Self.list(userID: userID, in: db) }
+        try await writer.statementRead { db in try Self.list(userID: userID, in: db) }
     }
 
     static func list(userID: String, in db: Database) throws -> [LinkedIdentity] {
