@@ -12,6 +12,11 @@ import re
 import sys
 
 SHARES = [
+    # PostgreSQL's client first: its frames would otherwise fall under the broader patterns below.
+    (
+        "postgres-nio and its pool",
+        r"PostgresNIO|PSQL|ConnectionPool|Postgres(Channel|Backend|Frontend|Row|Cell|Query|Connection|Decod|Encod|Bind)",
+    ),
     ("SQLite and GRDB", r"sqlite3|GRDB|Statement|DatabaseQueue|SerializedDatabase|DispatchQueue|_dispatch"),
     ("writing the record", r"writeEntity|StoredJSONText|CaptureDate"),
     ("token-check table", r"TokenCheckCache"),
