@@ -64,19 +64,23 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// first start), so that deployments can share one database; nil for the role's own search path (`public`).
     public var schema: String?
     public var tls: TLSMode
-    /// Connections this process may open at most (`pool_max`, default 20).
+    /// Connections this process may open at most (`pool_max`, `defaultMaxConnections`).
     public var maxConnections: Int
-    /// How long a connection may sit unused before it is closed (`pool_idle_seconds`, default 10: each hand-back of a
-    /// connection nobody waits for holds a few hundred bytes for this long, `PostgresDatabase`).
+    /// How long a connection may sit unused before it is closed (`pool_idle_seconds`, `defaultIdleSeconds`).
     public var idleSeconds: Int
     /// How long opening a connection may take, the server's first answers included (`connect_timeout`, libpq's
     /// name, default 10).
     public var connectTimeoutSeconds: Int = 10
 
+    public static let defaultMaxConnections = 20
+    /// Short: each hand-back of a connection nobody waits for holds a few hundred bytes for this long
+    /// (`PostgresDatabase`).
+    public static let defaultIdleSeconds = 10
+
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String,
-        password: String?, database: String, schema: String? = nil, tls: TLSMode = .prefer, maxConnections: Int = 20,
-        idleSeconds: Int = 10
+        password: String?, database: String, schema: String? = nil, tls: TLSMode = .prefer,
+        maxConnections: Int = defaultMaxConnections, idleSeconds: Int = defaultIdleSeconds
     ) {
         self.host = host
         self.port = port
@@ -127,14 +131,14 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
             throw DatabaseLocationError("sslmode must be one of \(modes), got '\(query["sslmode"] ?? "")'")
         }
-        var maxConnections = 20
+        var maxConnections = Self.defaultMaxConnections
         if let text = query["pool_max"] {
             guard let value = Int(text), (1...1000).contains(value) else {
                 throw DatabaseLocationError("pool_max must be between 1 and 1000, got '\(text)'")
             }
             maxConnections = value
         }
-        var idleSeconds = 10
+        var idleSeconds = Self.defaultIdleSeconds
         if let text = query["pool_idle_seconds"] {
             guard let value = Int(text), (1...86_400).contains(value) else {
                 throw DatabaseLocationError("pool_idle_seconds must be between 1 and 86400, got '\(text)'")
