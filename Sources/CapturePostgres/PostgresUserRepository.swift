@@ -98,9 +98,21 @@ struct PostgresUserRepository: UserRepository {
         ).map { try Self.record($0) }
     }
 
+    /// VACUUM makes the dead versions of the erased rows free space, and unreachable through SQL; it does not
+    /// overwrite them, nor the server's WAL segments and backups (docs/privacy.md, "Erasure on disk").
+    func scrubErased() async throws {
+        try await store.query("VACUUM users, user_unique, outbox, audit_log, codes, identities, passkeys, second_factors")
+    }
+
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
         try await store.transaction { connection in
-            try await connection.rows("DELETE FROM outbox WHERE user_id = \(user.id)")
+            // As on SQLite: its messages, and those to its address that no longer wait.
+            let waiting = [OutboxEntry.Status.pending.rawValue, OutboxEntry.Status.deferred.rawValue]
+            try await connection.rows(
+                """
+                DELETE FROM outbox WHERE user_id = \(user.id)
+                OR (recipient = \(user.email) AND status <> \(waiting[0]) AND status <> \(waiting[1]))
+                """)
             try await connection.rows(
                 """
                 UPDATE audit_log SET target = \(pseudonym), detail = NULL

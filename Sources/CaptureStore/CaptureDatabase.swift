@@ -60,7 +60,7 @@ public enum CaptureDatabase {
     /// `checkpointer` the pool was opened with (if any), a checkpoint, the pool.
     /// The checkpoint copies what the WAL holds into the file (SQLite would at the last connection's close, but GRDB
     /// closes its writer before its read-only readers, which cannot), so once no other process writes, a copy of the
-    /// file alone is whole. It is passive: it never waits for another process's readers or writer.
+    /// file alone is whole, and the emptied log holds nothing of an erased person.
     public static func repositoriesClosing(
         _ pool: DatabasePool, metrics: CaptureMetrics = .facade, checkpointer: WALCheckpointer? = nil
     ) -> (repositories: Repositories, close: @Sendable () throws -> Void) {
@@ -71,7 +71,11 @@ public enum CaptureDatabase {
             {
                 pointReaders.close()
                 checkpointer?.close()
-                _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                // Truncating, so the log keeps no page images from before an erasure; passive when a reader in
+                // another process holds it up, which never waits.
+                _ = try? pool.writeWithoutTransaction { db in
+                    if (try? db.checkpoint(.truncate)) == nil { _ = try db.checkpoint(.passive) }
+                }
                 try pool.close()
             }
         )

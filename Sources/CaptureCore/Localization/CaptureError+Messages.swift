@@ -16,6 +16,7 @@ extension CaptureError {
         // Operators read the admin API in English.
         case .adminKeyRequired: ("error.adminKeyRequired", [:])
         case .notPermitted(let reason): ("error.notPermitted", ["reason": reason])
+        case .recentSignInRequired(_, let minutes): ("error.recentSignInRequired", ["minutes": "\(minutes)"])
         case .accountDeactivated, .accountDeleted: ("error.accountDeactivated", [:])
         case .emailNotVerified: ("error.emailNotVerified", [:])
         case .accessTokenExpired: ("error.accessTokenExpired", [:])

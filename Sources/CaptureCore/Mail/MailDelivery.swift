@@ -136,8 +136,7 @@ public struct MailDelivery: Sendable {
                 guard let text = entry.text, entry.bodyExpiresAt > service.time.now() else {
                     entry.status = .failed
                     entry.lastError = Self.expiredBeforeDelivery + (entry.lastError.map { " (it waited: \($0))" } ?? "")
-                    entry.text = nil
-                    entry.html = nil
+                    entry.forgetBody()
                     try await store.update(entry)
                     forgotten += 1
                     continue
@@ -151,8 +150,7 @@ public struct MailDelivery: Sendable {
                     entry.sentAt = service.time.now()
                     entry.lastError = nil
                     entry.deferrals = 0
-                    entry.text = nil
-                    entry.html = nil
+                    entry.forgetBody()
                     try await store.update(entry)
                     forgotten += 1
                     delivered += 1

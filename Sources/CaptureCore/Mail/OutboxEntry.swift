@@ -54,6 +54,18 @@ public struct OutboxEntry: Sendable, Equatable, Codable {
     /// When the body stops being worth keeping (its code's expiry).
     public var bodyExpiresAt: Date
 
+    /// What a notice that outlives its account (no `userID`: the deletion notice, sent as the account is erased)
+    /// keeps of its recipient once it is delivered.
+    public static let forgottenRecipient = "(erased)"
+
+    /// Forgets the body once it is delivered or too late to send; a notice that outlives its account forgets its
+    /// recipient too, the last thing the store held of an erased person.
+    public mutating func forgetBody() {
+        text = nil
+        html = nil
+        if userID == nil, kind == .accountDeleted { recipient = Self.forgottenRecipient }
+    }
+
     public init(
         messageID: String, kind: Kind, recipient: String, userID: String?, subject: String, text: String?, html: String?,
         status: Status, createdAt: Date, bodyExpiresAt: Date

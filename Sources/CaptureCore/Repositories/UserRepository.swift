@@ -24,6 +24,9 @@ public protocol UserRepository: Sendable {
     /// sent about it, and in the audit log its id and address replaced by `pseudonym` with the rows' details
     /// dropped. False when there was no such user.
     @discardableResult func erase(_ user: User, pseudonym: String) async throws -> Bool
+    /// Makes what erasures removed unrecoverable from the storage's files as far as the storage can (SQLite: every
+    /// file of the database; PostgreSQL: see docs/privacy.md, "Erasure on disk"). Called after an erasure or a batch.
+    func scrubErased() async throws
 }
 
 /// Why storage left an imported record out: something another record already holds.

@@ -22,6 +22,9 @@ public enum CaptureError: Error, Equatable, Sendable {
     /// An admin API call without a valid admin key (missing, malformed, unknown or revoked: one answer for all).
     case adminKeyRequired
     case notPermitted(String)
+    /// A sensitive change (`SensitiveChange`) from a session whose sign-in is not recent, without the current password
+    /// (and second factor code) that would stand in for one (`StepUpRule`): sign in again. `minutes` is the window.
+    case recentSignInRequired(SensitiveChange, minutes: Int)
     case accountDeactivated
     /// The account's owner deleted it: refused like a deactivated one, with the time until which a sign-in with
     /// `reactivate` brings it back (`AccountDeletion`).
@@ -72,7 +75,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .registrationRequired: 310
         case .mergeRequired: 380
         case .invalidClient, .adminKeyRequired: 402
-        case .notPermitted, .accountDeactivated, .accountDeleted: 403
+        case .notPermitted, .recentSignInRequired, .accountDeactivated, .accountDeleted: 403
         case .accessTokenExpired: 414
         case .authorizationCodeExpired: 415
         case .redirectURIMismatch: 420
@@ -103,6 +106,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidClient: "invalid_client"
         case .adminKeyRequired: "invalid_admin_key"
         case .notPermitted: "access_denied"
+        case .recentSignInRequired: "recent_sign_in_required"
         case .accountDeactivated, .accountDeleted: "account_deactivated"
         case .emailNotVerified: "email_not_verified"
         case .accessTokenExpired: "access_token_expired"
@@ -137,6 +141,9 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .invalidClient: "invalid client credentials"
         case .adminKeyRequired: "a valid admin key is required: Authorization: Bearer <key>"
         case .notPermitted(let reason): reason
+        case .recentSignInRequired(let change, let minutes):
+            "\(change.described) needs a recent sign-in, or the current password (and a code from the authenticator app "
+                + "when one is set up): sign in again, then try again within \(minutes) minutes"
         case .accountDeactivated, .accountDeleted: "this account has been deactivated"
         case .emailNotVerified: "confirm your email address first: we sent a code to it"
         case .accessTokenExpired: "access_token has expired"

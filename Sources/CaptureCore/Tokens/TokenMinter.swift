@@ -43,6 +43,14 @@ public struct TokenMinter: Sendable {
         var bytes = random.bytes(16)
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return Self.uuidText(bytes)
+    }
+
+    /// The id of a session's chain begun by a sign-in at `date` (`SessionStart`: the time is read back from it).
+    public func chainID(at date: Date) -> String { SessionStart.chainID(at: date, random: random) }
+
+    /// 16 bytes in a UUID's text form: lower-case hex in groups of 8-4-4-4-12.
+    static func uuidText(_ bytes: [UInt8]) -> String {
         let hex = Data(bytes).hexString
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(

@@ -53,9 +53,13 @@ struct CaptureAPIController {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(
             parameters,
-            allowed: ["client_id", "locale", "identifier_to_remove", "access_token", "flow", "flow_version", "redirect_uri"])
+            allowed: StepUpProof.parameters.union([
+                "client_id", "locale", "identifier_to_remove", "access_token", "flow", "flow_version", "redirect_uri",
+            ]))
         let user = try await service.unlinkAccount(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), identifier: parameters["identifier_to_remove"])
+            accessToken: APIRequest.accessToken(request, parameters: parameters), identifier: parameters["identifier_to_remove"],
+            proof: StepUpProof(
+                parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address))
         return Reply.ok(["capture_user": try await service.record(of: user)])
     }
 

@@ -29,6 +29,11 @@ struct FactorsController {
         try await Self.parameters(request, own, service: service)
     }
 
+    /// What a sensitive change's call brings to stand in for a recent sign-in, and the address it came from.
+    private func stepUp(_ parameters: [String: String], _ request: Request, context: CaptureRequestContext) -> StepUpProof {
+        StepUpProof(parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
+    }
+
     /// A call's form parameters: `common` and its `own`; any other is refused.
     static func parameters(_ request: Request, _ own: Set<String>, service: CaptureService) async throws -> [String: String] {
         let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
@@ -37,9 +42,10 @@ struct FactorsController {
     }
 
     @Sendable func registrationOptions(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await parameters(request, ["access_token"])
+        let parameters = try await parameters(request, StepUpProof.parameters.union(["access_token"]))
         let options = try await service.passkeyCreationOptions(
-            accessToken: APIRequest.accessToken(request, parameters: parameters))
+            accessToken: APIRequest.accessToken(request, parameters: parameters),
+            proof: stepUp(parameters, request, context: context))
         return Reply.ok(["options": options])
     }
 
@@ -58,9 +64,10 @@ struct FactorsController {
     }
 
     @Sendable func remove(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await parameters(request, ["access_token", "passkey_id"])
+        let parameters = try await parameters(request, StepUpProof.parameters.union(["access_token", "passkey_id"]))
         try await service.removePasskey(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), id: parameters["passkey_id"])
+            accessToken: APIRequest.accessToken(request, parameters: parameters), id: parameters["passkey_id"],
+            proof: stepUp(parameters, request, context: context))
         return Reply.ok()
     }
 
@@ -86,9 +93,10 @@ struct FactorsController {
     }
 
     @Sendable func setup(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await parameters(request, ["access_token"])
+        let parameters = try await parameters(request, StepUpProof.parameters.union(["access_token"]))
         let setup = try await service.beginAuthenticatorSetup(
-            accessToken: APIRequest.accessToken(request, parameters: parameters))
+            accessToken: APIRequest.accessToken(request, parameters: parameters),
+            proof: stepUp(parameters, request, context: context))
         return Reply.ok([
             "secret": .string(setup.secret), "otpauth_uri": .string(setup.provisioningURI),
             "setup_ticket": .string(setup.setupTicket),
@@ -104,9 +112,10 @@ struct FactorsController {
     }
 
     @Sendable func disable(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await parameters(request, ["access_token", "code"])
+        let parameters = try await parameters(request, ["access_token", "code", "current_password"])
         try await service.disableSecondFactor(
-            accessToken: APIRequest.accessToken(request, parameters: parameters), code: parameters["code"])
+            accessToken: APIRequest.accessToken(request, parameters: parameters), code: parameters["code"],
+            proof: stepUp(parameters, request, context: context))
         return Reply.ok()
     }
 

@@ -56,7 +56,7 @@ enum Reply {
     static func status(of error: CaptureError) -> HTTPResponse.Status {
         switch error {
         case .invalidCredentials, .invalidClient, .adminKeyRequired, .invalidAccessToken, .accessTokenExpired: .unauthorized
-        case .notPermitted, .accountDeactivated, .accountDeleted: .forbidden
+        case .notPermitted, .recentSignInRequired, .accountDeactivated, .accountDeleted: .forbidden
         case .recordNotFound: .notFound
         case .rateLimited: .tooManyRequests
         case .requestTooLarge: .contentTooLarge
@@ -119,7 +119,7 @@ enum Reply {
         let code: Int64
         switch error {
         case .missingArgument: code = 0
-        case .notPermitted, .accountDeactivated, .accountDeleted: code = 3
+        case .notPermitted, .recentSignInRequired, .accountDeactivated, .accountDeleted: code = 3
         case .unexpected, .storageUnavailable: code = -1
         default: code = 1
         }
@@ -161,7 +161,7 @@ enum Reply {
             .emailNotVerified:
             oauthCode = "invalid_grant"
         case .unsupportedGrantType: oauthCode = "unsupported_grant_type"
-        case .notPermitted, .accountDeactivated, .accountDeleted: oauthCode = "unauthorized_client"
+        case .notPermitted, .recentSignInRequired, .accountDeactivated, .accountDeleted: oauthCode = "unauthorized_client"
         case .rateLimited: oauthCode = "slow_down"
         case .unexpected: oauthCode = "server_error"
         case .storageUnavailable: oauthCode = "temporarily_unavailable"

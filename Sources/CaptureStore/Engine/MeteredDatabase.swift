@@ -63,6 +63,14 @@ struct MeteredDatabase: Sendable {
         try await measure(operation) { try await writer.writeWithoutTransaction(updates) }
     }
 
+    /// A truncating checkpoint: the WAL's pages copied into the database file and the log emptied, so that page
+    /// images from before a change (a cleared body, an erased record, which `secure_delete` zeroes in the new
+    /// images) are left in no file. Best effort: a reader still holding an old snapshot makes SQLite stop early (after
+    /// the busy timeout at most), and the next checkpoint, purge pass or clean shutdown finishes it.
+    func truncateLog(operation: String = #function) async throws {
+        try await writeWithoutTransaction({ db in _ = try? db.checkpoint(.truncate) }, operation: operation)
+    }
+
     private func measure<T>(_ operation: String, _ call: () async throws -> T) async throws -> T {
         let clock = ContinuousClock()
         let start = clock.now

@@ -119,9 +119,5 @@ struct SQLiteOutboxRepository: OutboxRepository {
     /// `secure_delete` (set on every connection) zeroes what an update frees in the database file; a truncating
     /// checkpoint then copies the cleared pages home and empties the WAL, where the old page images would remain.
     /// Best effort: a reader still holding an old snapshot makes SQLite stop early, and the next pass finishes it.
-    func scrub() async throws {
-        try await writer.writeWithoutTransaction { db in
-            _ = try? db.checkpoint(.truncate)
-        }
-    }
+    func scrub() async throws { try await writer.truncateLog() }
 }

@@ -101,13 +101,22 @@ struct SQLiteUserRepository: UserRepository {
 
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM outbox WHERE userID = ?", arguments: [user.id])
+            // Its messages, and those to its address that no longer wait (a reset asked for before it registered, a
+            // delivered notice); a waiting deletion notice goes out first and then forgets its recipient.
+            try db.execute(
+                sql: "DELETE FROM outbox WHERE userID = ? OR (recipient = ? AND status NOT IN (?, ?))",
+                arguments: [
+                    user.id, user.email, OutboxEntry.Status.pending.rawValue, OutboxEntry.Status.deferred.rawValue,
+                ])
             try db.execute(
                 sql: "UPDATE audit_log SET target = ?, detail = NULL WHERE target = ? OR lower(target) = ?",
                 arguments: [pseudonym, user.id, user.email.lowercased()])
             return try User.deleteOne(db, key: user.id)
         }
     }
+
+    /// `secure_delete` zeroed the erased rows in the changed pages; the truncated WAL no longer holds their old images.
+    func scrubErased() async throws { try await writer.truncateLog() }
 
     /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
     private static func writeUniqueValues(of user: User, in db: Database) throws {

@@ -55,6 +55,11 @@ import Testing
             let export = try #require(
                 try await api.post("/account/export", ["access_token": token]).json["export"] as? [String: Any])
             #expect(((export["record"] as? [String: Any])?["legalAcceptances"] as? [[String: Any]])?.count == 1)
+            // Issue 48: the acceptance at registration is audited like any other, and the download lists it.
+            let audited = try #require(export["audit"] as? [[String: Any]])
+            #expect(
+                audited.contains { $0["action"] as? String == "user.terms_accepted" && $0["detail"] as? String == "terms:1" },
+                "\(audited)")
 
             // The person's own token cannot write one.
             let forged = try await api.post(
@@ -107,8 +112,9 @@ import Testing
             #expect((record["legalAcceptances"] as? [[String: Any]])?.compactMap { $0["version"] as? String } == ["1", "2"])
             // Accepted once, the next sign-in goes straight through.
             #expect(try await changed.post("/oauth/auth_native_traditional", signIn).json["access_token"] is String)
+            // Each acceptance is a row: the registration's, then the new version's (newest first).
             let audit = try await world.service.store.audit.list(AuditFilter(action: "user.terms_accepted"))
-            #expect(audit.count == 1 && audit.first?.detail == "terms:2")
+            #expect(audit.map(\.detail) == ["terms:2", "terms:1"])
         }
     }
 
@@ -146,6 +152,12 @@ import Testing
                     "accept_documents": "terms:1",
                 ])
             #expect(finished.stat == "ok" && finished.json["is_new"] as? Bool == true, "\(finished.json)")
+            // Both acceptances are audited: the social registration form's and the thin one's at accept_terms.
+            for email in ["sam@example.com", "tia@example.com"] {
+                let user = try #require(try await service.store.users.find(email: email))
+                let rows = try await service.store.audit.list(AuditFilter(action: "user.terms_accepted", target: user.id))
+                #expect(rows.map(\.detail) == ["terms:1"], "\(email)")
+            }
         }
     }
 

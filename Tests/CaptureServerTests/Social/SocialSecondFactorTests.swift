@@ -12,7 +12,7 @@ extension SocialSignInTests {
             let first = try await Self.roundTrip(api, subject: "ivy")
             let signedUp = try await Self.authNative(api, token: try #require(first.fragment["capture_social_token"]))
             let access = try #require(signedUp["access_token"] as? String)
-            let setup = try await service.beginAuthenticatorSetup(accessToken: access)
+            let setup = try await service.beginAuthenticatorSetup(accessToken: access, proof: StepUpProof())
             let secret = try #require(FactorsAPITests.secret(setup.secret))
             let now = service.time.now()
             _ = try await service.confirmAuthenticatorSetup(

@@ -1,33 +1,6 @@
 import Foundation
 
 extension CaptureService {
-    /// What an address change needs besides the access token (docs/contract.md §15), so that a token stolen for an hour cannot
-    /// move the account to another mailbox: the current password in the same request (checked like a sign-in), or
-    /// else a session that began with a sign-in (a password, a provider, a registration) within
-    /// `recentSignInMinutes`. A refresh continues a session; it does not make it recent.
-    func authorizeAddressChange(
-        of user: User, token: TokenRecord, password: CurrentPassword?, messages: Messages
-    )
-        async throws
-    {
-        if let password { return try await check(password, of: user, messages: messages) }
-        guard try await sessionIsRecent(token) else {
-            throw CaptureError.notPermitted(
-                "changing the email address needs a recent sign-in or the current password: sign in again, then "
-                    + "change it within \(Int(settings.recentSignInMinutes)) minutes")
-        }
-    }
-
-    /// Whether the session behind `token` began with a sign-in (a password, a provider, a passkey, a registration)
-    /// within `recentSignInMinutes`. A refresh continues a session; it does not make it recent.
-    func sessionIsRecent(_ token: TokenRecord) async throws -> Bool {
-        let since = time.now().addingTimeInterval(-settings.recentSignInMinutes * 60)
-        let chain = try await store.tokens.list(
-            TokenFilter(userID: token.userID, now: time.now(), page: Page(limit: Page.maxLimit))
-        ).filter { $0.chainID == token.chainID }
-        return (chain.map(\.issuedAt).min() ?? token.issuedAt) >= since
-    }
-
     /// After an address change (`save`): the new address is unproven (a code goes to it), every other session ends
     /// (the current one stays), outstanding codes no longer match (they are bound to the old address), and the old
     /// address is told, with an audit row. The notice carries a restore code that undoes the change for

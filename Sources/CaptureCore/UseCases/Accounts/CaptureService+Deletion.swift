@@ -8,8 +8,8 @@ extension CaptureService {
     static let erasuresPerPass = 500
 
     /// `/oauth/deactivate_account` (`deactivateAccountForm`): the signed-in person deletes their account, proving it
-    /// with the password (checked and throttled as a sign-in), or without one with a session that began with a sign-in
-    /// within `recentSignInMinutes` (as an address change).
+    /// with the password (checked and throttled as a sign-in; from a session whose sign-in is not recent, with a
+    /// second factor's code too where one is on), or without one with a recent sign-in (`requireStepUp`).
     /// Returns when the account will be erased.
     public func deactivateAccount(_ request: FlowRequest) async throws -> Date {
         let (user, token) = try await authenticate(accessToken: request.accessToken)
@@ -23,12 +23,11 @@ extension CaptureService {
             guard let field = fieldName(for: "currentPassword", form: context.form), let typed = values[field] else {
                 throw CaptureError.invalidArgument("form", "'\(context.form)' has no current password field")
             }
-            try await check(
-                CurrentPassword(field: field, typed: typed, address: request.remoteAddress), of: user, messages: messages)
-        } else if try await !sessionIsRecent(token) {
-            throw CaptureError.notPermitted(
-                "deleting an account without a password needs a recent sign-in: sign in again, then delete it within "
-                    + "\(Int(settings.recentSignInMinutes)) minutes")
+            let password = CurrentPassword(
+                field: field, typed: typed, address: request.remoteAddress, code: request.stepUp.code)
+            try await requireStepUp(.deleteAccount, of: user, token: token, password: password, messages: messages)
+        } else {
+            try await requireStepUp(.deleteAccount, of: user, token: token, password: nil, messages: messages(for: request))
         }
         let deleted = try await deactivate(user, locale: request.locale, by: "its owner")
         return accountDeletion.erasure(of: deleted) ?? time.now()
@@ -36,7 +35,8 @@ extension CaptureService {
 
     /// Deactivates the account as its owner's deletion: every session ends, sign-in is refused until the owner
     /// reactivates it, a notice goes to the address, and it is erased after the grace period (at once when it is
-    /// 0). Returns the account as deleted.
+    /// 0). The notice outlives an erasure until it is delivered, so it carries nothing of the profile (no name).
+    /// Returns the account as deleted.
     func deactivate(_ user: User, locale: String?, by whom: String) async throws -> User {
         var user = user
         let now = time.now()
@@ -50,7 +50,7 @@ extension CaptureService {
         let erasure = accountDeletion.erasure(of: user) ?? now
         try await sendNotice(
             .accountDeleted, to: user.email, user: user, locale: locale,
-            values: ["name": user.displayName ?? user.email, "erase": CaptureDate.day(erasure)], linked: false)
+            values: ["erase": CaptureDate.day(erasure)], linked: false)
         await recordSecurityEvent(
             "account.deleted", target: user.id, detail: "by \(whom); erased on \(CaptureDate.format(erasure))")
         if accountDeletion.grace <= 0 { try await erase(user) }
@@ -83,12 +83,14 @@ extension CaptureService {
 
     /// Erases the account: the record and everything that names it (tokens, codes, linked sign-ins, passkeys,
     /// second factor, ceremonies, messages); its audit rows keep a pseudonym in place of its id and address. The
-    /// providers' refresh tokens kept with its linked sign-ins are revoked first.
-    @discardableResult func erase(_ user: User) async throws -> Bool {
+    /// providers' refresh tokens kept with its linked sign-ins are revoked first. Unless the caller erases a batch
+    /// (and scrubs once after it), the storage's files are scrubbed of it at once (`scrubErased`).
+    @discardableResult func erase(_ user: User, scrubbing: Bool = true) async throws -> Bool {
         try await revokeProviderTokens(of: user)
         let pseudonym = self.pseudonym(of: user)
         let erased = try await store.users.erase(user, pseudonym: pseudonym)
         if erased { await recordSecurityEvent("account.erased", target: pseudonym) }
+        if erased && scrubbing { try await store.users.scrubErased() }
         return erased
     }
 
@@ -104,8 +106,9 @@ extension CaptureService {
             before: accountDeletion.dueBefore(time.now()), limit: Self.erasuresPerPass)
         var erased = 0
         for user in due {
-            if try await erase(user) { erased += 1 }
+            if try await erase(user, scrubbing: false) { erased += 1 }
         }
+        if erased > 0 { try await store.users.scrubErased() }
         return erased
     }
 }

@@ -44,8 +44,9 @@ extension CaptureService {
         }
         var changed = user
         changed.apply(document)
-        let password = parameters["current_password"].flatMap {
-            $0.isEmpty ? nil : CurrentPassword(field: "current_password", typed: $0, address: remoteAddress)
+        let proof = StepUpProof(parameters, remoteAddress: remoteAddress)
+        let password = proof.password.map {
+            CurrentPassword(field: "current_password", typed: $0, address: remoteAddress, code: proof.code)
         }
         return try await save(
             changed, previous: user, emailField: "email", token: token, password: password, locale: nil,
@@ -113,7 +114,7 @@ extension CaptureService {
     }
 
     /// Stores `user` as changed from `previous` (the record `token` was checked against). A changed address needs
-    /// the current password or a recent sign-in (`authorizeAddressChange`) and the uniqueness lookup, is no longer
+    /// the step-up (`requireStepUp`) and the uniqueness lookup, is no longer
     /// verified just because the old one was, and is followed through (`addressChanged`). Consents the save changes
     /// are stamped with the token's client.
     func save(
@@ -123,7 +124,7 @@ extension CaptureService {
         var (user, consents) = stampingConsents(user, previous: previous, clientID: token.clientID)
         let moved = user.email != previous.email
         if moved {
-            try await authorizeAddressChange(of: previous, token: token, password: password, messages: messages)
+            try await requireStepUp(.changeAddress, of: previous, token: token, password: password, messages: messages)
             if let other = try await store.users.find(email: user.email), other.id != user.id {
                 throw CaptureError.emailAddressInUse(field: emailField)
             }

@@ -18,12 +18,16 @@ extension CaptureService {
         if let newPassword = value(for: "password", form: context.form, in: values) {
             return try await changePassword(
                 of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,
-                address: request.remoteAddress, messages: messages(for: request))
+                request: request, messages: messages(for: request))
         }
         try write(form: context.form, values: values, into: &user, messages: messages(for: request))
         let emailField = catalog.fields(ofForm: context.form).first { $0.recordPath?.description == "email" }?.name ?? "email"
-        let password = (values[passwordField] ?? besideForm).flatMap {
-            $0.isEmpty ? nil : CurrentPassword(field: passwordField, typed: $0, address: request.remoteAddress)
+        let typed = values[passwordField] ?? besideForm ?? request.stepUp.password
+        let password = typed.flatMap {
+            $0.isEmpty
+                ? nil
+                : CurrentPassword(
+                    field: passwordField, typed: $0, address: request.remoteAddress, code: request.stepUp.code)
         }
         do {
             return try await save(
@@ -35,16 +39,19 @@ extension CaptureService {
     }
 
     /// `changePasswordForm` (through `/oauth/update_profile_native`, as the SDK samples do): the current password
-    /// is checked like a sign-in (throttled, charged first), then the new one is stored and, unless the client keeps
-    /// them, the user's other sessions end (the caller's own chain stays signed in).
+    /// is checked like a sign-in (throttled, charged first) and the step-up applies (a session whose sign-in is not
+    /// recent also sends a second factor's code where one is on), then the new one is stored and, unless the client
+    /// keeps them, the user's other sessions end (the caller's own chain stays signed in).
     private func changePassword(
         of user: User, token: TokenRecord, client: Client, form: String, values: [String: String], to newPassword: String,
-        address: String?, messages: Messages
+        request: FlowRequest, messages: Messages
     ) async throws -> User {
         guard let currentField = fieldName(for: "currentPassword", form: form), let current = values[currentField] else {
             throw CaptureError.invalidArgument("form", "'\(form)' has no current password field")
         }
-        try await check(CurrentPassword(field: currentField, typed: current, address: address), of: user, messages: messages)
+        let password = CurrentPassword(
+            field: currentField, typed: current, address: request.remoteAddress, code: request.stepUp.code)
+        try await requireStepUp(.changePassword, of: user, token: token, password: password, messages: messages)
         var user = user
         user.passwordHash = await hasher.hash(newPassword)
         user.updatedAt = time.now()

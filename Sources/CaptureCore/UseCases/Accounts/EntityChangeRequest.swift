@@ -13,11 +13,11 @@ public struct EntityChangeRequest: Sendable, Equatable {
         case update, replace, delete
     }
 
-    /// `current_password` (ours) stands in for a recent sign-in when the change moves the address.
-    public static let parameters: Set<String> = [
+    /// `current_password` and `second_factor_code` (ours, `StepUpProof`) stand in for a recent sign-in when the
+    /// change moves the address.
+    public static let parameters = Set([
         "access_token", "client_id", "type_name", "attributes", "value", "attribute_name", "include_record",
-        "current_password",
-    ]
+    ]).union(StepUpProof.parameters)
 
     /// A profile update leaves room for a full record and refuses anything much larger.
     public static let jsonLimits = JSONParser.Limits.standard

@@ -3,9 +3,11 @@ import Foundation
 
 extension CaptureService {
     /// `/passkey/registration_options`: a challenge for adding a passkey to the signed-in account, bound to the access
-    /// token's session, with the account's passkeys excluded (an authenticator holds one per account).
-    public func passkeyCreationOptions(accessToken: String?) async throws -> JSONValue {
+    /// token's session, with the account's passkeys excluded (an authenticator holds one per account). The step-up
+    /// is asked for here: `/passkey/register` takes only a ceremony this made for the same session.
+    public func passkeyCreationOptions(accessToken: String?, proof: StepUpProof) async throws -> JSONValue {
         let (user, token) = try await authenticate(accessToken: accessToken)
+        try await requireStepUp(.addPasskey, of: user, token: token, proof: proof)
         let challenge = try await beginCeremony(.passkeyCreate, userID: user.id, clientID: token.clientID, payload: token.hash)
         return relyingParty.creationOptions(
             challenge: challenge, userHandle: Array(user.id.utf8), userName: user.email,
@@ -123,9 +125,10 @@ extension CaptureService {
     }
 
     /// `/passkey/remove`: removes one of the signed-in account's passkeys; the rest stay.
-    public func removePasskey(accessToken: String?, id: String?) async throws {
-        let (user, _) = try await authenticate(accessToken: accessToken)
+    public func removePasskey(accessToken: String?, id: String?, proof: StepUpProof) async throws {
+        let (user, token) = try await authenticate(accessToken: accessToken)
         guard let id, !id.isEmpty else { throw CaptureError.missingArgument("passkey_id") }
+        try await requireStepUp(.removePasskey, of: user, token: token, proof: proof)
         guard try await store.passkeys.remove(credentialID: id, userID: user.id) else {
             throw CaptureError.recordNotFound("passkey")
         }

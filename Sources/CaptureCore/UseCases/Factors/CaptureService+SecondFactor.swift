@@ -20,12 +20,14 @@ extension CaptureService {
     static let providerKey = "_provider"
 
     /// `/second_factor/setup`: a new authenticator secret for the signed-in account, kept sealed until the first
-    /// code from the app confirms it. An account that has one turns it off first.
-    public func beginAuthenticatorSetup(accessToken: String?) async throws -> AuthenticatorSetup {
+    /// code from the app confirms it. An account that has one turns it off first. The step-up is asked for here:
+    /// `/second_factor/confirm` takes only a set-up this made.
+    public func beginAuthenticatorSetup(accessToken: String?, proof: StepUpProof) async throws -> AuthenticatorSetup {
         let (user, token) = try await authenticate(accessToken: accessToken)
         if try await store.secondFactors.find(userID: user.id) != nil {
             throw CaptureError.notPermitted("an authenticator app is set up already: turn it off first")
         }
+        try await requireStepUp(.setUpAuthenticator, of: user, token: token, proof: proof)
         let secret = minter.random.bytes(TOTP.secretBytes)
         let ticket = minter.mint()
         let now = time.now()
@@ -71,10 +73,12 @@ extension CaptureService {
         return codes
     }
 
-    /// `/second_factor/disable`: an authenticator or recovery code turns the second factor off.
-    public func disableSecondFactor(accessToken: String?, code: String?) async throws {
-        let (user, _) = try await authenticate(accessToken: accessToken)
+    /// `/second_factor/disable`: an authenticator or recovery code turns the second factor off, from a recent
+    /// sign-in or with the current password (the code is the factor's own proof).
+    public func disableSecondFactor(accessToken: String?, code: String?, proof: StepUpProof) async throws {
+        let (user, token) = try await authenticate(accessToken: accessToken)
         guard let code, !code.isEmpty else { throw CaptureError.missingArgument("code") }
+        try await requireStepUp(.turnOffAuthenticator, of: user, token: token, proof: proof, factorInRequest: true)
         guard try await spendSecondFactor(code, of: user) else { throw CaptureError.invalidSecondFactor }
         try await store.secondFactors.remove(userID: user.id)
         await recordSecurityEvent("second_factor.disabled", target: user.id)
@@ -148,7 +152,7 @@ extension CaptureService {
     }
 
     /// Accepts `code` for the account's second factor once: the step or recovery code is spent in the same write.
-    private func spendSecondFactor(_ code: String, of user: User) async throws -> Bool {
+    func spendSecondFactor(_ code: String, of user: User) async throws -> Bool {
         let key = codeKey
         let now = time.now()
         return try await store.secondFactors.use(userID: user.id) { factor in

@@ -32,6 +32,7 @@ extension CaptureService {
             throw formError(error, form: context.form, messages: messages(for: request))
         }
         await recordConsentChanges(consents, of: user.id)
+        await recordTermsAccepted(documents, by: user.id)
         try await throttle.registered(email: email, address: request.remoteAddress, now: now)
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)
         var result = try await complete(

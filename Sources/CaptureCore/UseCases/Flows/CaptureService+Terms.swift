@@ -22,8 +22,7 @@ extension CaptureService {
             var accepted = try legalTerms.accepting(missing, in: user, clientID: clientID, at: now, schema: catalog.schema)
             accepted.updatedAt = now
             try await store.users.update(accepted)
-            await recordSecurityEvent(
-                "user.terms_accepted", target: user.id, detail: missing.map(\.reference).joined(separator: " "))
+            await recordTermsAccepted(missing, by: user.id)
             return accepted
         }
         var resume = context.resumable
@@ -37,6 +36,14 @@ extension CaptureService {
                 createdAt: now, expiresAt: now.addingTimeInterval(Self.termsTicketLifetime)))
         throw CaptureError.termsNotAccepted(
             ticket: ticket, documents: missing.map { AgreementDocument($0, locale: context.locale) })
+    }
+
+    /// Every acceptance is an audit row (`user.terms_accepted`, the documents' references), whichever path took it:
+    /// a registration, a social registration, a sign-in, `/oauth/accept_terms`; the data download lists them.
+    func recordTermsAccepted(_ documents: [LegalDocument], by userID: String) async {
+        guard !documents.isEmpty else { return }
+        await recordSecurityEvent(
+            "user.terms_accepted", target: userID, detail: documents.map(\.reference).joined(separator: " "))
     }
 
     /// The documents a registration accepts: every one the client requires, or it is refused before anything is

@@ -16,6 +16,8 @@ public struct FlowRequest: Sendable, Equatable {
         // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling"); `reactivate`, a sign-in
         // that brings back an account its owner deleted (`AccountDeletion`).
         "device_token", "reactivate",
+        // Ours: what stands in for a recent sign-in on a sensitive change (`StepUpRule`).
+        "current_password", "second_factor_code",
         // Ours: the documents the person accepts (`LegalTerms`), as `id:version` separated by spaces.
         "accept_documents",
     ]
@@ -50,6 +52,8 @@ public struct FlowRequest: Sendable, Equatable {
     /// `accept_documents`: the documents (`id:version`) the person accepts with this registration or sign-in.
     public var acceptDocuments: String?
     public var fields: [String: String]
+    /// `current_password` and `second_factor_code`: what stands in for a recent sign-in on a sensitive change.
+    public var stepUp: StepUpProof
     /// The caller's network address, for throttling.
     public var remoteAddress: String?
     /// The `Accept-Language` header: the language of messages when `locale` names none we have.
@@ -80,6 +84,7 @@ public struct FlowRequest: Sendable, Equatable {
         reactivate = ["true", "1"].contains(parameters["reactivate"]?.lowercased() ?? "")
         acceptDocuments = parameters["accept_documents"]
         fields = parameters.filter { !Self.commonParameters.contains($0.key) }
+        stepUp = StepUpProof(parameters, remoteAddress: remoteAddress)
         self.remoteAddress = remoteAddress
         self.crossOrigin = crossOrigin
     }

@@ -12,6 +12,7 @@ extension CaptureService {
         guard user.emailVerifiedAt != nil else {
             throw CaptureError.notPermitted("confirm this account's email address before linking another sign-in to it")
         }
+        try await requireStepUp(.linkProvider, of: user, token: access, proof: request.stepUp)
         let login = try await pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw Self.unusableSocialToken }
         if let linked = try await store.identities.find(provider: login.provider, subject: subject) {
@@ -28,9 +29,10 @@ extension CaptureService {
 
     /// `/oauth/unlink_account_native` (`identifier_to_remove`, as the record's `profiles` name it). An account
     /// keeps a way in: its last provider account goes only when it has a password.
-    public func unlinkAccount(accessToken: String?, identifier: String?) async throws -> User {
-        let (user, _) = try await authenticate(accessToken: accessToken)
+    public func unlinkAccount(accessToken: String?, identifier: String?, proof: StepUpProof) async throws -> User {
+        let (user, token) = try await authenticate(accessToken: accessToken)
         guard let identifier, !identifier.isEmpty else { throw CaptureError.missingArgument("identifier_to_remove") }
+        try await requireStepUp(.unlinkProvider, of: user, token: token, proof: proof)
         let linked = try await store.identities.list(userID: user.id)
         guard let identity = linked.first(where: { $0.identifier == identifier }) else {
             throw CaptureError.recordNotFound("linked account '\(identifier)'")

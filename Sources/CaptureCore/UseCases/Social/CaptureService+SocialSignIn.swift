@@ -98,7 +98,8 @@ extension CaptureService {
         (user, consents) = stampingConsents(user, previous: nil, clientID: context.client.clientID)
         do {
             return try await createSocialUser(
-                user, login: login, subject: subject, context: context, request: request, consents: consents)
+                user, login: login, subject: subject, context: context, request: request, consents: consents,
+                documents: documents)
         } catch CaptureError.emailAddressInUse {
             throw CaptureError.emailAddressInUse(field: emailField)
         } catch let error as CaptureError {
@@ -193,12 +194,13 @@ extension CaptureService {
 
     private func createSocialUser(
         _ user: User, login: SocialLogin, subject: String, context: FlowContext, request: FlowRequest,
-        consents: [Consents.Change] = []
+        consents: [Consents.Change] = [], documents: [LegalDocument] = []
     ) async throws -> AuthResult {
         try await spend(login)
         let identity = linkedIdentity(login, subject: subject, user: user)
         let stored = try await store.users.insert(user, linking: identity)
         await recordConsentChanges(consents, of: stored.id)
+        await recordTermsAccepted(documents, by: stored.id)
         if stored.emailVerifiedAt == nil {
             try await sendCode(.emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
         }

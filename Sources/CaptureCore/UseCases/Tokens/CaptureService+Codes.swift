@@ -21,7 +21,7 @@ extension CaptureService {
         let now = time.now()
         var record = TokenRecord(
             kind: .code, hash: TokenMinter.key(code), userID: user.id, clientID: client.clientID,
-            chainID: minter.identifier(), issuedAt: now, expiresAt: now + Self.authorizationCodeLifetime,
+            chainID: minter.chainID(at: now), issuedAt: now, expiresAt: now + Self.authorizationCodeLifetime,
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         record.redirectURI = redirectURI
         record.codeChallenge = codeChallenge

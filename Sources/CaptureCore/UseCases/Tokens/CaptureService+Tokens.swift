@@ -10,7 +10,7 @@ extension CaptureService {
         for user: User, client: Client, refreshSecret: String?, provider: String = "capture", device: String? = nil
     ) async throws -> IssuedGrant {
         var chainStart = TokenRecord(
-            kind: .access, hash: "", userID: user.id, clientID: client.clientID, chainID: minter.identifier(),
+            kind: .access, hash: "", userID: user.id, clientID: client.clientID, chainID: minter.chainID(at: time.now()),
             authProvider: provider, issuedAt: time.now(), expiresAt: time.now(),
             refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         chainStart.device = device
