@@ -8,6 +8,11 @@
  * The forms go through capture-forms.js (deactivateAccountForm, and reactivateAccount's signInForm), the passkey
  * through capture-passkeys.js and a provider's round trip through capture-social.js (purpose 'reactivate'); they call
  * the hooks this module exports. What it keeps is in this closure only, never stored.
+ *
+ * Also the one answer to a sensitive change the service refuses for want of a recent sign-in (SPEC §19, 403
+ * recent_sign_in_required; from the forms, the passkeys, the authenticator app, linked providers and the deletion):
+ * "sign in again to continue", whose action signs out and, once the same account has signed in again, comes back to
+ * the screen it left (that screen's name alone is kept, in sessionStorage: a provider's sign-in leaves the page).
  */
 (function (window, document) {
   'use strict';
@@ -139,13 +144,62 @@
     else node.textContent = t('widget.deletedNow');
   }
 
+  // ---------------------------------------------------------------- a change that needs a recent sign-in
+
+  // The screen a sign-in again comes back to ({screen, uuid, at}), for half an hour at most.
+  var RESUME_KEY = 'captureBridgeResumeScreen';
+  var RESUME_MS = 30 * 60 * 1000;
+
   /*
-   * The service refused to delete an account without a password because its sign-in is not recent (403
-   * access_denied): the way forward is a fresh sign-in, offered in the form's message.
+   * `body`, the service's reply to a sensitive change, refused it because the session's sign-in is not recent (403
+   * recent_sign_in_required): `where` (a form, or a section with a form's message; null: the page's notice) says
+   * "sign in again to continue", with the action (signInAgain). Returns false, showing nothing, for any other reply.
    */
-  function askRecentSignIn(form) {
-    ns.showFormMessage(form, t('widget.deleteSignInAgain'), null,
-      ns.messageAction(t('widget.deleteSignInAgainAction'), 'data-capture-action', 'signOut'));
+  function askRecentSignIn(where, body) {
+    if (!body || body.error !== 'recent_sign_in_required') return false;
+    var action = ns.messageAction(t('widget.signInAgainAction'), 'data-capture-action', 'signInAgain');
+    if (where && ns.showFormMessage(where, t('widget.signInAgain'), null, action)) return true;
+    ns.showNotice(t('widget.signInAgain'));
+    var notice = document.getElementById('capture_notice');
+    if (notice) {
+      notice.appendChild(action);
+      // Above the screen: brought into sight, wherever on it the person was.
+      if (notice.scrollIntoView) notice.scrollIntoView();
+    }
+    return true;
+  }
+
+  /*
+   * The action: this screen is kept for the account, the page signs out (on the service too) and shows sign-in with
+   * the account's address (not one typed into the refused form). Passwords typed on the page go.
+   */
+  function signInAgain() {
+    var profile = ns.storedProfile() || {};
+    clearSecrets(document);
+    try {
+      window.sessionStorage.setItem(RESUME_KEY, JSON.stringify({
+        screen: ns.currentScreen(), uuid: String(profile.uuid || ''), at: Date.now()
+      }));
+    } catch (error) { /* no sessionStorage: the sign-in shows the usual screen */ }
+    ns.carryAddress(profile.email || '');
+    ns.endSession(true);
+  }
+
+  /*
+   * A sign-in made a session for `user` (capture-forms.js, or the host's createCaptureSession): the screen signInAgain
+   * left, when it was this account's and not long ago, else null. Read once.
+   */
+  function resumeScreen(user) {
+    var kept = null;
+    try {
+      kept = JSON.parse(window.sessionStorage.getItem(RESUME_KEY) || 'null');
+      window.sessionStorage.removeItem(RESUME_KEY);
+    } catch (error) {
+      return null;
+    }
+    if (!kept || typeof kept.screen !== 'string' || !(Date.now() - Number(kept.at) < RESUME_MS)) return null;
+    if (kept.uuid && (!user || String(user.uuid) !== kept.uuid)) return null;
+    return ns.screenExists(kept.screen) ? kept.screen : null;
   }
 
   // ---------------------------------------------------------------- bringing it back
@@ -238,6 +292,8 @@
 
   ns.accountDeactivated = accountDeactivated;
   ns.askRecentSignIn = askRecentSignIn;
+  ns.signInAgain = signInAgain;
+  ns.resumeScreen = resumeScreen;
   ns.signInRefused = signInRefused;
   ns.reactivationParams = reactivationParams;
   ns.reactivated = reactivated;

@@ -216,7 +216,8 @@
       showApp(section, 'setup', true);
     }, function (failure) {
       tools().setBusy(button, false);
-      if (!tools().sessionGone(failure)) ns.showFormMessage(section, tools().failureText(failure, t('widget.totpFailed')));
+      if (tools().sessionGone(failure) || tools().signInFirst(failure, section)) return;
+      ns.showFormMessage(section, tools().failureText(failure, t('widget.totpFailed')));
     });
   }
 
@@ -226,7 +227,7 @@
   }
 
   function codeFailed(form, failure, text) {
-    if (tools().sessionGone(failure)) return;
+    if (tools().sessionGone(failure) || tools().signInFirst(failure, form)) return;
     var body = (failure && failure.reply && failure.reply.body) || {};
     if (body.code === 210) ns.showFieldErrors(form, { code: [text] });
     else ns.showFormMessage(form, tools().failureText(failure, t('widget.totpFailed')));

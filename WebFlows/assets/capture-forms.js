@@ -268,9 +268,9 @@
           ns.actionLink(t('widget.inUseAction'), 'signIn'));
       }
       ns.fire('onCaptureValidationFailed', result, transactionId);
-    } else if (spec.kind === 'deactivate' && body.error === 'access_denied' && ns.askRecentSignIn) {
-      // An account without a password whose sign-in is not recent: a fresh sign-in first.
-      ns.askRecentSignIn(form);
+    } else if (spec.token && ns.askRecentSignIn && ns.askRecentSignIn(form, body)) {
+      // A change that needs a recent sign-in (the address, the password, deleting the account): the message offers
+      // one, which comes back to this screen (capture-account.js).
     } else if (spec.kind === 'login' && (body.code === 510 || body.code === 210)) {
       // Locked out or the wrong password: resetting is the way forward, right in the message.
       ns.showFormMessage(form, body.code === 510 ? t('widget.locked') : body.error_description || t('widget.invalidCredentials'),
@@ -314,6 +314,8 @@
     var code = body.authorization_code;
     var token = code ? undefined : body.access_token;
     var expiresIn = token ? (Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600) : undefined;
+    // A sign-in again for a change the service refused goes back to the screen it left (capture-account.js).
+    var resume = ns.resumeScreen ? ns.resumeScreen(user) : null;
     // Code mode: the only way this page can end the sign-in on the server (kept in memory, never stored).
     ns.keepSignOutToken(code && body.sign_out_token ? body.sign_out_token : null);
     if (token) {
@@ -341,7 +343,7 @@
     if (spec.kind === 'registration' || (social && body.is_new)) ns.fire('onCaptureRegistrationSuccess', success, transactionId);
     ns.fire('onCaptureLoginSuccess', success, transactionId);
     if (token) {
-      ns.renderScreen(nextScreen(formName, user) || ns.sessionScreen());
+      ns.renderScreen(resume || nextScreen(formName, user) || ns.sessionScreen());
     } else if (ns.screenExists('signedIn')) {
       // No session in the page (response_type=code): the host finishes the sign-in.
       ns.showSignedInWithoutSession('signedIn', user);

@@ -144,7 +144,7 @@
         ns.fire('onCaptureSessionCreated', {
           statusMessage: 'sessionCreated', accessToken: accessToken, expiresIn: expiresIn, userData: ns.storedProfile()
         });
-        ns.renderScreen(ns.sessionScreen());
+        ns.renderScreen((ns.resumeScreen && ns.resumeScreen(ns.storedProfile())) || ns.sessionScreen());
       }
       else if (found === null) ns.renderScreen(ns.initialScreenWithoutSession());
     });
@@ -164,6 +164,8 @@
   /* What a link or button with data-capture-action does; anything else shows its data-capture-screen. */
   var ACTIONS = {
     signOut: function () { ns.endSession(true); },
+    // "Sign in again to continue" (capture-account.js): signed out, and back on this screen after the sign-in.
+    signInAgain: function () { ns.signInAgain(); },
     // The provider account stays unlinked; its token simply expires.
     cancelSocial: function () {
       ns.endMerge();

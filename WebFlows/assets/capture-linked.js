@@ -83,6 +83,8 @@
       var result = ns.errorFields(reply);
       result.provider = answer.provider;
       ns.fire('onCaptureLinkAccountError', result, transactionId);
+      // Linking needs a recent sign-in: after one, this screen again, to link anew (capture-account.js).
+      if (ns.askRecentSignIn && ns.askRecentSignIn(null, body)) return;
       var refusal = body.code !== 403 ? t('widget.linkFailed')
         : ns.addressUnproven(ns.storedProfile()) ? t('widget.linkUnproven') : t('widget.linkTaken');
       linkedAccountsChanged(null, refusal.replace('%s', name), false);
@@ -115,6 +117,7 @@
       var result = ns.errorFields(reply);
       result.identifier = identifier;
       ns.fire('onCaptureUnlinkAccountError', result, transactionId);
+      if (ns.askRecentSignIn && ns.askRecentSignIn(null, body)) return;
       ns.showNotice(body.code === 403 ? t('widget.unlinkLast') : t('widget.unlinkFailed').replace('%s', name));
     }, function () {
       button.disabled = false;

@@ -189,6 +189,11 @@
     return true;
   }
 
+  /* A change refused for want of a recent sign-in: `where` offers one (capture-account.js). True when it was that. */
+  function signInFirst(failure, where) {
+    return !!(failure && failure.reply && ns.askRecentSignIn && ns.askRecentSignIn(where, failure.reply.body));
+  }
+
   /* A button or form at work: aria-disabled, not disabled, so focus stays where it is. */
   function setBusy(element, on) {
     var buttons = element.tagName === 'FORM' ? element.querySelectorAll('button[type="submit"]') : [element];
@@ -369,7 +374,8 @@
     }, function (failure) {
       busy = false;
       setBusy(form, false);
-      if (!sessionGone(failure)) ns.showFormMessage(form, failureText(failure, t('widget.passkeyNotAdded')));
+      if (sessionGone(failure) || signInFirst(failure, form)) return;
+      ns.showFormMessage(form, failureText(failure, t('widget.passkeyNotAdded')));
     });
   }
 
@@ -389,9 +395,8 @@
       ns.loadFactors();
     }, function (failure) {
       setBusy(button, false);
-      if (!sessionGone(failure)) {
-        ns.showFormMessage(section, failureText(failure, t('widget.passkeyNotRemoved').replace('%s', name)));
-      }
+      if (sessionGone(failure) || signInFirst(failure, section)) return;
+      ns.showFormMessage(section, failureText(failure, t('widget.passkeyNotRemoved').replace('%s', name)));
     });
   }
 
@@ -407,7 +412,7 @@
   ns.showPasskeys = showPasskeys;
   ns.addPasskey = addPasskey;
   ns.factorTools = {
-    send: send, failureText: failureText, sessionGone: sessionGone, setBusy: setBusy, isBusy: isBusy, note: note,
-    clearSection: clearSection
+    send: send, failureText: failureText, sessionGone: sessionGone, signInFirst: signInFirst, setBusy: setBusy,
+    isBusy: isBusy, note: note, clearSection: clearSection
   };
 })(window, document);

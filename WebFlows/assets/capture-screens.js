@@ -328,13 +328,15 @@
     return screenExists(screen) ? messageAction(label, 'data-capture-screen', screen) : null;
   }
 
+  /* The message of `form` (or of a section holding one) says `text`, with `action` after it; false without a place. */
   function showFormMessage(form, text, className, action) {
     var node = form.querySelector('.' + (className || 'capture_form_error'));
     if (!node && form.parentNode) node = form.parentNode.querySelector('.' + (className || 'capture_form_error'));
-    if (!node) return;
+    if (!node) return false;
     node.textContent = text;
     if (action) node.appendChild(action);
     node.hidden = false;
+    return true;
   }
 
   /* Puts a way forward right under a field's message (e.g. "address in use" → sign in or reset). */
