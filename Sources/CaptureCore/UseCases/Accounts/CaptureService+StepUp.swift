@@ -31,7 +31,9 @@ extension CaptureService {
         guard refused else { return }
         await recordSecurityEvent(
             "step_up.refused", target: user.id, outcome: "refused", detail: change.described + ": the sign-in is not recent")
-        throw CaptureError.recentSignInRequired(change, minutes: Int(settings.recentSignInMinutes))
+        // Whole minutes, at least one, for the sentence (a window may be a fraction of one).
+        let minutes = max(1, Int(settings.recentSignInMinutes.rounded(.up)))
+        throw CaptureError.recentSignInRequired(change, minutes: minutes)
     }
 
     /// `requireStepUp` for a call that is not a form: the proof from its `current_password` and `second_factor_code`.
