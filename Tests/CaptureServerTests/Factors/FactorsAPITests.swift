@@ -1,6 +1,7 @@
 import CaptureCore
 import CaptureTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The factors' rules that need no authenticator: associated-domain files from settings, a second factor that a
@@ -24,9 +25,15 @@ import Testing
             let apple = try await api.get("/.well-known/apple-app-site-association")
             #expect(apple.status == .ok && apple.headers[.contentType]?.hasPrefix("application/json") == true)
             #expect(apple.headers[.cacheControl] == "public, max-age=3600")
+            // Issue 48: a cacheable public reply says so once; `Pragma: no-cache` beside it contradicted it.
+            #expect(apple.headers[HTTPField.Name("Pragma")!] == nil)
             let apps = (apple.json["webcredentials"] as? [String: Any])?["apps"] as? [String]
             #expect(apps == ["ABCDE12345.com.example.fern", "ABCDE12345.com.example.other"])
             let android = try await api.get("/.well-known/assetlinks.json")
+            #expect(android.headers[.cacheControl] == "public, max-age=3600" && android.headers[HTTPField.Name("Pragma")!] == nil)
+            // Token replies keep both.
+            let options = try await api.post("/passkey/sign_in_options", ["client_id": "fern-app"])
+            #expect(options.headers[.cacheControl] == "no-store" && options.headers[HTTPField.Name("Pragma")!] == "no-cache")
             let statements = try #require(try JSONSerialization.jsonObject(with: Data(android.text.utf8)) as? [[String: Any]])
             #expect(statements.count == 1)
             #expect(statements[0]["relation"] as? [String] == ["delegate_permission/common.get_login_creds"])
@@ -94,6 +101,28 @@ import Testing
             #expect((signIn.json["second_factor_ticket"] as? String)?.count == 43)
             #expect(
                 signIn.json["error_description"] as? String == "enter the code from your authenticator app, or a recovery code")
+        }
+    }
+
+    /// Issue 48: a name over the limit is refused on `name` (not cut to something the person never typed), before
+    /// the ceremony's challenge is looked at, so fixing the name costs no new ceremony; a name at the limit passes on
+    /// to the credential's own checks.
+    @Test func aPasskeyNameOverTheLimitIsRefusedNotCut() async throws {
+        try await withAPI { api, world in
+            let grant = try #require(try await world.register("named@example.com").grant)
+            // Parses as a credential; its challenge is nobody's.
+            let credential = #"{"type":"public-key","id":"AAAA","rawId":"AAAA","response":{"clientDataJSON":"e30"}}"#
+            func register(_ name: String) async throws -> Reply {
+                try await api.post(
+                    "/passkey/register", ["access_token": grant.accessToken, "credential": credential, "name": name])
+            }
+            let long = try await register(String(repeating: "é", count: Passkey.maxNameLength + 1))
+            #expect(long.code == 200 && long.json["argument"] as? String == "name", "\(long.json)")
+            #expect((long.json["error_description"] as? String)?.contains("at most 64 characters") == true)
+            let atLimit = try await register("  " + String(repeating: "é", count: Passkey.maxNameLength) + "  ")
+            #expect(atLimit.code == 200 && atLimit.json["argument"] as? String == "credential", "\(atLimit.json)")
+            #expect(try Passkey.name(" Laptop ", at: Date()) == "Laptop")
+            #expect(try Passkey.name(nil, at: Date(timeIntervalSince1970: 0)) == "Passkey 1970-01-01")
         }
     }
 

@@ -16,6 +16,8 @@ extension CaptureService {
     public func addPasskey(accessToken: String?, credential: String?, name: String?) async throws -> Passkey {
         let (user, token) = try await authenticate(accessToken: accessToken)
         let response = try Self.credential(credential)
+        // Before the challenge is taken: a name to fix costs no new ceremony.
+        let named = try Passkey.name(name, at: time.now())
         let (challenge, ceremony) = try await takeCeremony(of: response, .passkeyCreate)
         guard ceremony.userID == user.id, ConstantTime.equals(ceremony.payload, token.hash) else {
             throw Self.refusal(.wrongChallenge)
@@ -27,7 +29,7 @@ extension CaptureService {
         guard let made = data.credential else { throw Self.refusal(.malformed("no credential was made")) }
         let now = time.now()
         let passkey = Passkey(
-            credentialID: Data(made.id).base64URLEncoded(), userID: user.id, name: Self.passkeyName(name, at: now),
+            credentialID: Data(made.id).base64URLEncoded(), userID: user.id, name: named,
             publicKey: made.publicKeyBytes, signCount: data.signCount, backupEligible: data.backupEligible,
             backedUp: data.backedUp, transports: response.transports, createdAt: now)
         try await store.passkeys.insert(passkey)
@@ -171,13 +173,6 @@ extension CaptureService {
 
     static func refusal(_ failure: PasskeyFailure) -> CaptureError {
         .invalidArgument("credential", failure.reason)
-    }
-
-    /// The name a person gave, trimmed and cut; else "Passkey" and the day it was made.
-    static func passkeyName(_ name: String?, at date: Date) -> String {
-        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isASCII || $0 >= " " }
-        if !trimmed.isEmpty { return String(trimmed.prefix(Passkey.maxNameLength)) }
-        return "Passkey " + String(CaptureDate.format(date).prefix(10))
     }
 }
 
