@@ -139,6 +139,20 @@ import Testing
         #expect(throws: PasskeyFailure.malformed(example.1)) { try CredentialResponse(json: example.0) }
     }
 
+    /// Issue 48: a client's transports are kept only in WebAuthn's words, once each; what a listing shows of them is
+    /// one of the shapes a made-up listing also draws.
+    @Test func onlyWebAuthnsTransportsAreKeptAndListedInOneOfThreeShapes() throws {
+        let json =
+            #"{"type":"public-key","id":"AAAA","rawId":"AAAA","response":{"clientDataJSON":"e30","#
+            + #""transports":["x","usb","internal","usb","<b>","smart-card",7]}}"#
+        #expect(try CredentialResponse(json: json).transports == ["usb", "internal", "smart-card"])
+        #expect(PasskeyDecoy.shown(["internal"]) == ["hybrid", "internal"])
+        #expect(PasskeyDecoy.shown(["usb", "internal"]) == ["hybrid", "internal"])
+        #expect(PasskeyDecoy.shown(["usb"]) == ["nfc", "usb"] && PasskeyDecoy.shown(["nfc", "usb"]) == ["nfc", "usb"])
+        #expect(PasskeyDecoy.shown(["ble"]).isEmpty && PasskeyDecoy.shown(["smart-card", "usb"]).isEmpty)
+        #expect(PasskeyDecoy.shown([]).isEmpty)
+    }
+
     @Test func authenticatorDataIsReadByItsFlagsAndRefusedWhenCutOrPadded() throws {
         var bytes = [UInt8](repeating: 0xAA, count: 32) + [0x05, 0, 0, 1, 0]
         let data = try AuthenticatorData(bytes)

@@ -126,6 +126,56 @@ import Testing
         }
     }
 
+    /// Issue 48: address-first sign-in options have one shape for every address. An account's passkeys (stored here
+    /// with what clients once reported, `x` among it) are listed with their transports cut to the shapes a made-up
+    /// list draws; an address without an account, and an account without passkeys, get a made-up list that is the
+    /// same on every ask, of one to three ids as long as real ones, and differs between addresses.
+    @Test func addressFirstOptionsLookTheSameWhetherOrNotTheAddressHasPasskeys() async throws {
+        try await withAPI { api, world in
+            let owner = try await world.register("keys@example.com").user
+            _ = try await world.register("nokeys@example.com")
+            for (bytes, transports) in [(20, ["internal", "x"]), (64, ["usb"]), (32, ["ble"])] {
+                try await world.service.store.passkeys.insert(
+                    Passkey(
+                        credentialID: Data((0..<bytes).map { UInt8($0 * 13 % 251) }).base64URLEncoded(), userID: owner.id,
+                        name: "k", publicKey: [1], signCount: 0, backupEligible: true, backedUp: true,
+                        transports: transports, createdAt: world.time.now()))
+            }
+            func listed(_ email: String) async throws -> [(bytes: Int, transports: [String])] {
+                let reply = try await api.post("/passkey/sign_in_options", ["client_id": "demo-mobile-app", "email": email])
+                let options = try #require(reply.json["options"] as? [String: Any], "\(reply.json)")
+                let allowed = try #require(options["allowCredentials"] as? [[String: Any]])
+                return try allowed.map { entry in
+                    let text = try #require(entry["id"] as? String)
+                    let id = try #require(Data(base64URLEncoded: text))
+                    return (id.count, entry["transports"] as? [String] ?? [])
+                }
+            }
+            let shapes: Set<[String]> = [["hybrid", "internal"], ["nfc", "usb"], []]
+            let real = try await listed("Keys@Example.com").sorted { $0.bytes < $1.bytes }
+            #expect(real.map(\.bytes) == [20, 32, 64])
+            #expect(real.map(\.transports) == [["hybrid", "internal"], [], ["nfc", "usb"]], "nothing a made-up list lacks")
+            var counts: [Int: Int] = [:], lengths: [Int: Int] = [:], hints: [[String]: Int] = [:]
+            var seen = Set<String>()
+            for email in ["nokeys@example.com"] + (0..<150).map({ "nobody\($0)@example.com" }) {
+                let made = try await listed(email)
+                #expect((1...3).contains(made.count))
+                #expect(made.allSatisfy { [16, 20, 32, 64].contains($0.bytes) && shapes.contains($0.transports) })
+                let again = try await listed(email.uppercased())
+                #expect(again.map(\.bytes) == made.map(\.bytes) && again.map(\.transports) == made.map(\.transports))
+                counts[made.count, default: 0] += 1
+                for entry in made {
+                    lengths[entry.bytes, default: 0] += 1
+                    hints[entry.transports, default: 0] += 1
+                }
+                seen.insert("\(made.map(\.bytes))\(made.map(\.transports))")
+            }
+            // Every count, length and transport shape a real account may show turns up among made-up lists too.
+            #expect(counts.keys.sorted() == [1, 2, 3] && lengths.keys.sorted() == [16, 20, 32, 64])
+            #expect(Set(hints.keys) == shapes && seen.count > 10)
+        }
+    }
+
     @Test func aClientThatRequiresASecondFactorRefusesAPasswordAlone() async throws {
         try await withAPI(configure: { settings in
             var strict = ClientSettings(clientId: "strict-app")

@@ -38,8 +38,8 @@ extension CaptureService {
     }
 
     /// `/passkey/sign_in_options`: a challenge for a passkey sign-in through `client`. With `email`, the account's
-    /// passkeys are listed (address-first); an address without passkeys, or with no account, gets one made-up
-    /// credential id derived from the address, so the answer does not tell who has an account. Without, the
+    /// passkeys are listed (address-first); an address without passkeys, or with no account, gets made-up ones of
+    /// the same shape (`PasskeyDecoy`), so the answer does not tell who has an account or passkeys. Without, the
     /// authenticator offers its own (discoverable credentials).
     public func passkeyRequestOptions(_ request: FlowRequest, email: String?) async throws -> JSONValue {
         let client = try await self.client(id: request.clientID)
@@ -47,17 +47,11 @@ extension CaptureService {
         var allowed: [Passkey] = []
         if let email, !email.isEmpty {
             let address = User.normalize(email: email)
-            if let user = try await store.users.find(email: address) { allowed = try await store.passkeys.list(userID: user.id) }
-            if allowed.isEmpty {
-                // 20 bytes, as iCloud Keychain's credential ids are, and as random-looking as theirs.
-                let mac = CodeKey.bytes(hex: codeKey.mac("passkey decoy " + address)) ?? []
-                let made = Data(mac.prefix(20)).base64URLEncoded()
-                allowed = [
-                    Passkey(
-                        credentialID: made, userID: "", name: "", publicKey: [], signCount: 0, backupEligible: false,
-                        backedUp: false, transports: ["internal", "hybrid"], createdAt: time.now())
-                ]
-            }
+            let user = try await store.users.find(email: address)
+            // Listed for every address, with an account or not ("" is nobody's id), so both make the same two reads.
+            allowed = try await store.passkeys.list(userID: user?.id ?? "")
+            for index in allowed.indices { allowed[index].transports = PasskeyDecoy.shown(allowed[index].transports) }
+            if allowed.isEmpty { allowed = PasskeyDecoy(key: codeKey).credentials(for: address) }
         }
         let challenge = try await beginCeremony(
             .passkeyGet, userID: nil, clientID: client.clientID, payload: allowed.map(\.credentialID).joined(separator: " "))
