@@ -39,7 +39,7 @@ struct PostgresCodeRepository: CodeRepository {
         try await store.query(
             """
             SELECT user_id FROM codes WHERE address = \(address) AND purpose = \(purpose.rawValue)
-                AND used_at IS NULL AND expires_at > \(now) AND attempts < \(OneTimeCode.maxAttempts)
+                AND used_at IS NULL AND expires_at > \(now)
             """
         ).map { try Columns($0)("user_id") }
     }

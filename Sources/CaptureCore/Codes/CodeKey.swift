@@ -81,6 +81,18 @@ public struct CodeKey: Sendable {
         HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key).withUnsafeBytes { Hex.lowercase($0) }
     }
 
+    /// `count` bytes drawn from `label` under this key (HMAC-SHA-256 blocks of label and block number): the same
+    /// label gives the same bytes on every instance, and nobody without the key can tell them from random ones.
+    func derive(_ label: String, count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var block = 0
+        while bytes.count < count {
+            bytes += HMAC<SHA256>.authenticationCode(for: Data("\(label)\n\(block)".utf8), using: key)
+            block += 1
+        }
+        return Array(bytes.prefix(count))
+    }
+
     /// Seals a secret the service must read again (an authenticator app's): AES-GCM under a key derived from this
     /// one, base64url of nonce, ciphertext and tag. A copy of the database alone cannot open it.
     func seal(_ secret: [UInt8]) -> String {

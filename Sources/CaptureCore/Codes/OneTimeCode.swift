@@ -9,7 +9,7 @@ public enum CodePurpose: String, Sendable, Codable, CaseIterable {
 }
 
 /// A stored one-time code: only a hash of it, bound to one user and one purpose, with its expiry and the wrong
-/// entries made against it (docs/contract.md §11).
+/// typed entries made against it (docs/contract.md §11; what they end is `CodeGuessing`'s rule).
 public struct OneTimeCode: Sendable, Equatable, Codable {
     public var id: Int64?
     public var purpose: CodePurpose
@@ -34,11 +34,9 @@ public struct OneTimeCode: Sendable, Equatable, Codable {
         self.attempts = 0
     }
 
-    /// Wrong entries after which a code is dead.
-    public static let maxAttempts = 5
-
+    /// Unused and unexpired. Wrong entries do not end a code: strangers could end it for its owner (`CodeGuessing`).
     public func isLive(at now: Date) -> Bool {
-        usedAt == nil && expiresAt > now && attempts < Self.maxAttempts
+        usedAt == nil && expiresAt > now
     }
 }
 

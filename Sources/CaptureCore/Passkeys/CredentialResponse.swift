@@ -44,7 +44,9 @@ public struct CredentialResponse: Sendable {
         signature = try binary(response["signature"], "signature")
         userHandle = try binary(response["userHandle"], "userHandle")
         if case .array(let items)? = response["transports"] {
-            transports = items.compactMap(\.stringValue).filter { $0.count <= 32 }.prefix(8).map { $0 }
+            // Only WebAuthn's own words are kept: a client's others would be stored and listed to whoever asks.
+            let known = items.compactMap(\.stringValue).filter { PasskeyDecoy.knownTransports.contains($0) }
+            transports = known.enumerated().filter { known.firstIndex(of: $0.element) == $0.offset }.map(\.element)
         } else {
             transports = []
         }

@@ -31,8 +31,20 @@ public struct Passkey: Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    /// A name is at most this long (characters); longer ones are cut.
+    /// A name is at most this long (characters); a longer one is refused, not cut: a name cut silently is not the one
+    /// the person typed, and they would find out only in their list.
     public static let maxNameLength = 64
+
+    /// The name a person gave, trimmed and without control characters; else "Passkey" and the day it was made.
+    /// Over `maxNameLength` it is `invalid_argument` on `name`, as the call's other bad parameters are.
+    public static func name(_ given: String?, at date: Date) throws -> String {
+        let trimmed = (given ?? "").trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isASCII || $0 >= " " }
+        guard trimmed.count <= maxNameLength else {
+            throw CaptureError.invalidArgument("name", "a passkey's name is at most \(maxNameLength) characters")
+        }
+        if !trimmed.isEmpty { return trimmed }
+        return "Passkey " + String(CaptureDate.format(date).prefix(10))
+    }
 
     /// WebAuthn §6.1.1: a counter that does not move past the stored one means two authenticators hold the key,
     /// unless both are zero (authenticators that keep no counter, such as synced passkeys).

@@ -121,7 +121,8 @@ public struct RelyingParty: Sendable {
         let clientData = try CollectedClientData(bytes)
         guard clientData.type == type else { throw .wrongType }
         guard ConstantTime.equal(clientData.challenge, challenge) else { throw .wrongChallenge }
-        guard origins.contains(clientData.origin), !clientData.crossOrigin else { throw .wrongOrigin(clientData.origin) }
+        guard origins.contains(clientData.origin) else { throw .wrongOrigin(clientData.origin) }
+        guard !clientData.crossOrigin else { throw .crossOrigin }
     }
 
     private func check(_ data: AuthenticatorData) throws(PasskeyFailure) {

@@ -7,7 +7,7 @@ public protocol CodeRepository: Sendable {
     func use<Verdict: Sendable>(
         userID: String, purpose: CodePurpose, _ decide: @Sendable (OneTimeCode?) -> (OneTimeCode?, Verdict)
     ) async throws -> Verdict
-    /// The users holding a live (unused, unexpired, not worn out) code for `purpose` sent to `address`.
+    /// The users holding a live (unused, unexpired) code for `purpose` sent to `address`.
     func holders(address: String, purpose: CodePurpose, at now: Date) async throws -> [String]
     /// Deletes codes that expired before `cutoff`; returns how many.
     func purge(expiredBefore cutoff: Date) async throws -> Int

@@ -47,7 +47,8 @@ struct AccountRecoveryController {
         try CaptureAPIController.refuseUnknown(parameters, allowed: Set(FormEndpoint.useVerificationCode.parameters ?? []))
         let user = try await service.verifyEmail(
             code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
-            acceptLanguage: request.headers.value(.acceptLanguage))
+            acceptLanguage: request.headers.value(.acceptLanguage),
+            requester: APIRequest.origin(request, context: context, proxies: service.proxies).address)
         return Reply.ok(["uuid": .string(user.id)])
     }
 
@@ -56,7 +57,8 @@ struct AccountRecoveryController {
         try CaptureAPIController.refuseUnknown(parameters, allowed: Set(FormEndpoint.checkResetCode.parameters ?? []))
         try await service.checkResetCode(
             code: parameters["verification_code"], email: parameters["email"], locale: parameters["locale"],
-            acceptLanguage: request.headers.value(.acceptLanguage))
+            acceptLanguage: request.headers.value(.acceptLanguage),
+            requester: APIRequest.origin(request, context: context, proxies: service.proxies).address)
         return Reply.ok()
     }
 }

@@ -149,8 +149,6 @@ struct AppAssociationController {
 
     /// `application/json`, cacheable for an hour (settings change only with a restart).
     static func document(_ value: JSONValue) -> Response {
-        var response = Reply.json(value)
-        response.headers[.cacheControl] = "public, max-age=3600"
-        return response
+        Reply.cacheable(value, maxAge: 3600)
     }
 }

@@ -24,6 +24,15 @@ enum Reply {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// A public document that holds no token (the associated-domain files): cacheable for `maxAge` seconds, and without
+    /// `json`'s `Pragma: no-cache`, which HTTP/1.0 caches read as "never cache" beside a `Cache-Control` that allows it.
+    static func cacheable(_ value: JSONValue, maxAge: Int) -> Response {
+        var response = json(value)
+        response.headers[.cacheControl] = "public, max-age=\(maxAge)"
+        response.headers[.pragma] = nil
+        return response
+    }
+
     /// `{"stat":"ok", …}` (Janrain).
     static func ok(_ fields: [String: JSONValue] = [:]) -> Response {
         json(.object(fields.merging(["stat": "ok"]) { _, new in new }))

@@ -21,7 +21,7 @@ struct SQLiteCodeRepository: CodeRepository {
     func holders(address: String, purpose: CodePurpose, at now: Date) async throws -> [String] {
         try await writer.read { db in
             try OneTimeCode.filter(Column("address") == address && Column("purpose") == purpose.rawValue)
-                .filter(Column("usedAt") == nil && Column("expiresAt") > now && Column("attempts") < OneTimeCode.maxAttempts)
+                .filter(Column("usedAt") == nil && Column("expiresAt") > now)
                 .fetchAll(db).map(\.userID)
         }
     }

@@ -67,6 +67,26 @@ import Testing
         }
     }
 
+    /// Issue 48: a ceremony a page of another origin embedded (`crossOrigin: true`) is refused for what it is, not
+    /// blamed on an origin that is ours.
+    @Test func aCrossOriginCeremonyIsRefusedAsCrossOrigin() throws {
+        let vector = Self.vectors[0]
+        var json = try #require(try JSONParser.parse(vector.registration).objectMembers)
+        var response = try #require(json["response"]?.objectMembers)
+        let clientData = Self.bytes(try #require(response["clientDataJSON"]?.stringValue))
+        var fields = try #require(try JSONParser.parse(String(decoding: clientData, as: UTF8.self)).objectMembers)
+        fields["crossOrigin"] = .bool(true)
+        response["clientDataJSON"] = .string(Data(JSONValue.object(fields).encodedBytes()).base64URLEncoded())
+        json["response"] = .object(response)
+        let framed = try CredentialResponse(json: String(decoding: JSONValue.object(json).encodedBytes(), as: UTF8.self))
+        let failure = #expect(throws: PasskeyFailure.self) {
+            try Self.party(vector).verifyRegistration(framed, challenge: Self.bytes(vector.createChallenge))
+        }
+        #expect(failure == .crossOrigin)
+        #expect(failure?.reason.contains("cross-origin ceremonies are refused") == true)
+        #expect(failure?.reason.contains(vector.origin) == false, "the origin is ours: it is not what is wrong")
+    }
+
     @Test func aSignatureByAnotherKeyOrOverOtherBytesIsRefused() throws {
         let vector = Self.vectors[0]
         var passkey = try Self.registered(vector)
@@ -100,6 +120,10 @@ import Testing
             try Self.party(vector).verifyAssertion(
                 try CredentialResponse(json: vector.assertion), challenge: Self.bytes(vector.getChallenge), passkey: passkey)
         }
+        // Issue 48: an equal counter did not advance; only a lower one went backwards (what the audit log says).
+        #expect(PasskeyFailure.counterWentBackwards(stored: 16, presented: 16).reason.contains("did not advance"))
+        #expect(!PasskeyFailure.counterWentBackwards(stored: 16, presented: 16).reason.contains("backwards"))
+        #expect(PasskeyFailure.counterWentBackwards(stored: 16, presented: 3).reason.contains("went backwards"))
         #expect(Passkey.counterAccepts(stored: 0, presented: 0))
         #expect(Passkey.counterAccepts(stored: 5, presented: 6))
         #expect(!Passkey.counterAccepts(stored: 5, presented: 0))
@@ -113,6 +137,20 @@ import Testing
     ])
     func aMalformedCredentialIsNamed(_ example: (String, String)) {
         #expect(throws: PasskeyFailure.malformed(example.1)) { try CredentialResponse(json: example.0) }
+    }
+
+    /// Issue 48: a client's transports are kept only in WebAuthn's words, once each; what a listing shows of them is
+    /// one of the shapes a made-up listing also draws.
+    @Test func onlyWebAuthnsTransportsAreKeptAndListedInOneOfThreeShapes() throws {
+        let json =
+            #"{"type":"public-key","id":"AAAA","rawId":"AAAA","response":{"clientDataJSON":"e30","#
+            + #""transports":["x","usb","internal","usb","<b>","smart-card",7]}}"#
+        #expect(try CredentialResponse(json: json).transports == ["usb", "internal", "smart-card"])
+        #expect(PasskeyDecoy.shown(["internal"]) == ["hybrid", "internal"])
+        #expect(PasskeyDecoy.shown(["usb", "internal"]) == ["hybrid", "internal"])
+        #expect(PasskeyDecoy.shown(["usb"]) == ["nfc", "usb"] && PasskeyDecoy.shown(["nfc", "usb"]) == ["nfc", "usb"])
+        #expect(PasskeyDecoy.shown(["ble"]).isEmpty && PasskeyDecoy.shown(["smart-card", "usb"]).isEmpty)
+        #expect(PasskeyDecoy.shown([]).isEmpty)
     }
 
     @Test func authenticatorDataIsReadByItsFlagsAndRefusedWhenCutOrPadded() throws {

@@ -1,6 +1,7 @@
 import CaptureCore
 import CaptureTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The factors' rules that need no authenticator: associated-domain files from settings, a second factor that a
@@ -24,9 +25,15 @@ import Testing
             let apple = try await api.get("/.well-known/apple-app-site-association")
             #expect(apple.status == .ok && apple.headers[.contentType]?.hasPrefix("application/json") == true)
             #expect(apple.headers[.cacheControl] == "public, max-age=3600")
+            // Issue 48: a cacheable public reply says so once; `Pragma: no-cache` beside it contradicted it.
+            #expect(apple.headers[HTTPField.Name("Pragma")!] == nil)
             let apps = (apple.json["webcredentials"] as? [String: Any])?["apps"] as? [String]
             #expect(apps == ["ABCDE12345.com.example.fern", "ABCDE12345.com.example.other"])
             let android = try await api.get("/.well-known/assetlinks.json")
+            #expect(android.headers[.cacheControl] == "public, max-age=3600" && android.headers[HTTPField.Name("Pragma")!] == nil)
+            // Token replies keep both.
+            let options = try await api.post("/passkey/sign_in_options", ["client_id": "fern-app"])
+            #expect(options.headers[.cacheControl] == "no-store" && options.headers[HTTPField.Name("Pragma")!] == "no-cache")
             let statements = try #require(try JSONSerialization.jsonObject(with: Data(android.text.utf8)) as? [[String: Any]])
             #expect(statements.count == 1)
             #expect(statements[0]["relation"] as? [String] == ["delegate_permission/common.get_login_creds"])
@@ -94,6 +101,78 @@ import Testing
             #expect((signIn.json["second_factor_ticket"] as? String)?.count == 43)
             #expect(
                 signIn.json["error_description"] as? String == "enter the code from your authenticator app, or a recovery code")
+        }
+    }
+
+    /// Issue 48: a name over the limit is refused on `name` (not cut to something the person never typed), before
+    /// the ceremony's challenge is looked at, so fixing the name costs no new ceremony; a name at the limit passes on
+    /// to the credential's own checks.
+    @Test func aPasskeyNameOverTheLimitIsRefusedNotCut() async throws {
+        try await withAPI { api, world in
+            let grant = try #require(try await world.register("named@example.com").grant)
+            // Parses as a credential; its challenge is nobody's.
+            let credential = #"{"type":"public-key","id":"AAAA","rawId":"AAAA","response":{"clientDataJSON":"e30"}}"#
+            func register(_ name: String) async throws -> Reply {
+                try await api.post(
+                    "/passkey/register", ["access_token": grant.accessToken, "credential": credential, "name": name])
+            }
+            let long = try await register(String(repeating: "é", count: Passkey.maxNameLength + 1))
+            #expect(long.code == 200 && long.json["argument"] as? String == "name", "\(long.json)")
+            #expect((long.json["error_description"] as? String)?.contains("at most 64 characters") == true)
+            let atLimit = try await register("  " + String(repeating: "é", count: Passkey.maxNameLength) + "  ")
+            #expect(atLimit.code == 200 && atLimit.json["argument"] as? String == "credential", "\(atLimit.json)")
+            #expect(try Passkey.name(" Laptop ", at: Date()) == "Laptop")
+            #expect(try Passkey.name(nil, at: Date(timeIntervalSince1970: 0)) == "Passkey 1970-01-01")
+        }
+    }
+
+    /// Issue 48: address-first sign-in options have one shape for every address. An account's passkeys (stored here
+    /// with what clients once reported, `x` among it) are listed with their transports cut to the shapes a made-up
+    /// list draws; an address without an account, and an account without passkeys, get a made-up list that is the
+    /// same on every ask, of one to three ids as long as real ones, and differs between addresses.
+    @Test func addressFirstOptionsLookTheSameWhetherOrNotTheAddressHasPasskeys() async throws {
+        try await withAPI { api, world in
+            let owner = try await world.register("keys@example.com").user
+            _ = try await world.register("nokeys@example.com")
+            for (bytes, transports) in [(20, ["internal", "x"]), (64, ["usb"]), (32, ["ble"])] {
+                try await world.service.store.passkeys.insert(
+                    Passkey(
+                        credentialID: Data((0..<bytes).map { UInt8($0 * 13 % 251) }).base64URLEncoded(), userID: owner.id,
+                        name: "k", publicKey: [1], signCount: 0, backupEligible: true, backedUp: true,
+                        transports: transports, createdAt: world.time.now()))
+            }
+            func listed(_ email: String) async throws -> [(bytes: Int, transports: [String])] {
+                let reply = try await api.post("/passkey/sign_in_options", ["client_id": "demo-mobile-app", "email": email])
+                let options = try #require(reply.json["options"] as? [String: Any], "\(reply.json)")
+                let allowed = try #require(options["allowCredentials"] as? [[String: Any]])
+                return try allowed.map { entry in
+                    let text = try #require(entry["id"] as? String)
+                    let id = try #require(Data(base64URLEncoded: text))
+                    return (id.count, entry["transports"] as? [String] ?? [])
+                }
+            }
+            let shapes: Set<[String]> = [["hybrid", "internal"], ["nfc", "usb"], []]
+            let real = try await listed("Keys@Example.com").sorted { $0.bytes < $1.bytes }
+            #expect(real.map(\.bytes) == [20, 32, 64])
+            #expect(real.map(\.transports) == [["hybrid", "internal"], [], ["nfc", "usb"]], "nothing a made-up list lacks")
+            var counts: [Int: Int] = [:], lengths: [Int: Int] = [:], hints: [[String]: Int] = [:]
+            var seen = Set<String>()
+            for email in ["nokeys@example.com"] + (0..<150).map({ "nobody\($0)@example.com" }) {
+                let made = try await listed(email)
+                #expect((1...3).contains(made.count))
+                #expect(made.allSatisfy { [16, 20, 32, 64].contains($0.bytes) && shapes.contains($0.transports) })
+                let again = try await listed(email.uppercased())
+                #expect(again.map(\.bytes) == made.map(\.bytes) && again.map(\.transports) == made.map(\.transports))
+                counts[made.count, default: 0] += 1
+                for entry in made {
+                    lengths[entry.bytes, default: 0] += 1
+                    hints[entry.transports, default: 0] += 1
+                }
+                seen.insert("\(made.map(\.bytes))\(made.map(\.transports))")
+            }
+            // Every count, length and transport shape a real account may show turns up among made-up lists too.
+            #expect(counts.keys.sorted() == [1, 2, 3] && lengths.keys.sorted() == [16, 20, 32, 64])
+            #expect(Set(hints.keys) == shapes && seen.count > 10)
         }
     }
 

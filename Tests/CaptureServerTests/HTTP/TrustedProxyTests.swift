@@ -9,16 +9,6 @@ import Testing
 @Suite struct TrustedProxyTests {
     static let password = "the owner's passphrase"
 
-    func withLiveAPI(
-        configure: @escaping (inout ServiceSettings) -> Void, _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
-    ) async throws {
-        let world = try await TestWorld.make(configure: configure)
-        let router = try buildRouter(service: world.service)
-        try await withLoopbackServer({ loopbackApplication(router: router, onServerRunning: $0) }) { port in
-            try await body(API(port: port), world)
-        }
-    }
-
     static func signIn(_ api: API, email: String, password: String, forwardedFor: String) async throws -> Int? {
         return try await api.post(
             "/oauth/auth_native_traditional", TestWorld.signIn(email: email, password: password),

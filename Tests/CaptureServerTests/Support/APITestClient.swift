@@ -111,3 +111,15 @@ func withAPI(
     let world = try await TestWorld.make(backend: backend, configure: configure)
     try await body(API(router: try buildRouter(service: world.service)), world)
 }
+
+/// `withAPI` over real sockets on loopback (the peer is 127.0.0.1): for rules about the client's address, which
+/// forwarding headers name only through a trusted proxy.
+func withLiveAPI(
+    configure: @escaping (inout ServiceSettings) -> Void, _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
+) async throws {
+    let world = try await TestWorld.make(configure: configure)
+    let router = try buildRouter(service: world.service)
+    try await withLoopbackServer({ loopbackApplication(router: router, onServerRunning: $0) }) { port in
+        try await body(API(port: port), world)
+    }
+}

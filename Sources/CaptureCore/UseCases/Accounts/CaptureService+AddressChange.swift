@@ -41,9 +41,9 @@ extension CaptureService {
     /// `email` with a live restore code and `typed` is it, that account is returned with `email` as its address,
     /// proven (the caller stores it with the new password, ends every session and removes provider links not vouched
     /// for that address). Nil when no account left `email` with a live restore code: the ordinary reset applies.
-    /// A wrong code counts against the restore code like any wrong entry.
-    func restoreAddress(_ typed: String?, email: String?) async throws -> User? {
-        guard let typed, !typed.isEmpty, let email, !email.isEmpty else { return nil }
+    /// `entry` was charged already (`codeEntry`); a wrong typed one counts on the restore code as on any code.
+    func restoreAddress(_ entry: CodeGuessing.Entry, email: String?) async throws -> User? {
+        guard let email, !email.isEmpty else { return nil }
         let address = User.normalize(email: email)
         let now = time.now()
         for userID in try await store.codes.holders(address: address, purpose: .addressRestore, at: now) {
@@ -52,7 +52,7 @@ extension CaptureService {
             }
             // A right code onto an address another account took meanwhile is recognised but not spent.
             let heldElsewhere = try await store.users.find(email: address).map { $0.id != userID } ?? false
-            guard try await matchCode(typed, userID: userID, address: address, purpose: .addressRestore, spend: !heldElsewhere)
+            guard try await matchCode(entry, userID: userID, address: address, purpose: .addressRestore, spend: !heldElsewhere)
             else { continue }
             if heldElsewhere {
                 await recordSecurityEvent(

@@ -22,15 +22,17 @@ extension CaptureService {
     ) async throws {
         let now = time.now()
         let code = CodeFormat.mint(minter.random)
+        let live = user.flatMap { $0.isDisabled ? nil : $0 }
+        // Tagged for an address without a live account too ("" is nobody's id): both paths do the same work.
+        let linkCode = codeGuessing.linkCode(code, userID: live?.id ?? "", address: email, purpose: purpose)
         let rendered = templates.render(
             kind, locale: locale,
             values: values.merging([
                 "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
                 "site": settings.clientPages(id: context.client.clientID).siteName ?? settings.resolvedPublicOrigin,
                 "expires": Self.describe(lifetime, in: catalog.localization.messages(for: locale)),
-                "link": codeLink(screen: screen, code: code, email: email, context: context, locale: locale),
+                "link": codeLink(screen: screen, code: linkCode, email: email, context: context, locale: locale),
             ]) { given, _ in given })
-        let live = user.flatMap { $0.isDisabled ? nil : $0 }
         let entry = OutboxEntry(
             messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
             kind: kind, recipient: email, userID: live?.id,
@@ -66,39 +68,68 @@ extension CaptureService {
         mailSignal.wake()
     }
 
-    /// Spends `typed` (unless `spend` is false) if it is the user's live code for `purpose`; a wrong entry counts
-    /// against the code, which dies after `OneTimeCode.maxAttempts`. Every failure is the same 390 on
-    /// `verification_code`.
-    func redeemCode(
-        _ typed: String?, email: String?, purpose: CodePurpose, messages: Messages, spend: Bool = true
-    ) async throws -> User {
-        let wrong = CaptureError.invalidFormFields(["verification_code": [messages.text("code.wrong")]])
-        guard let typed, !typed.isEmpty else {
+    /// The rule for presented codes: link tags under the code key, typed entries charged to their requester.
+    var codeGuessing: CodeGuessing { CodeGuessing(store: store.throttle, key: codeKey) }
+
+    /// `presented` read once per request at `screen` (the purpose whose screen it is: the reset screen also takes
+    /// restore codes): a typed code is charged to `requester` before anything is looked up (`CodeGuessing`), a
+    /// link's is not. A missing code is 390 `code.missing`.
+    func codeEntry(
+        _ presented: String?, email: String?, screen: CodePurpose, requester: String?, messages: Messages
+    ) async throws -> CodeGuessing.Entry {
+        guard let presented, !presented.isEmpty else {
             throw CaptureError.invalidFormFields(["verification_code": [messages.text("code.missing")]])
         }
+        let entry = CodeGuessing.entry(presented)
+        if case .typed = entry {
+            try await codeGuessing.admitTyped(screen: screen, address: email ?? "", requester: requester, now: time.now())
+        }
+        return entry
+    }
+
+    /// The live account of `email` when `entry` is its live code for `purpose`, spent unless `spend` is false. Every
+    /// failure is the same 390 on `verification_code`.
+    func redeemCode(
+        _ entry: CodeGuessing.Entry, email: String?, purpose: CodePurpose, messages: Messages, spend: Bool = true
+    ) async throws -> User {
+        let wrong = CaptureError.invalidFormFields(["verification_code": [messages.text("code.wrong")]])
         guard let email, !email.isEmpty, let user = try await store.users.find(email: User.normalize(email: email)),
             !user.isDisabled
         else { throw wrong }
         // Against the address the account has now: a code sent to the one it had before proves nothing about this one.
-        guard try await matchCode(typed, userID: user.id, address: user.email, purpose: purpose, spend: spend) else {
+        guard try await matchCode(entry, userID: user.id, address: user.email, purpose: purpose, spend: spend) else {
             throw wrong
         }
         return user
     }
 
-    /// Whether `typed` is `userID`'s live code for `purpose` sent to `address` (the hash binds all three); a right
-    /// one is spent unless `spend` is false, a wrong one counts against the code, which dies after
-    /// `OneTimeCode.maxAttempts`.
+    /// Whether `entry` is `userID`'s live code for `purpose` sent to `address` (the hash and a link's tag bind all
+    /// three); a right one is spent unless `spend` is false. A link's tag is checked first, and a wrong one never
+    /// reaches the stored code; a wrong typed entry is counted on the code, whose typed form ends at
+    /// `CodeGuessing.typedCeiling` (its link still works); a right tag on a code replaced since counts nothing.
     func matchCode(
-        _ typed: String, userID: String, address: String, purpose: CodePurpose, spend: Bool = true
+        _ entry: CodeGuessing.Entry, userID: String, address: String, purpose: CodePurpose, spend: Bool = true
     )
         async throws -> Bool
     {
+        let short: String
+        let typed: Bool
+        switch entry {
+        case .typed(let code): (short, typed) = (code, true)
+        case .link(let code, let tag):
+            guard codeGuessing.proves(tag, code: code, userID: userID, address: address, purpose: purpose) else {
+                return false
+            }
+            (short, typed) = (code, false)
+        case .malformed: return false
+        }
         let now = time.now()
-        let hash = CodeFormat.hash(typed, userID: userID, address: address, purpose: purpose, key: codeKey)
+        let hash = CodeFormat.hash(short, userID: userID, address: address, purpose: purpose, key: codeKey)
         return try await store.codes.use(userID: userID, purpose: purpose) { newest in
             guard var code = newest, code.isLive(at: now) else { return (nil, false) }
+            if typed, code.attempts >= CodeGuessing.typedCeiling { return (nil, false) }
             guard ConstantTime.equals(code.hash, hash) else {
+                guard typed else { return (nil, false) }
                 code.attempts += 1
                 return (code, false)
             }

@@ -20,12 +20,15 @@ extension CaptureService {
         guard let password = value(for: "password", form: context.form, in: values) else {
             throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")
         }
-        let restored = try await restoreAddress(code, email: email)
+        let messages = messages(for: request)
+        let entry = try await codeEntry(
+            code, email: email, screen: .passwordReset, requester: request.remoteAddress, messages: messages)
+        let restored = try await restoreAddress(entry, email: email)
         var user: User
         if let restored {
             user = restored
         } else {
-            user = try await redeemCode(code, email: email, purpose: .passwordReset, messages: messages(for: request))
+            user = try await redeemCode(entry, email: email, purpose: .passwordReset, messages: messages)
         }
         try await endUnprovenLinks(of: user, wasProven: restored == nil && user.emailVerifiedAt != nil, locale: request.locale)
         let now = time.now()
@@ -40,21 +43,22 @@ extension CaptureService {
     }
 
     /// `/access/checkResetCode`: whether a mailed reset link's code is live for its address, without spending it, so
-    /// the reset screen says at once that a link is spent or expired instead of after a new password is typed. A wrong
-    /// code counts against the code as a wrong entry at reset does: checking is no better a way to guess. The code of
+    /// the reset screen says at once that a link is spent or expired instead of after a new password is typed. A typed
+    /// code is charged to `requester` as at reset (`CodeGuessing`): checking is no better a way to guess. The code of
     /// an address change's notice, which resets too, passes as well. A refusal speaks `locale` (else `acceptLanguage`).
     public func checkResetCode(
-        code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil
+        code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil, requester: String? = nil
     ) async throws {
         let messages = messages(locale: locale, acceptLanguage: acceptLanguage)
-        if let code, !code.isEmpty, let email, !email.isEmpty {
+        let entry = try await codeEntry(code, email: email, screen: .passwordReset, requester: requester, messages: messages)
+        if let email, !email.isEmpty {
             let address = User.normalize(email: email)
             for userID in try await store.codes.holders(address: address, purpose: .addressRestore, at: time.now())
-            where try await matchCode(code, userID: userID, address: address, purpose: .addressRestore, spend: false) {
+            where try await matchCode(entry, userID: userID, address: address, purpose: .addressRestore, spend: false) {
                 return
             }
         }
-        _ = try await redeemCode(code, email: email, purpose: .passwordReset, messages: messages, spend: false)
+        _ = try await redeemCode(entry, email: email, purpose: .passwordReset, messages: messages, spend: false)
     }
 
     /// A request for a code (reset or verification): its checked flow context and the address of its form,

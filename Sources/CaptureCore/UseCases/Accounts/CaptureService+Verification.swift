@@ -8,12 +8,15 @@ extension CaptureService {
     }
 
     /// `/access/useVerificationCode`: the code from a verification message marks the address verified (a first proof
-    /// ends provider links nobody vouched for). A refusal speaks `locale` (else `acceptLanguage`).
+    /// ends provider links nobody vouched for). A typed code is charged to `requester` (`CodeGuessing`). A refusal
+    /// speaks `locale` (else `acceptLanguage`).
     public func verifyEmail(
-        code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil
+        code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil, requester: String? = nil
     ) async throws -> User {
         let messages = messages(locale: locale, acceptLanguage: acceptLanguage)
-        var user = try await redeemCode(code, email: email, purpose: .emailVerification, messages: messages)
+        let entry = try await codeEntry(
+            code, email: email, screen: .emailVerification, requester: requester, messages: messages)
+        var user = try await redeemCode(entry, email: email, purpose: .emailVerification, messages: messages)
         try await endUnprovenLinks(of: user, wasProven: user.emailVerifiedAt != nil, locale: locale)
         let now = time.now()
         user.emailVerifiedAt = user.emailVerifiedAt ?? now

@@ -18,6 +18,8 @@ extension CaptureService {
     public func addPasskey(accessToken: String?, credential: String?, name: String?) async throws -> Passkey {
         let (user, token) = try await authenticate(accessToken: accessToken)
         let response = try Self.credential(credential)
+        // Before the challenge is taken: a name to fix costs no new ceremony.
+        let named = try Passkey.name(name, at: time.now())
         let (challenge, ceremony) = try await takeCeremony(of: response, .passkeyCreate)
         guard ceremony.userID == user.id, ConstantTime.equals(ceremony.payload, token.hash) else {
             throw Self.refusal(.wrongChallenge)
@@ -29,7 +31,7 @@ extension CaptureService {
         guard let made = data.credential else { throw Self.refusal(.malformed("no credential was made")) }
         let now = time.now()
         let passkey = Passkey(
-            credentialID: Data(made.id).base64URLEncoded(), userID: user.id, name: Self.passkeyName(name, at: now),
+            credentialID: Data(made.id).base64URLEncoded(), userID: user.id, name: named,
             publicKey: made.publicKeyBytes, signCount: data.signCount, backupEligible: data.backupEligible,
             backedUp: data.backedUp, transports: response.transports, createdAt: now)
         try await store.passkeys.insert(passkey)
@@ -38,8 +40,8 @@ extension CaptureService {
     }
 
     /// `/passkey/sign_in_options`: a challenge for a passkey sign-in through `client`. With `email`, the account's
-    /// passkeys are listed (address-first); an address without passkeys, or with no account, gets one made-up
-    /// credential id derived from the address, so the answer does not tell who has an account. Without, the
+    /// passkeys are listed (address-first); an address without passkeys, or with no account, gets made-up ones of
+    /// the same shape (`PasskeyDecoy`), so the answer does not tell who has an account or passkeys. Without, the
     /// authenticator offers its own (discoverable credentials).
     public func passkeyRequestOptions(_ request: FlowRequest, email: String?) async throws -> JSONValue {
         let client = try await self.client(id: request.clientID)
@@ -47,17 +49,11 @@ extension CaptureService {
         var allowed: [Passkey] = []
         if let email, !email.isEmpty {
             let address = User.normalize(email: email)
-            if let user = try await store.users.find(email: address) { allowed = try await store.passkeys.list(userID: user.id) }
-            if allowed.isEmpty {
-                // 20 bytes, as iCloud Keychain's credential ids are, and as random-looking as theirs.
-                let mac = CodeKey.bytes(hex: codeKey.mac("passkey decoy " + address)) ?? []
-                let made = Data(mac.prefix(20)).base64URLEncoded()
-                allowed = [
-                    Passkey(
-                        credentialID: made, userID: "", name: "", publicKey: [], signCount: 0, backupEligible: false,
-                        backedUp: false, transports: ["internal", "hybrid"], createdAt: time.now())
-                ]
-            }
+            let user = try await store.users.find(email: address)
+            // Listed for every address, with an account or not ("" is nobody's id), so both make the same two reads.
+            allowed = try await store.passkeys.list(userID: user?.id ?? "")
+            for index in allowed.indices { allowed[index].transports = PasskeyDecoy.shown(allowed[index].transports) }
+            if allowed.isEmpty { allowed = PasskeyDecoy(key: codeKey).credentials(for: address) }
         }
         let challenge = try await beginCeremony(
             .passkeyGet, userID: nil, clientID: client.clientID, payload: allowed.map(\.credentialID).joined(separator: " "))
@@ -174,13 +170,6 @@ extension CaptureService {
 
     static func refusal(_ failure: PasskeyFailure) -> CaptureError {
         .invalidArgument("credential", failure.reason)
-    }
-
-    /// The name a person gave, trimmed and cut; else "Passkey" and the day it was made.
-    static func passkeyName(_ name: String?, at date: Date) -> String {
-        let trimmed = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isASCII || $0 >= " " }
-        if !trimmed.isEmpty { return String(trimmed.prefix(Passkey.maxNameLength)) }
-        return "Passkey " + String(CaptureDate.format(date).prefix(10))
     }
 }
 
