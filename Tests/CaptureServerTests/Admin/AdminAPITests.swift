@@ -270,6 +270,26 @@ import Testing
         }
     }
 
+    /// What an operator does for a person who asks (a deletion and its undoing, lost factors, the data download),
+    /// each reply held to its documented shape on the way (Support/OpenAPIReplyCheck.swift).
+    @Test func anOperatorDeactivatesReactivatesResetsFactorsAndExportsAUser() async throws {
+        try await Self.withAdmin { admin, _, world in
+            let user = try await world.register("cared@example.com").user
+            let deactivated = try await admin.send(.post, "/users/\(user.id)/deactivate")
+            #expect(deactivated.status == .ok && deactivated["delete_requested_at"] is String, "\(deactivated.text)")
+            let reactivated = try await admin.send(.post, "/users/\(user.id)/reactivate")
+            #expect(reactivated.status == .ok && reactivated["delete_requested_at"] is NSNull, "\(reactivated.text)")
+            try await world.service.store.secondFactors.save(
+                SecondFactor(userID: user.id, sealedSecret: "sealed", recoveryHashes: ["h"], createdAt: world.time.now()))
+            let reset = try await admin.send(.post, "/users/\(user.id)/reset-factors")
+            #expect(reset.status == .ok && reset["second_factor_removed"] as? Bool == true, "\(reset.text)")
+            #expect(reset["passkeys_removed"] as? Int == 0)
+            let export = try await admin.get("/users/\(user.id)/export")
+            let record = export["record"] as? [String: Any]
+            #expect(export.status == .ok && record?["email"] as? String == "cared@example.com", "\(export.text)")
+        }
+    }
+
     @Test func withAnAdminPortTheMainRouterHasNoAdminAPI() async throws {
         let world = try await TestWorld.make()
         let key = try await world.service.createAdminKey(name: "split", by: .service).presented
