@@ -23,7 +23,9 @@ import Testing
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         var operations = Set<String>()
         for (path, item) in paths {
-            for key in item.keys where OpenAPIReplyCheck.methods.contains(key) { operations.insert("\(key.uppercased()) \(path)") }
+            for key in item.keys where OpenAPIReplyCheck.methods.contains(key) {
+                operations.insert("\(key.uppercased()) \(path)")
+            }
         }
         return operations
     }

@@ -96,7 +96,8 @@ import Testing
         let wrongType = check.check(method: "POST", path: "/entity", status: 200, headers: html, body: error)
         #expect(wrongType.problems.first?.contains("content type text/html") == true, "\(wrongType.problems)")
         let uncached = check.check(
-            method: "POST", path: "/entity", status: 200, headers: Self.secured(with: [.contentType: "application/json"]), body: error)
+            method: "POST", path: "/entity", status: 200, headers: Self.secured(with: [.contentType: "application/json"]),
+            body: error)
         #expect(uncached.problems == ["header Cache-Control is required and missing"])
         let extra = Array(#"{"stat":"error","code":200,"error":"x","error_description":"y","leak":"z"}"#.utf8)
         let leaked = check.check(method: "POST", path: "/entity", status: 200, headers: Self.json, body: extra)
@@ -120,15 +121,18 @@ import Testing
                 "list": ["type": "array", "items": ["const": true], "maxItems": 2],
             ],
         ]
-        #expect(check.problems(["id": "u-1", "n": .null, "at": "2026-12-05T10:00:00Z", "a/b": "x", "list": [true]], against: schema) == [])
+        #expect(
+            check.problems(["id": "u-1", "n": .null, "at": "2026-12-05T10:00:00Z", "a/b": "x", "list": [true]], against: schema)
+                == [])
         let found = check.problems(
             ["id": "v-1", "n": 0, "at": "yesterday", "a/b": "z", "list": [true, false, true], "extra": 1], against: schema)
         #expect(
             Set(found.map(\.pointer)) == ["/id", "/n", "/at", "/a~1b", "/list", "/list/1", "/extra"],
             "\(found)")
-        #expect(check.problems(["id": "u-1"], against: schema).map(\.message) == [
-            #"required member "n" is missing from {"id":"u-1"}"#
-        ])
+        #expect(
+            check.problems(["id": "u-1"], against: schema).map(\.message) == [
+                #"required member "n" is missing from {"id":"u-1"}"#
+            ])
         // A keyword the check does not read is a problem, never a pass.
         #expect(check.problems("x", against: ["uniqueItems": true]).first?.message.contains("uniqueItems") == true)
         #expect(check.problems(.double(1.5), against: ["type": "integer"]).count == 1)

@@ -26,7 +26,8 @@ struct JSONSchemaCheck: Sendable {
     func problems(_ value: JSONValue, against schema: JSONValue, at pointer: String = "") -> [SchemaProblem] {
         switch schema {
         case .bool(true): return []
-        case .bool(false): return [SchemaProblem(pointer: pointer, message: "no value is allowed here, found \(Self.show(value))")]
+        case .bool(false):
+            return [SchemaProblem(pointer: pointer, message: "no value is allowed here, found \(Self.show(value))")]
         case .object(let keywords): return problems(value, keywords: keywords, at: pointer)
         default: return [SchemaProblem(pointer: pointer, message: "the schema is not a schema: \(Self.show(schema))")]
         }
@@ -115,7 +116,9 @@ struct JSONSchemaCheck: Sendable {
     }
 
     /// `properties` for the members it names, `additionalProperties` for the others.
-    private func memberProblems(_ members: [String: JSONValue], keywords: [String: JSONValue], at pointer: String) -> [SchemaProblem] {
+    private func memberProblems(
+        _ members: [String: JSONValue], keywords: [String: JSONValue], at pointer: String
+    ) -> [SchemaProblem] {
         var named: [String: JSONValue] = [:]
         if case .object(let properties)? = keywords["properties"] { named = properties }
         var found: [SchemaProblem] = []
@@ -125,7 +128,8 @@ struct JSONSchemaCheck: Sendable {
                 found += problems(member, against: schema, at: path)
             } else if let additional = keywords["additionalProperties"] {
                 if additional == .bool(false) {
-                    found.append(SchemaProblem(pointer: path, message: "member \"\(name)\" is not allowed here: \(Self.show(member))"))
+                    found.append(
+                        SchemaProblem(pointer: path, message: "member \"\(name)\" is not allowed here: \(Self.show(member))"))
                 } else {
                     found += problems(member, against: additional, at: path)
                 }
@@ -144,13 +148,19 @@ struct JSONSchemaCheck: Sendable {
         if keyword == "allOf" { return outcomes.flatMap { $0 } }
         let passed = outcomes.indices.filter { outcomes[$0].isEmpty }
         if keyword == "oneOf" && passed.count > 1 {
-            return [SchemaProblem(pointer: pointer, message: "matches \(passed.count) oneOf branches \(passed), one allowed: \(Self.show(value))")]
+            return [
+                SchemaProblem(
+                    pointer: pointer,
+                    message: "matches \(passed.count) oneOf branches \(passed), one allowed: \(Self.show(value))")
+            ]
         }
         if !passed.isEmpty { return [] }
         let reasons = outcomes.enumerated().map { index, problems in
             "[\(index)\(Self.refName(schemas[index]))] " + problems.prefix(3).map(\.description).joined(separator: "; ")
         }
-        return [SchemaProblem(pointer: pointer, message: "matches none of \(keyword)'s branches: " + reasons.joined(separator: " | "))]
+        return [
+            SchemaProblem(pointer: pointer, message: "matches none of \(keyword)'s branches: " + reasons.joined(separator: " | "))
+        ]
     }
 
     /// A `#/…` pointer into `root`.
@@ -204,7 +214,8 @@ struct JSONSchemaCheck: Sendable {
     static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
         switch (left, right) {
         case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
-        case (.object(let a), .object(let b)): a.count == b.count && a.allSatisfy { key, value in b[key].map { equal(value, $0) } ?? false }
+        case (.object(let a), .object(let b)):
+            a.count == b.count && a.allSatisfy { key, value in b[key].map { equal(value, $0) } ?? false }
         default:
             if let a = number(left), let b = number(right) { a == b } else { left == right }
         }

@@ -95,7 +95,8 @@ struct OpenAPIReplyCheck: Sendable {
                 guard case .object(let fields) = operation, case .object(let responses)? = fields["responses"] else {
                     throw DocumentError(problem: "\(method) \(template) has no responses")
                 }
-                operations.append(Operation(method: method.uppercased(), template: template, segments: segments, responses: responses))
+                operations.append(
+                    Operation(method: method.uppercased(), template: template, segments: segments, responses: responses))
             }
         }
         self.operations = operations
@@ -127,7 +128,8 @@ struct OpenAPIReplyCheck: Sendable {
                 problems: ["status \(status) is not documented (the document lists \(listed)); body: \(Self.excerpt(body))"])
         }
         guard case .object(let fields)? = resolved(response) else {
-            return Outcome(operation: operation.name, status: status, bodyChecked: false, problems: ["unresolved response \(response)"])
+            return Outcome(
+                operation: operation.name, status: status, bodyChecked: false, problems: ["unresolved response \(response)"])
         }
         var problems = headerProblems(fields["headers"], headers)
         var bodyChecked = false
@@ -160,7 +162,8 @@ struct OpenAPIReplyCheck: Sendable {
                     problems += bodyProblems(body, against: .object(["$ref": .string(schema)]))
                 }
             } else {
-                problems.append("an unrouted request's reply is \(mediaType ?? "untyped"), not \(Self.unroutedSchemas.keys.sorted())")
+                problems.append(
+                    "an unrouted request's reply is \(mediaType ?? "untyped"), not \(Self.unroutedSchemas.keys.sorted())")
             }
         }
         return Outcome(operation: Self.unrouted, status: status, bodyChecked: bodyChecked, problems: problems)
@@ -255,10 +258,13 @@ final class ReplyTally: Sendable {
         let bodies = counts.values.reduce(0) { $0 + $1.bodies }
         let documented = Set((try? OpenAPIReplyCheck.shared.get())?.operations.map(\.name) ?? [])
         var line = "OpenAPI reply check: \(replies) replies (\(bodies) JSON bodies against their schemas), "
-        line += "\(operations.intersection(documented).count) of \(documented.count) operations, \(counts.count) operation statuses\n"
+        line +=
+            "\(operations.intersection(documented).count) of \(documented.count) operations, \(counts.count) operation statuses\n"
         // CAPTURE_REPLY_TALLY=1: each operation status's count, and the operations no test reached.
         if ProcessInfo.processInfo.environment["CAPTURE_REPLY_TALLY"] != nil {
-            for (key, count) in counts.sorted(by: { $0.key < $1.key }) { line += "  \(key): \(count.replies) (\(count.bodies) bodies)\n" }
+            for (key, count) in counts.sorted(by: { $0.key < $1.key }) {
+                line += "  \(key): \(count.replies) (\(count.bodies) bodies)\n"
+            }
             line += "  not reached: \(documented.subtracting(operations).sorted())\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
@@ -276,9 +282,10 @@ final class ReplyTally: Sendable {
             run.add(outcome)
             observing?.add(outcome)
             for problem in outcome.problems {
+                let request = "\(method) \(path) (\(outcome.operation), \(status))"
                 Issue.record(
-                    "WebFlows/api/openapi.json does not match the reply to \(method) \(path) (\(outcome.operation), \(status)): \(problem)",
-                    sourceLocation: sourceLocation)
+                    "WebFlows/api/openapi.json does not match the reply to \(request): \(problem)", sourceLocation: sourceLocation
+                )
             }
         }
     }
