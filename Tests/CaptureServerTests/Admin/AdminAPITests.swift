@@ -24,13 +24,19 @@ import Testing
 
         var headers: HTTPFields { [.authorization: "Bearer \(key)"] }
 
-        func get(_ path: String) async throws -> Reply { try await api.get("/admin/v1" + path, headers: headers) }
+        // A reply the OpenAPI document does not describe is reported at the test's line (`sourceLocation`).
+        func get(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+            try await api.get("/admin/v1" + path, headers: headers, sourceLocation: sourceLocation)
+        }
 
-        func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil) async throws -> Reply {
+        func send(
+            _ method: HTTPRequest.Method, _ path: String, json: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Reply {
             var headers = self.headers
             if json != nil { headers[.contentType] = "application/json" }
             return try await api.send(
-                "/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+                "/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) },
+                sourceLocation: sourceLocation)
         }
 
         func items(_ reply: Reply) -> [[String: Any]] { reply["items"] as? [[String: Any]] ?? [] }
