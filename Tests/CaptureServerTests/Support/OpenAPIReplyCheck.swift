@@ -5,11 +5,12 @@ import HTTPTypes
 import Synchronization
 import Testing
 
-/// Every reply a Swift test receives through `API` is held against `WebFlows/api/openapi.json` (the check runs in
-/// `API.reply`): the operation the method and path name (HEAD as GET, as the document says), a status it lists, a
-/// content type it lists, the headers it requires, and a JSON body valid against its schema. Schemathesis checks only
-/// the replies to requests it generates, and cannot reach most success paths (a deactivation needs a signed-in
-/// account); the contract tests reach them all, so their real replies are checked too.
+/// Every reply a Swift test receives through `API` or `LiveServerProcess.get` is held against
+/// `WebFlows/api/openapi.json` (`ReplyTally.check`, called from both): the operation the method and path name (HEAD
+/// as GET, as the document says), a status it lists, a content type it lists, the headers it requires, and a JSON
+/// body valid against its schema. Schemathesis checks only the replies to requests it generates, and cannot reach
+/// most success paths (a deactivation needs a signed-in account); the contract tests reach nearly all, so their real
+/// replies are checked too.
 ///
 /// A request no operation answers (a 404 probe, a method a path does not take) is checked against what the service
 /// promises for those (`UnknownRoute`): 404, with Janrain's error, problem details, or an HTML page.
