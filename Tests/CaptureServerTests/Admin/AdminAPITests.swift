@@ -24,13 +24,19 @@ import Testing
 
         var headers: HTTPFields { [.authorization: "Bearer \(key)"] }
 
-        func get(_ path: String) async throws -> Reply { try await api.get("/admin/v1" + path, headers: headers) }
+        // A reply the OpenAPI document does not describe is reported at the test's line (`sourceLocation`).
+        func get(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+            try await api.get("/admin/v1" + path, headers: headers, sourceLocation: sourceLocation)
+        }
 
-        func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil) async throws -> Reply {
+        func send(
+            _ method: HTTPRequest.Method, _ path: String, json: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Reply {
             var headers = self.headers
             if json != nil { headers[.contentType] = "application/json" }
             return try await api.send(
-                "/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+                "/admin/v1" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) },
+                sourceLocation: sourceLocation)
         }
 
         func items(_ reply: Reply) -> [[String: Any]] { reply["items"] as? [[String: Any]] ?? [] }
@@ -267,6 +273,26 @@ import Testing
             try await world.service.revokeAdminKey(old.id, by: .service)
             #expect(try await world.service.purgeAuditLog() == 1)
             #expect(try await world.service.auditLog(AuditFilter()).map(\.action) == ["admin_key.revoke"])
+        }
+    }
+
+    /// What an operator does for a person who asks (a deletion and its undoing, lost factors, the data download),
+    /// each reply held to its documented shape on the way (Support/OpenAPIReplyCheck.swift).
+    @Test func anOperatorDeactivatesReactivatesResetsFactorsAndExportsAUser() async throws {
+        try await Self.withAdmin { admin, _, world in
+            let user = try await world.register("cared@example.com").user
+            let deactivated = try await admin.send(.post, "/users/\(user.id)/deactivate")
+            #expect(deactivated.status == .ok && deactivated["delete_requested_at"] is String, "\(deactivated.text)")
+            let reactivated = try await admin.send(.post, "/users/\(user.id)/reactivate")
+            #expect(reactivated.status == .ok && reactivated["delete_requested_at"] is NSNull, "\(reactivated.text)")
+            try await world.service.store.secondFactors.save(
+                SecondFactor(userID: user.id, sealedSecret: "sealed", recoveryHashes: ["h"], createdAt: world.time.now()))
+            let reset = try await admin.send(.post, "/users/\(user.id)/reset-factors")
+            #expect(reset.status == .ok && reset["second_factor_removed"] as? Bool == true, "\(reset.text)")
+            #expect(reset["passkeys_removed"] as? Int == 0)
+            let export = try await admin.get("/users/\(user.id)/export")
+            let record = export["record"] as? [String: Any]
+            #expect(export.status == .ok && record?["email"] as? String == "cared@example.com", "\(export.text)")
         }
     }
 

@@ -193,6 +193,57 @@ import Testing
         }
     }
 
+    /// The account's factors over the Capture API, each reply held to its documented shape on the way
+    /// (Support/OpenAPIReplyCheck.swift): the list, the options a passkey ceremony starts from, a passkey's removal,
+    /// and an app code from set-up to removal with a current code. (The ceremonies themselves need an authenticator:
+    /// Tests/Interop.)
+    @Test func theFactorCallsAnswerAndTheListFollowsThem() async throws {
+        try await withAPI { api, world in
+            let auth = try await world.register("factors@example.com")
+            let grant = try #require(auth.grant)
+            let token = ["access_token": grant.accessToken]
+            func secondFactor() async throws -> [String: Any]? {
+                try await api.post("/factors", token)["second_factor"] as? [String: Any]
+            }
+            let before = try await api.post("/factors", token)
+            #expect(before.stat == "ok" && before["password"] as? Bool == true, "\(before.json)")
+            #expect((before["passkeys"] as? [Any])?.isEmpty == true)
+            #expect(try await secondFactor()?["enabled"] as? Bool == false)
+
+            let creation = try await api.post("/passkey/registration_options", token)
+            #expect(((creation["options"] as? [String: Any])?["challenge"] as? String)?.isEmpty == false, "\(creation.json)")
+            let request = try await api.post(
+                "/passkey/sign_in_options", ["client_id": "demo-mobile-app", "email": "factors@example.com"])
+            #expect(((request["options"] as? [String: Any])?["challenge"] as? String)?.isEmpty == false, "\(request.json)")
+
+            // A passkey as a finished ceremony stores it: listed by name, removed by its id, then unknown.
+            try await world.service.store.passkeys.insert(
+                Passkey(
+                    credentialID: "cred-factors", userID: auth.user.id, name: "Phone", publicKey: [1, 2, 3], signCount: 0,
+                    backupEligible: true, backedUp: true, transports: ["internal"], createdAt: world.time.now()))
+            let listed = try await api.post("/factors", token)["passkeys"] as? [[String: Any]]
+            #expect(listed?.map { $0["name"] as? String } == ["Phone"], "\(String(describing: listed))")
+            let removal = ["access_token": grant.accessToken, "passkey_id": "cred-factors"]
+            #expect(try await api.post("/passkey/remove", removal).stat == "ok")
+            #expect(try await api.post("/passkey/remove", removal).code == 310)
+
+            let setup = try await api.post("/second_factor/setup", token)
+            let secret = try #require(Self.secret(setup["secret"] as? String))
+            func code() -> String { TOTP(secret: secret).code(step: TOTP.step(at: world.service.time.now())) }
+            let confirmed = try await api.post(
+                "/second_factor/confirm",
+                ["access_token": grant.accessToken, "setup_ticket": try #require(setup["setup_ticket"] as? String), "code": code()])
+            let recoveryCodes = try #require(confirmed["recovery_codes"] as? [String], "\(confirmed.json)")
+            #expect(try await secondFactor()?["enabled"] as? Bool == true)
+            #expect(try await secondFactor()?["recovery_codes_left"] as? Int == recoveryCodes.count)
+            // A code counts once: the next step's turns the factor off.
+            world.time.advance(by: 30)
+            let disabled = try await api.post("/second_factor/disable", ["access_token": grant.accessToken, "code": code()])
+            #expect(disabled.stat == "ok", "\(disabled.json)")
+            #expect(try await secondFactor()?["enabled"] as? Bool == false)
+        }
+    }
+
     static func secret(_ grouped: String?) -> [UInt8]? {
         guard let grouped else { return nil }
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")

@@ -7,10 +7,11 @@ import Prometheus
 import Testing
 
 /// `WebFlows/api/openapi.json` describes exactly the routes the router has: a route added without a description (or
-/// a description left behind by a removed route) fails here, naming it. Schemathesis checks the replies against it
-/// (Tests/Interop/test_schemathesis.py).
+/// a description left behind by a removed route) fails here, naming it. Every reply a Swift test receives through
+/// `API` is checked against it (Support/OpenAPIReplyCheck.swift, OpenAPIReplyCheckTests), success paths included, and
+/// schemathesis checks the replies to the requests it generates (Tests/Interop/test_schemathesis.py).
 @Suite struct OpenAPIDocumentTests {
-    static let documentURL = TestWorld.repositoryRoot.appendingPathComponent("WebFlows/api/openapi.json")
+    static let documentURL = OpenAPIReplyCheck.documentURL
 
     static func document() throws -> [String: Any] {
         let data = try Data(contentsOf: documentURL)
@@ -20,10 +21,11 @@ import Testing
     /// "METHOD /path/{param}" for every operation of the document.
     static func documentedOperations(_ document: [String: Any]) throws -> Set<String> {
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
         var operations = Set<String>()
         for (path, item) in paths {
-            for key in item.keys where methods.contains(key) { operations.insert("\(key.uppercased()) \(path)") }
+            for key in item.keys where OpenAPIReplyCheck.methods.contains(key) {
+                operations.insert("\(key.uppercased()) \(path)")
+            }
         }
         return operations
     }

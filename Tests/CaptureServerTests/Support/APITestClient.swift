@@ -47,37 +47,45 @@ struct API {
         }.joined(separator: "&")
     }
 
-    func post(_ path: String, _ fields: [String: String], headers: HTTPFields = [:]) async throws -> Reply {
-        try await post(path, raw: ByteBuffer(string: Self.form(fields)), headers: headers)
+    // Each request names the test line that sent it (`sourceLocation`), where a reply the OpenAPI document does not
+    // describe is reported.
+    func post(
+        _ path: String, _ fields: [String: String], headers: HTTPFields = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reply {
+        try await post(path, raw: ByteBuffer(string: Self.form(fields)), headers: headers, sourceLocation: sourceLocation)
     }
 
     func post(
-        _ path: String, raw: ByteBuffer, contentType: String = "application/x-www-form-urlencoded", headers: HTTPFields = [:]
+        _ path: String, raw: ByteBuffer, contentType: String = "application/x-www-form-urlencoded", headers: HTTPFields = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Reply {
         var all = headers
         all[.contentType] = contentType
-        return try await send(path, method: .post, headers: all, body: raw)
+        return try await send(path, method: .post, headers: all, body: raw, sourceLocation: sourceLocation)
     }
 
-    func get(_ path: String, headers: HTTPFields = [:]) async throws -> Reply {
-        try await send(path, method: .get, headers: headers, body: nil)
+    func get(_ path: String, headers: HTTPFields = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+        try await send(path, method: .get, headers: headers, body: nil, sourceLocation: sourceLocation)
     }
 
     func send(
-        _ path: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil
+        _ path: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Reply {
         switch transport {
         case .inProcess(let client):
             let (head, body) = try await client.execute(path, method: method, headers: headers, body: body)
-            return Self.reply(head.status, head.headerFields, body)
+            return Self.reply(to: method, path, head.status, head.headerFields, body, sourceLocation: sourceLocation)
         case .socket(let port):
-            return try await Self.overSocket(port: port, path, method: method, headers: headers, body: body)
+            return try await Self.overSocket(
+                port: port, path, method: method, headers: headers, body: body, sourceLocation: sourceLocation)
         }
     }
 
     /// One request over loopback; the reply as the in-process transport gives it.
     static func overSocket(
-        port: Int, _ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?
+        port: Int, _ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Reply {
         let verb = try #require(OutboundHTTPRequest.Method(rawValue: method.rawValue))
         // The same authority as in-process requests; libcurl would otherwise name 127.0.0.1:<port>.
@@ -93,11 +101,21 @@ struct API {
         for header in response.headers {
             if let name = HTTPField.Name(header.name) { replyHeaders.append(HTTPField(name: name, value: header.value)) }
         }
-        return reply(HTTPResponse.Status(code: response.status), replyHeaders, ByteBuffer(data: response.body))
+        return reply(
+            to: method, path, HTTPResponse.Status(code: response.status), replyHeaders, ByteBuffer(data: response.body),
+            sourceLocation: sourceLocation)
     }
 
-    private static func reply(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ body: ByteBuffer) -> Reply {
+    /// Every reply either transport brings passes here, and is held against the OpenAPI document on its way
+    /// (OpenAPIReplyCheck.swift): a mismatch fails the test that received it.
+    private static func reply(
+        to method: HTTPRequest.Method, _ path: String, _ status: HTTPResponse.Status, _ headers: HTTPFields, _ body: ByteBuffer,
+        sourceLocation: SourceLocation
+    ) -> Reply {
         let data = Data(buffer: body)
+        ReplyTally.check(
+            method: method.rawValue, path: path, status: status.code, headers: headers, body: Array(data),
+            sourceLocation: sourceLocation)
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return Reply(status: status, headers: headers, json: json, text: String(decoding: data, as: UTF8.self))
     }

@@ -1,10 +1,13 @@
 import CaptureTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The real `capture-server` binary on a random loopback port, with `service.json` keys overridden in a copy of
 /// the settings directory: the production wiring (settings → channel handlers → Hummingbird), nothing faked.
 final class LiveServerProcess {
+    typealias Reply = RawHTTPConnection.Reply
+
     let port: Int
     let directory: URL
     private let process: TestProcess
@@ -57,11 +60,20 @@ final class LiveServerProcess {
         Issue.record("capture-server never became ready (port \(port)): \(self.log.suffix(2000))")
     }
 
-    /// A fresh connection's answer to `GET path`, or nil when none comes within `timeout`.
-    func get(_ path: String, timeout: Double = 3) async -> RawHTTPConnection.Reply? {
+    /// A fresh connection's answer to `GET path`, or nil when none comes within `timeout`. The reply is held against
+    /// the OpenAPI document as `API`'s are (the real server's, with what its channel adds).
+    func get(_ path: String, timeout: Double = 3, sourceLocation: SourceLocation = #_sourceLocation) async -> Reply? {
         guard let connection = try? RawHTTPConnection(port: port) else { return nil }
         try? connection.send("GET \(path) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-        return await connection.readReply(timeout: timeout)
+        guard let reply = await connection.readReply(timeout: timeout) else { return nil }
+        var headers = HTTPFields()
+        for (name, value) in reply.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        ReplyTally.check(
+            method: "GET", path: path, status: reply.status, headers: headers, body: Array(reply.body),
+            sourceLocation: sourceLocation)
+        return reply
     }
 
     /// The processor time (user and system) the server has used so far, from `/proc/<pid>/stat`.
