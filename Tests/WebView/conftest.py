@@ -42,6 +42,9 @@ PASSWORD = "correct horse battery"
 # The codes the service mails: 8 characters of an alphabet without 0/O, 1/I.
 CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 JANRAIN_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-fernway.json"
+# A second customer's flow (test_janrain_hidden_fields.py): an orchard's, with a hidden opt-in source, address parts, a
+# province select and topic boxes; the attributes it needs are added to the schema (_test_settings).
+ORCHARD_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-orchard.json"
 LINK_PATTERN = re.compile(r"(https?://\S+#screen=\S+)")
 # Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
 # (the PostgreSQL pass, beside the SQLite one) elsewhere.
@@ -313,9 +316,18 @@ def _test_settings(work, smtp_port, provider=None, site=None):
         }]
     (settings / "service.json").write_text(json.dumps(service))
     if site is not None:
-        # The site's own Janrain flow, imported as its operator imports it (test_janrain_imported_flow.py).
-        subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(JANRAIN_FLOW),
-                        "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
+        # The orchard's attributes, added to the schema as its operator adds them (no code, no migration): where its
+        # flow keeps the opt-in source and the topics a person follows.
+        schema = json.loads((settings / "schema.json").read_text())
+        schema["attributes"]["optIn"]["attributes"]["source"] = {"type": "string", "length": 64}
+        schema["attributes"]["interests"] = {"type": "object", "attributes": {
+            "harvest": {"type": "boolean"}, "recipes": {"type": "boolean"}}}
+        (settings / "schema.json").write_text(json.dumps(schema, indent=2))
+        # The sites' own Janrain flows, imported as their operator imports them (test_janrain_imported_flow.py,
+        # test_janrain_hidden_fields.py).
+        for flow in (JANRAIN_FLOW, ORCHARD_FLOW):
+            subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(flow),
+                            "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
     return settings
 
 

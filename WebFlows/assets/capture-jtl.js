@@ -384,6 +384,18 @@
     return problems;
   }
 
+  /*
+   * The value the flow gives a hidden field (Janrain's `type: hidden` with its `value`, for the page `name` or Janrain's
+   * older name of it): the one the page sends, whatever the input or the record holds (the service takes no other);
+   * undefined for any other field.
+   */
+  function flowValue(name) {
+    var field = compiledFlow ? fieldNamed(compiledFlow, name) : null;
+    if (!field || field.type !== 'hidden' || (field.element && field.element !== 'input')) return undefined;
+    var option = (field.options || [])[0];
+    return option && option.value !== undefined && option.value !== null ? String(option.value) : undefined;
+  }
+
   function formEntry(name) {
     return ((compiledFlow && compiledFlow.forms) || {})[name] || null;
   }
@@ -425,6 +437,12 @@
       if (own.indexOf(target) >= 0) sent[target] = values[name];
       else report('{* ' + name + ' *} is not a field of form ' + form + ' in flow ' + compiledFlow.name + ' (not sent)');
     }
+    // A hidden field carries the flow's value, always: not what its input holds (a profile filled from the record, a
+    // page's script), and sent when the page leaves the field out too.
+    for (var h = 0; h < own.length; h++) {
+      var fixed = flowValue(own[h]);
+      if (fixed !== undefined) sent[own[h]] = fixed;
+    }
     // A confirmation the page does not ask for (a registration with one password field) is the value it confirms.
     var fields = compiledFlow.fields || {};
     for (var i = 0; i < own.length; i++) {
@@ -439,7 +457,8 @@
   }
 
   /* A profile form's values with the fields the page does not show taken from the record, so saving part of the
-   * profile (Janrain's editPersonalForm) leaves the rest as it is. */
+   * profile (Janrain's editPersonalForm) leaves the rest as it is; a hidden field's is the flow's, never the record's
+   * (a record holding another value, set by an earlier app or the API, is set right by the save). */
   function withRecordValues(form, values, serviceForm) {
     var attributes = (ns.formSettings(serviceForm) || {}).attributes || {};
     var profile = ns.storedProfile() || {};
@@ -447,7 +466,9 @@
     var complete = {};
     for (var i = 0; i < own.length; i++) {
       var name = own[i];
-      if (ns.has(values, name)) complete[name] = values[name];
+      var fixed = flowValue(name);
+      if (fixed !== undefined) complete[name] = fixed;
+      else if (ns.has(values, name)) complete[name] = values[name];
       else if (ns.has(attributes, name)) {
         var value = ns.valueAt(profile, attributes[name]);
         if (value !== undefined && value !== null) complete[name] = String(value);
@@ -494,5 +515,6 @@
   ns.serviceFieldName = serviceFieldName;
   ns.serviceFields = serviceFields;
   ns.withRecordValues = withRecordValues;
+  ns.flowValue = flowValue;
   ns.compileJTL = compile;
 })(window, document);

@@ -132,6 +132,12 @@
         var field = ns.serviceFieldName ? ns.serviceFieldName(name, elements[e].name) : elements[e].name;
         var type = String(elements[e].type || '').toLowerCase();
         if (!elements[e].name || elements[e].disabled || !ns.has(attributes, field) || !('value' in elements[e])) continue;
+        // A hidden field of a customer's flow keeps the flow's value (the one the service takes), not the record's.
+        var fixed = ns.flowValue ? ns.flowValue(elements[e].name) : undefined;
+        if (fixed !== undefined) {
+          elements[e].value = fixed;
+          continue;
+        }
         var value = valueAt(profile, attributes[field]);
         var text = value === undefined || value === null ? '' : String(value);
         if (type === 'checkbox') elements[e].checked = value === true;

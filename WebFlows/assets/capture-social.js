@@ -480,6 +480,8 @@
         for (var field in prefill) {
           if (!ns.has(prefill, field)) continue;
           var input = form && form.elements[field];
+          // A hidden field of a customer's flow keeps the flow's value, whatever the provider's profile says.
+          if (ns.flowValue && ns.flowValue(field) !== undefined) continue;
           if (input && 'value' in input && prefill[field] !== null) input.value = String(prefill[field]);
         }
         return;
