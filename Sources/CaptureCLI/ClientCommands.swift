@@ -15,7 +15,7 @@ struct ClientCommand: AsyncParsableCommand {
     ]
     static let fields = [
         "client_id", "name", "type", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url",
-        "access_token_life_hours", "created_at",
+        "access_token_life_hours", "site_name", "verify_email_url", "password_recover_url", "created_at",
     ]
 }
 
@@ -35,6 +35,22 @@ struct ClientValueOptions: ParsableArguments {
         name: .customLong("response-type"),
         help: ArgumentHelp("token, code or code_and_token; repeatable (default for add: token).", valueName: "type"))
     var responseTypes: [String] = []
+    @Option(
+        name: .customLong("site-name"),
+        help: ArgumentHelp("The name the client's mail goes by (Janrain's site_name; update: '' clears it).", valueName: "name"))
+    var siteName: String?
+    @Option(
+        name: .customLong("verify-email-url"),
+        help: ArgumentHelp(
+            "The client's page a verification mail's link opens, on one of its origins (Janrain's verify_email_url; "
+                + "update: '' clears it).", valueName: "url"))
+    var verifyEmailURL: String?
+    @Option(
+        name: .customLong("password-recover-url"),
+        help: ArgumentHelp(
+            "The client's page a reset mail's link opens, on one of its origins (Janrain's password_recover_url; "
+                + "update: '' clears it).", valueName: "url"))
+    var passwordRecoverURL: String?
 }
 
 extension ClientCommand {
@@ -60,6 +76,8 @@ extension ClientCommand {
             draft.allowedOrigins = values.origins
             draft.responseTypes = values.responseTypes
             draft.legacyTokenURL = legacyTokenURL
+            draft.pages = ClientPages(
+                siteName: values.siteName, verifyEmailURL: values.verifyEmailURL, passwordRecoverURL: values.passwordRecoverURL)
             let client = draft
             try await options.withConsole(creatingDatabase: true) { console, output in
                 let added = try await console.addClient(client)
@@ -124,6 +142,9 @@ extension ClientCommand {
             change.allowedOrigins = values.origins.isEmpty ? nil : values.origins
             change.responseTypes = values.responseTypes.isEmpty ? nil : values.responseTypes
             change.legacyTokenURL = legacyTokenURL.map { $0 == "on" }
+            change.siteName = values.siteName
+            change.verifyEmailURL = values.verifyEmailURL
+            change.passwordRecoverURL = values.passwordRecoverURL
             let asked = change
             try await options.withConsole { console, output in
                 try output.record(ClientCommand.fields, try await console.updateClient(clientID, asked))

@@ -99,6 +99,7 @@ struct RemoteAdminConsole: AdminConsole {
             "response_types": .array(draft.responseTypes.map(JSONValue.string)), "legacy_token_url": .bool(draft.legacyTokenURL),
         ]
         if let name = draft.name { body["name"] = .string(name) }
+        for (key, value) in draft.pages.janrainClientSettings { body[key] = .string(value) }
         return try await send(.post, "/clients", body: .object(body))
     }
 
@@ -109,6 +110,11 @@ struct RemoteAdminConsole: AdminConsole {
         if let origins = change.allowedOrigins { body["allowed_origins"] = .array(origins.map(JSONValue.string)) }
         if let types = change.responseTypes { body["response_types"] = .array(types.map(JSONValue.string)) }
         if let legacy = change.legacyTokenURL { body["legacy_token_url"] = .bool(legacy) }
+        let pages = [
+            ("site_name", change.siteName), ("verify_email_url", change.verifyEmailURL),
+            ("password_recover_url", change.passwordRecoverURL),
+        ]
+        for case (let key, let value?) in pages { body[key] = .string(value) }
         return try await send(.patch, "/clients/\(segment(id))", body: .object(body))
     }
 

@@ -18,7 +18,9 @@ struct PostgresClientRepository: ClientRepository {
                         access_token_life_hours = excluded.access_token_life_hours,
                         keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
                         require_verified_email = excluded.require_verified_email,
-                        allow_unverified_email = excluded.allow_unverified_email, created_at = excluded.created_at
+                        allow_unverified_email = excluded.allow_unverified_email, site_name = excluded.site_name,
+                        verify_email_url = excluded.verify_email_url,
+                        password_recover_url = excluded.password_recover_url, created_at = excluded.created_at
                     """))
         await changed()
     }
@@ -43,11 +45,11 @@ struct PostgresClientRepository: ClientRepository {
         """
         INSERT INTO clients (client_id, name, secret_hash, redirect_uris, allowed_origins, response_types,
             legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
-            allow_unverified_email, created_at)
+            allow_unverified_email, site_name, verify_email_url, password_recover_url, created_at)
         VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
             \(client.allowedOrigins), \(client.responseTypes), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
             \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.allowUnverifiedEmail),
-            \(client.createdAt))
+            \(client.siteName), \(client.verifyEmailURL), \(client.passwordRecoverURL), \(client.createdAt))
         \(unescaped: onConflict)
         """
     }
@@ -89,6 +91,9 @@ struct PostgresClientRepository: ClientRepository {
         client.keepSessionsOnPasswordChange = try c("keep_sessions_on_password_change")
         client.requireVerifiedEmail = try c("require_verified_email")
         client.allowUnverifiedEmail = try c("allow_unverified_email")
+        client.siteName = try c("site_name")
+        client.verifyEmailURL = try c("verify_email_url")
+        client.passwordRecoverURL = try c("password_recover_url")
         return client
     }
 }

@@ -88,6 +88,14 @@ enum PostgresMigrations {
                 "ALTER TABLE tokens DROP CONSTRAINT tokens_hash_key", "DROP INDEX tokens_by_hash_prefix",
             ]
         ),
+        // Janrain's site_name, verify_email_url and password_recover_url, for clients registered at run time too.
+        (
+            "p14-client-pages",
+            [
+                "ALTER TABLE clients ADD COLUMN site_name text, ADD COLUMN verify_email_url text, "
+                    + "ADD COLUMN password_recover_url text"
+            ]
+        ),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

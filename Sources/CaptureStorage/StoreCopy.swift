@@ -26,8 +26,8 @@ public enum StoreCopy {
                 ("clientID", .text), ("name", .text), ("secretHash", .text), ("redirectURIs", .texts),
                 ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
                 ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
-                ("allowUnverifiedEmail", .bool),
-                ("createdAt", .date),
+                ("allowUnverifiedEmail", .bool), ("siteName", .text), ("verifyEmailURL", .text),
+                ("passwordRecoverURL", .text), ("createdAt", .date),
             ]),
         StoredTable(
             "tokens", orderedBy: ["id"], generatedID: true,

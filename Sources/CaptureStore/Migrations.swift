@@ -292,6 +292,14 @@ enum Migrations {
             }
             try db.create(index: "provider_revocations_due", on: "provider_revocations", columns: ["nextAttemptAt"])
         }
+        migrator.registerMigration("v19-client-pages") { db in
+            // Janrain's site_name, verify_email_url and password_recover_url, for clients registered at run time too.
+            try db.alter(table: "clients") { t in
+                t.add(column: "siteName", .text)
+                t.add(column: "verifyEmailURL", .text)
+                t.add(column: "passwordRecoverURL", .text)
+            }
+        }
         return migrator
     }
 }

@@ -124,6 +124,27 @@ struct UserCommandTests {
 
 @Suite("capturectl client")
 struct ClientCommandTests {
+    /// Issue 49: Janrain's site_name, verify_email_url and password_recover_url, for a client added at run time.
+    @Test("client add and update set and clear the client's pages", arguments: CLIMode.allCases)
+    func pages(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        let added = try await cli.run([
+            "client", "add", "orchard-web", "--origin", "https://orchard.example", "--site-name", "Orchard",
+            "--password-recover-url", "https://orchard.example/account", "--verify-email-url", "https://orchard.example/v",
+            "--json",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try added.object()["password_recover_url"] as? String == "https://orchard.example/account")
+        let refused = try await cli.run(["client", "update", "orchard-web", "--verify-email-url", "https://elsewhere.example/v"])
+        #expect(refused.status == 2 && refused.stderr.contains("origins"), "\(refused.stderr)")
+        let cleared = try await cli.run(["client", "update", "orchard-web", "--verify-email-url", ""])
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        let stored = try #require(try await world.service.store.clients.find(id: "orchard-web"))
+        #expect(stored.verifyEmailURL == nil && stored.passwordRecoverURL == "https://orchard.example/account")
+        #expect(stored.siteName == "Orchard")
+    }
+
     @Test("client add --confidential prints the secret once; client show never does", arguments: CLIMode.allCases)
     func addConfidential(mode: CLIMode) async throws {
         let world = try await TestWorld.current()

@@ -58,6 +58,8 @@ import Testing
                 "response_types": .array(client.responseTypes.map(JSONValue.string)),
                 "legacy_token_url": .bool(client.legacyTokenURL),
                 "access_token_life_hours": client.accessTokenLifeHours.map(JSONValue.double) ?? .null,
+                "site_name": .optional(client.siteName), "verify_email_url": .optional(client.verifyEmailURL),
+                "password_recover_url": .optional(client.passwordRecoverURL),
                 "created_at": date(client.createdAt),
             ]
             if let secret {

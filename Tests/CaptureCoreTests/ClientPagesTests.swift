@@ -32,15 +32,16 @@ import Testing
         }
         let settings = try load(
             client: #""verifyEmailUrl": "https://www.example.com/verify", "passwordRecoverUrl": "https://app.example.com/r""#)
-        #expect(settings.clientPages(id: "site-app").verifyEmailURL == "https://www.example.com/verify")
-        #expect(settings.clientPages(id: "other").passwordRecoverURL == nil)
+        #expect(ClientPages(settings.clients.first { $0.clientId == "site-app" }).verifyEmailURL == "https://www.example.com/verify")
+        #expect(ClientPages(settings.clients.first { $0.clientId == "other" }).passwordRecoverURL == nil)
     }
 
     @Test func aSiteNameIsADisplayName() throws {
         #expect(refusal(#""siteName": "  ""#)?.key == "clients[0].siteName")
         #expect(refusal(#""siteName": "Fern\u0007way""#)?.key == "clients[0].siteName")
         #expect(refusal(#""siteName": "\#(String(repeating: "x", count: 121))""#)?.key == "clients[0].siteName")
-        #expect(try load(client: #""siteName": "Fernway <Rewards>""#).clientPages(id: "site-app").siteName == "Fernway <Rewards>")
+        let settings = try load(client: #""siteName": "Fernway <Rewards>""#)
+        #expect(ClientPages(settings.clients.first { $0.clientId == "site-app" }).siteName == "Fernway <Rewards>")
     }
 
     @Test func theCodeTravelsOnlyInTheFragmentOfJanrainsScreen() throws {

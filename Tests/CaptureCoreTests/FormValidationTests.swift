@@ -144,4 +144,14 @@ import Testing
             #expect(!EmailAddress.isPlain(address), "\(address)")
         }
     }
+
+    /// Issue 49: a hidden field carries its flow's value; sent empty it is that value, never a cleared attribute.
+    @Test func aHiddenFieldSentEmptyIsItsFlowsValue() throws {
+        let field = try JSONDecoder().decode(
+            FieldDefinition.self,
+            from: Data(#"{"label":"","type":"hidden","options":[{"value":"orchard-web","label":""}]}"#.utf8))
+        #expect(field.cleaned("") == "orchard-web" && field.cleaned("  ") == "orchard-web")
+        #expect(field.cleaned("cider-app") == "cider-app", "another value is the options check's to refuse")
+    }
+
 }

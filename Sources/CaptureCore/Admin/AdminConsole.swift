@@ -38,6 +38,8 @@ public struct ClientDraft: Sendable, Equatable {
     public var allowedOrigins: [String] = []
     public var responseTypes: [String] = []
     public var legacyTokenURL = false
+    /// Janrain's `site_name`, `verify_email_url`, `password_recover_url` (`ClientPages`).
+    public var pages = ClientPages()
 
     public init(id: String) { self.id = id }
 }
@@ -49,11 +51,16 @@ public struct ClientChange: Sendable, Equatable {
     public var allowedOrigins: [String]?
     public var responseTypes: [String]?
     public var legacyTokenURL: Bool?
+    /// Janrain's `site_name`, `verify_email_url`, `password_recover_url`: each set when not nil, cleared when empty.
+    public var siteName: String?
+    public var verifyEmailURL: String?
+    public var passwordRecoverURL: String?
 
     public init() {}
 
     public var isEmpty: Bool {
         name == nil && redirectURIs == nil && allowedOrigins == nil && responseTypes == nil && legacyTokenURL == nil
+            && siteName == nil && verifyEmailURL == nil && passwordRecoverURL == nil
     }
 }
 

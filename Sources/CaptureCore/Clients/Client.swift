@@ -19,6 +19,11 @@ public struct Client: Sendable, Equatable, Codable {
     /// `/verify` answers `okay` for an address not proven yet too (saying `email_verified: false`); off, it asserts
     /// only proven addresses, as a BrowserID verifier's `okay` means "this person controls this address".
     public var allowUnverifiedEmail: Bool = false
+    /// Janrain's `site_name`, `verify_email_url` and `password_recover_url` (`ClientPages`): the name its mail goes
+    /// by and the pages a mailed code's link opens (nil: the service's own flow page).
+    public var siteName: String?
+    public var verifyEmailURL: String?
+    public var passwordRecoverURL: String?
     public var createdAt: Date
 
     public init(
@@ -38,6 +43,16 @@ public struct Client: Sendable, Equatable, Codable {
     }
 
     public var isConfidential: Bool { secretHash != nil }
+
+    /// The client's own pages (`ClientPages`).
+    public var pages: ClientPages {
+        get { ClientPages(siteName: siteName, verifyEmailURL: verifyEmailURL, passwordRecoverURL: passwordRecoverURL) }
+        set {
+            siteName = newValue.siteName
+            verifyEmailURL = newValue.verifyEmailURL
+            passwordRecoverURL = newValue.passwordRecoverURL
+        }
+    }
 
     /// The origins the client's pages and apps run on: its allowed origins and the origins of its redirect URIs
     /// (path-only redirect URIs live on this service's own origin, `publicOrigin`).

@@ -36,10 +36,19 @@ public struct ClientPages: Sendable, Equatable {
     /// origin the client already names (its allowed origins or its redirect URIs'). A link that carries a code
     /// never leads anywhere the client's registration does not.
     public static func problem(withPage url: String, of client: ClientSettings) -> String? {
+        problem(withPage: url, allowedOrigins: client.allowedOrigins ?? [], redirectURIs: client.redirectUris ?? [])
+    }
+
+    /// `problem(withPage:of:)` for a client registered at run time.
+    public static func problem(withPage url: String, of client: Client) -> String? {
+        problem(withPage: url, allowedOrigins: client.allowedOrigins, redirectURIs: client.redirectURIs)
+    }
+
+    static func problem(withPage url: String, allowedOrigins: [String], redirectURIs: [String]) -> String? {
         guard ExactURI(url) != nil, let origin = URLOrigin(url) else {
             return "'\(url)' must be an absolute http(s) URL without a fragment"
         }
-        let named = (client.allowedOrigins ?? []) + (client.redirectUris ?? []).filter { !$0.hasPrefix("/") }
+        let named = allowedOrigins + redirectURIs.filter { !$0.hasPrefix("/") }
         guard named.contains(where: { URLOrigin($0) == origin }) else {
             return "'\(url)' is not on one of the client's origins (allowedOrigins, redirectUris)"
         }
@@ -71,12 +80,5 @@ public struct ClientPages: Sendable, Equatable {
             URLQueryItem(name: "email", value: email),
         ]
         return (fragment.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-    }
-}
-
-extension ServiceSettings {
-    /// The pages of the client `id` (none for a client its settings do not pin).
-    public func clientPages(id: String) -> ClientPages {
-        ClientPages(clients.first { $0.clientId == id })
     }
 }

@@ -51,11 +51,14 @@ public struct FieldDefinition: Sendable, Equatable, Codable {
     public var isCheckbox: Bool { type == "checkbox" }
 
     /// A submitted value as the rules see it: a password as typed, a box "true" when ticked and empty when not
-    /// (the page sends an unticked box as "false"), other text trimmed.
+    /// (the page sends an unticked box as "false"), a hidden field sent empty its flow's value (it carries nothing
+    /// else: another value is refused by its one option), other text trimmed.
     public func cleaned(_ raw: String) -> String {
         if isPassword { return raw }
         if isCheckbox { return ["true", "on", "1", "yes"].contains(raw.lowercased()) ? "true" : "" }
-        return raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if type == "hidden", text.isEmpty, let value = options?.first?.value { return value }
+        return text
     }
 }
 

@@ -3,9 +3,11 @@ import Foundation
 extension FlowCatalog {
     /// Validates a submission of `form` against the flow definition: unknown fields are refused,
     /// every rule failure is reported per field (code 390) in the language of `messages`. Returns the cleaned values
-    /// (`FieldDefinition.cleaned`), without the boxes the submission left out.
+    /// (`FieldDefinition.cleaned`), without the boxes the submission left out. `partial`: a change of what exists (a
+    /// profile save), where a field the submission leaves out is left as it is, unchecked and unwritten; without it
+    /// (a registration, a sign-in) a field left out is empty.
     public func validate(
-        form: String, in flow: FlowDefinition, values: [String: String], messages: Messages
+        form: String, in flow: FlowDefinition, values: [String: String], messages: Messages, partial: Bool = false
     ) throws(CaptureError) -> [String: String] {
         guard isForm(form, of: flow) else {
             throw .invalidArgument("form", "'\(form)' is not a form of flow '\(flow.name)'")
@@ -15,14 +17,14 @@ extension FlowCatalog {
             throw .invalidArgument(unknown, "is not a field of form '\(form)'")
         }
         var cleaned: [String: String] = [:]
-        for field in fields(ofForm: form) {
+        let sent = fields(ofForm: form).filter { !(partial || $0.isCheckbox) || values[$0.name] != nil }
+        for field in sent {
             // A box the submission leaves out (an app that does not know it) changes nothing; other fields left out
-            // are empty.
-            if field.isCheckbox && values[field.name] == nil { continue }
+            // are empty, unless the submission is `partial`.
             cleaned[field.name] = field.cleaned(values[field.name] ?? "")
         }
         var problems: [String: [String]] = [:]
-        for field in fields(ofForm: form) {
+        for field in sent {
             if let (rule, values) = FieldRules.failedRule(field, value: cleaned[field.name] ?? "", in: cleaned) {
                 var filled = values
                 if let other = field.matches, let otherField = fields(ofForm: form).first(where: { $0.name == other }) {

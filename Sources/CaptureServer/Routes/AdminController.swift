@@ -89,6 +89,7 @@ struct AdminController {
                 body,
                 allowed: [
                     "client_id", "name", "confidential", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url",
+                    "site_name", "verify_email_url", "password_recover_url",
                 ])
             guard let id = try AdminRequest.string(body, "client_id") else { throw CaptureError.missingArgument("client_id") }
             var draft = ClientDraft(id: id)
@@ -98,6 +99,10 @@ struct AdminController {
             draft.allowedOrigins = try AdminRequest.strings(body, "allowed_origins") ?? []
             draft.responseTypes = try AdminRequest.strings(body, "response_types") ?? []
             draft.legacyTokenURL = try AdminRequest.bool(body, "legacy_token_url") ?? false
+            draft.pages = ClientPages(
+                siteName: try AdminRequest.string(body, "site_name"),
+                verifyEmailURL: try AdminRequest.string(body, "verify_email_url"),
+                passwordRecoverURL: try AdminRequest.string(body, "password_recover_url"))
             return try Reply.view(try await console(context).addClient(draft), status: .created)
         }
         admin.get("/clients/:client") { _, context in
@@ -106,13 +111,20 @@ struct AdminController {
         admin.patch("/clients/:client") { request, context in
             let body = try await AdminRequest.body(request, limit: limit)
             try AdminRequest.refuseUnknown(
-                body, allowed: ["name", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url"])
+                body,
+                allowed: [
+                    "name", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url", "site_name",
+                    "verify_email_url", "password_recover_url",
+                ])
             var change = ClientChange()
             change.name = try AdminRequest.string(body, "name")
             change.redirectURIs = try AdminRequest.strings(body, "redirect_uris")
             change.allowedOrigins = try AdminRequest.strings(body, "allowed_origins")
             change.responseTypes = try AdminRequest.strings(body, "response_types")
             change.legacyTokenURL = try AdminRequest.bool(body, "legacy_token_url")
+            change.siteName = try AdminRequest.string(body, "site_name")
+            change.verifyEmailURL = try AdminRequest.string(body, "verify_email_url")
+            change.passwordRecoverURL = try AdminRequest.string(body, "password_recover_url")
             return try Reply.view(try await console(context).updateClient(try AdminRequest.reference(context, "client"), change))
         }
         admin.delete("/clients/:client") { _, context in

@@ -49,7 +49,7 @@ struct DropInController {
             "flow": service.catalog.widgetFlow(
                 view.flow, messages: messages, fallbackFor: view.isFallback ? context.parameters.get("flow") : nil),
             "clientSettings": .object(
-                service.settings.clientPages(id: view.client.clientID).janrainClientSettings.mapValues(JSONValue.string)),
+                view.client.pages.janrainClientSettings.mapValues(JSONValue.string)),
         ]
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

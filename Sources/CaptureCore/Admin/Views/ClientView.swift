@@ -12,6 +12,10 @@ public struct ClientView: Codable, Sendable, Equatable {
     public var responseTypes: [String]
     public var legacyTokenURL: Bool
     public var accessTokenLifeHours: Double?
+    /// Janrain's client settings of the same names (`ClientPages`).
+    public var siteName: String?
+    public var verifyEmailURL: String?
+    public var passwordRecoverURL: String?
     public var createdAt: Date
     /// Left out unless a secret was just made.
     public var clientSecret: String?
@@ -22,6 +26,7 @@ public struct ClientView: Codable, Sendable, Equatable {
         case clientID = "client_id", redirectURIs = "redirect_uris", allowedOrigins = "allowed_origins"
         case responseTypes = "response_types", legacyTokenURL = "legacy_token_url"
         case accessTokenLifeHours = "access_token_life_hours", createdAt = "created_at", clientSecret = "client_secret"
+        case siteName = "site_name", verifyEmailURL = "verify_email_url", passwordRecoverURL = "password_recover_url"
     }
 
     public init(_ client: Client, secret: String? = nil) {
@@ -34,6 +39,9 @@ public struct ClientView: Codable, Sendable, Equatable {
         responseTypes = client.responseTypes
         legacyTokenURL = client.legacyTokenURL
         accessTokenLifeHours = client.accessTokenLifeHours
+        siteName = client.siteName
+        verifyEmailURL = client.verifyEmailURL
+        passwordRecoverURL = client.passwordRecoverURL
         createdAt = client.createdAt
         clientSecret = secret
         note = secret.map { _ in AdminDocuments.secretNote }
@@ -50,6 +58,9 @@ public struct ClientView: Codable, Sendable, Equatable {
         try container.encode(responseTypes, forKey: .responseTypes)
         try container.encode(legacyTokenURL, forKey: .legacyTokenURL)
         try container.encode(accessTokenLifeHours, forKey: .accessTokenLifeHours)
+        try container.encode(siteName, forKey: .siteName)
+        try container.encode(verifyEmailURL, forKey: .verifyEmailURL)
+        try container.encode(passwordRecoverURL, forKey: .passwordRecoverURL)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(clientSecret, forKey: .clientSecret)
         try container.encodeIfPresent(note, forKey: .note)

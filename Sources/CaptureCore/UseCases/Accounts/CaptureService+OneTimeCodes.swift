@@ -29,7 +29,7 @@ extension CaptureService {
             kind, locale: locale,
             values: values.merging([
                 "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
-                "site": settings.clientPages(id: context.client.clientID).siteName ?? settings.resolvedPublicOrigin,
+                "site": context.client.siteName ?? settings.resolvedPublicOrigin,
                 "expires": Self.describe(lifetime, in: catalog.localization.messages(for: locale)),
                 "link": codeLink(screen: screen, code: linkCode, email: email, context: context, locale: locale),
             ]) { given, _ in given })
@@ -143,7 +143,7 @@ extension CaptureService {
     /// (ClientPages), else on the flow page. Code and address travel in the fragment, which browsers never send to a
     /// server, so they reach no log and no `Referer`.
     func codeLink(screen: String, code: String, email: String, context: FlowContext, locale: String?) -> String {
-        if let page = settings.clientPages(id: context.client.clientID).link(screen: screen, code: code, email: email) {
+        if let page = context.client.pages.link(screen: screen, code: code, email: email) {
             return page
         }
         var query = URLComponents()

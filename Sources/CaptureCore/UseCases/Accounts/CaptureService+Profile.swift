@@ -1,5 +1,6 @@
 extension CaptureService {
-    /// `/oauth/update_profile_native`: the `editProfileForm` of a flow, applied to the token's user.
+    /// `/oauth/update_profile_native`: the `editProfileForm` of a flow, applied to the token's user: the attributes of
+    /// the fields the request carries, and no others.
     public func updateProfile(_ request: FlowRequest) async throws -> User {
         let (previous, token) = try await authenticate(accessToken: request.accessToken)
         var user = previous
@@ -14,7 +15,11 @@ extension CaptureService {
         let passwordField = listed ?? "currentPassword"
         var fields = request.fields
         let besideForm = listed == nil ? fields.removeValue(forKey: passwordField) : nil
-        let values = try catalog.validate(form: context.form, in: context.flow, values: fields, messages: messages(for: request))
+        // A profile save changes what it carries (as Janrain's did: its own example sends `displayName` alone); a field
+        // left out stays as it is, one sent empty is cleared. A password change is a whole form: every field it asks for.
+        let partial = fieldName(for: "password", form: context.form) == nil
+        let values = try catalog.validate(
+            form: context.form, in: context.flow, values: fields, messages: messages(for: request), partial: partial)
         if let newPassword = value(for: "password", form: context.form, in: values) {
             return try await changePassword(
                 of: user, token: token, client: context.client, form: context.form, values: values, to: newPassword,

@@ -70,6 +70,7 @@ extension CaptureService {
             client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
             client.requireVerifiedEmail = entry.requireVerifiedEmail ?? false
             client.allowUnverifiedEmail = entry.allowUnverifiedEmail ?? false
+            client.pages = ClientPages(entry)
             try await store.clients.upsert(client)
         }
     }
@@ -82,11 +83,13 @@ extension CaptureService {
         try Self.checkClientValues(
             redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins, responseTypes: draft.responseTypes)
         let secret = draft.confidential ? minter.mint() : nil
-        let client = Client(
+        var client = Client(
             clientID: draft.id, name: draft.name ?? draft.id, secretHash: secret.map(TokenMinter.hash),
             redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins,
             responseTypes: draft.responseTypes.isEmpty ? ["token"] : draft.responseTypes, legacyTokenURL: draft.legacyTokenURL,
             createdAt: time.now())
+        client.pages = draft.pages
+        try Self.checkPages(of: client)
         try await store.clients.insert(client)
         return (client, secret)
     }
@@ -109,8 +112,28 @@ extension CaptureService {
         if let origins = change.allowedOrigins { client.allowedOrigins = origins }
         if let types = change.responseTypes { client.responseTypes = types.isEmpty ? ["token"] : types }
         if let legacy = change.legacyTokenURL { client.legacyTokenURL = legacy }
+        for (value, keyPath) in [
+            (change.siteName, \Client.siteName), (change.verifyEmailURL, \Client.verifyEmailURL),
+            (change.passwordRecoverURL, \Client.passwordRecoverURL),
+        ] {
+            if let value { client[keyPath: keyPath] = value.isEmpty ? nil : value }
+        }
+        try Self.checkPages(of: client)
         try await store.clients.upsert(client)
         return client
+    }
+
+    /// A client's pages, as settings check them (`ClientPages`): a name people can read, and links only to an
+    /// origin the client names, so a mailed code never leads anywhere its registration does not.
+    private static func checkPages(of client: Client) throws {
+        if let name = client.siteName, !ClientPages.isDisplayName(name) {
+            throw CaptureError.invalidArgument("site_name", "must be 1 to 120 characters, none of them control characters")
+        }
+        for (argument, url) in [("verify_email_url", client.verifyEmailURL), ("password_recover_url", client.passwordRecoverURL)] {
+            if let url, let problem = ClientPages.problem(withPage: url, of: client) {
+                throw CaptureError.invalidArgument(argument, problem)
+            }
+        }
     }
 
     private static func checkClientValues(redirectURIs: [String], allowedOrigins: [String], responseTypes: [String]) throws {
