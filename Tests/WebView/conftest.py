@@ -42,6 +42,8 @@ PASSWORD = "correct horse battery"
 # The codes the service mails: 8 characters of an alphabet without 0/O, 1/I.
 CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 JANRAIN_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-fernway.json"
+# A second customer's own flow, which defines Janrain's reset forms itself (test_janrain_trailhead_reset.py).
+TRAILHEAD_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-trailhead.json"
 LINK_PATTERN = re.compile(r"(https?://\S+#screen=\S+)")
 # Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
 # (the PostgreSQL pass, beside the SQLite one) elsewhere.
@@ -305,6 +307,12 @@ def _test_settings(work, smtp_port, provider=None, site=None):
                                    "responseTypes": ["token", "code"], "siteName": "Fernway Rewards",
                                    "verifyEmailUrl": site.page("index.html"),
                                    "passwordRecoverUrl": site.page("index.html")})
+        # That customer's mailed links open its own flow's page.
+        service["clients"].append({"clientId": "trailhead-site", "name": "Trailhead Outfitters",
+                                   "redirectUris": site.pages(), "allowedOrigins": [site.origin],
+                                   "responseTypes": ["token"], "siteName": "Trailhead Outfitters",
+                                   "verifyEmailUrl": site.page("trailhead.html"),
+                                   "passwordRecoverUrl": site.page("trailhead.html")})
     if provider is not None:
         # The provider runs on loopback over plain http, which only allowPlainHTTP permits.
         service["socialProviders"] = [{
@@ -314,8 +322,9 @@ def _test_settings(work, smtp_port, provider=None, site=None):
     (settings / "service.json").write_text(json.dumps(service))
     if site is not None:
         # The site's own Janrain flow, imported as its operator imports it (test_janrain_imported_flow.py).
-        subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(JANRAIN_FLOW),
-                        "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
+        for flow in (JANRAIN_FLOW, TRAILHEAD_FLOW):
+            subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(flow),
+                            "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
     return settings
 
 
