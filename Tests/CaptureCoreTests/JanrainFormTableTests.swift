@@ -126,6 +126,41 @@ import Testing
         #expect(try problems("forgotPasswordForm", fields: ["signInEmailAddress"]).isEmpty)
     }
 
+    /// The reason of an invalid-argument refusal, else "".
+    func refusal(_ error: any Error) -> String {
+        if case .invalidArgument(_, let reason)? = error as? CaptureError { return reason }
+        return ""
+    }
+
+    @Test func theCaptureAPISaysWhichCallServesAFormSentToAnother() async throws {
+        let flow = try JanrainFlowImport.flow(named: "trailhead", from: Data(contentsOf: Self.fixture), schema: schema())
+        let world = try await TestWorld.make(settingsDirectory: try base.settings(with: flow))
+        let email = "reset-\(UUID().uuidString.prefix(8))@example.com"
+        try await world.register(email)
+        func request(_ form: String, _ fields: [String: String]) -> FlowRequest {
+            FlowRequest(
+                parameters: TestWorld.flowParameters(form: form, flow: "trailhead").merging(fields) { _, new in new })
+        }
+        // The flow's resetPasswordForm asks for the address: it mails a new link, and the reset call refuses it
+        // saying where it goes.
+        try await world.service.requestPasswordReset(request("resetPasswordForm", ["emailAddress_requestCode": email]))
+        await #expect {
+            _ = try await world.service.resetPassword(
+                request("resetPasswordForm", ["emailAddress_requestCode": email]), code: "K7QD-3MXP", email: email)
+        } throws: { error in
+            refusal(error).hasSuffix("is not a reset form (flow 'trailhead' sends it to /oauth/forgot_password_native)")
+        }
+        // changePasswordFormNoAuth at the call that mails a link: refused, naming its own call.
+        await #expect {
+            try await world.service.requestPasswordReset(
+                request("changePasswordFormNoAuth", [
+                    "newPassword_resetPassword": "ten chars or more", "newPasswordConfirm_resetPassword": "ten chars or more",
+                ]))
+        } throws: { error in
+            refusal(error).hasSuffix("has no email address field (flow 'trailhead' sends it to /oauth/reset_password_native)")
+        }
+    }
+
     /// `document` with every text key replaced by its text in each locale (a locale lacking one has the flow's first
     /// locale's), and what the import does not read left out, so two documents saying the same compare equal.
     func resolved(_ document: JSONValue) throws -> JSONValue {
