@@ -218,6 +218,12 @@ import Testing
             case .object(let french)? = translations["fr-CA"]
         else { Issue.record("no translations"); return }
         #expect(french["textTrailheadWelcome"]?.stringValue == "Bon retour chez Trailhead Outfitters")
+        // A button's label in each locale, on the page as in the document.
+        let messages = catalog.localization.messages(for: "fr-CA").overlaid(with: flow.imported?.texts(for: "fr-CA") ?? [:])
+        guard case .object(let page) = catalog.widgetFlow(flow, messages: messages),
+            case .object(let pageFields)? = page["fields"], case .object(let button)? = pageFields["trailheadSignInButton"]
+        else { Issue.record("no button on the page"); return }
+        #expect(button["label"]?.stringValue == "Connexion")
         // And the export imports back as the same flow.
         let again = try JanrainFlowImport.flow(named: "trailhead", from: exported.encoded(), schema: schema())
         #expect(again.forms == flow.forms && again.imported?.fields == flow.imported?.fields)

@@ -60,7 +60,8 @@ extension FlowCatalog {
             ]
         }
         for (name, label) in flow.imported?.buttons ?? [:] {
-            fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(label)]
+            let own = messages.optionalText(ImportedFlow.buttonLabelKey(name)) ?? label
+            fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(own)]
         }
         for (name, path) in JanrainStandard.dataTags {
             fieldEntries[name] = ["element": "data", "type": "string", "schemaId": .string(path)]

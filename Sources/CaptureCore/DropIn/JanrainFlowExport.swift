@@ -45,7 +45,10 @@ public enum JanrainFlowExport {
         }
         for (name, label) in flow.imported?.buttons ?? [:] {
             fields[name] = ["element": "button", "type": "submit", "label": .string("\(name).label")]
-            translations[flow.locale, default: [:]]["\(name).label"] = .string(label)
+            for tag in tags {
+                let own = messages(for: tag, flow: flow, catalog: catalog).optionalText(ImportedFlow.buttonLabelKey(name))
+                translations[tag, default: [:]]["\(name).label"] = .string(own ?? label)
+            }
         }
         return [
             "name": .string(flow.imported == nil ? flow.name : flow.title), "version": .string(flow.flowVersion),

@@ -71,6 +71,10 @@ public enum JanrainFlowImport {
                 }
             case .button(let label):
                 buttons[fieldName] = label
+                // Its label in every locale, as the service keys a button's text (`button.<name>.label`).
+                for tag in locales {
+                    localeTexts[tag, default: [:]][ImportedFlow.buttonLabelKey(fieldName)] = text(source.label, in: tag)
+                }
             case .drawnByName:
                 break
             case .refused(let reasons):

@@ -38,6 +38,9 @@ public struct ImportedFlow: Sendable, Equatable, Codable {
         self.layout = layout
     }
 
+    /// The key of a button's label among `texts` (its label in `buttons` is the flow's locale's).
+    public static func buttonLabelKey(_ button: String) -> String { "button.\(button).label" }
+
     /// Janrain's translations in `tag`'s language (`de-AT` → `de-AT`, then any `de` locale), else `fallback`'s.
     public func translations(for tag: String, fallback: String) -> [String: String] {
         Self.pick(translations, for: tag) ?? Self.pick(translations, for: fallback) ?? [:]
