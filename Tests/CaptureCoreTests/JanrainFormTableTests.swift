@@ -161,6 +161,23 @@ import Testing
         }
     }
 
+    @Test func aFlowsDeactivationFormWithItsOwnPasswordFieldDeletesTheAccount() async throws {
+        let flow = try JanrainFlowImport.flow(named: "trailhead", from: Data(contentsOf: Self.fixture), schema: schema())
+        let world = try await TestWorld.make(settingsDirectory: try base.settings(with: flow))
+        let email = "delete-\(UUID().uuidString.prefix(8))@example.com"
+        let token = try #require(try await world.register(email).grant?.accessToken)
+        func deletion(_ password: String) -> FlowRequest {
+            FlowRequest(
+                parameters: TestWorld.flowParameters(form: "deactivateAccountForm", flow: "trailhead").merging([
+                    "access_token": token, "password_deactivateAccount": password,
+                ]) { _, new in new })
+        }
+        // The flow calls its current password password_deactivateAccount: it is checked as the current password.
+        await #expect(throws: CaptureError.self) { _ = try await world.service.deactivateAccount(deletion("not it at all")) }
+        _ = try await world.service.deactivateAccount(deletion("correct horse battery"))
+        #expect(try await world.service.store.users.find(email: email)?.deleteRequestedAt != nil)
+    }
+
     /// `document` with every text key replaced by its text in each locale (a locale lacking one has the flow's first
     /// locale's), and what the import does not read left out, so two documents saying the same compare equal.
     func resolved(_ document: JSONValue) throws -> JSONValue {
