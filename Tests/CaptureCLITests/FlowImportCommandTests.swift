@@ -60,4 +60,35 @@ struct FlowImportCommandTests {
         #expect(refused.stderr.contains("fields.age: schemaId 'age' is not a single-valued attribute"))
         #expect(!FileManager.default.fileExists(atPath: settings.appendingPathComponent("flows/fernway.json").path))
     }
+
+    @Test("Janrain's reset forms import with Janrain's meaning; a form lacking what its call needs is refused")
+    func janrainsResetForms() async throws {
+        let settings = try settingsCopy()
+        defer { try? FileManager.default.removeItem(at: settings) }
+        let trailhead = TestWorld.repositoryRoot.appendingPathComponent("Tests/Fixtures/janrain-flow-trailhead.json")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: trailhead)) as? [String: Any])
+        var forms = try #require(document["forms"] as? [String: Any])
+        forms["deactivateAccountForm"] = ["fields": [String]()]
+        document["forms"] = forms
+        let file = settings.appendingPathComponent("no-password.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: file)
+        let refused = try await CLI.run(["flows", "import", file.path, "--settings", settings.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("forms.deactivateAccountForm: lacks a current password field"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: settings.appendingPathComponent("flows/trailhead.json").path))
+
+        let imported = try await CLI.run(["flows", "import", trailhead.path, "--settings", settings.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try await CLI.run(["flows", "export", "trailhead", "--settings", settings.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
+        let writtenForms = try #require(written["forms"] as? [String: [String: Any]])
+        // Written back under Janrain's names, with Janrain's fields: the address asks for a new link.
+        #expect(Set(writtenForms.keys) == Set((try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: trailhead)) as? [String: Any])?["forms"] as? [String: Any])).keys))
+        #expect(writtenForms["resetPasswordForm"]?["fields"] as? [String] == ["emailAddress_requestCode", "trailheadSendButton"])
+        #expect(
+            writtenForms["changePasswordFormNoAuth"]?["fields"] as? [String]
+                == ["newPassword_resetPassword", "newPasswordConfirm_resetPassword"])
+    }
 }

@@ -17,12 +17,17 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixture)) as? [String: Any])
     }
 
-    /// A copy of the shipped Settings with `flow` written to flows/<name>.json, loaded.
-    func catalog(with flow: FlowDefinition) throws -> FlowCatalog {
+    /// A copy of the shipped Settings with `flow` written to flows/<name>.json.
+    func settings(with flow: FlowDefinition) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: TestWorld.settingsDirectory, to: directory)
         try JSONEncoder().encode(flow).write(to: directory.appendingPathComponent("flows/\(flow.name).json"))
-        return try FlowCatalog.load(directory: directory)
+        return directory
+    }
+
+    /// `settings(with:)`, loaded.
+    func catalog(with flow: FlowDefinition) throws -> FlowCatalog {
+        try FlowCatalog.load(directory: settings(with: flow))
     }
 
     @Test func theDocumentsFieldsFormsButtonsAndTextsBecomeTheFlows() throws {

@@ -45,6 +45,8 @@ JANRAIN_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-fernway.json"
 # A second customer's flow (test_janrain_hidden_fields.py): an orchard's, with a hidden opt-in source, address parts, a
 # province select and topic boxes; the attributes it needs are added to the schema (_test_settings).
 ORCHARD_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-orchard.json"
+# A third customer's own flow, which defines Janrain's reset forms itself (test_janrain_trailhead_reset.py).
+TRAILHEAD_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-trailhead.json"
 LINK_PATTERN = re.compile(r"(https?://\S+#screen=\S+)")
 # Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
 # (the PostgreSQL pass, beside the SQLite one) elsewhere.
@@ -308,6 +310,12 @@ def _test_settings(work, smtp_port, provider=None, site=None):
                                    "responseTypes": ["token", "code"], "siteName": "Fernway Rewards",
                                    "verifyEmailUrl": site.page("index.html"),
                                    "passwordRecoverUrl": site.page("index.html")})
+        # That customer's mailed links open its own flow's page.
+        service["clients"].append({"clientId": "trailhead-site", "name": "Trailhead Outfitters",
+                                   "redirectUris": site.pages(), "allowedOrigins": [site.origin],
+                                   "responseTypes": ["token"], "siteName": "Trailhead Outfitters",
+                                   "verifyEmailUrl": site.page("trailhead.html"),
+                                   "passwordRecoverUrl": site.page("trailhead.html")})
     if provider is not None:
         # The provider runs on loopback over plain http, which only allowPlainHTTP permits.
         service["socialProviders"] = [{
@@ -324,8 +332,8 @@ def _test_settings(work, smtp_port, provider=None, site=None):
             "harvest": {"type": "boolean"}, "recipes": {"type": "boolean"}}}
         (settings / "schema.json").write_text(json.dumps(schema, indent=2))
         # The sites' own Janrain flows, imported as their operator imports them (test_janrain_imported_flow.py,
-        # test_janrain_hidden_fields.py).
-        for flow in (JANRAIN_FLOW, ORCHARD_FLOW):
+        # test_janrain_hidden_fields.py, test_janrain_trailhead_reset.py).
+        for flow in (JANRAIN_FLOW, ORCHARD_FLOW, TRAILHEAD_FLOW):
             subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(flow),
                             "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
     return settings

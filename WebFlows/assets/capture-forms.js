@@ -64,8 +64,11 @@
   function formSpec(formName) {
     // A customer's page may hold a form the service knows under another name (capture-jtl.js's pageForm).
     var page = ns.pageForm ? ns.pageForm(formName) : { form: formName, done: null };
-    var behaviour = ns.has(BEHAVIOUR, page.form) ? BEHAVIOUR[page.form] : null;
     var sent = ns.formSettings(page.form);
+    // `as`: the service's form whose handling a flow's form gets (JanrainForm in Core: an imported flow's
+    // changePasswordFormNoAuth is handled as resetPasswordForm, its resetPasswordForm as forgotPasswordForm).
+    var role = (sent && sent.as) || page.form;
+    var behaviour = ns.has(BEHAVIOUR, role) ? BEHAVIOUR[role] : null;
     if (!behaviour || !sent) return null;
     var spec = { form: page.form, endpoint: sent.endpoint, only: sent.parameters || null };
     for (var key in behaviour) if (ns.has(behaviour, key)) spec[key] = behaviour[key];

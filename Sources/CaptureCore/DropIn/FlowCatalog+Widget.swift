@@ -26,12 +26,29 @@ extension FlowCatalog {
             if let next = flow.imported?.next?[form] { entry["next"] = next }
             formEntries[form] = .object(entry)
         }
-        let serviceForms = formEntries
-        for (name, page) in JanrainStandard.pageForms where !flow.isImported || serviceForms[name] == nil {
-            guard case .object(var entry)? = serviceForms[page.sentAs] else { continue }
-            entry["sentAs"] = .string(page.sentAs)
-            if let done = page.done { entry["done"] = .string(done) }
-            if let linked = page.withLinkCode { entry["withLinkCode"] = .string(linked) }
+        let meanings = flow.forms.reduce(into: [String: JanrainForm]()) { meanings, form in
+            meanings[form] = meaning(ofForm: form, in: flow)
+        }
+        for (form, meaning) in meanings {
+            if let done = meaning.done, case .object(var entry)? = formEntries[form] {
+                entry["done"] = .string(done)
+                formEntries[form] = .object(entry)
+            }
+        }
+        // The flow's form that `role` is sent as: the form of that name when it has that meaning, else the first that
+        // has it (an imported flow's changePasswordFormNoAuth for the service's resetPasswordForm).
+        func form(withRole role: String) -> String? {
+            meanings[role]?.role == role ? role : meanings.keys.sorted().first { meanings[$0]?.role == role }
+        }
+        let ownForms = formEntries
+        // Janrain's forms the flow does not define with Janrain's meaning, sent as the flow's form that has it: a
+        // built-in flow's page names Janrain's forms, and an imported flow lacking one still has the call behind it.
+        for (name, janrain) in JanrainForm.table where janrain.role != name && meanings[name] != janrain {
+            if flow.isImported && ownForms[name] != nil { continue }
+            guard let sentAs = form(withRole: janrain.role), case .object(var entry)? = ownForms[sentAs] else { continue }
+            entry["sentAs"] = .string(sentAs)
+            if let done = janrain.done { entry["done"] = .string(done) }
+            if let linked = janrain.withLinkCode.flatMap(form(withRole:)) { entry["withLinkCode"] = .string(linked) }
             formEntries[name] = .object(entry)
         }
         for (name, key) in JanrainStandard.buttons {
@@ -43,7 +60,8 @@ extension FlowCatalog {
             ]
         }
         for (name, label) in flow.imported?.buttons ?? [:] {
-            fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(label)]
+            let own = messages.optionalText(ImportedFlow.buttonLabelKey(name)) ?? label
+            fieldEntries[name] = ["element": "button", "type": "submit", "label": .string(own)]
         }
         for (name, path) in JanrainStandard.dataTags {
             fieldEntries[name] = ["element": "data", "type": "string", "schemaId": .string(path)]

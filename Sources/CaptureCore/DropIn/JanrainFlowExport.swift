@@ -18,9 +18,20 @@ public enum JanrainFlowExport {
         for form in flow.forms.sorted() {
             let key = catalog.formKey(form, in: flow)
             let formFields = catalog.fields(ofForm: key)
-            var formEntry: [String: JSONValue] = ["fields": .array(formFields.map { .string($0.name) })]
+            let listed = flow.imported?.layout?[form] ?? formFields.map(\.name)
+            var formEntry: [String: JSONValue] = ["fields": .array(listed.map(JSONValue.string))]
             if let next = flow.imported?.next?[form] { formEntry["next"] = next }
-            forms[form] = .object(formEntry)
+            // Under Janrain's name for what it does: the service's resetPasswordForm is Janrain's
+            // changePasswordFormNoAuth.
+            let meaning = JanrainForm.meaning(of: form, fields: formFields)
+            forms[meaning?.janrainName ?? form] = .object(formEntry)
+            // Janrain's standard flow asks for the address again when a link's code was refused (resetPasswordForm on
+            // resetPasswordRequestCode); a built-in flow serves that with its forgotPasswordForm (what widget.json
+            // sends it as), so its document names both. A flow's own resetPasswordForm of that meaning comes later
+            // in order and stands.
+            if !flow.isImported, let requestCode = JanrainForm.table["resetPasswordForm"], form == requestCode.role {
+                forms[requestCode.name] = .object(formEntry)
+            }
             for field in formFields where fields[field.name] == nil {
                 fields[field.name] = entry(
                     field, inForm: key, catalog: catalog, messages: messages(for: flow.locale, flow: flow, catalog: catalog))
@@ -34,7 +45,10 @@ public enum JanrainFlowExport {
         }
         for (name, label) in flow.imported?.buttons ?? [:] {
             fields[name] = ["element": "button", "type": "submit", "label": .string("\(name).label")]
-            translations[flow.locale, default: [:]]["\(name).label"] = .string(label)
+            for tag in tags {
+                let own = messages(for: tag, flow: flow, catalog: catalog).optionalText(ImportedFlow.buttonLabelKey(name))
+                translations[tag, default: [:]]["\(name).label"] = .string(own ?? label)
+            }
         }
         return [
             "name": .string(flow.imported == nil ? flow.name : flow.title), "version": .string(flow.flowVersion),
@@ -62,14 +76,17 @@ public enum JanrainFlowExport {
 
     static func entry(_ field: FieldDefinition, inForm form: String, catalog: FlowCatalog, messages: Messages) -> JSONValue {
         let name = field.name
-        var entry: [String: JSONValue] = [
-            "element": .string(field.element ?? "input"), "type": .string(field.element == nil ? field.type : "text"),
-            "label": .string("\(name).label"),
-            "validation": .array(
-                rules(of: field, inForm: form, catalog: catalog, messages: messages).map {
+        var entry: [String: JSONValue] = ["element": .string(field.element ?? "input"), "label": .string("\(name).label")]
+        let stated = rules(of: field, inForm: form, catalog: catalog, messages: messages)
+        // A field without rules has no `validation` in Janrain's documents.
+        if !stated.isEmpty {
+            entry["validation"] = .array(
+                stated.map {
                     ["rule": .string(janrainName(of: $0.name)), "value": $0.value, "message": .string("\(name).\($0.name)")]
-                }),
-        ]
+                })
+        }
+        // An input's type; Janrain's select, radio and textarea are their element alone.
+        if field.element == nil { entry["type"] = .string(field.type) }
         if let schemaID = catalog.schemaID(of: field, inForm: form) { entry["schemaId"] = .string(schemaID) }
         if field.placeholder != nil { entry["placeholder"] = .string("\(name).placeholder") }
         if field.tip != nil { entry["tip"] = .string("\(name).tip") }

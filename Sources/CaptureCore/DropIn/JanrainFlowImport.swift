@@ -37,17 +37,21 @@ public enum JanrainFlowImport {
         func text(_ key: String?, in tag: String) -> String? {
             key.map { texts[tag]?[$0] ?? texts[locale]?[$0] ?? $0 }
         }
-        let signInForms = Set(
-            (document.forms ?? [:]).compactMap { name, _ in FormEndpoint.byForm[name] == .signIn ? name : nil })
+        // The forms whose password is the one typed to prove who one is (a sign-in, deleting the account).
+        let provingForms = Set(
+            (document.forms ?? [:]).compactMap { name, _ in
+                JanrainForm.table[name].map { $0.endpoint == .signIn || $0.needs.contains(.currentPassword) } == true
+                    ? name : nil
+            })
         var fields: [String: FieldDefinition] = [:]
         var buttons: [String: String] = [:]
         var localeTexts: [String: [String: String]] = [:]
         for (fieldName, source) in (document.fields ?? [:]).sorted(by: { $0.key < $1.key }) {
             let key = "fields.\(fieldName)"
-            let inSignIn = (document.forms ?? [:]).contains {
-                signInForms.contains($0.key) && $0.value.fields.contains(fieldName)
+            let proves = (document.forms ?? [:]).contains {
+                provingForms.contains($0.key) && $0.value.fields.contains(fieldName)
             }
-            switch field(fieldName, source, inSignIn: inSignIn, schema: schema, label: { text($0, in: locale) }) {
+            switch field(fieldName, source, proves: proves, schema: schema, label: { text($0, in: locale) }) {
             case .field(let field):
                 fields[fieldName] = field
                 for tag in locales {
@@ -67,6 +71,10 @@ public enum JanrainFlowImport {
                 }
             case .button(let label):
                 buttons[fieldName] = label
+                // Its label in every locale, as the service keys a button's text (`button.<name>.label`).
+                for tag in locales {
+                    localeTexts[tag, default: [:]][ImportedFlow.buttonLabelKey(fieldName)] = text(source.label, in: tag)
+                }
             case .drawnByName:
                 break
             case .refused(let reasons):
@@ -75,8 +83,9 @@ public enum JanrainFlowImport {
         }
         var forms: [String: [String]] = [:]
         var next: [String: JSONValue] = [:]
+        var layout: [String: [String]] = [:]
         for (formName, form) in (document.forms ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard FormEndpoint.byForm[formName] != nil || JanrainStandard.pageForms[formName] != nil else {
+            guard JanrainForm.table[formName] != nil else {
                 problems.append(Problem(key: "forms.\(formName)", reason: "no call of this service sends a form of that name"))
                 continue
             }
@@ -91,6 +100,17 @@ public enum JanrainFlowImport {
                 }
             }
             forms[formName] = names
+            layout[formName] = form.fields
+            // A form that lacks what its call needs could only fail at the person's click: refused here instead.
+            let formFields = names.compactMap { fields[$0] }
+            if let meaning = JanrainForm.meaning(of: formName, fields: formFields) {
+                for need in meaning.unmet(by: formFields) {
+                    problems.append(
+                        Problem(
+                            key: "forms.\(formName)",
+                            reason: "lacks \(need.described), which \(meaning.endpoint.path) needs to serve it"))
+                }
+            }
             if let rule = form.next {
                 let (followed, reasons) = JanrainNextRule.checked(rule)
                 problems += reasons.map { Problem(key: "forms.\(formName).next", reason: $0) }
@@ -101,7 +121,7 @@ public enum JanrainFlowImport {
         let imported = ImportedFlow(
             fields: fields, forms: forms, texts: localeTexts, translations: texts, screens: screens(of: document.screens),
             defaultScreen: document.defaultScreen ?? JanrainStandard.defaultScreen, buttons: buttons,
-            next: next.isEmpty ? nil : next)
+            next: next.isEmpty ? nil : next, layout: layout)
         var flow = FlowDefinition(
             page: "", title: document.name ?? name, flowVersion: document.version.flatMap(text(of:)) ?? "1",
             registerFlow: "traditionalRegistration", locale: locale, tokenUrl: "/flows/token-url", responseType: "token",
@@ -117,7 +137,7 @@ public enum JanrainFlowImport {
 
     /// One field of the document as the service's, or why it cannot be.
     static func field(
-        _ name: String, _ source: Field, inSignIn: Bool, schema: EntitySchema, label: (String?) -> String?
+        _ name: String, _ source: Field, proves: Bool, schema: EntitySchema, label: (String?) -> String?
     ) -> Converted {
         let element = source.element ?? "input"
         let type = source.type ?? "text"
@@ -154,9 +174,9 @@ public enum JanrainFlowImport {
             reasons.append("a \(element) of type '\(type)' is not a field this service renders and checks")
         }
         if field.isPassword {
-            // bcrypt reads 72 bytes; the sign-in form's password is the one typed to sign in.
+            // bcrypt reads 72 bytes; a sign-in's or a deletion's password is the one typed to prove who one is.
             field.maxBytes = 72
-            let current = inSignIn || name.lowercased().contains("current") || name.lowercased().hasPrefix("old")
+            let current = proves || name.lowercased().contains("current") || name.lowercased().hasPrefix("old")
             field.attribute = current ? "currentPassword" : "password"
         } else if let schemaID = source.schemaId, !schemaID.isEmpty {
             if (try? FlowCatalog.formPath(schemaID, in: schema, file: "", key: "")) == nil {

@@ -29,30 +29,6 @@ public enum JanrainStandard {
     /// Buttons of Janrain's flows that open a screen → (the screen, the catalog text that labels them).
     public static let screenButtons = ["traditionalSignIn_createButton": ("traditionalRegistration", "signIn.createAccount")]
 
-    /// A form of a Janrain page the service knows under another name: the service's form it is sent as, the screen
-    /// its success opens when not that form's own, and the form it is sent as while the page holds a mailed link's
-    /// code (capture-dropin.js).
-    public struct PageForm: Sendable {
-        public let sentAs: String
-        public let done: String?
-        public let withLinkCode: String?
-    }
-
-    /// Janrain's `resetPasswordForm` (on `resetPasswordRequestCode`) and `resetPasswordRequestForm` ask for a new
-    /// reset mail, where the service's `resetPasswordForm` sets the new password; `changePasswordFormNoAuth` sets the
-    /// password a mailed link allows; the older `newPasswordForm` does that on a link's page and changes the password
-    /// of the signed-in person elsewhere; `editPersonalForm` and `editContactForm` are parts of the profile;
-    /// `tradAuthenticateMergeForm` is the password sign-in that finishes a merge.
-    public static let pageForms: [String: PageForm] = [
-        "resetPasswordForm": PageForm(sentAs: "forgotPasswordForm", done: "resetPasswordRequestCodeSuccess", withLinkCode: nil),
-        "resetPasswordRequestForm": PageForm(sentAs: "forgotPasswordForm", done: nil, withLinkCode: nil),
-        "changePasswordFormNoAuth": PageForm(sentAs: "resetPasswordForm", done: nil, withLinkCode: nil),
-        "newPasswordForm": PageForm(sentAs: "changePasswordForm", done: nil, withLinkCode: "resetPasswordForm"),
-        "editPersonalForm": PageForm(sentAs: "editProfileForm", done: nil, withLinkCode: nil),
-        "editContactForm": PageForm(sentAs: "editProfileForm", done: nil, withLinkCode: nil),
-        "tradAuthenticateMergeForm": PageForm(sentAs: "signInForm", done: nil, withLinkCode: nil),
-    ]
-
     /// Janrain's other field names → the service's field for the same thing, used where a form has only the
     /// service's name: the older generation's (`traditionalSignIn_*`, `traditionalRegistration_*`,
     /// `socialRegistration_*`, `newpassword`), and the web-view profile flow's `edit_*`.

@@ -24,44 +24,31 @@ public enum FormEndpoint: String, Sendable, CaseIterable {
         self == .useVerificationCode || self == .checkResetCode
             ? ["verification_code", "email", "client_id", "locale", "flow"] : nil
     }
-
-    /// Janrain's form name → the call it is sent to. `changePasswordForm` goes through `update_profile_native` as
-    /// the SDK samples do; `useVerificationCodeForm` is the verification page's own form, not one of forms.json.
-    public static let byForm: [String: FormEndpoint] = [
-        "signInForm": .signIn,
-        // Janrain's older sign-in form (`traditionalSignIn_emailAddress`, `traditionalSignIn_password`).
-        "userInformationForm": .signIn,
-        "registrationForm": .register,
-        "editProfileForm": .updateProfile,
-        "changePasswordForm": .updateProfile,
-        "socialRegistrationForm": .registerWithProvider,
-        "forgotPasswordForm": .forgotPassword,
-        "resetPasswordForm": .resetPassword,
-        "resendVerificationForm": .requestVerification,
-        "useVerificationCodeForm": .useVerificationCode,
-        "checkResetCodeForm": .checkResetCode,
-        "deactivateAccountForm": .deactivateAccount,
-    ]
-
-    /// The pages' own forms (not forms.json's), sent with every flow's settings: the verification code's, and the
-    /// check of a reset link's code.
-    static let pageForms = ["useVerificationCodeForm", "checkResetCodeForm"]
 }
 
 extension FlowCatalog {
-    /// What the widget needs of each form `flow` may submit (and of the page's own code form): the call it posts
-    /// to, and the record attribute behind each field (field name → schema path, for fields that read and write
-    /// one). Forms without a call here are left out.
+    /// What `form` of `flow` means (JanrainForm): the call that serves it and what that call needs.
+    public func meaning(ofForm form: String, in flow: FlowDefinition) -> JanrainForm? {
+        JanrainForm.meaning(of: form, fields: fields(ofForm: formKey(form, in: flow)))
+    }
+
+    /// What the widget needs of each form `flow` may submit (and of the page's own code forms): the call it posts
+    /// to (JanrainForm: what the form means), the service's form it is handled as when not its own name (`as`), and
+    /// the record attribute behind each field (field name → schema path, for fields that read and write one). Forms
+    /// without a call are left out.
     public func widgetForms(of flow: FlowDefinition) -> [String: JSONValue] {
         var forms: [String: JSONValue] = [:]
-        for form in flow.forms + FormEndpoint.pageForms {
-            guard let endpoint = FormEndpoint.byForm[form] else { continue }
+        for form in flow.forms + JanrainForm.pageForms {
+            guard let meaning = self.meaning(ofForm: form, in: flow) else { continue }
             var attributes: [String: JSONValue] = [:]
             for field in fields(ofForm: formKey(form, in: flow)) {
                 if let path = field.recordPath { attributes[field.name] = .string(path.description) }
             }
-            var entry: [String: JSONValue] = ["endpoint": .string(endpoint.path), "attributes": .object(attributes)]
-            if let parameters = endpoint.parameters { entry["parameters"] = .array(parameters.map(JSONValue.string)) }
+            var entry: [String: JSONValue] = [
+                "endpoint": .string(meaning.endpoint.path), "attributes": .object(attributes),
+            ]
+            if meaning.role != form { entry["as"] = .string(meaning.role) }
+            if let parameters = meaning.endpoint.parameters { entry["parameters"] = .array(parameters.map(JSONValue.string)) }
             forms[form] = .object(entry)
         }
         return forms

@@ -18,11 +18,14 @@ public struct ImportedFlow: Sendable, Equatable, Codable {
     public var buttons: [String: String]
     /// Form name → the screen that follows it (Janrain's `next`, as far as a page follows it: JanrainNextRule).
     public var next: [String: JSONValue]?
+    /// Form name → every name the document's form listed, its buttons and drawn elements among its fields, so an
+    /// export writes the form back as it was (`forms` holds the fields the service validates).
+    public var layout: [String: [String]]?
 
     public init(
         fields: [String: FieldDefinition], forms: [String: [String]], texts: [String: [String: String]],
         translations: [String: [String: String]], screens: [String], defaultScreen: String, buttons: [String: String],
-        next: [String: JSONValue]? = nil
+        next: [String: JSONValue]? = nil, layout: [String: [String]]? = nil
     ) {
         self.fields = fields
         self.forms = forms
@@ -32,7 +35,11 @@ public struct ImportedFlow: Sendable, Equatable, Codable {
         self.defaultScreen = defaultScreen
         self.buttons = buttons
         self.next = next
+        self.layout = layout
     }
+
+    /// The key of a button's label among `texts` (its label in `buttons` is the flow's locale's).
+    public static func buttonLabelKey(_ button: String) -> String { "button.\(button).label" }
 
     /// Janrain's translations in `tag`'s language (`de-AT` → `de-AT`, then any `de` locale), else `fallback`'s.
     public func translations(for tag: String, fallback: String) -> [String: String] {

@@ -3,7 +3,7 @@ extension CaptureService {
     /// same, and takes the same time, whether or not the address has an account; requests are rate limited per
     /// address and per network address.
     public func requestPasswordReset(_ request: FlowRequest) async throws {
-        let (context, email) = try await codeRequest(request)
+        let (context, email) = try await codeRequest(request, at: .forgotPassword)
         let user = try await store.users.find(email: email)
         try await sendCode(.passwordReset, to: email, user: user, context: context, locale: request.locale)
     }
@@ -18,7 +18,7 @@ extension CaptureService {
         let values = try catalog.validate(
             form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let password = value(for: "password", form: context.form, in: values) else {
-            throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form")
+            throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form\(servedElsewhere(request, not: .resetPassword))")
         }
         let messages = messages(for: request)
         let entry = try await codeEntry(
@@ -63,15 +63,24 @@ extension CaptureService {
 
     /// A request for a code (reset or verification): its checked flow context and the address of its form,
     /// counted against the code-request limits.
-    func codeRequest(_ request: FlowRequest) async throws -> (FlowContext, String) {
+    func codeRequest(_ request: FlowRequest, at call: FormEndpoint) async throws -> (FlowContext, String) {
         let context = try await context(of: request, issuesTokens: false)
         let values = try catalog.validate(
             form: context.form, in: context.flow, values: request.fields, messages: messages(for: request))
         guard let raw = value(for: "email", form: context.form, in: values) else {
-            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field")
+            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field\(servedElsewhere(request, not: call))")
         }
         let email = User.normalize(email: raw)
         try await throttle.admitCodeRequest(email: email, address: request.remoteAddress, now: time.now())
         return (context, email)
+    }
+
+    /// Where the form a caller sent to the wrong call goes (JanrainForm: a Janrain flow's `resetPasswordForm` asks for
+    /// the address, `/oauth/forgot_password_native`), for the refusal to say.
+    func servedElsewhere(_ request: FlowRequest, not called: FormEndpoint) -> String {
+        guard let flow = request.flow.flatMap(catalog.flow(named:)), let form = request.form,
+            let meaning = catalog.meaning(ofForm: form, in: flow), meaning.endpoint != called
+        else { return "" }
+        return " (flow '\(flow.name)' sends it to \(meaning.endpoint.path))"
     }
 }

@@ -2,7 +2,7 @@ extension CaptureService {
     /// `/oauth/verify_email_native`: sends a verification code to the address of `resendVerificationForm` when it
     /// belongs to an account that is not verified yet; the same reply and time otherwise.
     public func requestVerification(_ request: FlowRequest) async throws {
-        let (context, email) = try await codeRequest(request)
+        let (context, email) = try await codeRequest(request, at: .requestVerification)
         let user = try await store.users.find(email: email).flatMap { $0.emailVerifiedAt == nil ? $0 : nil }
         try await sendCode(.emailVerification, to: email, user: user, context: context, locale: request.locale)
     }
