@@ -246,6 +246,35 @@ import Testing
         #expect(again.forms == flow.forms && again.imported?.fields == flow.imported?.fields)
     }
 
+    /// What the service does not read of a Janrain document (its `i18nStrings`, `mails`, a form's `action`) comes back
+    /// in the export as it was, so a document makes the round trip whole.
+    @Test func whatTheServiceDoesNotReadComesBackAsItWas() throws {
+        var document = try document()
+        document["i18nStrings"] = ["en-US": ["welcomeBack": "Welcome back, {name}"]]
+        document["mails"] = ["resetPassword": ["subject": "resetSubject", "template": "reset.html"]]
+        var forms = try #require(document["forms"] as? [String: Any])
+        var signIn = try #require(forms["signInForm"] as? [String: Any])
+        signIn["action"] = "traditionalSignin"
+        forms["signInForm"] = signIn
+        document["forms"] = forms
+        let data = try JSONSerialization.data(withJSONObject: document)
+        let flow = try JanrainFlowImport.flow(named: "trailhead", from: data, schema: schema())
+        let catalog = try catalog(with: flow)
+        let exported = JanrainFlowExport.document(of: try #require(catalog.flow(named: "trailhead")), catalog: catalog)
+        let original = try JSONDecoder().decode(JSONValue.self, from: data)
+        guard case .object(let top) = exported, case .object(let before) = original else {
+            Issue.record("no document")
+            return
+        }
+        #expect(top["i18nStrings"] == before["i18nStrings"] && top["mails"] == before["mails"])
+        guard case .object(let exportedForms)? = top["forms"], case .object(let form)? = exportedForms["signInForm"] else {
+            Issue.record("no signInForm")
+            return
+        }
+        #expect(form["action"] == .string("traditionalSignin"))
+        #expect(try resolved(exported) == resolved(original))
+    }
+
     @Test func theBuiltInFlowExportsUnderJanrainsNames() throws {
         let (catalog, _) = try imported()
         let exported = JanrainFlowExport.document(of: try #require(catalog.flow(named: "standard")), catalog: catalog)

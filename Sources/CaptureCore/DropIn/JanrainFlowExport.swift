@@ -19,7 +19,8 @@ public enum JanrainFlowExport {
             let key = catalog.formKey(form, in: flow)
             let formFields = catalog.fields(ofForm: key)
             let listed = flow.imported?.layout?[form] ?? formFields.map(\.name)
-            var formEntry: [String: JSONValue] = ["fields": .array(listed.map(JSONValue.string))]
+            var formEntry: [String: JSONValue] = flow.imported?.keptInForms?[form] ?? [:]
+            formEntry["fields"] = .array(listed.map(JSONValue.string))
             if let next = flow.imported?.next?[form] { formEntry["next"] = next }
             // Under Janrain's name for what it does: the service's resetPasswordForm is Janrain's
             // changePasswordFormNoAuth.
@@ -50,12 +51,14 @@ public enum JanrainFlowExport {
                 translations[tag, default: [:]]["\(name).label"] = .string(own ?? label)
             }
         }
-        return [
+        var document = flow.imported?.kept ?? [:]
+        document.merge([
             "name": .string(flow.imported == nil ? flow.name : flow.title), "version": .string(flow.flowVersion),
             "defaultScreen": .string(flow.imported?.defaultScreen ?? JanrainStandard.defaultScreen),
             "screens": .array((flow.imported?.screens ?? JanrainStandard.screens).map(JSONValue.string)),
             "fields": .object(fields), "forms": .object(forms), "translations": .object(translations.mapValues(JSONValue.object)),
-        ]
+        ]) { _, read in read }
+        return .object(document)
     }
 
     static func messages(for tag: String, flow: FlowDefinition, catalog: FlowCatalog) -> Messages {

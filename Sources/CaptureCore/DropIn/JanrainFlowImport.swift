@@ -118,10 +118,11 @@ public enum JanrainFlowImport {
             }
         }
         guard problems.isEmpty else { throw Refused(problems: problems) }
-        let imported = ImportedFlow(
+        var imported = ImportedFlow(
             fields: fields, forms: forms, texts: localeTexts, translations: texts, screens: screens(of: document.screens),
             defaultScreen: document.defaultScreen ?? JanrainStandard.defaultScreen, buttons: buttons,
             next: next.isEmpty ? nil : next, layout: layout)
+        (imported.kept, imported.keptInForms) = unread(in: data)
         var flow = FlowDefinition(
             page: "", title: document.name ?? name, flowVersion: document.version.flatMap(text(of:)) ?? "1",
             registerFlow: "traditionalRegistration", locale: locale, tokenUrl: "/flows/token-url", responseType: "token",
@@ -129,6 +130,24 @@ public enum JanrainFlowImport {
         flow.name = name
         flow.imported = imported
         return flow
+    }
+
+    /// The members of the document, and of its forms, that `Document` does not read: kept for the export.
+    static func unread(in data: Data) -> ([String: JSONValue]?, [String: [String: JSONValue]]?) {
+        // An operator's file, decoded whole a moment ago: bounded by its size, as the decoder was.
+        let limits = JSONParser.Limits(
+            maxInputBytes: .max, maxDepth: 64, maxValues: .max, maxStringBytes: .max, maxNumberBytes: 64)
+        guard let members = (try? JSONParser.parse(data, limits: limits))?.objectMembers else {
+            return (nil, nil)
+        }
+        let read: Set = ["name", "version", "defaultScreen", "screens", "fields", "forms", "translations"]
+        let kept = members.filter { !read.contains($0.key) }
+        var inForms: [String: [String: JSONValue]] = [:]
+        for (name, form) in members["forms"]?.objectMembers ?? [:] {
+            let own = (form.objectMembers ?? [:]).filter { $0.key != "fields" && $0.key != "next" }
+            if !own.isEmpty { inForms[name] = own }
+        }
+        return (kept.isEmpty ? nil : kept, inForms.isEmpty ? nil : inForms)
     }
 
     enum Converted {

@@ -21,6 +21,10 @@ public struct ImportedFlow: Sendable, Equatable, Codable {
     /// Form name → every name the document's form listed, its buttons and drawn elements among its fields, so an
     /// export writes the form back as it was (`forms` holds the fields the service validates).
     public var layout: [String: [String]]?
+    /// The document's members the service does not read (Janrain's `i18nStrings`, `mails`, …) and each form's (its
+    /// `action`, …), kept as they were so that an export gives the document back whole.
+    public var kept: [String: JSONValue]?
+    public var keptInForms: [String: [String: JSONValue]]?
 
     public init(
         fields: [String: FieldDefinition], forms: [String: [String]], texts: [String: [String: String]],
