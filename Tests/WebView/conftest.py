@@ -47,6 +47,9 @@ JANRAIN_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-fernway.json"
 ORCHARD_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-orchard.json"
 # A third customer's own flow, which defines Janrain's reset forms itself (test_janrain_trailhead_reset.py).
 TRAILHEAD_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-trailhead.json"
+# A fourth, of Janrain's older generation, whose newPasswordForm both resets with a mailed link's code and changes the
+# signed-in person's password (test_janrain_older_flow.py).
+RIDGELINE_FLOW = ROOT / "Tests" / "Fixtures" / "janrain-flow-ridgeline.json"
 LINK_PATTERN = re.compile(r"(https?://\S+#screen=\S+)")
 # Screenshots are build output for a person to look at, never committed; CAPTURE_SCREENSHOTS puts a second run's
 # (the PostgreSQL pass, beside the SQLite one) elsewhere.
@@ -316,6 +319,11 @@ def _test_settings(work, smtp_port, provider=None, site=None):
                                    "responseTypes": ["token"], "siteName": "Trailhead Outfitters",
                                    "verifyEmailUrl": site.page("trailhead.html"),
                                    "passwordRecoverUrl": site.page("trailhead.html")})
+        service["clients"].append({"clientId": "ridgeline-site", "name": "Ridgeline Guides",
+                                   "redirectUris": site.pages(), "allowedOrigins": [site.origin],
+                                   "responseTypes": ["token"], "siteName": "Ridgeline Guides",
+                                   "verifyEmailUrl": site.page("ridgeline.html"),
+                                   "passwordRecoverUrl": site.page("ridgeline.html")})
     if provider is not None:
         # The provider runs on loopback over plain http, which only allowPlainHTTP permits.
         service["socialProviders"] = [{
@@ -332,8 +340,8 @@ def _test_settings(work, smtp_port, provider=None, site=None):
             "harvest": {"type": "boolean"}, "recipes": {"type": "boolean"}}}
         (settings / "schema.json").write_text(json.dumps(schema, indent=2))
         # The sites' own Janrain flows, imported as their operator imports them (test_janrain_imported_flow.py,
-        # test_janrain_hidden_fields.py, test_janrain_trailhead_reset.py).
-        for flow in (JANRAIN_FLOW, ORCHARD_FLOW, TRAILHEAD_FLOW):
+        # test_janrain_hidden_fields.py, test_janrain_trailhead_reset.py, test_janrain_older_flow.py).
+        for flow in (JANRAIN_FLOW, ORCHARD_FLOW, TRAILHEAD_FLOW, RIDGELINE_FLOW):
             subprocess.run([str(server_binary().parent / "capturectl"), "flows", "import", str(flow),
                             "--settings", str(settings)], check=True, stdout=subprocess.DEVNULL)
     return settings

@@ -64,13 +64,24 @@
   function formSpec(formName) {
     // A customer's page may hold a form the service knows under another name (capture-jtl.js's pageForm).
     var page = ns.pageForm ? ns.pageForm(formName) : { form: formName, done: null };
+    /*
+     * Janrain's older newPasswordForm set the new password with the code of the mailed link that opened the page, and
+     * elsewhere changed the signed-in person's. Both of its kinds are decided here, while the page holds such a code:
+     * a built-in flow, which has no form of that name, sends the flow's form widget.json names (`linkForm`); a flow
+     * that defines the form itself sends it as its settings say (`withLinkCode`: the role and the call, from
+     * JanrainForm in Core).
+     */
+    var linked = ns.linkedCode ? ns.linkedCode() : null;
+    if (linked && page.linkForm) page = { form: page.linkForm, done: null };
     var sent = ns.formSettings(page.form);
+    if (!sent) return null;
+    var call = linked && sent.withLinkCode ? sent.withLinkCode : sent;
     // `as`: the service's form whose handling a flow's form gets (JanrainForm in Core: an imported flow's
     // changePasswordFormNoAuth is handled as resetPasswordForm, its resetPasswordForm as forgotPasswordForm).
-    var role = (sent && sent.as) || page.form;
+    var role = call.as || page.form;
     var behaviour = ns.has(BEHAVIOUR, role) ? BEHAVIOUR[role] : null;
-    if (!behaviour || !sent) return null;
-    var spec = { form: page.form, endpoint: sent.endpoint, only: sent.parameters || null };
+    if (!behaviour) return null;
+    var spec = { form: page.form, endpoint: call.endpoint, only: sent.parameters || null };
     for (var key in behaviour) if (ns.has(behaviour, key)) spec[key] = behaviour[key];
     if (page.done) spec.done = page.done;
     if (behaviour.carriesAddress) spec.emailField = ns.fieldOf(page.form, 'email') || 'email';

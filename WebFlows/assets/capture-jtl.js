@@ -402,14 +402,12 @@
 
   /*
    * The service's form a page's form is sent as, and the screen its success opens when not that form's own
-   * ({form, done}); the page's own name when the service knows it so. A form sent otherwise while the page holds a
-   * mailed link's code (Janrain's older newPasswordForm) is sent so.
+   * ({form, done}); the page's own name when the service knows it so. `linkForm`: the flow's form it is sent as while
+   * the page holds a mailed link's code (Janrain's older newPasswordForm on a built-in flow; capture-forms.js formSpec).
    */
   function pageForm(name) {
     var entry = formEntry(name) || {};
-    var linked = entry.withLinkCode && ns.linkedCode && ns.linkedCode();
-    if (linked) return { form: entry.withLinkCode, done: null };
-    return { form: entry.sentAs || name, done: entry.done || null };
+    return { form: entry.sentAs || name, done: entry.done || null, linkForm: entry.withLinkCode || null };
   }
 
   /* The service's name of the page's field `name` in its form `form`: Janrain's other name renamed where the form

@@ -33,7 +33,8 @@ extension FlowCatalog {
     }
 
     /// What the widget needs of each form `flow` may submit (and of the page's own code forms): the call it posts
-    /// to (JanrainForm: what the form means), the service's form it is handled as when not its own name (`as`), and
+    /// to (JanrainForm: what the form means), the service's form it is handled as when not its own name (`as`), what
+    /// it is handled as and sent to while the page holds a mailed link's code (`withLinkCode`), and
     /// the record attribute behind each field (field name → schema path, for fields that read and write one). Forms
     /// without a call are left out.
     public func widgetForms(of flow: FlowDefinition) -> [String: JSONValue] {
@@ -48,6 +49,11 @@ extension FlowCatalog {
                 "endpoint": .string(meaning.endpoint.path), "attributes": .object(attributes),
             ]
             if meaning.role != form { entry["as"] = .string(meaning.role) }
+            // A form sent otherwise while the page holds a mailed link's code (an imported flow's own newPasswordForm
+            // sets the new password with it): the role and the call then, so the page needs no table of its own.
+            if let linked = meaning.withLinkCode, let service = JanrainForm.service(linked) {
+                entry["withLinkCode"] = ["as": .string(linked), "endpoint": .string(service.endpoint.path)]
+            }
             if let parameters = meaning.endpoint.parameters { entry["parameters"] = .array(parameters.map(JSONValue.string)) }
             forms[form] = .object(entry)
         }

@@ -86,6 +86,12 @@ public struct JanrainForm: Sendable, Equatable {
     public static let serviceResetPassword = JanrainForm(
         "resetPasswordForm", .resetPassword, needs: [.newPassword])
 
+    /// The service's own form `role` (what a form is handled as: its `role` or `withLinkCode`), for the call that
+    /// serves it: `resetPasswordForm` is the service's (the new password with a mailed code), not Janrain's.
+    public static func service(_ role: String) -> JanrainForm? {
+        role == serviceResetPassword.name ? serviceResetPassword : table[role].flatMap { $0.role == role ? $0 : nil }
+    }
+
     /// The pages' own forms (not a flow's), sent with every flow's settings.
     static let pageForms = ["useVerificationCodeForm", "checkResetCodeForm"]
 
