@@ -32,10 +32,11 @@ INTEROP = /usr/bin/python3 -m pytest Tests/Interop -q
 INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
 # The web view runs each file once: on PostgreSQL, what storage changes end to end (sign-in and registration through
 # the bridge, the session, recovery by mailed code, social sign-in, passkeys, second factors, account deletion on the
-# service's pages and a customer's, sessions, the data download, terms and their versions); on SQLite, the rest. Every
+# service's pages and a customer's, a customer's profile saves with hidden fields, sessions, the data download, terms
+# and their versions); on SQLite, the rest. Every
 # storage rule is in the Swift suite on both backends, and the cluster test runs on PostgreSQL in every pass.
 POSTGRES_ONLY = bridge session account_lifecycle social_sign_in passkeys two_factor account_deletion sessions \
-	account_data terms janrain_trailhead_deletion
+	account_data terms janrain_trailhead_deletion janrain_hidden_fields
 WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
 # The test bundle runs itself (as `swift test` runs it, Swift Testing only: there are no XCTest cases). `swift test`
 # would first compile every package manifest again whenever the environment differs from its last run, as it does in
