@@ -33,8 +33,8 @@ INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
 # The web view runs each file once: on PostgreSQL, what storage changes end to end (sign-in and registration through
 # the bridge, the session, recovery by mailed code, social sign-in, passkeys, second factors, account deletion on the
 # service's pages and a customer's, a customer's profile saves with hidden fields, sessions, the data download, terms
-# and their versions); on SQLite, the rest. Every
-# storage rule is in the Swift suite on both backends, and the cluster test runs on PostgreSQL in every pass.
+# and their versions); on SQLite, the rest. Every storage rule is in the Swift suite on both backends, and the cluster
+# test runs on PostgreSQL in every pass.
 POSTGRES_ONLY = bridge session account_lifecycle social_sign_in passkeys two_factor account_deletion sessions \
 	account_data terms janrain_trailhead_deletion janrain_hidden_fields
 WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
