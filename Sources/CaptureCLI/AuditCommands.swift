@@ -54,8 +54,8 @@ extension AdminKeyCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService(creatingDatabase: true) { service, output in
-                let (key, presented) = try await service.createAdminKey(name: name, by: .currentOperator)
+            try await options.withFeatures(creatingDatabase: true) { features, output in
+                let (key, presented) = try await features.admin.createAdminKey(name: name, by: .currentOperator)
                 let document = AdminDocuments.adminKey(key, presented: presented)
                 output.message(
                     "admin key \(key.id) (\(key.name)):\n\(presented)\n\n\(Output.text(Output.member(document, "note")))",
@@ -70,8 +70,8 @@ extension AdminKeyCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let keys = try await service.listAdminKeys().map { AdminDocuments.adminKey($0) }
+            try await options.withFeatures { features, output in
+                let keys = try await features.admin.listAdminKeys().map { AdminDocuments.adminKey($0) }
                 try output.list(
                     [
                         .init("ID", "id"), .init("NAME", "name"), .init("STATE", "state"), .init("CREATED", "created_at"),
@@ -91,8 +91,8 @@ extension AdminKeyCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                try await service.revokeAdminKey(id, by: .currentOperator)
+            try await options.withFeatures { features, output in
+                try await features.admin.revokeAdminKey(id, by: .currentOperator)
                 output.message("revoked admin key \(id)", object: ["revoked": .string(id)])
             }
         }

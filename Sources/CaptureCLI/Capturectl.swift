@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `capturectl`: the operator's CLI over the service's database. Every rule lives in CaptureService;
+/// `capturectl`: the operator's CLI over the service's database. Every rule lives in the feature services (CaptureFeatures);
 /// the commands here only parse arguments, call a use case and print the outcome.
 public struct Capturectl: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(

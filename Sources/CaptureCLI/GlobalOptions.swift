@@ -56,12 +56,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return (defaults, FlowCatalog(schema: .emailOnly, fields: [:], forms: [:], flows: [:]))
     }
 
-    /// Opens the database, builds the service on it (the CLI never hashes passwords, so bcrypt runs at the lowest
+    /// Opens the database, builds the features on it (the CLI never hashes passwords, so bcrypt runs at the lowest
     /// cost), runs `body` and closes the database however `body` ends: on SQLite the WAL is checkpointed into the file
     /// first (a copy of the file alone is then whole), and PostgreSQL's connections end with a goodbye rather than
     /// with the process. A database file that does not exist is refused (a mistyped `--db` must not create an
     /// empty one), unless the command writes the first record (`client add`).
-    func withOpenedService<T>(creatingDatabase: Bool = false, _ body: (CaptureService) async throws -> T) async throws -> T {
+    func withOpenedFeatures<T>(creatingDatabase: Bool = false, _ body: (CaptureFeatures) async throws -> T) async throws -> T {
         var (resolved, catalog) = try loadConfiguration()
         resolved.bcryptCost = 10
         let location = try resolved.databaseLocation(environment: environment)
@@ -72,7 +72,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         let result: Result<T, any Error>
         do {
             result = .success(
-                try await body(await CaptureService.make(settings: resolved, catalog: catalog, store: storage.repositories)))
+                try await body(await CaptureFeatures.make(settings: resolved, catalog: catalog, store: storage.repositories)))
         } catch {
             result = .failure(error)
         }
@@ -81,15 +81,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return try result.get()
     }
 
-    /// Runs `body` with a service on the database file, turning refusals into a message on stderr and exit code 1.
+    /// Runs `body` with the features on the database file, turning refusals into a message on stderr and exit code 1.
     /// These commands have no remote mode: `--server` is a usage error.
-    func withService(
-        creatingDatabase: Bool = false, _ body: (CaptureService, Output) async throws -> Void
+    func withFeatures(
+        creatingDatabase: Bool = false, _ body: (CaptureFeatures, Output) async throws -> Void
     ) async throws {
         try refuseServer()
         let output = Output(json: json)
         try await Output.guarding {
-            try await withOpenedService(creatingDatabase: creatingDatabase) { service in try await body(service, output) }
+            try await withOpenedFeatures(creatingDatabase: creatingDatabase) { features in try await body(features, output) }
         }
     }
 
@@ -101,8 +101,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             if let server {
                 try await body(try RemoteAdminConsole(server: server, key: environment["CAPTURE_ADMIN_KEY"]), output)
             } else {
-                try await withOpenedService(creatingDatabase: creatingDatabase) { service in
-                    try await body(DatabaseAdminConsole(service: service, actor: .currentOperator), output)
+                try await withOpenedFeatures(creatingDatabase: creatingDatabase) { features in
+                    try await body(DatabaseAdminConsole(features: features, actor: .currentOperator), output)
                 }
             }
         }

@@ -24,8 +24,8 @@ extension MailCommand {
         }
 
         func run() async throws {
-            try await options.withService { service, output in
-                let entries = try await service.listMail(limit: limit)
+            try await options.withFeatures { features, output in
+                let entries = try await features.admin.listMail(limit: limit)
                 // A waiting message shows when it is tried next, and why it waits (its last error).
                 output.list(
                     ["ID", "KIND", "TO", "STATUS", "ATTEMPTS", "NEXT ATTEMPT", "CREATED", "LAST ERROR"],
@@ -50,8 +50,8 @@ extension MailCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let entry = try await service.findMail(id)
+            try await options.withFeatures { features, output in
+                let entry = try await features.admin.findMail(id)
                 var pairs = mailPairs(entry)
                 if body { pairs.append(("body", entry.text ?? "(forgotten: delivered or expired)")) }
                 output.record(pairs, object: mailJSON(entry, body: body))
@@ -71,8 +71,8 @@ extension MailCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await options.withService { service, output in
-                let retry = try await service.retryMail(id)
+            try await options.withFeatures { features, output in
+                let retry = try await features.admin.retryMail(id)
                 var object = mailObject(retry.entry, body: false)
                 object["othersResumed"] = .int(Int64(retry.othersResumed))
                 object["relayConfigured"] = .bool(retry.relayConfigured)

@@ -12,8 +12,8 @@ struct PurgeCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await options.withService { service, output in
-            let report = try await service.purgeExpired()
+        try await options.withFeatures { features, output in
+            let report = try await features.housekeeping.purgeExpired()
             output.list(
                 ["WHAT", "PURGED"], rows: report.items.map { [$0.name, String($0.count)] },
                 objects: report.items.map { ["what": .string($0.name), "purged": .int(Int64($0.count))] })

@@ -4,7 +4,7 @@ import CaptureJSON
 import Foundation
 
 extension UserCommand {
-    /// `capturectl user import FILE`: the rules are `CaptureService.importUsers`; this reads options and reports.
+    /// `capturectl user import FILE`: the rules are `AdminService.importUsers`; this reads options and reports.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
@@ -56,9 +56,9 @@ extension UserCommand {
                 Output.printError("cannot read '\(file)': no such file, or not readable")
                 throw ExitCode(1)
             }
-            try await options.withService(creatingDatabase: true) { service, output in
+            try await options.withFeatures(creatingDatabase: true) { features, output in
                 let sink = try RejectSink(path: rejects)
-                let summary = try await service.importUsers(from: url, options: importOptions) { sink.write($0) }
+                let summary = try await features.admin.importUsers(from: url, options: importOptions) { sink.write($0) }
                 sink.close()
                 var text = "read \(summary.read), imported \(summary.imported), refused \(summary.refused)"
                 if summary.renumbered > 0 { text += " (\(summary.renumbered) kept their uuid but got a new numeric id)" }

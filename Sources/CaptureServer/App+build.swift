@@ -9,16 +9,16 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// Builds the Hummingbird application around a ready `CaptureService`. `services` run in its service group (the
+/// Builds the Hummingbird application around ready `CaptureFeatures`. `services` run in its service group (the
 /// first ones stop last); `beforeServerStarts` runs once they have started, before the listeners accept anyone.
 public func buildApplication(
-    service: CaptureService, logger: Logger = Logger(label: "capture-server"), services: [any Service] = [],
+    features: CaptureFeatures, logger: Logger = Logger(label: "capture-server"), services: [any Service] = [],
     beforeServerStarts: @escaping @Sendable () async throws -> Void = {},
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let settings = service.settings
+    let settings = features.settings
     // With an admin port, the admin API is served there and only there (as Kratos separates its admin API).
-    let router = try buildRouter(service: service, servesAdmin: settings.adminPort == nil)
+    let router = try buildRouter(features: features, servesAdmin: settings.adminPort == nil)
     let replyHeaders = SecurityHeaders(settings: settings).fields
     let limits = RequestDeadlineHandler.Limits(settings: settings)
     // Hummingbird's own idleTimeout stays off: it counts from the last request part, so a body trickled a byte at
@@ -34,7 +34,7 @@ public func buildApplication(
         // The same connection limits and deadlines as the public listener.
         services.append(
             Application(
-                router: buildAdminRouter(service: service), server: .http1(configuration: http1),
+                router: buildAdminRouter(features: features), server: .http1(configuration: http1),
                 configuration: .init(
                     address: .hostname(settings.adminHost ?? settings.host, port: adminPort), serverName: "capture-bridge-admin",
                     availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
@@ -59,60 +59,60 @@ public func buildApplication(
 }
 
 /// The router alone, for tests that drive it without sockets; `servesAdmin` adds the admin API.
-public func buildRouter(service: CaptureService, servesAdmin: Bool = true) throws -> Router<CaptureRequestContext> {
+public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) throws -> Router<CaptureRequestContext> {
     let pages = try FlowPages.load(
-        webFlows: service.settings.webFlowsDirectory, catalog: service.catalog, providers: service.social.ordered)
-    let themes = try ClientThemes.load(settings: service.settings)
+        webFlows: features.settings.webFlowsDirectory, catalog: features.catalog, providers: features.providers.ordered)
+    let themes = try ClientThemes.load(settings: features.settings)
     // HEAD is answered for every GET route (same headers, no body).
     let router = Router(context: CaptureRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestPipelineMiddleware(service: service))
+    router.add(middleware: RequestPipelineMiddleware(features: features))
     // One group per reply style; each group's ErrorReplyMiddleware is the one owner of its routes' failures.
     func group(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
         router.group().add(middleware: ErrorReplyMiddleware(style: style))
     }
     // The calls a customer's page makes through the drop-in: readable from the origins clients allow, errors included.
     func crossOriginGroup(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
-        router.group().add(middleware: ErrorReplyMiddleware(style: style, crossOrigin: CrossOriginReplies(service: service)))
+        router.group().add(middleware: ErrorReplyMiddleware(style: style, crossOrigin: CrossOriginReplies(flowPages: features.flowPages, settings: features.settings)))
     }
     let capture = crossOriginGroup(.capture), oauth = crossOriginGroup(.oauth), pageRoutes = group(.page)
     let problem = group(.problem)
-    let dropIn = DropInController(service: service, pages: pages)
+    let dropIn = DropInController(flowPages: features.flowPages, catalog: features.catalog, settings: features.settings, providers: features.providers, pages: pages)
     dropIn.addLoaderRoutes(to: pageRoutes)
     dropIn.addFlowRoutes(to: capture)
-    let social = SocialSignInController(service: service)
-    HealthController(store: service.store).addRoutes(to: problem)
-    FlowPageController(service: service, pages: pages, themes: themes).addRoutes(to: pageRoutes)
+    let social = SocialSignInController(settings: features.settings, social: features.social)
+    HealthController(store: features.store).addRoutes(to: problem)
+    FlowPageController(flowPages: features.flowPages, catalog: features.catalog, settings: features.settings, providers: features.providers, pages: pages, themes: themes).addRoutes(to: pageRoutes)
     social.addRoutes(to: pageRoutes)
-    FlowDocumentController(service: service).addRoutes(to: capture)
-    CaptureAPIController(service: service).addRoutes(to: capture)
-    AccountRecoveryController(service: service).addRoutes(to: capture)
-    FactorsController(service: service).addRoutes(to: capture)
-    TermsController(service: service).addRoutes(to: capture)
-    SessionsController(service: service).addRoutes(to: capture)
-    AccountDataController(service: service).addRoutes(to: capture)
-    AppAssociationController(service: service).addRoutes(to: problem)
-    OAuthController(service: service).addRoutes(to: oauth)
+    FlowDocumentController(settings: features.settings, catalog: features.catalog).addRoutes(to: capture)
+    CaptureAPIController(signIn: features.signIn, social: features.social, settings: features.settings, proxies: features.proxies, profile: features.profile, privacy: features.privacy, tokens: features.tokens).addRoutes(to: capture)
+    AccountRecoveryController(proxies: features.proxies, settings: features.settings, recovery: features.recovery).addRoutes(to: capture)
+    FactorsController(proxies: features.proxies, settings: features.settings, factors: features.factors, signIn: features.signIn, profile: features.profile).addRoutes(to: capture)
+    TermsController(proxies: features.proxies, settings: features.settings, signIn: features.signIn, profile: features.profile).addRoutes(to: capture)
+    SessionsController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
+    AccountDataController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
+    AppAssociationController(settings: features.settings).addRoutes(to: problem)
+    OAuthController(settings: features.settings, tokens: features.tokens, catalog: features.catalog).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
-    VerifyController(service: service).addRoutes(to: group(.verify))
-    try OpenAPIController(webFlows: service.settings.webFlowsDirectory).addRoutes(to: problem)
+    VerifyController(settings: features.settings, tokens: features.tokens).addRoutes(to: group(.verify))
+    try OpenAPIController(webFlows: features.settings.webFlowsDirectory).addRoutes(to: problem)
     if servesAdmin {
         // Sign-in outcomes, token counts and the outbox's depth are not the public's business (issue 27): on the
         // main listener `/metrics` takes an admin key unless the operator opened it.
-        let keyed = problem.group().add(middleware: AdminKeyMiddleware(service: service))
-        MetricsController.mount(on: service.settings.metricsPublic ? problem : keyed, service: service)
-        AdminController(service: service).addRoutes(to: keyed)
+        let keyed = problem.group().add(middleware: AdminKeyMiddleware(admin: features.admin))
+        MetricsController.mount(on: features.settings.metricsPublic ? problem : keyed, features: features)
+        AdminController(features: features).addRoutes(to: keyed)
     }
     return router
 }
 
 /// The admin listener's router: the admin API and `/metrics`, with the same request ids, metrics, security
 /// headers, request log and replies to unknown routes as the main one.
-public func buildAdminRouter(service: CaptureService) -> Router<CaptureRequestContext> {
+public func buildAdminRouter(features: CaptureFeatures) -> Router<CaptureRequestContext> {
     let router = Router(context: CaptureRequestContext.self)
-    router.add(middleware: RequestPipelineMiddleware(service: service))
+    router.add(middleware: RequestPipelineMiddleware(features: features))
     let problem = router.group().add(middleware: ErrorReplyMiddleware(style: .problem))
-    MetricsController.mount(on: problem, service: service)
-    AdminController(service: service).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(service: service)))
+    MetricsController.mount(on: problem, features: features)
+    AdminController(features: features).addRoutes(to: problem.add(middleware: AdminKeyMiddleware(admin: features.admin)))
     return router
 }
 
@@ -129,27 +129,27 @@ public enum CaptureServerMain {
         let metrics = CaptureMetrics.prometheus(registry)
         // Opened and migrated here, so every service below starts on a migrated schema.
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
-        var service = await CaptureService.make(settings: settings, catalog: catalog, store: storage.repositories)
-        service.metrics = metrics
-        service.codeKey = try CodeKey.load(environment: ProcessInfo.processInfo.environment, file: settings.codeKeyFile)
+        let codeKey = try CodeKey.load(environment: ProcessInfo.processInfo.environment, file: settings.codeKeyFile)
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
         let (providers, problems) = await SocialProviders.discover(
             settings.socialProviders, secrets: settings.providerSecrets, transport: CurlProviderTransport())
         for problem in problems { logger.warning("\(problem)") }
-        service.social = providers
+        let features = await CaptureFeatures.make(
+            settings: settings, catalog: catalog, store: storage.repositories, social: providers, codeKey: codeKey,
+            metrics: metrics)
         // With an SMTP relay the outbox is delivered in the background; without one messages wait in it.
         let mail = settings.smtp.map { relay in
             MailDeliveryService(
                 delivery: MailDelivery(
-                    service: service, transport: SMTPMailTransport(relay: relay),
+                    features: features, transport: SMTPMailTransport(relay: relay),
                     logger: Logger(label: "capture.mail")))
         }
-        let purge = PurgeService(service: service, logger: Logger(label: "capture.purge"))
+        let purge = PurgeService(housekeeping: features.housekeeping, settings: features.settings, logger: Logger(label: "capture.purge"))
         // The storage's own services (PostgreSQL's pool) first: they start first and stop after the others.
         let services: [any Service] = storage.services + [mail as (any Service)?, purge].compactMap { $0 }
         let app = try buildApplication(
-            service: service, logger: logger, services: services,
-            beforeServerStarts: { [service] in try await service.syncSettingsClients() }
+            features: features, logger: logger, services: services,
+            beforeServerStarts: { [clientAdmin = features.clientAdmin] in try await clientAdmin.syncSettingsClients() }
         ) { port in
             let origin = settings.publicOrigin ?? "http://\(settings.host):\(port)"
             logger.info("capture-server listening on \(settings.host):\(port)")

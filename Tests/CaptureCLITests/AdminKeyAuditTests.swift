@@ -19,7 +19,7 @@ struct AdminKeyAuditTests {
         let list = try await CLI.run(["admin-key", "list"], in: world)
         #expect(
             list.status == 0 && list.stdout.contains(id) && list.stdout.contains("support tool") && !list.stdout.contains(key))
-        let stored = try #require(try await world.service.listAdminKeys().first)
+        let stored = try #require(try await world.service.admin.listAdminKeys().first)
         #expect(!list.stdout.contains(stored.secretHash))
 
         // The key works over the admin API until it is revoked.
@@ -90,16 +90,16 @@ struct CrossProcessChangeTests {
         let added = try await CLI.run(["client", "add", "cached-backend", "--confidential", "--json"], in: world)
         let old = try #require(try added.object()["client_secret"] as? String)
         let token = try await world.register("cached@example.com").grant!.accessToken
-        #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: old) != nil)
+        #expect(try await world.service.tokens.introspect(token: token, clientID: "cached-backend", clientSecret: old) != nil)
         let rotated = try await CLI.run(["client", "rotate-secret", "cached-backend", "--json"], in: world)
         let new = try #require(try rotated.object()["client_secret"] as? String)
         await #expect(throws: CaptureError.invalidClient) {
-            try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: old)
+            try await world.service.tokens.introspect(token: token, clientID: "cached-backend", clientSecret: old)
         }
-        #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) != nil)
+        #expect(try await world.service.tokens.introspect(token: token, clientID: "cached-backend", clientSecret: new) != nil)
         // A token revoked from another process is refused on the next check too, though its check was kept.
         #expect(try await CLI.run(["token", "revoke", "--user", "cached@example.com"], in: world).status == 0)
-        #expect(try await world.service.introspect(token: token, clientID: "cached-backend", clientSecret: new) == nil)
+        #expect(try await world.service.tokens.introspect(token: token, clientID: "cached-backend", clientSecret: new) == nil)
     }
 
     /// The running server keeps rendered flow pages (ETag, 304); a client changed or removed by capturectl in another

@@ -14,19 +14,19 @@ import Testing
         let world = try await TestWorld.current(backend: .sqlite)
         let service = world.service
         let first = try #require(try await world.register("copy@example.com").grant)
-        let rotated = try await service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
-        _ = try? await service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        let rotated = try await service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        _ = try? await service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         let live = try #require(try await world.register("other@example.com").grant)
-        try await service.requestPasswordReset(
+        try await service.recovery.requestPasswordReset(
             FlowRequest(
                 parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
                     ["signInEmailAddress": "other@example.com"]) { _, new in new }))
-        _ = try? await service.signIn(
+        _ = try? await service.signIn.signIn(
             FlowRequest(parameters: TestWorld.signIn(email: "other@example.com", password: "wrong guess")))
-        _ = try await service.addClient(
+        _ = try await service.clientAdmin.addClient(
             id: "copied-backend", name: "Copied", confidential: true, redirectURIs: ["https://a.example/cb"],
             allowedOrigins: ["https://a.example"], responseTypes: ["code", "token"], legacyTokenURL: true)
-        _ = try await service.createAdminKey(name: "copy", by: .service)
+        _ = try await service.admin.createAdminKey(name: "copy", by: .service)
         let user = try #require(try await service.store.users.find(email: "other@example.com"))
         try await service.store.identities.link(
             LinkedIdentity(
@@ -90,11 +90,11 @@ import Testing
 
         // The copy serves the same sessions: the access token checks, the refresh token rotates (new ids continue
         // after the copied ones), the reused chain stays revoked.
-        let service = await CaptureService.make(
+        let service = await CaptureFeatures.make(
             settings: world.service.settings, catalog: world.service.catalog, store: onPostgres.repositories,
             time: world.time)
-        #expect(try await service.entity(accessToken: live.accessToken).email == "other@example.com")
-        let next = try await service.refresh(refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        #expect(try await service.profile.entity(accessToken: live.accessToken).email == "other@example.com")
+        let next = try await service.tokens.refresh(refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         let ids = try await onPostgres.repositories.tokens.list(TokenFilter(now: world.time.now())).compactMap(\.id)
         let copiedIDs = source["tokens"]!.map { row -> Int64 in if case .integer(let id) = row[0] { id } else { 0 } }
         #expect(Set(ids).isSuperset(of: copiedIDs) && ids.max()! > copiedIDs.max()!)

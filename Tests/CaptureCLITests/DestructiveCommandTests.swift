@@ -16,7 +16,7 @@ struct DestructiveCommandTests {
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(try deleted.object()["deleted"] as? String == auth.user.id)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant!.accessToken)
+            try await world.service.profile.entity(accessToken: auth.grant!.accessToken)
         }
         #expect(try await world.service.store.tokens.list(TokenFilter()).isEmpty)
         let again = try await cli.run(["user", "delete", "gone@example.com"])
@@ -33,14 +33,14 @@ struct DestructiveCommandTests {
         #expect(try deactivated.object()["state"] as? String == "deleted")
         #expect(try deactivated.object()["delete_requested_at"] as? String != nil)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant!.accessToken)
+            try await world.service.profile.entity(accessToken: auth.grant!.accessToken)
         }
         let reactivated = try await cli.run(["user", "reactivate", "asked@example.com", "--json"])
         #expect(reactivated.status == 0, "\(reactivated.stderr)")
         #expect(try reactivated.object()["state"] as? String == "active")
-        let user = try await world.service.findUser("asked@example.com")
+        let user = try await world.service.admin.findUser("asked@example.com")
         #expect(!user.isDisabled && user.deleteRequestedAt == nil)
-        let actions = try await world.service.auditLog(AuditFilter(target: "asked@example.com")).map(\.action)
+        let actions = try await world.service.audit.auditLog(AuditFilter(target: "asked@example.com")).map(\.action)
         #expect(actions == ["user.reactivate", "user.deactivate"])
     }
 
@@ -52,13 +52,13 @@ struct DestructiveCommandTests {
         #expect(added.status == 0, "\(added.stderr)")
         var fields = TestWorld.registration(email: "client@example.com")
         fields["client_id"] = "short-lived"
-        let auth = try await world.service.register(FlowRequest(parameters: fields))
+        let auth = try await world.service.signIn.register(FlowRequest(parameters: fields))
 
         let removed = try await cli.run(["client", "remove", "short-lived", "--json"])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(try removed.object()["revoked"] as? Int == 2)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant!.accessToken)
+            try await world.service.profile.entity(accessToken: auth.grant!.accessToken)
         }
         #expect(try await cli.run(["client", "show", "short-lived"]).status == 1)
 
@@ -77,9 +77,9 @@ struct DestructiveCommandTests {
         #expect(rotated.status == 0, "\(rotated.stderr)")
         let newSecret = try #require(try rotated.object()["client_secret"] as? String)
         #expect(newSecret != oldSecret)
-        _ = try await world.service.authenticateClient(id: "rotating", secret: newSecret)
+        _ = try await world.service.clients.authenticateClient(id: "rotating", secret: newSecret)
         await #expect(throws: CaptureError.invalidClient) {
-            try await world.service.authenticateClient(id: "rotating", secret: oldSecret)
+            try await world.service.clients.authenticateClient(id: "rotating", secret: oldSecret)
         }
         let table = try await cli.run(["client", "rotate-secret", "rotating"])
         #expect(table.stdout.contains("only once"))
@@ -102,14 +102,14 @@ struct DestructiveCommandTests {
         #expect(signedOut.status == 0, "\(signedOut.stderr)")
         #expect(signedOut.stdout.contains("signed out everywhere: revoked 2 tokens"))
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: a.grant!.accessToken)
+            try await world.service.profile.entity(accessToken: a.grant!.accessToken)
         }
-        #expect(try await world.service.listTokens(state: .active).count == 2)
+        #expect(try await world.service.admin.listTokens(state: .active).count == 2)
         #expect(try await cli.run(["user", "sign-out", "nobody@example.com"]).status == 1)
 
         let byClient = try await cli.run(["token", "revoke", "--client", "demo-mobile-app", "--json"])
         #expect(try byClient.object()["revoked"] as? Int == 2)
-        #expect(try await world.service.listTokens(state: .active).isEmpty)
+        #expect(try await world.service.admin.listTokens(state: .active).isEmpty)
         #expect(try await cli.run(["token", "revoke", "--client", "no-such-app"]).status == 1)
         #expect(try await cli.run(["token", "revoke", "--client", "demo-mobile-app", "--user", "stays@example.com"]).status == 2)
     }
@@ -132,7 +132,7 @@ struct DestructiveCommandTests {
                 && object["allowed_origins"] as? [String] == ["https://a.example"])
         let table = try await cli.run(["client", "update", "changing", "--legacy-token-url", "on"])
         #expect(table.status == 0 && table.stdout.contains("legacy_token_url") && table.stdout.contains("true"))
-        #expect(try await world.service.findClient("changing").legacyTokenURL)
+        #expect(try await world.service.clientAdmin.findClient("changing").legacyTokenURL)
         let pinned = try await cli.run(["client", "update", "demo-mobile-app", "--name", "x"])
         #expect(pinned.status == 1 && pinned.stderr.contains("settings"))
         let nothing = try await cli.run(["client", "update", "changing"])

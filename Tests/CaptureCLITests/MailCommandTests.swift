@@ -25,7 +25,7 @@ struct MailCommandTests {
     func listAndShowHideCodesUnlessAsked() async throws {
         let world = try await TestWorld.current()
         try await world.register("mail@example.com")
-        let entry = try #require(try await world.service.listMail().first)
+        let entry = try #require(try await world.service.admin.listMail().first)
         let code = try #require(Self.code(in: entry.text))
 
         let list = try await CLI.run(["mail", "list"], in: world)
@@ -46,11 +46,11 @@ struct MailCommandTests {
     func retry() async throws {
         let world = try await TestWorld.current()
         try await world.register("mail@example.com")
-        _ = try await world.service.requestPasswordReset(
+        _ = try await world.service.recovery.requestPasswordReset(
             FlowRequest(
                 parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
                     ["signInEmailAddress": "ghost@example.com"]) { _, new in new }))
-        let entries = try await world.service.listMail()
+        let entries = try await world.service.admin.listMail()
         let pending = try #require(entries.first { $0.status == .pending })
         let suppressed = try #require(entries.first { $0.status == .suppressed })
 
@@ -67,7 +67,7 @@ struct MailCommandTests {
         let world = try await TestWorld.current()
         try await world.register("first@example.com")
         try await world.register("second@example.com")
-        let delivery = MailDelivery(service: world.service, transport: RefusingRelay(), logger: .init(label: "test"))
+        let delivery = MailDelivery(features: world.service, transport: RefusingRelay(), logger: .init(label: "test"))
         #expect(try await delivery.deliverDue() == 0)
 
         let list = try await CLI.run(["mail", "list"], in: world)
@@ -86,7 +86,7 @@ struct MailCommandTests {
         }
 
         // Retrying one tries the relay again now, for every message that waited for it; its code is live.
-        let entries = try await world.service.listMail()
+        let entries = try await world.service.admin.listMail()
         let first = try #require(entries.first { $0.recipient == "first@example.com" })
         let retry = try await CLI.run(["mail", "retry", "\(first.id!)"], in: world)
         #expect(retry.status == 0, "\(retry.stderr)")
@@ -96,7 +96,7 @@ struct MailCommandTests {
         #expect(retry.stdout.contains("its code is valid until \(AdminDocuments.iso(first.bodyExpiresAt))"))
         #expect(retry.stdout.contains("No SMTP relay is configured"), "the repository's settings name none")
         #expect(!retry.stdout.contains("expired"))
-        let after = try await world.service.listMail()
+        let after = try await world.service.admin.listMail()
         #expect(after.allSatisfy { $0.status == .pending && $0.nextAttemptAt <= Date() && $0.text != nil })
         #expect(try await world.service.store.outbox.relayPausedUntil() == nil)
 

@@ -20,7 +20,7 @@ import Testing
             #expect(result.stdout.isEmpty)
         }
         // Nothing was purged or changed: the user and their tokens are all still there.
-        #expect(try await world.service.listTokens().count == 2)
+        #expect(try await world.service.admin.listTokens().count == 2)
     }
 }
 
@@ -38,7 +38,7 @@ import Testing
                 "provider_tokens_revoked",
             ])
         #expect(items.allSatisfy { $0["purged"] as? Int == 0 })
-        #expect(try await world.service.listTokens().count == 2)
+        #expect(try await world.service.admin.listTokens().count == 2)
         let table = try await CLI.run(["purge-expired"], in: world)
         #expect(table.stdout.hasPrefix("WHAT"), "\(table.stdout)")
     }

@@ -10,7 +10,7 @@ struct TokenCommandTests {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
         let auth = try await world.register("a@example.com")
-        let records = try await world.service.listTokens(user: "a@example.com")
+        let records = try await world.service.admin.listTokens(user: "a@example.com")
         #expect(records.count == 2)
 
         let result = try await cli.run(["token", "list"])
@@ -36,7 +36,7 @@ struct TokenCommandTests {
         let cli = CLISession(world, mode)
         let auth = try await world.register("a@example.com")
         try await world.register("b@example.com")
-        let records = try await world.service.listTokens(user: "a@example.com")
+        let records = try await world.service.admin.listTokens(user: "a@example.com")
 
         let result = try await cli.run(["token", "list", "--user", "a@example.com", "--active", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -62,7 +62,7 @@ struct TokenCommandTests {
         let cli = CLISession(world, mode)
         try await world.register("a@example.com")
         let record = try #require(
-            try await world.service.listTokens(user: "a@example.com").first)
+            try await world.service.admin.listTokens(user: "a@example.com").first)
 
         let byFingerprint = try await cli.run(["token", "show", record.fingerprint])
         #expect(byFingerprint.status == 0, "\(byFingerprint.stderr)")
@@ -84,14 +84,14 @@ struct TokenCommandTests {
         let world = try await TestWorld.current()
         let cli = CLISession(world, mode)
         let auth = try await world.register("a@example.com")
-        _ = try await world.service.entity(accessToken: auth.grant!.accessToken)
-        let (_, record) = try await world.service.authenticate(accessToken: auth.grant!.accessToken)
+        _ = try await world.service.profile.entity(accessToken: auth.grant!.accessToken)
+        let (_, record) = try await world.service.accessTokens.authenticate(accessToken: auth.grant!.accessToken)
 
         let result = try await cli.run(["token", "revoke", record.fingerprint])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("revoked 1 token"))
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: auth.grant!.accessToken)
+            try await world.service.profile.entity(accessToken: auth.grant!.accessToken)
         }
         let shown = try await cli.run(["token", "show", record.fingerprint, "--json"])
         #expect(try shown.object()["state"] as? String == "revoked")
@@ -108,11 +108,11 @@ struct TokenCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.object()["revoked"] as? Int == 2)
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: a.grant!.accessToken)
+            try await world.service.profile.entity(accessToken: a.grant!.accessToken)
         }
-        _ = try await world.service.entity(accessToken: b.grant!.accessToken)
+        _ = try await world.service.profile.entity(accessToken: b.grant!.accessToken)
         await #expect(throws: CaptureError.self) {
-            try await world.service.refresh(refreshToken: a.grant!.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.tokens.refresh(refreshToken: a.grant!.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
     }
 
@@ -129,7 +129,7 @@ struct TokenCommandTests {
         let notAReference = try await cli.run(["token", "show", "xyz"])
         #expect(notAReference.status == 2)
         #expect(notAReference.stderr.contains("fingerprint"))
-        let tokens = try await world.service.listTokens(state: .active)
+        let tokens = try await world.service.admin.listTokens(state: .active)
         #expect(tokens.count == 2)
     }
 
@@ -139,7 +139,7 @@ struct TokenCommandTests {
         let cli = CLISession(world, mode)
         try await world.register("twice@example.com")
         let access = try #require(
-            try await world.service.listTokens(user: "twice@example.com").first { $0.kind == .access })
+            try await world.service.admin.listTokens(user: "twice@example.com").first { $0.kind == .access })
         let first = try await cli.run(["token", "revoke", access.fingerprint])
         #expect(first.status == 0, "\(first.stderr)")
         let second = try await cli.run(["token", "revoke", access.fingerprint])
@@ -179,7 +179,7 @@ struct TokenCommandTests {
         #expect(table.stdout.contains("active"))
         #expect(table.stdout.contains("a@example.com"))
 
-        _ = try await world.service.revokeTokens(ofUser: "a@example.com")
+        _ = try await world.service.admin.revokeTokens(ofUser: "a@example.com")
         let inactive = try await cli.run(["token", "introspect", token, "--json"])
         #expect(inactive.status == 1)
         #expect(inactive.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"active":false}"#)
@@ -214,6 +214,6 @@ struct TokenCommandTests {
         let result = try await cli.run(["token", "purge-expired", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.object()["purged"] as? Int == 0)
-        #expect(try await world.service.listTokens().count == 2)
+        #expect(try await world.service.admin.listTokens().count == 2)
     }
 }

@@ -55,7 +55,7 @@ struct UserCommandTests {
         #expect((document["record"] as? [String: Any])?["uuid"] as? String == auth.user.id)
         #expect((document["sessions"] as? [Any])?.count == 1)
         #expect(!export.stdout.contains(try #require(auth.user.passwordHash)))
-        let actions = try await world.service.auditLog(AuditFilter(target: "asks@example.com")).map(\.action)
+        let actions = try await world.service.audit.auditLog(AuditFilter(target: "asks@example.com")).map(\.action)
         #expect(actions == ["user.export"])
         #expect(try await cli.run(["user", "export", "nobody@example.com"]).status == 1)
     }
@@ -70,7 +70,7 @@ struct UserCommandTests {
         #expect(disabled.status == 0, "\(disabled.stderr)")
         #expect(disabled.stdout.contains("disabled"))
         let error = await #expect(throws: CaptureError.self) {
-            try await world.service.authenticate(accessToken: auth.grant!.accessToken)
+            try await world.service.accessTokens.authenticate(accessToken: auth.grant!.accessToken)
         }
         #expect(error == .invalidAccessToken || error == .accountDeactivated)
         let shown = try await cli.run(["user", "show", "a@example.com", "--json"])
@@ -79,7 +79,7 @@ struct UserCommandTests {
         let enabled = try await cli.run(["user", "enable", "a@example.com", "--json"])
         #expect(enabled.status == 0, "\(enabled.stderr)")
         #expect(try enabled.object()["state"] as? String == "active")
-        let user = try await world.service.findUser("a@example.com")
+        let user = try await world.service.admin.findUser("a@example.com")
         #expect(!user.isDisabled)
     }
 
@@ -102,7 +102,7 @@ struct UserCommandTests {
         #expect(view["passkeys_removed"] as? Int == 1 && view["second_factor_removed"] as? Bool == true)
         #expect(try await world.service.store.passkeys.list(userID: auth.user.id).isEmpty)
         #expect(try await world.service.store.secondFactors.find(userID: auth.user.id) == nil)
-        let audit = try await world.service.auditLog(AuditFilter(action: "user.reset_factors"))
+        let audit = try await world.service.audit.auditLog(AuditFilter(action: "user.reset_factors"))
         #expect(audit.first?.target == "a@example.com" && audit.first?.outcome == "success")
         let again = try await cli.run(["user", "reset-factors", "a@example.com"])
         #expect(again.status == 0 && again.stdout.contains("removed 0 passkeys"), "\(again.stdout)")
@@ -161,7 +161,7 @@ struct ClientCommandTests {
         #expect((object["note"] as? String)?.contains("only") == true)
         #expect(object["confidential"] as? Bool == true)
 
-        let client = try await world.service.authenticateClient(id: "backend-one", secret: secret)
+        let client = try await world.service.clients.authenticateClient(id: "backend-one", secret: secret)
         #expect(client.redirectURIs == ["https://app.example.com/cb"])
         #expect(client.responseTypes == ["code"])
 

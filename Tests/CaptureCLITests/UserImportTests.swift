@@ -24,7 +24,7 @@ struct UserImportTests {
         #expect(summary["refused"] as? Int == 0)
         #expect(summary["renumbered"] as? Int == 0)
 
-        let user = try await world.service.findUser("user4@example.com")
+        let user = try await world.service.admin.findUser("user4@example.com")
         #expect(user.number == 5)
         #expect(user.id.count == 36)
         #expect(user.passwordHash == "$2b$10$r0M0TGulSRmH073wMewnjuvJMsAaL6jaLoD6sqmPdfxxHgl1Pnhpq")
@@ -87,12 +87,12 @@ struct UserImportTests {
         for (line, prefix) in zip(reported, expected) {
             #expect(line.hasPrefix(prefix), "\(line) should start with \(prefix)")
         }
-        for n in [1, 2, 16] { _ = try await world.service.findUser("user\(n)@example.com") }
+        for n in [1, 2, 16] { _ = try await world.service.admin.findUser("user\(n)@example.com") }
         for n in [3, 4, 5, 6, 12, 13, 14, 15] {
-            await #expect(throws: CaptureError.self) { try await world.service.findUser("user\(n)@example.com") }
+            await #expect(throws: CaptureError.self) { try await world.service.admin.findUser("user\(n)@example.com") }
         }
         // Nothing half-imported: no unique value or record of a refused line is left behind.
-        #expect(try await world.service.listUsers().count == 4)
+        #expect(try await world.service.admin.listUsers().count == 4)
     }
 
     @Test("--rejects writes the refusals as JSON lines; --ignore-unknown drops unknown attributes")
@@ -117,7 +117,7 @@ struct UserImportTests {
         #expect(object["code"] as? Int == 340)
         #expect(object["error"] as? String == "invalid_data_format")
         #expect(object["attribute"] as? String == "password")
-        let user = try await world.service.findUser("user1@example.com")
+        let user = try await world.service.admin.findUser("user1@example.com")
         #expect(user.profile["favouriteColour"] == nil)
         #expect(user.profile["primaryAddress"] == ["city": "Lyon"])
     }
@@ -138,20 +138,20 @@ struct UserImportTests {
 
         for n in 1...3 {
             let email = "user\(n)@example.com"
-            let auth = try await world.service.signIn(
+            let auth = try await world.service.signIn.signIn(
                 FlowRequest(parameters: TestWorld.signIn(email: email, password: "imported password 0")))
             #expect(auth.user.email == email)
             #expect(auth.grant != nil)
             await #expect(throws: CaptureError.invalidCredentials) {
-                try await world.service.signIn(
+                try await world.service.signIn.signIn(
                     FlowRequest(parameters: TestWorld.signIn(email: email, password: "imported password 1")))
             }
         }
-        #expect(try await world.service.findUser("user2@example.com").passwordHash == "$2b$\(rest)")
+        #expect(try await world.service.admin.findUser("user2@example.com").passwordHash == "$2b$\(rest)")
         // No password: the user exists and resets it; no password signs in.
-        #expect(try await world.service.findUser("user4@example.com").passwordHash == nil)
+        #expect(try await world.service.admin.findUser("user4@example.com").passwordHash == nil)
         await #expect(throws: CaptureError.invalidCredentials) {
-            try await world.service.signIn(
+            try await world.service.signIn.signIn(
                 FlowRequest(parameters: TestWorld.signIn(email: "user4@example.com", password: "imported password 0")))
         }
     }
@@ -169,8 +169,8 @@ struct UserImportTests {
             name: "one.jsonl")
         let result = try await CLI.run(["user", "import", file.path], in: world)
         #expect(result.status == 0, "\(result.stderr)")
-        let user = try await world.service.findUser("user7@example.com")
-        let record = try await world.service.record(of: user)
+        let user = try await world.service.admin.findUser("user7@example.com")
+        let record = try await world.service.profile.record(of: user)
         guard case .object(let members) = record else {
             Issue.record("not an object: \(record)")
             return
@@ -221,14 +221,14 @@ struct UserImportTests {
                 line 7: 341 invalid_json_type (optIn.status): optIn.status must be true or false
 
                 """)
-        let user = try await world.service.findUser("csv1@example.com")
+        let user = try await world.service.admin.findUser("csv1@example.com")
         #expect(user.profile["primaryAddress"] == ["city": "Cork", "address1": "1 Quay, Apt 2"])
         #expect(user.profile["optIn"] == ["status": true])
         #expect(user.profile["loyaltyPoints"] == .int(12))
         #expect(user.profile["aboutMe"] == "say \"hi\"")
         #expect(user.profile["photos"] == [["id": 1, "type": "small", "value": "https://p.example/c1"]])
         #expect(user.passwordHash == Self.hash)
-        #expect(try await world.service.findUser("csv2@example.com").passwordHash == nil)
+        #expect(try await world.service.admin.findUser("csv2@example.com").passwordHash == nil)
     }
 
     @Test("a CSV header naming no attribute, an unreadable file and an unknown format import nothing")
@@ -238,7 +238,7 @@ struct UserImportTests {
         let refused = try await CLI.run(["user", "import", header.path], in: world)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("column 2 ('shoeSize'): not an attribute"), "\(refused.stderr)")
-        #expect(try await world.service.listUsers().isEmpty)
+        #expect(try await world.service.admin.listUsers().isEmpty)
 
         let skipped = try await CLI.run(["user", "import", header.path, "--ignore-unknown"], in: world)
         #expect(skipped.status == 0, "\(skipped.stderr)")
@@ -270,7 +270,7 @@ struct UserImportTests {
                 line 4: 200 invalid_argument: record: line 4 is longer than 1048576 bytes
 
                 """)
-        _ = try await world.service.findUser("user3@example.com")
+        _ = try await world.service.admin.findUser("user3@example.com")
     }
 
     @Test("a numeric id another record holds is replaced by the next free one; the uuid is kept")
@@ -283,8 +283,8 @@ struct UserImportTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.object()["renumbered"] as? Int == 1)
         // user1 keeps 2 although user0, whose 1 was taken, comes first in the file.
-        #expect(try await world.service.findUser("user1@example.com").number == 2)
-        let renumbered = try await world.service.findUser("user0@example.com")
+        #expect(try await world.service.admin.findUser("user1@example.com").number == 2)
+        let renumbered = try await world.service.admin.findUser("user0@example.com")
         #expect(renumbered.id == Export.uuid(0))
         #expect(renumbered.number == 3)
     }

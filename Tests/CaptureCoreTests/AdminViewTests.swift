@@ -94,7 +94,7 @@ import Testing
         let world = try await TestWorld.make(backend: .sqlite)
         let registered = try await world.register("views@example.com")
         let now = world.time.now()
-        let records = try await world.service.listTokens(
+        let records = try await world.service.admin.listTokens(
             user: registered.user.id, client: nil, kind: nil, state: nil, page: Page())
         #expect(!records.isEmpty)
         for record in records {
@@ -133,12 +133,12 @@ import Testing
 
     @Test func clientsAndAuditRowsAreWrittenAsBefore() async throws {
         let world = try await TestWorld.make(backend: .sqlite)
-        let (confidential, secret) = try await world.service.addClient(
+        let (confidential, secret) = try await world.service.clientAdmin.addClient(
             id: "views-backend", name: "Back/end ☃", confidential: true, redirectURIs: ["https://a.example/cb"],
             allowedOrigins: ["https://a.example"], responseTypes: ["code"], legacyTokenURL: true)
         let secretText = try #require(secret)
         try expectSameBytes(ClientView(confidential, secret: secretText), Before.client(confidential, secret: secretText))
-        for client in try await world.service.listClients() {
+        for client in try await world.service.clientAdmin.listClients() {
             try expectSameBytes(ClientView(client), Before.client(client))
             for hours in [2.0, 1.5, 0.1] {
                 var changed = client
@@ -173,7 +173,7 @@ import Testing
         let world = try await TestWorld.make(backend: .sqlite)
         let registered = try await world.register("introspected@example.com")
         let token = try #require(registered.grant?.accessToken)
-        let introspection = try #require(try await world.service.introspect(token: token))
+        let introspection = try #require(try await world.service.tokens.introspect(token: token))
         var fields = introspection.fields
         fields["fingerprint"] = .string(introspection.record.fingerprint)
         try expectSameBytes(IntrospectionView(introspection), .object(fields))

@@ -143,16 +143,16 @@ import Testing
         }
         // The flow's resetPasswordForm asks for the address: it mails a new link, and the reset call refuses it
         // saying where it goes.
-        try await world.service.requestPasswordReset(request("resetPasswordForm", ["emailAddress_requestCode": email]))
+        try await world.service.recovery.requestPasswordReset(request("resetPasswordForm", ["emailAddress_requestCode": email]))
         await #expect {
-            _ = try await world.service.resetPassword(
+            _ = try await world.service.recovery.resetPassword(
                 request("resetPasswordForm", ["emailAddress_requestCode": email]), code: "K7QD-3MXP", email: email)
         } throws: { error in
             refusal(error).hasSuffix("is not a reset form (flow 'trailhead' sends it to /oauth/forgot_password_native)")
         }
         // changePasswordFormNoAuth at the call that mails a link: refused, naming its own call.
         await #expect {
-            try await world.service.requestPasswordReset(
+            try await world.service.recovery.requestPasswordReset(
                 request("changePasswordFormNoAuth", [
                     "newPassword_resetPassword": "ten chars or more", "newPasswordConfirm_resetPassword": "ten chars or more",
                 ]))
@@ -173,8 +173,8 @@ import Testing
                 ]) { _, new in new })
         }
         // The flow calls its current password password_deactivateAccount: it is checked as the current password.
-        await #expect(throws: CaptureError.self) { _ = try await world.service.deactivateAccount(deletion("not it at all")) }
-        _ = try await world.service.deactivateAccount(deletion("correct horse battery"))
+        await #expect(throws: CaptureError.self) { _ = try await world.service.privacy.deactivateAccount(deletion("not it at all")) }
+        _ = try await world.service.privacy.deactivateAccount(deletion("correct horse battery"))
         #expect(try await world.service.store.users.find(email: email)?.deleteRequestedAt != nil)
     }
 

@@ -71,11 +71,11 @@ import Testing
 
 @Suite struct ProviderErrorLoggingTests {
     @Test func aProviderErrorReachesTheLogOnlyAsRFC6749Characters() {
-        #expect(CaptureService.loggable(providerError: "access_denied") == "access_denied")
-        #expect(CaptureService.loggable(providerError: "server_error") == "server_error")
-        let forged = CaptureService.loggable(providerError: "x\n2026-01-01 info capture-server: admin signed in")
+        #expect(SocialService.loggable(providerError: "access_denied") == "access_denied")
+        #expect(SocialService.loggable(providerError: "server_error") == "server_error")
+        let forged = SocialService.loggable(providerError: "x\n2026-01-01 info capture-server: admin signed in")
         #expect(!forged.contains("\n") && !forged.contains("admin signed in"))
-        #expect(!CaptureService.loggable(providerError: String(repeating: "a", count: 65)).contains("aaaa"))
-        #expect(!CaptureService.loggable(providerError: "bad\"quote").contains("\""))
+        #expect(!SocialService.loggable(providerError: String(repeating: "a", count: 65)).contains("aaaa"))
+        #expect(!SocialService.loggable(providerError: "bad\"quote").contains("\""))
     }
 }

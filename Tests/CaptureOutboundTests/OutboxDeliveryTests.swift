@@ -14,7 +14,7 @@ import Testing
     }
 
     static func delivery(_ world: TestWorld, port: Int) -> MailDelivery {
-        MailDelivery(service: world.service, transport: SMTPMailTransport(relay: relay(port: port)), logger: .init(label: "test"))
+        MailDelivery(features: world.service, transport: SMTPMailTransport(relay: relay(port: port)), logger: .init(label: "test"))
     }
 
     static func world(backend: TestBackend = .selected) async throws -> TestWorld {
@@ -29,14 +29,14 @@ import Testing
         let world = try await Self.world(backend: .sqlite)
         try await world.register("deliver@example.test")
         let code = try #require(
-            try await world.service.listMail().first?.text?.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)
+            try await world.service.admin.listMail().first?.text?.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)
         ).output
 
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 1)
         let messages = try await PythonServer.readMessages(at: SMTPDeliveryTests.deliveredFiles(in: maildir))
         #expect(messages.count == 1)
         #expect(messages.first?.text?.contains(String(code)) == true)
-        let entry = try #require(try await world.service.listMail().first)
+        let entry = try #require(try await world.service.admin.listMail().first)
         #expect(entry.status == .sent && entry.sentAt != nil && entry.text == nil && entry.html == nil)
         // Nor is it left in the database's files: not in freed space, not in the write-ahead log.
         for suffix in ["", "-wal"] {
@@ -52,7 +52,7 @@ import Testing
         try await world.register("other@example.test")
         let down = Self.delivery(world, port: try unusedLoopbackPort())
         #expect(try await down.deliverDue() == 0)
-        var entries = try await world.service.listMail()
+        var entries = try await world.service.admin.listMail()
         #expect(
             entries.allSatisfy { $0.status == .deferred && $0.text != nil && $0.lastError?.contains("could not connect") == true }
         )
@@ -67,7 +67,7 @@ import Testing
         #expect(try await up.deliverDue() == 0, "the outbox waits out its pause")
         world.time.advance(by: MailDelivery.relayPauses[0])
         #expect(try await up.deliverDue() == 2)
-        entries = try await world.service.listMail()
+        entries = try await world.service.admin.listMail()
         #expect(entries.allSatisfy { $0.status == .sent && $0.text == nil && $0.deferrals == 0 })
     }
 
@@ -79,15 +79,15 @@ import Testing
         let world = try await Self.world()
         try await world.register("reject@example.test")
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0)
-        var entry = try #require(try await world.service.listMail().first)
+        var entry = try #require(try await world.service.admin.listMail().first)
         #expect(entry.status == .failed && entry.text != nil && entry.lastError?.contains("550") == true)
-        #expect(try await world.service.retryMail(entry.id!).entry.status == .pending)
+        #expect(try await world.service.admin.retryMail(entry.id!).entry.status == .pending)
 
         world.time.advance(by: 24 * 3600)
         #expect(try await Self.delivery(world, port: server.port).deliverDue() == 0)
-        entry = try #require(try await world.service.listMail().first)
+        entry = try #require(try await world.service.admin.listMail().first)
         #expect(entry.status == .failed && entry.text == nil && entry.html == nil)
         #expect(entry.lastError?.hasPrefix(MailDelivery.expiredBeforeDelivery) == true)
-        await #expect(throws: CaptureError.self) { try await world.service.retryMail(entry.id!) }
+        await #expect(throws: CaptureError.self) { try await world.service.admin.retryMail(entry.id!) }
     }
 }

@@ -51,7 +51,7 @@ import Testing
     }
 
     static func delivery(_ world: TestWorld, _ relay: SMTPRelay) -> MailDelivery {
-        MailDelivery(service: world.service, transport: SMTPMailTransport(relay: relay), logger: .init(label: "test"))
+        MailDelivery(features: world.service, transport: SMTPMailTransport(relay: relay), logger: .init(label: "test"))
     }
 
     static func forgot(_ email: String) -> FlowRequest {
@@ -80,15 +80,15 @@ import Testing
         let world = try await Self.world(metrics: CaptureMetrics(factory: recorder))
         try await world.register("alice@example.test")
         try await world.register("bob@example.test")
-        try await world.service.requestPasswordReset(Self.forgot("bob@example.test"))
-        let recorded = try await world.service.listMail()
+        try await world.service.recovery.requestPasswordReset(Self.forgot("bob@example.test"))
+        let recorded = try await world.service.admin.listMail()
         #expect(recorded.count == 3 && recorded.allSatisfy { $0.status == .pending && $0.text != nil })
         world.time.advance(by: 7)
 
         // The relay refuses the login (535): every message waits, none fails, none loses its body.
         let wrong = Self.delivery(world, relay.settings(password: "last-months-password"))
         #expect(try await wrong.deliverDue() == 0)
-        var entries = try await world.service.listMail()
+        var entries = try await world.service.admin.listMail()
         for entry in entries {
             #expect(entry.status == .deferred)
             #expect(entry.text != nil && entry.text == recorded.first { $0.id == entry.id }?.text)
@@ -102,9 +102,9 @@ import Testing
         #expect(try await world.service.store.outbox.pendingCount() == 3)
 
         // A message recorded meanwhile is not tried either: no failed login per message.
-        try await world.service.requestPasswordReset(Self.forgot("alice@example.test"))
+        try await world.service.recovery.requestPasswordReset(Self.forgot("alice@example.test"))
         #expect(try await wrong.deliverDue() == 0)
-        let fresh = try #require(try await world.service.listMail().first)
+        let fresh = try #require(try await world.service.admin.listMail().first)
         #expect(fresh.status == .pending && fresh.attempts == 0 && fresh.kind == .passwordReset)
 
         // While the login keeps failing the pauses grow, the last one repeating; nothing is tried before a pause
@@ -113,10 +113,10 @@ import Testing
             let pause = MailDelivery.pause(after: run, in: MailDelivery.relayPauses)
             world.time.advance(by: pause - 1)
             #expect(try await wrong.deliverDue() == 0)
-            #expect(try await world.service.listMail().map(\.attempts).reduce(0, +) == run, "tried before the pause ended")
+            #expect(try await world.service.admin.listMail().map(\.attempts).reduce(0, +) == run, "tried before the pause ended")
             world.time.advance(by: 1)
             #expect(try await wrong.deliverDue() == 0)
-            entries = try await world.service.listMail()
+            entries = try await world.service.admin.listMail()
             #expect(entries.count == 4)
             #expect(entries.map(\.attempts).reduce(0, +) == run + 1)
             let next = MailDelivery.pause(after: run + 1, in: MailDelivery.relayPauses)
@@ -132,16 +132,16 @@ import Testing
 
         // The password is fixed and the service restarts: a new delivery with the right one sends everything at
         // once, without waiting out the pause.
-        let bodies = Dictionary(uniqueKeysWithValues: try await world.service.listMail().map { ($0.messageID, $0) })
+        let bodies = Dictionary(uniqueKeysWithValues: try await world.service.admin.listMail().map { ($0.messageID, $0) })
         let restarted = Task { await Self.delivery(world, relay.settings(password: Self.password)).run() }
         defer { restarted.cancel() }
         let allSent = try await Self.eventually {
-            try await world.service.listMail().allSatisfy { $0.status == .sent && $0.text == nil }
+            try await world.service.admin.listMail().allSatisfy { $0.status == .sent && $0.text == nil }
                 && recorder.gauge("capture_mail_oldest_waiting_seconds") == 0
         }
         restarted.cancel()
         await restarted.value
-        let outcome = try await world.service.listMail().map { "\($0.status) \($0.lastError ?? "")" }
+        let outcome = try await world.service.admin.listMail().map { "\($0.status) \($0.lastError ?? "")" }
         #expect(allSent, "\(outcome)")
 
         let delivered = try await relay.delivered()
@@ -157,13 +157,13 @@ import Testing
             let code = try #require(Self.code(in: entry.text))
             switch entry.kind {
             case .emailVerification:
-                let user = try await world.service.verifyEmail(code: code, email: entry.recipient)
+                let user = try await world.service.recovery.verifyEmail(code: code, email: entry.recipient)
                 #expect(user.emailVerifiedAt != nil)
             case .passwordReset:
                 let password = "a new passphrase for \(entry.recipient)"
                 let reset = TestWorld.flowParameters(form: "resetPasswordForm").merging(
                     ["newPassword": password, "newPasswordConfirm": password]) { $1 }
-                _ = try await world.service.resetPassword(FlowRequest(parameters: reset), code: code, email: entry.recipient)
+                _ = try await world.service.recovery.resetPassword(FlowRequest(parameters: reset), code: code, email: entry.recipient)
             default:
                 Issue.record("no \(entry.kind) message was recorded")
             }
@@ -243,7 +243,7 @@ import Testing
         }
         let delivery = Self.delivery(world, relay.settings(password: Self.password))
         #expect(try await delivery.deliverDue() == 2)
-        let entries = Dictionary(uniqueKeysWithValues: try await world.service.listMail().map { ($0.recipient, $0) })
+        let entries = Dictionary(uniqueKeysWithValues: try await world.service.admin.listMail().map { ($0.recipient, $0) })
         let refused = try #require(entries["reject@example.test"])
         #expect(refused.status == .failed && refused.lastError?.contains("550") == true)
         #expect(refused.text != nil, "kept until its code expires")
@@ -257,16 +257,16 @@ import Testing
         for attempt in 2...(MailDelivery.retryPauses.count + 1) {
             world.time.advance(by: MailDelivery.pause(after: attempt - 1, in: MailDelivery.retryPauses))
             #expect(try await delivery.deliverDue() == 0)
-            let again = try await world.service.findMail(busy.id!)
+            let again = try await world.service.admin.findMail(busy.id!)
             #expect(again.status == .pending && again.attempts == attempt)
             #expect(again.nextAttemptAt == world.time.now() + MailDelivery.pause(after: attempt, in: MailDelivery.retryPauses))
         }
 
         // The refused message can be sent again while its code lives.
-        let retry = try await world.service.retryMail(refused.id!)
+        let retry = try await world.service.admin.retryMail(refused.id!)
         #expect(retry.entry.status == .pending && retry.entry.text == refused.text)
         #expect(try await delivery.deliverDue() == 0)
-        #expect(try await world.service.findMail(refused.id!).status == .failed)
+        #expect(try await world.service.admin.findMail(refused.id!).status == .failed)
     }
 
     @Test func aRefusalThatIsNotAboutTheRecipientDefersTheOutboxAndTheOthersAreTriedFirst() async throws {
@@ -278,7 +278,7 @@ import Testing
         let delivery = Self.delivery(world, relay.settings(password: Self.password))
 
         #expect(try await delivery.deliverDue() == 0)
-        var entries = Dictionary(uniqueKeysWithValues: try await world.service.listMail().map { ($0.recipient, $0) })
+        var entries = Dictionary(uniqueKeysWithValues: try await world.service.admin.listMail().map { ($0.recipient, $0) })
         #expect(entries.values.allSatisfy { $0.status == .deferred && $0.text != nil })
         #expect(entries["relaydenied@example.test"]?.attempts == 1 && entries["other@example.test"]?.attempts == 0)
         #expect(entries["other@example.test"]?.lastError?.contains("554") == true, "it says why it waits")
@@ -287,7 +287,7 @@ import Testing
         // relay keeps refusing waits again alone.
         world.time.advance(by: MailDelivery.relayPauses[0])
         #expect(try await delivery.deliverDue() == 1)
-        entries = Dictionary(uniqueKeysWithValues: try await world.service.listMail().map { ($0.recipient, $0) })
+        entries = Dictionary(uniqueKeysWithValues: try await world.service.admin.listMail().map { ($0.recipient, $0) })
         #expect(entries["other@example.test"]?.status == .sent)
         let refused = try #require(entries["relaydenied@example.test"])
         #expect(refused.status == .deferred && refused.attempts == 2 && refused.text != nil)
@@ -300,14 +300,14 @@ import Testing
         defer { relay.stop() }
         let world = try await Self.world()
         try await world.registerProven("late@example.test")
-        try await world.service.requestPasswordReset(Self.forgot("late@example.test"))
+        try await world.service.recovery.requestPasswordReset(Self.forgot("late@example.test"))
         let delivery = Self.delivery(world, relay.settings(password: "wrong"))
         #expect(try await delivery.deliverDue() == 0)
-        #expect(try await world.service.listMail().allSatisfy { $0.status == .deferred })
+        #expect(try await world.service.admin.listMail().allSatisfy { $0.status == .deferred })
 
         world.time.advance(by: TimeInterval(world.service.settings.resetCodeMinutes * 60))
         #expect(try await delivery.deliverDue() == 0)
-        let entries = try await world.service.listMail()
+        let entries = try await world.service.admin.listMail()
         let reset = try #require(entries.first { $0.kind == .passwordReset })
         #expect(reset.status == .failed && reset.text == nil && reset.html == nil)
         #expect(reset.lastError?.hasPrefix(MailDelivery.expiredBeforeDelivery) == true)
@@ -315,7 +315,7 @@ import Testing
         let verification = try #require(entries.first { $0.kind == .emailVerification })
         #expect(verification.status == .deferred && verification.text != nil, "its code lives 24 hours")
 
-        let refusal = await #expect(throws: CaptureError.self) { try await world.service.retryMail(reset.id!) }
+        let refusal = await #expect(throws: CaptureError.self) { try await world.service.admin.retryMail(reset.id!) }
         #expect(refusal?.errorDescription.contains("expired at \(AdminDocuments.iso(reset.bodyExpiresAt))") == true)
     }
 }

@@ -40,7 +40,7 @@ import Testing
         let grants = try await withThrowingTaskGroup(of: IssuedGrant.self) { group in
             for token in tokens {
                 group.addTask {
-                    try await world.service.refresh(refreshToken: token, clientID: "demo-mobile-app", clientSecret: nil)
+                    try await world.service.tokens.refresh(refreshToken: token, clientID: "demo-mobile-app", clientSecret: nil)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -75,7 +75,7 @@ import Testing
                 group.addTask {
                     do {
                         return .success(
-                            try await world.service.refresh(
+                            try await world.service.tokens.refresh(
                                 refreshToken: token, clientID: "demo-mobile-app", clientSecret: nil))
                     } catch {
                         return .failure(error)
@@ -94,7 +94,7 @@ import Testing
         #expect(errors.count == 15)
         #expect(errors.first { $0 != revoked } == reused && errors.filter { $0 == reused }.count == 1, "\(errors)")
         let winner = try #require(winners.first)
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: winner.accessToken) }
+        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: winner.accessToken) }
     }
 
     /// A write that fails in a group rolls back alone; the group's other writes are committed (on either backend).

@@ -62,34 +62,34 @@ import Testing
     @Test func refreshRotatesAndReuseRevokesTheChain() async throws {
         let world = try await TestWorld.make()
         let first = try await world.register("rotate@example.com").grant!
-        let second = try await world.service.refresh(
+        let second = try await world.service.tokens.refresh(
             refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         #expect(second.refreshToken != first.refreshToken)
-        _ = try await world.service.entity(accessToken: second.accessToken)
+        _ = try await world.service.profile.entity(accessToken: second.accessToken)
 
         // A stolen, already-rotated refresh token is replayed: the whole chain dies.
         await #expect(throws: CaptureError.invalidGrant("refresh token was already used; its session has been revoked")) {
-            try await world.service.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
         for token in [first.accessToken, second.accessToken] {
-            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: token) }
+            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: token) }
         }
         await #expect(throws: CaptureError.self) {
-            try await world.service.refresh(refreshToken: second.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.tokens.refresh(refreshToken: second.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
     }
 
     @Test func refreshIsBoundToItsClient() async throws {
         let world = try await TestWorld.make()
-        _ = try await world.service.addClient(
+        _ = try await world.service.clientAdmin.addClient(
             id: "other-app", name: nil, confidential: false, redirectURIs: [], allowedOrigins: [], responseTypes: ["token"],
             legacyTokenURL: false)
         let grant = try await world.register("bound@example.com").grant!
         await #expect(throws: CaptureError.self) {
-            try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "other-app", clientSecret: nil)
+            try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "other-app", clientSecret: nil)
         }
         // The failed attempt did not consume the token.
-        _ = try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        _ = try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
     }
 
     @Test func accessTokensExpireAfterTheirLifetime() async throws {
@@ -97,14 +97,14 @@ import Testing
         let grant = try await world.register("expire@example.com").grant!
         #expect(grant.expiresIn == 3600)
         world.time.advance(by: 3599)
-        _ = try await world.service.entity(accessToken: grant.accessToken)
+        _ = try await world.service.profile.entity(accessToken: grant.accessToken)
         world.time.advance(by: 2)
-        await #expect(throws: CaptureError.accessTokenExpired) { try await world.service.entity(accessToken: grant.accessToken) }
+        await #expect(throws: CaptureError.accessTokenExpired) { try await world.service.profile.entity(accessToken: grant.accessToken) }
         // Janrain's signed refresh still takes an expired access token, so the purge keeps it for the refresh
         // token's lifetime after its issue; then both go.
-        #expect(try await world.service.purgeExpiredTokens() == 0)
+        #expect(try await world.service.housekeeping.purgeExpiredTokens() == 0)
         world.time.advance(by: world.service.settings.refreshTokenLifetime)
-        #expect(try await world.service.purgeExpiredTokens() == 2)
+        #expect(try await world.service.housekeeping.purgeExpiredTokens() == 2)
     }
 
     @Test func revocationIsImmediateAndFindsByFingerprint() async throws {
@@ -112,10 +112,10 @@ import Testing
         let grant = try await world.register("revoke@example.com").grant!
         // The SHA-256 of the token, as an operator sees it.
         let fingerprint = String(TokenMinter.hash(grant.accessToken).prefix(12))
-        let record = try await world.service.findToken(fingerprint)
+        let record = try await world.service.admin.findToken(fingerprint)
         #expect(record.kind == .access)
-        #expect(try await world.service.revokeToken(fingerprint) == 1)
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: grant.accessToken) }
+        #expect(try await world.service.admin.revokeToken(fingerprint) == 1)
+        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: grant.accessToken) }
     }
 
     @Test func addressesAreUniqueRegardlessOfCase() async throws {

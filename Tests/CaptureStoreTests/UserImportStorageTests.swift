@@ -44,7 +44,7 @@ struct UserImportStorageTests {
         }
         #expect(claims == [["ace", "00000000-0000-4000-8000-000000000001"], ["bee", "00000000-0000-4000-8000-000000000003"]])
         #expect(try await world.service.store.users.find(id: "00000000-0000-4000-8000-000000000002") == nil)
-        #expect(try await world.service.listUsers().count == 2)
+        #expect(try await world.service.admin.listUsers().count == 2)
     }
 
     @Test("numbers are kept when free; a taken one is replaced after the batch's own numbers")

@@ -52,7 +52,7 @@ public struct TestWorld: Sendable {
         return copy
     }
 
-    public let service: CaptureService
+    public let service: CaptureFeatures
     public let storage: OpenedStorage
     /// What `--db` takes to reach the same store (a file path, or a PostgreSQL URL with its password).
     public let database: String
@@ -86,11 +86,10 @@ public struct TestWorld: Sendable {
         settings.database = TestStorage.connectionString(location)
         configure(&settings)
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics)
-        var service = await CaptureService.make(
+        let service = await CaptureFeatures.make(
             settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory), store: storage.repositories,
-            time: time)
-        service.metrics = metrics
-        try await service.syncSettingsClients()
+            time: time, metrics: metrics)
+        try await service.clientAdmin.syncSettingsClients()
         return TestWorld(service: service, storage: storage, database: settings.database, time: time)
     }
 
@@ -112,7 +111,7 @@ public struct TestWorld: Sendable {
 
     @discardableResult
     public func register(_ email: String, password: String = "correct horse battery") async throws -> AuthResult {
-        try await service.register(FlowRequest(parameters: Self.registration(email: email, password: password)))
+        try await service.signIn.register(FlowRequest(parameters: Self.registration(email: email, password: password)))
     }
 
     /// `register`, then the address marked proven as a verification code marks it (for tests about something else,
@@ -127,7 +126,7 @@ public struct TestWorld: Sendable {
     }
 }
 
-extension CaptureService {
+extension ClientAdministration {
     /// `addClient(_:)` with every field spelled out, as the tests register clients.
     public func addClient(
         id: String, name: String?, confidential: Bool, redirectURIs: [String], allowedOrigins: [String],

@@ -67,19 +67,28 @@ public struct MailDelivery: Sendable {
         return pauses[min(max(run, 1), pauses.count) - 1]
     }
 
-    let service: CaptureService
+    let outbox: any OutboxRepository
+    let signal: MailSignal
+    let time: any TimeSource
+    let mailFrom: String
+    let metrics: CaptureMetrics
     let transport: any MailTransport
     let logger: Logger
     let poll: Duration
 
-    public init(service: CaptureService, transport: any MailTransport, logger: Logger, poll: Duration = pollInterval) {
-        self.service = service
+    /// Delivers `features`' outbox (its store, mail signal, clock, sender address and metrics) through `transport`.
+    public init(features: CaptureFeatures, transport: any MailTransport, logger: Logger, poll: Duration = pollInterval) {
+        outbox = features.store.outbox
+        signal = features.mailSignal
+        time = features.time
+        mailFrom = features.settings.mailFrom
+        metrics = features.metrics
         self.transport = transport
         self.logger = logger
         self.poll = poll
     }
 
-    /// Delivers until the task is cancelled; wakes on `service.mailSignal` or every `poll`. It starts by
+    /// Delivers until the task is cancelled; wakes on `signal` or every `poll`. It starts by
     /// making every deferred message due: a start is often the fix (a corrected relay password), and one attempt tells.
     public func run() async {
         do {
@@ -89,10 +98,10 @@ public struct MailDelivery: Sendable {
             logger.error(
                 "mail delivery could not resume deferred mail", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
-        let wakeUps = service.mailSignal.listen()
+        let wakeUps = signal.listen()
         await withTaskGroup(of: Void.self) { group in
             // The poll is one more wake-up: a sleeping task sends it, so the loop only ever waits on `wakeUps`.
-            group.addTask { [signal = service.mailSignal, poll] in
+            group.addTask { [signal = signal, poll] in
                 while (try? await Task.sleep(for: poll)) != nil { signal.wake() }
             }
             await pass()
@@ -112,7 +121,7 @@ public struct MailDelivery: Sendable {
     /// Makes every message waiting for the relay due now (as a start of the service does). Returns how many.
     @discardableResult
     public func resumeDeferred() async throws -> Int {
-        try await service.store.outbox.resumeDeferred(at: service.time.now(), relayWorks: false)
+        try await outbox.resumeDeferred(at: time.now(), relayWorks: false)
     }
 
     /// One pass: fails waiting messages whose code expired and forgets stale bodies, then, unless the outbox waits for
@@ -120,20 +129,20 @@ public struct MailDelivery: Sendable {
     /// how many were delivered.
     @discardableResult
     public func deliverDue(limit: Int = 50) async throws -> Int {
-        let store = service.store.outbox
-        var forgotten = try await store.forgetBodies(at: service.time.now())
+        let store = outbox
+        var forgotten = try await store.forgetBodies(at: time.now())
         var delivered = 0
         var relayWorked = false
-        if let until = try await store.relayPausedUntil(), until > service.time.now() {
+        if let until = try await store.relayPausedUntil(), until > time.now() {
             // Waiting for the relay: nothing is tried, not even a message recorded since (no failed login per message).
         } else {
             // One message at a time, each claimed for `claimLease`: several instances deliver the same outbox without
             // sending a message twice, and a claim never outlasts its one delivery attempt.
             for _ in 0..<limit {
-                let claimed = service.time.now()
+                let claimed = time.now()
                 guard var entry = try await store.claimDue(at: claimed, lease: claimed + Self.claimLease, limit: 1).first
                 else { break }
-                guard let text = entry.text, entry.bodyExpiresAt > service.time.now() else {
+                guard let text = entry.text, entry.bodyExpiresAt > time.now() else {
                     entry.status = .failed
                     entry.lastError = Self.expiredBeforeDelivery + (entry.lastError.map { " (it waited: \($0))" } ?? "")
                     entry.forgetBody()
@@ -142,12 +151,12 @@ public struct MailDelivery: Sendable {
                     continue
                 }
                 let message = MailMessage(
-                    from: service.settings.mailFrom, to: entry.recipient, subject: entry.subject, text: text,
+                    from: mailFrom, to: entry.recipient, subject: entry.subject, text: text,
                     html: entry.html, messageID: entry.messageID)
                 entry.attempts += 1
                 guard let failure = await attempt(message) else {
                     entry.status = .sent
-                    entry.sentAt = service.time.now()
+                    entry.sentAt = time.now()
                     entry.lastError = nil
                     entry.deferrals = 0
                     entry.forgetBody()
@@ -158,7 +167,7 @@ public struct MailDelivery: Sendable {
                     if !relayWorked {
                         // The relay works: what waited for it goes now, and its pauses start again from the first.
                         relayWorked = true
-                        let resumed = try await store.resumeDeferred(at: service.time.now(), relayWorks: true)
+                        let resumed = try await store.resumeDeferred(at: time.now(), relayWorks: true)
                         if resumed > 0 { logger.info("the SMTP relay works again", metadata: ["deferred": "\(resumed)"]) }
                     }
                     continue
@@ -166,7 +175,7 @@ public struct MailDelivery: Sendable {
                 if Task.isCancelled {
                     // Stopped mid-transfer (a shutdown): not an attempt; the message is due again for the next start.
                     entry.attempts -= 1
-                    entry.nextAttemptAt = service.time.now()
+                    entry.nextAttemptAt = time.now()
                     try await store.update(entry)
                     break
                 }
@@ -181,13 +190,13 @@ public struct MailDelivery: Sendable {
                         metadata: ["outbox": "\(entry.id ?? 0)", "attempt": "\(entry.attempts)", "status": "failed"])
                 case .message:
                     entry.status = .pending
-                    entry.nextAttemptAt = service.time.now() + Self.pause(after: entry.attempts, in: Self.retryPauses)
+                    entry.nextAttemptAt = time.now() + Self.pause(after: entry.attempts, in: Self.retryPauses)
                     try await store.update(entry)
                     logger.warning(
                         "mail deferred for its recipient",
                         metadata: ["outbox": "\(entry.id ?? 0)", "attempt": "\(entry.attempts)", "status": "pending"])
                 case .relay:
-                    let now = service.time.now()
+                    let now = time.now()
                     entry.nextAttemptAt = now
                     try await store.update(entry)
                     let until = try await store.deferWaiting(
@@ -205,7 +214,7 @@ public struct MailDelivery: Sendable {
         }
         if forgotten > 0 { try await store.scrub() }
         let oldest = try await store.oldestWaiting()
-        service.metrics.oldestWaitingMail(oldest.map { max(0, service.time.now().timeIntervalSince($0)) } ?? 0)
+        metrics.oldestWaitingMail(oldest.map { max(0, time.now().timeIntervalSince($0)) } ?? 0)
         return delivered
     }
 

@@ -1,4 +1,4 @@
-/// The storage a `CaptureService` runs on: one value per backend (SQLite today, PostgreSQL later).
+/// The storage the features run on (`CaptureFeatures`): one value per backend, SQLite or PostgreSQL.
 public struct Repositories: Sendable {
     public let users: any UserRepository
     public let tokens: any TokenRepository

@@ -121,7 +121,7 @@ public protocol TokenRepository: Sendable {
     /// without the user's stored profile.
     func findWithAccount(hash: String) async throws -> AccountLookup?
     func find(id: Int64) async throws -> TokenRecord?
-    /// Tokens whose SHA-256 starts with `prefix` (fingerprint lookup; `TokenRecord.fingerprint`), at most 10. `CaptureService.findToken` passes
+    /// Tokens whose SHA-256 starts with `prefix` (fingerprint lookup; `TokenRecord.fingerprint`), at most 10. `AdminService.findToken` passes
     /// only hex digits, so the prefix is never a pattern.
     func find(fingerprint prefix: String) async throws -> [TokenRecord]
     func list(_ filter: TokenFilter) async throws -> [TokenRecord]
@@ -140,6 +140,6 @@ public protocol TokenRepository: Sendable {
     @discardableResult func revokeAll(userID: String, exceptChain: String, at: Date) async throws -> RevokedTokens
     @discardableResult func revokeAll(clientID: String, at: Date) async throws -> RevokedTokens
     /// Deletes tokens that expired before `cutoff`, access tokens only when also issued before `accessIssuedBefore`
-    /// (the signed refresh still takes an expired one; `CaptureService.purgeExpiredTokens` sets both); returns how many.
+    /// (the signed refresh still takes an expired one; `Housekeeping.purgeExpiredTokens` sets both); returns how many.
     func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int
 }

@@ -76,7 +76,7 @@ public struct LinkedIdentity: Sendable, Equatable {
     /// The address the provider gave when the link was made (shown to the user, never used to sign in).
     public var email: String?
     /// The provider vouched for `email` when the link was made (ProviderAddress). The first proof of a mailbox not
-    /// proven before removes every link that was not vouched for that address (CaptureService+MailboxProof).
+    /// proven before removes every link that was not vouched for that address (`MailboxProof`).
     public var vouched: Bool = false
     public var linkedAt: Date
     public var lastUsedAt: Date?

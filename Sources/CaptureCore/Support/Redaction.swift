@@ -25,7 +25,7 @@ extension SocialProvider: CustomStringConvertible, CustomReflectable {
     public var customMirror: Mirror { Mirror(self, children: ["name": settings.name], displayStyle: .struct) }
 }
 
-extension CaptureService: CustomStringConvertible, CustomReflectable {
-    public var description: String { "CaptureService(\(settings.resolvedPublicOrigin))" }
+extension CaptureFeatures: CustomStringConvertible, CustomReflectable {
+    public var description: String { "CaptureFeatures(\(settings.resolvedPublicOrigin))" }
     public var customMirror: Mirror { Mirror(self, children: ["origin": settings.resolvedPublicOrigin], displayStyle: .struct) }
 }

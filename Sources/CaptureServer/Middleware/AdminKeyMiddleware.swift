@@ -5,7 +5,7 @@ import Hummingbird
 /// what the request does. One refusal for a missing, malformed, unknown or revoked key: 401 with a challenge.
 struct AdminKeyMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
-    let service: CaptureService
+    let admin: AdminService
 
     @concurrent func handle(
         _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
@@ -14,7 +14,7 @@ struct AdminKeyMiddleware: RouterMiddleware {
         if let header = request.headers.value(.authorization), header.lowercased().hasPrefix("bearer ") {
             presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         }
-        let key = try await service.authenticateAdmin(presented)
+        let key = try await admin.authenticateAdmin(presented)
         var context = context
         context.adminKeyID = key.id
         return try await next(request, context)

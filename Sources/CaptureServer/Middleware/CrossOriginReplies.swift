@@ -2,7 +2,7 @@ import CaptureCore
 import Hummingbird
 
 /// Replies a customer's own page may read (the drop-in loader's calls): a request from an origin a registered client
-/// allows (`CaptureService.allowsCrossOrigin`) is answered with `Access-Control-Allow-Origin` naming it, errors
+/// allows (`FlowPageService.allowsCrossOrigin`) is answered with `Access-Control-Allow-Origin` naming it, errors
 /// included. The widget's calls are CORS-simple (form-encoded POSTs and GETs), so no preflight is answered; nothing
 /// else is loosened, and which client a page may drive is still checked on every call.
 ///
@@ -12,9 +12,9 @@ struct CrossOriginReplies: Sendable {
     private let publicOrigin: String
     private let allows: @Sendable (String) async throws -> Bool
 
-    init(service: CaptureService) {
-        publicOrigin = service.settings.resolvedPublicOrigin
-        allows = { [service] origin in try await service.allowsCrossOrigin(origin) }
+    init(flowPages: FlowPageService, settings: ServiceSettings) {
+        publicOrigin = settings.resolvedPublicOrigin
+        allows = { origin in try await flowPages.allowsCrossOrigin(origin) }
     }
 
     /// The request's `Origin` when it is another one that a client allows; nil for the others (no header added).

@@ -16,11 +16,11 @@ struct RequestPipelineMiddleware: RouterMiddleware {
     let metrics: RequestMetrics
     let localization: Localization
 
-    init(service: CaptureService) {
-        headers = SecurityHeaders(settings: service.settings, proxies: service.proxies)
-        log = RequestLog(level: service.settings.requestLogLevel)
-        metrics = RequestMetrics(metrics: service.metrics)
-        localization = service.catalog.localization
+    init(features: CaptureFeatures) {
+        headers = SecurityHeaders(settings: features.settings, proxies: features.proxies)
+        log = RequestLog(level: features.settings.requestLogLevel)
+        metrics = RequestMetrics(metrics: features.metrics)
+        localization = features.catalog.localization
     }
 
     @concurrent func handle(

@@ -5,7 +5,7 @@ import Hummingbird
 /// Each handler reads its input, calls the database console as the request's admin key, and sends its view (`AdminViews`);
 /// errors are RFC 9457 problem details (the group's `ErrorReplyMiddleware`).
 struct AdminController {
-    let service: CaptureService
+    let features: CaptureFeatures
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         let admin = router.group("/admin/v1")
@@ -138,11 +138,11 @@ struct AdminController {
         }
     }
 
-    private var limit: Int { service.settings.maxBodyBytes }
+    private var limit: Int { features.settings.maxBodyBytes }
 
     /// The console acting as the request's admin key (set by `AdminKeyMiddleware`).
     private func console(_ context: CaptureRequestContext) throws -> DatabaseAdminConsole {
         guard let key = context.adminKeyID else { throw CaptureError.adminKeyRequired }
-        return DatabaseAdminConsole(service: service, actor: .adminKey(key))
+        return DatabaseAdminConsole(features: features, actor: .adminKey(key))
     }
 }

@@ -5,18 +5,24 @@ import Hummingbird
 
 /// Janrain's Capture API for native SDKs and the widget: decode, call one use case, encode.
 struct CaptureAPIController {
-    let service: CaptureService
+    let signIn: SignInService
+    let social: SocialService
+    let settings: ServiceSettings
+    let proxies: TrustedProxies
+    let profile: ProfileService
+    let privacy: PrivacyService
+    let tokens: TokenService
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
-        router.post(RouterPath(FormEndpoint.signIn.path), use: authenticating(service.signIn))
-        router.post(RouterPath(FormEndpoint.register.path), use: authenticating(service.register))
+        router.post(RouterPath(FormEndpoint.signIn.path), use: authenticating(signIn.signIn))
+        router.post(RouterPath(FormEndpoint.register.path), use: authenticating(signIn.register))
         router.post(RouterPath(FormEndpoint.updateProfile.path), use: updateProfile)
         router.post(RouterPath(FormEndpoint.deactivateAccount.path), use: deactivateAccount)
         // Social: `token` is the one-time token a social sign-in handed the page.
         router.post(
             "/oauth/auth_native",
-            use: authenticating(service.signInWithProvider, allowedInQuery: APIRequest.authNativeQueryParameters))
-        router.post(RouterPath(FormEndpoint.registerWithProvider.path), use: authenticating(service.registerWithProvider))
+            use: authenticating(social.signInWithProvider, allowedInQuery: APIRequest.authNativeQueryParameters))
+        router.post(RouterPath(FormEndpoint.registerWithProvider.path), use: authenticating(social.registerWithProvider))
         router.post("/oauth/link_account_native", use: linkAccount)
         router.post("/oauth/unlink_account_native", use: unlinkAccount)
         router.post("/entity", use: entity)
@@ -26,7 +32,7 @@ struct CaptureAPIController {
         router.post("/oauth/refresh_access_token", use: refreshAccessToken)
     }
 
-    private var limit: Int { service.settings.maxBodyBytes }
+    private var limit: Int { settings.maxBodyBytes }
 
     /// Sign-in and registration, traditional or social: a form submission in, tokens or a code out.
     func authenticating(
@@ -35,18 +41,18 @@ struct CaptureAPIController {
         { request, context in
             let parameters = try await APIRequest.parameters(request, limit: limit, allowedInQuery: allowedInQuery)
             let result = try await useCase(
-                APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies))
-            return Reply.ok(try await authFields(result))
+                APIRequest.flowRequest(parameters, request, context: context, proxies: proxies))
+            return Reply.ok(try await Self.authFields(result, profile: profile))
         }
     }
 
     /// Janrain's account linking: the reply carries the record, whose `profiles` list the linked accounts.
     @Sendable func linkAccount(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
-        var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
+        var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
-        let user = try await service.linkAccount(flowRequest)
-        return Reply.ok(["capture_user": try await service.record(of: user)])
+        let user = try await social.linkAccount(flowRequest)
+        return Reply.ok(["capture_user": try await profile.record(of: user)])
     }
 
     @Sendable func unlinkAccount(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -56,30 +62,30 @@ struct CaptureAPIController {
             allowed: StepUpProof.parameters.union([
                 "client_id", "locale", "identifier_to_remove", "access_token", "flow", "flow_version", "redirect_uri",
             ]))
-        let user = try await service.unlinkAccount(
+        let user = try await social.unlinkAccount(
             accessToken: APIRequest.accessToken(request, parameters: parameters), identifier: parameters["identifier_to_remove"],
             proof: StepUpProof(
-                parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address))
-        return Reply.ok(["capture_user": try await service.record(of: user)])
+                parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: proxies).address))
+        return Reply.ok(["capture_user": try await profile.record(of: user)])
     }
 
     @Sendable func updateProfile(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let user = try await service.updateProfile(try await tokenFlowRequest(request, context: context))
-        return Reply.ok(["capture_user": try await service.record(of: user)])
+        let user = try await profile.updateProfile(try await tokenFlowRequest(request, context: context))
+        return Reply.ok(["capture_user": try await profile.record(of: user)])
     }
 
     /// A form sent with an access token: no cross-origin check, only the address for the current-password limit.
     private func tokenFlowRequest(_ request: Request, context: CaptureRequestContext) async throws -> FlowRequest {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         var flowRequest = FlowRequest(
-            parameters: parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
+            parameters: parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: proxies).address)
         flowRequest.accessToken = APIRequest.accessToken(request, parameters: parameters)
         return flowRequest
     }
 
     /// `deactivateAccountForm`: the account is deactivated now and erased on `erase_at`.
     @Sendable func deactivateAccount(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let erasure = try await service.deactivateAccount(try await tokenFlowRequest(request, context: context))
+        let erasure = try await privacy.deactivateAccount(try await tokenFlowRequest(request, context: context))
         return Reply.ok(["erase_at": .string(CaptureDate.format(erasure))])
     }
 
@@ -87,7 +93,7 @@ struct CaptureAPIController {
         let parameters = try await APIRequest.parameters(request, limit: limit)
         try Self.refuseUnknown(parameters, allowed: Self.entityParameters)
         return Reply.ok(
-            result: try await service.entityResultJSON(
+            result: try await profile.entityResultJSON(
                 accessToken: APIRequest.accessToken(request, parameters: parameters), attributeName: parameters["attribute_name"])
         )
     }
@@ -98,10 +104,10 @@ struct CaptureAPIController {
             let parameters = try await APIRequest.parameters(request, limit: limit)
             try Self.refuseUnknown(parameters, allowed: EntityChangeRequest.parameters)
             // The service checks the token before it parses the JSON (see changeEntity(_:accessToken:parameters:)).
-            let user = try await service.changeEntity(
+            let user = try await profile.changeEntity(
                 kind, accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters,
-                remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
-            return Reply.ok(["result": try await service.record(of: user)])
+                remoteAddress: APIRequest.origin(request, context: context, proxies: proxies).address)
+            return Reply.ok(["result": try await profile.record(of: user)])
         }
     }
 
@@ -111,12 +117,12 @@ struct CaptureAPIController {
         // jump.ios always adds flow and flow_version: accepted and not needed (the token names its session).
         try Self.refuseUnknown(
             parameters, allowed: ["access_token", "date", "signature", "client_id", "locale", "flow", "flow_version"])
-        let refreshed = try await service.refreshSigned(
+        let refreshed = try await tokens.refreshSigned(
             accessToken: parameters["access_token"], date: parameters["date"], signature: parameters["signature"],
             clientID: parameters["client_id"])
         return Reply.ok([
             "access_token": .string(refreshed.accessToken), "expires_in": .int(Int64(refreshed.expiresIn)),
-            "capture_user": try await service.record(of: refreshed.user),
+            "capture_user": try await profile.record(of: refreshed.user),
         ])
     }
 
@@ -133,9 +139,9 @@ struct CaptureAPIController {
     }
 
     /// The success fields of sign-in and registration: tokens, a one-time code, or both.
-    func authFields(_ result: AuthResult) async throws -> [String: JSONValue] {
+    static func authFields(_ result: AuthResult, profile: ProfileService) async throws -> [String: JSONValue] {
         var fields: [String: JSONValue] = [
-            "is_new": .bool(result.isNew), "capture_user": try await service.record(of: result.user),
+            "is_new": .bool(result.isNew), "capture_user": try await profile.record(of: result.user),
         ]
         if let grant = result.grant { fields.merge(grant.replyFields) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }

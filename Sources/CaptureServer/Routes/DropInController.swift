@@ -7,7 +7,10 @@ import Hummingbird
 /// janrain-load.js, which a customer's Janrain page loads instead of Janrain's; `GET /flows/{flow}/widget.json`
 /// is the flow such a page renders its screens from, with the service's settings and the widget's texts.
 struct DropInController {
-    let service: CaptureService
+    let flowPages: FlowPageService
+    let catalog: FlowCatalog
+    let settings: ServiceSettings
+    let providers: SocialProviders
     let pages: FlowPages
 
     /// The catalog texts the widget shows beyond its own (`widget.*`) on a customer's page.
@@ -31,22 +34,22 @@ struct DropInController {
 
     @Sendable func widgetFlow(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let query = try QueryFields.read(request)
-        let view = try await service.widgetFlow(
+        let view = try await flowPages.widgetFlow(
             named: context.parameters.get("flow") ?? "", clientID: query["client_id"], locale: query["locale"],
             acceptLanguage: request.headers.value(.acceptLanguage))
-        let general = service.catalog.localization.messages(for: view.locale)
+        let general = catalog.localization.messages(for: view.locale)
         let messages = view.flow.imported.map { general.overlaid(with: $0.texts(for: view.locale)) } ?? general
-        let origin = service.settings.resolvedPublicOrigin
+        let origin = settings.resolvedPublicOrigin
         let responseType = ResponseType(rawValue: view.flow.responseType) ?? .token
         let settings = JanrainSettings.value(
             flow: view.flow, client: view.client, locale: view.locale, responseType: responseType, codeChallenge: nil,
             tokenURL: view.flow.tokenUrl.hasPrefix("/") ? origin + view.flow.tokenUrl : view.flow.tokenUrl,
-            settings: service.settings, catalog: service.catalog, providers: service.social.ordered)
+            settings: settings, catalog: catalog, providers: providers.ordered)
         var texts = messages.texts(withPrefix: "widget.")
         for key in Self.texts { texts[key] = messages.text(key) }
         let document: JSONValue = [
             "settings": settings, "messages": .object(texts.mapValues(JSONValue.string)),
-            "flow": service.catalog.widgetFlow(
+            "flow": catalog.widgetFlow(
                 view.flow, messages: messages, fallbackFor: view.isFallback ? context.parameters.get("flow") : nil),
             "clientSettings": .object(
                 view.client.pages.janrainClientSettings.mapValues(JSONValue.string)),

@@ -7,7 +7,11 @@ import Hummingbird
 /// signing in with one, the account's factors, an authenticator app's set-up, and the second step of a password
 /// sign-in. Decode, call one use case, encode.
 struct FactorsController {
-    let service: CaptureService
+    let proxies: TrustedProxies
+    let settings: ServiceSettings
+    let factors: FactorService
+    let signIn: SignInService
+    let profile: ProfileService
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.post("/passkey/registration_options", use: registrationOptions)
@@ -26,24 +30,24 @@ struct FactorsController {
     static let common: Set<String> = ["client_id", "locale", "flow", "flow_version"]
 
     private func parameters(_ request: Request, _ own: Set<String>) async throws -> [String: String] {
-        try await Self.parameters(request, own, service: service)
+        try await Self.parameters(request, own, limit: settings.maxBodyBytes)
     }
 
     /// What a sensitive change's call brings to stand in for a recent sign-in, and the address it came from.
     private func stepUp(_ parameters: [String: String], _ request: Request, context: CaptureRequestContext) -> StepUpProof {
-        StepUpProof(parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: service.proxies).address)
+        StepUpProof(parameters, remoteAddress: APIRequest.origin(request, context: context, proxies: proxies).address)
     }
 
     /// A call's form parameters: `common` and its `own`; any other is refused.
-    static func parameters(_ request: Request, _ own: Set<String>, service: CaptureService) async throws -> [String: String] {
-        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+    static func parameters(_ request: Request, _ own: Set<String>, limit: Int) async throws -> [String: String] {
+        let parameters = try await APIRequest.parameters(request, limit: limit)
         try CaptureAPIController.refuseUnknown(parameters, allowed: common.union(own))
         return parameters
     }
 
     @Sendable func registrationOptions(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, StepUpProof.parameters.union(["access_token"]))
-        let options = try await service.passkeyCreationOptions(
+        let options = try await factors.passkeyCreationOptions(
             accessToken: APIRequest.accessToken(request, parameters: parameters),
             proof: stepUp(parameters, request, context: context))
         return Reply.ok(["options": options])
@@ -51,7 +55,7 @@ struct FactorsController {
 
     @Sendable func register(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token", "credential", "name"])
-        let passkey = try await service.addPasskey(
+        let passkey = try await factors.addPasskey(
             accessToken: APIRequest.accessToken(request, parameters: parameters), credential: parameters["credential"],
             name: parameters["name"])
         return Reply.ok(["passkey": EntityEncoder.passkeyView(passkey)])
@@ -59,13 +63,13 @@ struct FactorsController {
 
     @Sendable func signInOptions(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["email"])
-        let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
-        return Reply.ok(["options": try await service.passkeyRequestOptions(flowRequest, email: parameters["email"])])
+        let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
+        return Reply.ok(["options": try await factors.passkeyRequestOptions(flowRequest, email: parameters["email"])])
     }
 
     @Sendable func remove(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, StepUpProof.parameters.union(["access_token", "passkey_id"]))
-        try await service.removePasskey(
+        try await factors.removePasskey(
             accessToken: APIRequest.accessToken(request, parameters: parameters), id: parameters["passkey_id"],
             proof: stepUp(parameters, request, context: context))
         return Reply.ok()
@@ -74,27 +78,27 @@ struct FactorsController {
     /// Replies as `/oauth/auth_native_traditional` does.
     @Sendable func signIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, Self.signInParameters.union(["credential"]))
-        var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
+        var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
         flowRequest.fields = [:]
-        let result = try await service.signInWithPasskey(flowRequest, credential: parameters["credential"])
-        return Reply.ok(try await CaptureAPIController(service: service).authFields(result))
+        let result = try await factors.signInWithPasskey(flowRequest, credential: parameters["credential"])
+        return Reply.ok(try await CaptureAPIController.authFields(result, profile: profile))
     }
 
     @Sendable func factors(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token"])
-        let factors = try await service.factors(accessToken: APIRequest.accessToken(request, parameters: parameters))
+        let listed = try await factors.factors(accessToken: APIRequest.accessToken(request, parameters: parameters))
         return Reply.ok([
-            "passkeys": EntityEncoder.passkeyList(factors.passkeys),
+            "passkeys": EntityEncoder.passkeyList(listed.passkeys),
             "second_factor": [
-                "enabled": .bool(factors.secondFactor), "recovery_codes_left": .int(Int64(factors.recoveryCodesLeft)),
+                "enabled": .bool(listed.secondFactor), "recovery_codes_left": .int(Int64(listed.recoveryCodesLeft)),
             ],
-            "password": .bool(factors.password),
+            "password": .bool(listed.password),
         ])
     }
 
     @Sendable func setup(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, StepUpProof.parameters.union(["access_token"]))
-        let setup = try await service.beginAuthenticatorSetup(
+        let setup = try await factors.beginAuthenticatorSetup(
             accessToken: APIRequest.accessToken(request, parameters: parameters),
             proof: stepUp(parameters, request, context: context))
         return Reply.ok([
@@ -105,7 +109,7 @@ struct FactorsController {
 
     @Sendable func confirm(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token", "setup_ticket", "code"])
-        let codes = try await service.confirmAuthenticatorSetup(
+        let codes = try await factors.confirmAuthenticatorSetup(
             accessToken: APIRequest.accessToken(request, parameters: parameters), ticket: parameters["setup_ticket"],
             code: parameters["code"])
         return Reply.ok(["recovery_codes": .array(codes.map(JSONValue.string))])
@@ -113,7 +117,7 @@ struct FactorsController {
 
     @Sendable func disable(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token", "code", "current_password"])
-        try await service.disableSecondFactor(
+        try await factors.disableSecondFactor(
             accessToken: APIRequest.accessToken(request, parameters: parameters), code: parameters["code"],
             proof: stepUp(parameters, request, context: context))
         return Reply.ok()
@@ -122,10 +126,10 @@ struct FactorsController {
     /// Replies as `/oauth/auth_native_traditional` does.
     @Sendable func secondFactor(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["client_secret", "ticket", "code"])
-        let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: service.proxies)
-        let result = try await service.completeSecondFactor(
+        let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
+        let result = try await signIn.completeSecondFactor(
             ticket: parameters["ticket"], code: parameters["code"], flowRequest)
-        return Reply.ok(try await CaptureAPIController(service: service).authFields(result))
+        return Reply.ok(try await CaptureAPIController.authFields(result, profile: profile))
     }
 
     /// What a sign-in takes besides its credentials: the client, response type, PKCE, Janrain's refresh secret,
@@ -138,11 +142,11 @@ struct FactorsController {
 
 /// The associated-domain files iOS and Android fetch before letting an app use this service's passkeys.
 struct AppAssociationController {
-    let service: CaptureService
+    let settings: ServiceSettings
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
-        let apple = Self.document(AppAssociation.appleAppSiteAssociation(service.settings.clients))
-        let android = Self.document(AppAssociation.assetLinks(service.settings.clients))
+        let apple = Self.document(AppAssociation.appleAppSiteAssociation(settings.clients))
+        let android = Self.document(AppAssociation.assetLinks(settings.clients))
         router.get("/.well-known/apple-app-site-association") { _, _ in apple }
         router.get("/.well-known/assetlinks.json") { _, _ in android }
     }

@@ -6,7 +6,8 @@ import Hummingbird
 /// `GET /widget_data/flows/{appId}/{flow}/{version}/{locale}.json`: the flow document jump.ios and jump.android
 /// download at start-up. `version` may be the flow's current version or `HEAD`; older versions are not kept.
 struct FlowDocumentController {
-    let service: CaptureService
+    let settings: ServiceSettings
+    let catalog: FlowCatalog
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/widget_data/flows/:appId/:flow/:version/:file", use: document)
@@ -14,8 +15,8 @@ struct FlowDocumentController {
 
     @Sendable func document(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let file = context.parameters.get("file") ?? ""
-        guard context.parameters.get("appId") == service.settings.appID,
-            let flow = service.catalog.flow(named: context.parameters.get("flow") ?? ""),
+        guard context.parameters.get("appId") == settings.appID,
+            let flow = catalog.flow(named: context.parameters.get("flow") ?? ""),
             let version = context.parameters.get("version"), version == "HEAD" || version == flow.flowVersion,
             file.hasSuffix(".json"), file.count > 5
         else {
@@ -24,7 +25,7 @@ struct FlowDocumentController {
             response.status = .notFound
             return response
         }
-        let document = service.catalog.document(for: flow, locale: String(file.dropLast(5))).encoded()
+        let document = catalog.document(for: flow, locale: String(file.dropLast(5))).encoded()
         // jump.ios keeps the ETag and sends it back as If-None-Match: an unchanged flow costs no body.
         let etag = "\"" + Data(SHA256.hash(data: document).prefix(16)).base64URLEncoded() + "\""
         var headers = HTTPFields()

@@ -4,7 +4,10 @@ import Hummingbird
 
 /// `GET /flows/{flowName}` (the web-view pages), `GET /flows/assets/{file}` and `GET /flows/themes/{file}`.
 struct FlowPageController {
-    let service: CaptureService
+    let flowPages: FlowPageService
+    let catalog: FlowCatalog
+    let settings: ServiceSettings
+    let providers: SocialProviders
     let pages: FlowPages
     var themes: ClientThemes = .none
     let rendered = RenderedPages()
@@ -23,20 +26,20 @@ struct FlowPageController {
         router.get("/flows/:flow", use: page)
     }
 
-    /// The page's rules are `CaptureService.flowPage`'s; a refusal becomes an error page in the group's middleware.
+    /// The page's rules are `FlowPageService.flowPage`'s; a refusal becomes an error page in the group's middleware.
     @Sendable func page(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let name = context.parameters.get("flow") ?? ""
         let query = try QueryFields.read(request)
-        let view = try await service.flowPage(
+        let view = try await flowPages.flowPage(
             FlowPageQuery(flow: name, query: query, acceptLanguage: request.headers.value(.acceptLanguage)),
             hasTemplate: { pages.templates[$0] != nil })
-        let messages = service.catalog.localization.messages(for: view.locale)
+        let messages = catalog.localization.messages(for: view.locale)
         guard let template = pages.template(name, in: messages) else { throw FlowPageRefusal.noSuchFlow(name) }
         let page = rendered.page(for: view) {
             let json = JanrainSettings.json(
                 flow: view.flow, client: view.client, locale: view.locale, responseType: view.responseType,
-                codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: service.settings,
-                catalog: service.catalog, providers: service.social.ordered, appReturnURI: view.appReturnURI)
+                codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: settings,
+                catalog: catalog, providers: providers.ordered, appReturnURI: view.appReturnURI)
             return template.render(
                 settingsJSON: json, locale: view.locale, clientID: view.client.clientID,
                 theme: themes.page(for: view.client.clientID))

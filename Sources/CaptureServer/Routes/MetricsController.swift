@@ -7,7 +7,7 @@ import Prometheus
 /// outbox's queue) are refreshed on each scrape. On the admin listener when there is one, else on the main one behind
 /// an admin key (`metricsPublic` opens it).
 struct MetricsController {
-    let service: CaptureService
+    let housekeeping: Housekeeping
     let registry: PrometheusCollectorRegistry
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
@@ -15,7 +15,7 @@ struct MetricsController {
     }
 
     func scrape() async throws -> Response {
-        try await service.recordQueueDepths()
+        try await housekeeping.recordQueueDepths()
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -25,8 +25,8 @@ struct MetricsController {
 
 extension MetricsController {
     /// Mounts `/metrics` when `metricsEnabled` and the service records into a Prometheus registry.
-    static func mount(on router: some RouterMethods<CaptureRequestContext>, service: CaptureService) {
-        guard service.settings.metricsEnabled, let registry = service.metrics.prometheusRegistry else { return }
-        MetricsController(service: service, registry: registry).addRoutes(to: router)
+    static func mount(on router: some RouterMethods<CaptureRequestContext>, features: CaptureFeatures) {
+        guard features.settings.metricsEnabled, let registry = features.metrics.prometheusRegistry else { return }
+        MetricsController(housekeeping: features.housekeeping, registry: registry).addRoutes(to: router)
     }
 }

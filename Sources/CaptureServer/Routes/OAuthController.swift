@@ -6,7 +6,9 @@ import Hummingbird
 /// The standard OAuth endpoints (RFC 6749 token, RFC 7009 revocation, RFC 7662 introspection, RFC 8414
 /// metadata), errors in RFC 6749 §5.2 shape.
 struct OAuthController {
-    let service: CaptureService
+    let settings: ServiceSettings
+    let tokens: TokenService
+    let catalog: FlowCatalog
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.post("/oauth/token", use: token)
@@ -16,16 +18,16 @@ struct OAuthController {
     }
 
     @Sendable func token(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        let parameters = try await APIRequest.parameters(request, limit: settings.maxBodyBytes)
         let (clientID, secret) = try Self.clientCredentials(request, parameters)
         guard let type = parameters["grant_type"], !type.isEmpty else { throw CaptureError.missingArgument("grant_type") }
         switch GrantType(rawValue: type) {
         case .refreshToken:
-            let grant = try await service.refresh(
+            let grant = try await tokens.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
             return Reply.ok(grant.replyFields)
         case .authorizationCode:
-            let grant = try await service.exchangeCode(
+            let grant = try await tokens.exchangeCode(
                 parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
                 clientID: clientID, clientSecret: secret)
             return Reply.ok(grant.replyFields)
@@ -35,22 +37,22 @@ struct OAuthController {
     }
 
     @Sendable func revoke(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        let parameters = try await APIRequest.parameters(request, limit: settings.maxBodyBytes)
         let (clientID, secret) = try Self.clientCredentials(request, parameters)
-        try await service.revoke(token: parameters["token"], clientID: clientID, clientSecret: secret)
+        try await tokens.revoke(token: parameters["token"], clientID: clientID, clientSecret: secret)
         return Reply.json([:])
     }
 
     @Sendable func introspect(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: service.settings.maxBodyBytes)
+        let parameters = try await APIRequest.parameters(request, limit: settings.maxBodyBytes)
         let (clientID, secret) = try Self.clientCredentials(request, parameters)
-        let introspection = try await service.introspect(token: parameters["token"], clientID: clientID, clientSecret: secret)
+        let introspection = try await tokens.introspect(token: parameters["token"], clientID: clientID, clientSecret: secret)
         return Reply.json(bytes: introspection?.encodedBytes ?? Introspection.inactive.encodedBytes())
     }
 
     /// RFC 8414: what a standard OAuth library needs to find the endpoints. Only what works today is listed.
     @Sendable func metadata(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let issuer = service.settings.resolvedPublicOrigin
+        let issuer = settings.resolvedPublicOrigin
         let clientAuth: JSONValue = ["client_secret_basic", "client_secret_post"]
         var fields: [String: JSONValue] = [
             "issuer": .string(issuer),
@@ -67,7 +69,7 @@ struct OAuthController {
         // The authorization_code grant needs an authorization endpoint (RFC 8414 §2; Authlib's validate() refuses
         // metadata without one): the sign-in page takes RFC 6749's request (client_id, response_type=code, PKCE) and
         // hands the code to the host through the bridge (docs/decisions.md, "OpenAPI and interop").
-        if let flow = service.catalog.flow(named: Self.authorizationFlow)?.name ?? service.catalog.pageFlows.first?.name {
+        if let flow = catalog.flow(named: Self.authorizationFlow)?.name ?? catalog.pageFlows.first?.name {
             fields["authorization_endpoint"] = .string(issuer + "/flows/" + flow)
         }
         return Reply.json(.object(fields))

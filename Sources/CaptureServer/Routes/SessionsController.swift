@@ -6,7 +6,8 @@ import Hummingbird
 /// The person's sessions in the Capture API's style: the list, one signed out, every other one signed out. Decode,
 /// call one use case, encode.
 struct SessionsController {
-    let service: CaptureService
+    let privacy: PrivacyService
+    let settings: ServiceSettings
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.post("/sessions", use: list)
@@ -15,25 +16,25 @@ struct SessionsController {
     }
 
     private func parameters(_ request: Request, _ own: Set<String>) async throws -> [String: String] {
-        try await FactorsController.parameters(request, own, service: service)
+        try await FactorsController.parameters(request, own, limit: settings.maxBodyBytes)
     }
 
     @Sendable func list(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token"])
-        let sessions = try await service.sessions(accessToken: APIRequest.accessToken(request, parameters: parameters))
+        let sessions = try await privacy.sessions(accessToken: APIRequest.accessToken(request, parameters: parameters))
         return Reply.ok(["sessions": .array(sessions.map(Self.view))])
     }
 
     @Sendable func end(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token", "session"])
-        let revoked = try await service.endSession(
+        let revoked = try await privacy.endSession(
             accessToken: APIRequest.accessToken(request, parameters: parameters), id: parameters["session"])
         return Reply.ok(["revoked": .int(Int64(revoked))])
     }
 
     @Sendable func endOthers(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await parameters(request, ["access_token"])
-        let revoked = try await service.endOtherSessions(
+        let revoked = try await privacy.endOtherSessions(
             accessToken: APIRequest.accessToken(request, parameters: parameters))
         return Reply.ok(["revoked": .int(Int64(revoked))])
     }

@@ -7,12 +7,13 @@ import Hummingbird
 /// token in the fragment. `POST /oauth/auth_native` and `/oauth/register_native` redeem that token
 /// (CaptureAPIController).
 struct SocialSignInController {
-    let service: CaptureService
+    let settings: ServiceSettings
+    let social: SocialService
 
     /// The browser's redirects (pages).
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.get("/social/:provider/start", use: start)
-        router.get(RouterPath(CaptureService.socialCallbackPath), use: callback)
+        router.get(RouterPath(SocialService.socialCallbackPath), use: callback)
     }
 
     /// Janrain Engage's endpoint for native provider SDKs (Engage's error shape).
@@ -24,8 +25,8 @@ struct SocialSignInController {
     /// `provider` (jump.android may name it in the URL as `providername`) in, `{"stat":"ok","token":…}` out.
     @Sendable func nativeSignIn(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(
-            request, limit: service.settings.maxBodyBytes, allowedInQuery: ["providername"])
-        let token = try await service.signInNatively(
+            request, limit: settings.maxBodyBytes, allowedInQuery: ["providername"])
+        let token = try await social.signInNatively(
             NativeProviderSignIn(
                 provider: parameters["provider"] ?? parameters["providername"], token: parameters["token"],
                 tokenSecret: parameters["token_secret"], clientID: parameters["client_id"]))
@@ -35,13 +36,13 @@ struct SocialSignInController {
     @Sendable func start(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         do {
             let parameters = try QueryFields.read(request)
-            let (url, state) = try await service.startSocialLogin(
+            let (url, state) = try await social.startSocialLogin(
                 SocialStart(parameters: parameters, provider: context.parameters.get("provider") ?? ""))
             var response = Self.redirect(to: url, status: .found)
             // Binds the sign-in to this browser (RFC 6749 §10.12); sent back only to the callback.
-            let secure = service.settings.resolvedPublicOrigin.hasPrefix("https://") ? "; Secure" : ""
+            let secure = settings.resolvedPublicOrigin.hasPrefix("https://") ? "; Secure" : ""
             response.headers[.setCookie] =
-                "\(Self.cookie)=\(state); Path=\(CaptureService.socialCallbackPath); Max-Age=600; HttpOnly; SameSite=Lax\(secure)"
+                "\(Self.cookie)=\(state); Path=\(SocialService.socialCallbackPath); Max-Age=600; HttpOnly; SameSite=Lax\(secure)"
             return response
         } catch let error as CaptureError {
             // Nothing is redirected on a refusal: the page's address was not (yet) checked, or was refused.
@@ -53,7 +54,7 @@ struct SocialSignInController {
 
     @Sendable func callback(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let query = try QueryFields.read(request)
-        let outcome = try await service.finishSocialLogin(
+        let outcome = try await social.finishSocialLogin(
             state: query["state"], browserState: Self.cookieValue(request.headers[values: .cookie]),
             code: query["code"], error: query["error"])
         var response: Response
@@ -71,7 +72,7 @@ struct SocialSignInController {
             response = ErrorPage.response(kind, status: .badRequest, messages: context.pageMessages(request))
         }
         response.headers[.setCookie] =
-            "\(Self.cookie)=; Path=\(CaptureService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
+            "\(Self.cookie)=; Path=\(SocialService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
         return response
     }
 

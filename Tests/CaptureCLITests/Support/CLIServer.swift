@@ -29,7 +29,7 @@ final class CLIServer: @unchecked Sendable {
     }()
 
     init(world: TestWorld) async throws {
-        adminKey = try await world.service.createAdminKey(name: "cli-tests", by: .service).presented
+        adminKey = try await world.service.admin.createAdminKey(name: "cli-tests", by: .service).presented
         let binary = try #require(Self.binary, "build capture-server first (swift build)")
         // Port 0: the kernel's choice, announced in the server's output (ServerAnnouncement).
         output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-server-\(UUID().uuidString).log")

@@ -23,12 +23,12 @@ import Testing
 
     @discardableResult
     static func attempt(
-        _ service: CaptureService, password: String, from address: String?, device: String? = nil, email: String = owner
+        _ service: CaptureFeatures, password: String, from address: String?, device: String? = nil, email: String = owner
     ) async -> Outcome {
         var parameters = TestWorld.signIn(email: email, password: password)
         if let device { parameters["device_token"] = device }
         do {
-            _ = try await service.signIn(FlowRequest(parameters: parameters, remoteAddress: address))
+            _ = try await service.signIn.signIn(FlowRequest(parameters: parameters, remoteAddress: address))
             return .signedIn
         } catch CaptureError.invalidCredentials {
             return .wrong
@@ -52,7 +52,7 @@ import Testing
         var registration = TestWorld.registration(email: Self.owner, password: Self.password)
         registration["device_token"] = ""
         let device = try #require(
-            try await world.service.register(FlowRequest(parameters: registration, remoteAddress: "192.0.2.1")).deviceToken)
+            try await world.service.signIn.register(FlowRequest(parameters: registration, remoteAddress: "192.0.2.1")).deviceToken)
         // The attacker shares the owner's address (carrier NAT, the same Wi-Fi) but not the device.
         for _ in 0..<10 { #expect(await Self.attempt(world, password: "guess", from: "192.0.2.1") == .wrong) }
         #expect(await Self.attempt(world, password: Self.password, from: "192.0.2.1") == .limited)
@@ -69,7 +69,7 @@ import Testing
         let world = try await TestWorld.make { $0.signInMaxFailures = 3 }
         var registration = TestWorld.registration(email: Self.owner, password: Self.password)
         registration["device_token"] = ""
-        let device = try #require(try await world.service.register(FlowRequest(parameters: registration)).deviceToken)
+        let device = try #require(try await world.service.signIn.register(FlowRequest(parameters: registration)).deviceToken)
         for _ in 0..<3 { #expect(await Self.attempt(world, password: "guess", from: "192.0.2.1", device: device) == .wrong) }
         #expect(await Self.attempt(world, password: Self.password, from: "192.0.2.1", device: device) == .limited)
     }
@@ -123,7 +123,7 @@ import Testing
             $0.signInMaxFailuresPerAddress = 4
         }
         // Everyone arrives from the proxy's address: the owner registered through it, so the account knows it.
-        _ = try await world.service.register(
+        _ = try await world.service.signIn.register(
             FlowRequest(parameters: TestWorld.registration(email: Self.owner, password: Self.password), remoteAddress: "10.0.0.1")
         )
         try await world.register("newcomer@example.com", password: Self.password)
@@ -140,7 +140,7 @@ import Testing
         for _ in 0..<3 { await Self.attempt(world, password: "guess", from: "203.0.113.5") }
 
         // A second service on the same file (a restart, or another process) sees the same counters.
-        let restarted = await CaptureService.make(
+        let restarted = await CaptureFeatures.make(
             settings: world.service.settings, catalog: world.service.catalog,
             store: CaptureDatabase.repositories(try CaptureDatabase.open(path: world.database)), time: world.time)
         #expect(await Self.attempt(restarted, password: Self.password, from: "203.0.113.5") == .limited)
@@ -158,27 +158,27 @@ import Testing
     @Test func registrationIsLimitedPerAddress() async throws {
         let world = try await TestWorld.make { $0.registrationsPerAddress = 2 }
         for index in 0..<2 {
-            _ = try await world.service.register(
+            _ = try await world.service.signIn.register(
                 FlowRequest(parameters: TestWorld.registration(email: "r\(index)@example.com"), remoteAddress: "203.0.113.1"))
         }
         await #expect(throws: CaptureError.rateLimited) {
-            try await world.service.register(
+            try await world.service.signIn.register(
                 FlowRequest(parameters: TestWorld.registration(email: "r9@example.com"), remoteAddress: "203.0.113.1"))
         }
-        _ = try await world.service.register(
+        _ = try await world.service.signIn.register(
             FlowRequest(parameters: TestWorld.registration(email: "r9@example.com"), remoteAddress: "203.0.113.2"))
     }
 
     @Test func anAddressInUseCostsRegistrationTheSamePasswordHash() async throws {
         let world = try await TestWorld.make()
         let counting = CountingHasher(BcryptPasswordHasher(cost: 10))
-        let service = CaptureService(
-            settings: world.service.settings, catalog: world.service.catalog, store: world.service.store, hasher: counting,
-            time: world.time, decoyHash: await counting.hash("decoy"))
-        _ = try await service.register(FlowRequest(parameters: TestWorld.registration(email: "taken@example.com")))
+        let service = CaptureFeatures(
+            settings: world.service.settings, catalog: world.service.catalog, store: world.service.store,
+            parts: .init(hasher: counting, time: world.time, random: SystemRandom(), decoyHash: await counting.hash("decoy")))
+        _ = try await service.signIn.register(FlowRequest(parameters: TestWorld.registration(email: "taken@example.com")))
         let before = counting.hashes
         await #expect(throws: CaptureError.emailAddressInUse(field: "emailAddress")) {
-            try await service.register(FlowRequest(parameters: TestWorld.registration(email: "taken@example.com")))
+            try await service.signIn.register(FlowRequest(parameters: TestWorld.registration(email: "taken@example.com")))
         }
         #expect(counting.hashes == before + 1, "the 380 path does the same bcrypt work as a new registration")
     }

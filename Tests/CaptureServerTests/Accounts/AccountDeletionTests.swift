@@ -53,10 +53,10 @@ import Testing
             let back = try await api.post("/oauth/auth_native_traditional", Self.reactivation("leaving@example.com"))
             let token = try #require(back.json["access_token"] as? String, "\(back.json)")
             #expect(try await api.post("/entity", ["access_token": token]).stat == "ok")
-            let user = try await world.service.findUser("leaving@example.com")
+            let user = try await world.service.admin.findUser("leaving@example.com")
             #expect(!user.isDisabled && user.deleteRequestedAt == nil)
-            #expect(try await world.service.purgeExpired()["accounts_erased"] == 0)
-            let actions = try await world.service.auditLog(AuditFilter(target: user.id)).map(\.action)
+            #expect(try await world.service.housekeeping.purgeExpired()["accounts_erased"] == 0)
+            let actions = try await world.service.audit.auditLog(AuditFilter(target: user.id)).map(\.action)
             #expect(actions.prefix(2) == ["account.reactivated", "account.deleted"])
         }
     }
@@ -74,13 +74,13 @@ import Testing
             #expect(
                 try await api.post("/oauth/deactivate_account", Self.deletion(grant.accessToken, password: Self.password)).stat
                     == "ok")
-            _ = try await world.service.audited("user.show", target: "Erased@Example.com", by: .service) { 0 }
+            _ = try await world.service.audit.audited("user.show", target: "Erased@Example.com", by: .service) { 0 }
 
             world.time.advance(by: 30 * 86400 + 1)
             // Past the grace period and not yet erased: refused with no way back.
             let late = try await api.post("/oauth/auth_native_traditional", Self.reactivation("erased@example.com"))
             #expect(late.code == 403 && late.json["reactivate_until"] == nil, "\(late.json)")
-            #expect(try await world.service.purgeExpired()["accounts_erased"] == 1)
+            #expect(try await world.service.housekeeping.purgeExpired()["accounts_erased"] == 1)
 
             #expect(try await store.users.find(id: auth.user.id) == nil)
             #expect(try await store.secondFactors.find(userID: auth.user.id) == nil)
@@ -90,7 +90,7 @@ import Testing
             // address that no longer waits does.
             #expect(messages.allSatisfy { $0.userID != auth.user.id && $0.recipient != "erased@example.com" })
             #expect(messages.isEmpty, "\(messages.map(\.kind))")
-            let audit = try await world.service.auditLog(AuditFilter(page: Page(limit: 100)))
+            let audit = try await world.service.audit.auditLog(AuditFilter(page: Page(limit: 100)))
             #expect(!audit.isEmpty)
             #expect(audit.allSatisfy { $0.target != auth.user.id && $0.target.lowercased() != "erased@example.com" })
             let pseudonymous = audit.filter { $0.target.hasPrefix("erased:") }
@@ -116,10 +116,10 @@ import Testing
     @Test func anOperatorDisabledAccountIsNotReactivatedByItsOwner() async throws {
         try await withAPI { api, world in
             _ = try await world.register("locked@example.com")
-            _ = try await world.service.setDisabled("locked@example.com", disabled: true)
+            _ = try await world.service.admin.setDisabled("locked@example.com", disabled: true)
             let reply = try await api.post("/oauth/auth_native_traditional", Self.reactivation("locked@example.com"))
             #expect(reply.code == 403 && reply.json["reactivate_until"] == nil)
-            #expect(try await world.service.findUser("locked@example.com").isDisabled)
+            #expect(try await world.service.admin.findUser("locked@example.com").isDisabled)
         }
     }
 

@@ -37,13 +37,13 @@ import Testing
             #expect(actions.contains("session.end_others"), "\(actions)")
             // Nothing that works as a credential or reveals one.
             let text = reply.text
-            let user = try await world.service.findUser("mine@example.com")
+            let user = try await world.service.admin.findUser("mine@example.com")
             for secret in [token, refresh, registration, try #require(user.passwordHash), SessionListTests.password] {
                 #expect(!text.contains(secret))
             }
             #expect(!text.contains("passwordHash") && !text.contains("refresh_secret") && !text.contains("publicKey"))
             // The download is itself in the history.
-            let logged = try await world.service.auditLog(AuditFilter(target: user.id)).first
+            let logged = try await world.service.audit.auditLog(AuditFilter(target: user.id)).first
             #expect(logged?.action == "account.export" && logged?.detail == "downloaded")
 
             let refused = try await api.post("/account/export", ["access_token": registration])

@@ -15,7 +15,7 @@ import Testing
 
     /// The newest outbox entry for `email`, and the code its text carries.
     static func mailed(_ world: TestWorld, to email: String) async throws -> (OutboxEntry, String?) {
-        let entry = try #require(try await world.service.listMail().first { $0.recipient == email })
+        let entry = try #require(try await world.service.admin.listMail().first { $0.recipient == email })
         let code = entry.text.flatMap { text in
             text.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/).map { String($0.output) }
         }
@@ -24,7 +24,7 @@ import Testing
 
     /// The code the newest message to `email` carries in its link (the short code and its tag).
     static func linkCode(_ world: TestWorld, to email: String) async throws -> String? {
-        let entry = try #require(try await world.service.listMail().first { $0.recipient == email })
+        let entry = try #require(try await world.service.admin.listMail().first { $0.recipient == email })
         return entry.text?.firstMatch(of: /code=([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{26})&/).map {
             String($0.output.1)
         }
@@ -102,7 +102,7 @@ import Testing
             _ = try await api.post("/oauth/forgot_password_native", ask)
             var (_, code) = try await Self.mailed(world, to: "once@example.com")
             // The verification code from registration is not a reset code, and vice versa.
-            let verification = try #require(try await world.service.listMail().last { $0.kind == .emailVerification })
+            let verification = try #require(try await world.service.admin.listMail().last { $0.kind == .emailVerification })
             let verificationCode = String(verification.text!.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)!.output)
             let crossed = try await api.post(
                 "/oauth/reset_password_native", Self.resetFields("once@example.com", code: verificationCode))
@@ -145,7 +145,7 @@ import Testing
             var (_, code) = try await Self.mailed(world, to: "check@example.com")
             #expect(try await check(code!).stat == "ok")
             #expect(try await check(code!).stat == "ok", "checking spends nothing")
-            let verification = try #require(try await world.service.listMail().last { $0.kind == .emailVerification })
+            let verification = try #require(try await world.service.admin.listMail().last { $0.kind == .emailVerification })
             let verificationCode = String(verification.text!.firstMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/)!.output)
             let crossed = try await check(verificationCode)
             #expect(crossed.code == 390 && (crossed.json["invalid_fields"] as? [String: Any])?["verification_code"] != nil)
@@ -266,7 +266,7 @@ import Testing
                 "/oauth/register_native_traditional",
                 TestWorld.registration(email: "unverified@example.com", password: Self.password))
             #expect(registered.code == 112 && registered["access_token"] == nil && registered["authorization_code"] == nil)
-            #expect(try await world.service.listMail().filter { $0.recipient == "unverified@example.com" }.count == 1)
+            #expect(try await world.service.admin.listMail().filter { $0.recipient == "unverified@example.com" }.count == 1)
             let reply = try await api.post(
                 "/oauth/auth_native_traditional", TestWorld.signIn(email: "unverified@example.com", password: Self.password))
             #expect(reply.code == 112 && reply.json["error"] as? String == "email_not_verified")
@@ -301,7 +301,7 @@ import Testing
             let code = try #require(signedIn["authorization_code"] as? String)
             user.emailVerifiedAt = nil
             try await world.service.store.users.update(user)
-            let mailedBefore = try await world.service.listMail().count
+            let mailedBefore = try await world.service.admin.listMail().count
             let refused = try await api.post(
                 "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "demo-mobile-app"])
             #expect(refused.status == .badRequest && refused["error"] as? String == "invalid_grant" && refused.code == 112)
@@ -310,7 +310,7 @@ import Testing
                 "redirect_uri": TestWorld.flowParameters(form: "")["redirect_uri"] ?? "",
             ].filter { !$0.value.isEmpty }
             #expect(try await api.post("/oauth/token", exchange).code == 112)
-            #expect(try await world.service.listMail().count > mailedBefore, "a code went to the address")
+            #expect(try await world.service.admin.listMail().count > mailedBefore, "a code went to the address")
             user.emailVerifiedAt = world.time.now()
             try await world.service.store.users.update(user)
             let refreshed = try await api.post(
@@ -322,12 +322,12 @@ import Testing
     @Test func bodiesAreForgottenOnceTheirCodeExpires() async throws {
         let world = try await TestWorld.make()
         try await world.register("expiring@example.com", password: Self.password)
-        #expect(try await world.service.listMail().first?.text != nil)
+        #expect(try await world.service.admin.listMail().first?.text != nil)
         world.time.advance(by: 24 * 3600 + 1)
         #expect(try await world.service.store.outbox.forgetBodies(at: world.time.now()) == 1)
-        let entry = try #require(try await world.service.listMail().first)
+        let entry = try #require(try await world.service.admin.listMail().first)
         #expect(entry.text == nil && entry.html == nil && entry.subject == "Confirm your email address")
-        await #expect(throws: CaptureError.self) { try await world.service.retryMail(entry.id!) }
+        await #expect(throws: CaptureError.self) { try await world.service.admin.retryMail(entry.id!) }
     }
 
     @Test func theRecoveryCallsJanrainsSDKsMakeAreAcceptedAsSent() async throws {
@@ -352,7 +352,7 @@ import Testing
                     "emailAddress": "sdk@example.com", "flow_version": "20261122", "flow": "webViewSignIn",
                 ])
             #expect(resend.text == #"{"stat":"ok"}"#, "\(resend.json)")
-            #expect(try await world.service.listMail().filter { $0.status == .pending }.count == 4)
+            #expect(try await world.service.admin.listMail().filter { $0.status == .pending }.count == 4)
         }
     }
 }

@@ -55,21 +55,21 @@ import Testing
                 "/access/useVerificationCode", ["verification_code": try #require(oldCode), "email": "victim@corp.example"])
             #expect(refused.code == 390)
             // The old address is told; the new one gets a code of its own, which proves it.
-            let notice = try #require(try await world.service.listMail().first { $0.kind == .emailChanged })
+            let notice = try #require(try await world.service.admin.listMail().first { $0.kind == .emailChanged })
             #expect(notice.recipient == "a@attacker.example" && notice.text?.contains("victim@corp.example") == true)
             let (_, newCode) = try await AccountRecoveryTests.mailed(world, to: "victim@corp.example")
             #expect(
                 try await api.post(
                     "/access/useVerificationCode", ["verification_code": try #require(newCode), "email": "victim@corp.example"]
                 ).stat == "ok")
-            let audit = try await world.service.auditLog(AuditFilter(action: "user.email_change", target: user.id))
+            let audit = try await world.service.audit.auditLog(AuditFilter(action: "user.email_change", target: user.id))
             #expect(audit.count == 1)
         }
     }
 
     /// The code in the link of the old address's notice (its fragment), nil when the notice has no way back.
     static func restoreCode(_ world: TestWorld, to email: String) async throws -> String? {
-        let notice = try #require(try await world.service.listMail().first { $0.kind == .emailChanged && $0.recipient == email })
+        let notice = try #require(try await world.service.admin.listMail().first { $0.kind == .emailChanged && $0.recipient == email })
         #expect(notice.html?.contains("{{") == false && notice.text?.contains("{{") == false, "every placeholder filled")
         return notice.text?.firstMatch(of: /#screen=resetPassword&code=([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})/).map {
             String($0.output.1)
@@ -115,7 +115,7 @@ import Testing
             let again = try await api.post(
                 "/oauth/reset_password_native", AccountRecoveryTests.resetFields("owner@corp.example", code: code))
             #expect(again.code == 390, "the link works once")
-            #expect(try await world.service.auditLog(AuditFilter(action: "user.email_restore", target: user.id)).count == 1)
+            #expect(try await world.service.audit.auditLog(AuditFilter(action: "user.email_restore", target: user.id)).count == 1)
         }
     }
 

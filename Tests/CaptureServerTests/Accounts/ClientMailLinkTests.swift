@@ -15,7 +15,7 @@ import Testing
 
     /// The newest message to `email`: its text.
     static func newest(_ world: TestWorld, to email: String) async throws -> String {
-        try #require(try await world.service.listMail().first { $0.recipient == email }?.text)
+        try #require(try await world.service.admin.listMail().first { $0.recipient == email }?.text)
     }
 
     @Test func aClientAddedAtRunTimeHasItsMailLinksOnItsOwnPages() async throws {

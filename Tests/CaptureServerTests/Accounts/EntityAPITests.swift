@@ -153,21 +153,21 @@ import Testing
         var second = TestWorld.registration(email: "unique-2@example.com")
         second["displayName"] = "TESTER"
         await #expect(throws: CaptureError.invalidFormFields(["displayName": ["Display name is already taken."]])) {
-            try await world.service.register(FlowRequest(parameters: second))
+            try await world.service.signIn.register(FlowRequest(parameters: second))
         }
         second["displayName"] = "Other"
-        let other = try await world.service.register(FlowRequest(parameters: second)).grant!.accessToken
+        let other = try await world.service.signIn.register(FlowRequest(parameters: second)).grant!.accessToken
         // Through the API: Janrain's 361.
         await #expect(
             throws: CaptureError.schemaViolation(SchemaViolation(.unique, "displayName", "this displayName is already taken"))
         ) {
-            try await world.service.changeEntity(
+            try await world.service.profile.changeEntity(
                 .update, accessToken: other, parameters: ["attributes": #"{"displayName":"tester"}"#])
         }
         // Once the first record lets go of the name, it is free.
-        _ = try await world.service.changeEntity(
+        _ = try await world.service.profile.changeEntity(
             .update, accessToken: first, parameters: ["attributes": #"{"displayName":"Renamed"}"#])
-        let taken = try await world.service.changeEntity(
+        let taken = try await world.service.profile.changeEntity(
             .update, accessToken: other, parameters: ["attributes": #"{"displayName":"Tester"}"#])
         #expect(taken.displayName == "Tester")
         let rows = try await world.pool.read { db in

@@ -24,7 +24,7 @@ import Testing
             "/oauth/forgot_password_native", AccountRecoveryTests.flow("forgotPasswordForm", ["signInEmailAddress": email]))
         let user = try #require(try await world.service.store.users.find(email: email))
         let hash = try #require(user.passwordHash)
-        #expect(try await world.service.listMail().contains { $0.text?.contains("Zebulon Quist") == true })
+        #expect(try await world.service.admin.listMail().contains { $0.text?.contains("Zebulon Quist") == true })
         return (user, token, [email, "Zebulon Quist", "Zebulonia", "Quistgaard", "xylophones", user.id, hash])
     }
 
@@ -54,7 +54,7 @@ import Testing
         try await withAPI(backend: .sqlite) { api, world in
             let (_, _, needles) = try await Self.person(api, world)
             #expect(!(try Self.traces(of: needles, in: world)).isEmpty, "the search finds a person who is there")
-            _ = try await world.service.deleteUser(Self.email)
+            _ = try await world.service.admin.deleteUser(Self.email)
             try await Self.checkGone(needles, world, after: "capturectl user delete")
         }
     }
@@ -66,7 +66,7 @@ import Testing
                 "/oauth/deactivate_account", AccountDeletionTests.deletion(token, password: Self.password))
             #expect(deleted.stat == "ok", "\(deleted.json)")
             // The deletion notice waits for delivery with the address alone: no name, nothing of the profile.
-            let mail = try await world.service.listMail()
+            let mail = try await world.service.admin.listMail()
             #expect(mail.map(\.kind) == [.accountDeleted] && mail[0].recipient == Self.email, "\(mail.map(\.kind))")
             #expect(mail[0].userID == nil && mail[0].text?.contains("Zebulon") == false)
             #expect(mail[0].html?.contains("Zebulon") == false)
@@ -82,12 +82,12 @@ import Testing
                 try await api.post("/oauth/deactivate_account", AccountDeletionTests.deletion(token, password: Self.password))
                     .stat == "ok")
             // The deletion notice was delivered long before the erasure (its body and address forgotten then).
-            var notice = try #require(try await world.service.listMail().first { $0.kind == .accountDeleted })
+            var notice = try #require(try await world.service.admin.listMail().first { $0.kind == .accountDeleted })
             notice.status = .sent
             notice.forgetBody()
             try await world.service.store.outbox.update(notice)
             world.time.advance(by: 30 * 86400 + 1)
-            #expect(try await world.service.purgeExpired()["accounts_erased"] == 1)
+            #expect(try await world.service.housekeeping.purgeExpired()["accounts_erased"] == 1)
             try await Self.checkGone(needles, world, after: "the purge after the grace period")
         }
     }

@@ -22,7 +22,7 @@ import Testing
             #expect(reply.code == 390 && reply["error"] as? String == "invalid_form_fields")
             let invalid = try #require(reply["invalid_fields"] as? [String: [String]])
             #expect(invalid["displayName"] == ["Display name is too long."])
-            #expect(try await world.service.listUsers().isEmpty)
+            #expect(try await world.service.admin.listUsers().isEmpty)
         }
     }
 
@@ -40,7 +40,7 @@ import Testing
                 #expect(reply.code == 390, "\(name)")
                 #expect((reply["invalid_fields"] as? [String: [String]])?[name] != nil, "\(name)")
             }
-            let user = try await world.service.entity(accessToken: token)
+            let user = try await world.service.profile.entity(accessToken: token)
             #expect(user.displayName == "Tester" && user.givenName == "Tess" && user.familyName == "Ter")
         }
     }
@@ -66,7 +66,7 @@ import Testing
             #expect(refused.status == .badRequest && refused["argument"] as? String == "attributes")
             #expect((refused["error_description"] as? String)?.contains("string is longer than 4096 bytes") == true)
 
-            let user = try await world.service.entity(accessToken: token)
+            let user = try await world.service.profile.entity(accessToken: token)
             #expect(user.displayName == "Tester" && user.givenName == "Tess" && user.familyName == "Ter")
         }
     }
@@ -79,7 +79,7 @@ import Testing
             let json = String(decoding: JSONValue.object(["displayName": .string(name)]).encoded(), as: UTF8.self)
             let reply = try await api.post("/entity.update", ["access_token": token, "attributes": json])
             #expect(reply.stat == "ok")
-            #expect(try await world.service.entity(accessToken: token).displayName == name)
+            #expect(try await world.service.profile.entity(accessToken: token).displayName == name)
         }
     }
 }

@@ -78,9 +78,9 @@ import Testing
             // The operator publishes version 2.
             var settings = world.service.settings
             settings.legalDocuments = Self.terms("2")
-            let service = await CaptureService.make(
+            let service = await CaptureFeatures.make(
                 settings: settings, catalog: world.service.catalog, store: world.service.store, time: world.time)
-            let changed = API(router: try buildRouter(service: service))
+            let changed = API(router: try buildRouter(features: service))
             let signIn = TestWorld.signIn(email: "kept@example.com", password: "correct horse battery")
             let stopped = try await changed.post("/oauth/auth_native_traditional", signIn)
             #expect(stopped.code == 280 && stopped.json["access_token"] == nil, "\(stopped.json)")

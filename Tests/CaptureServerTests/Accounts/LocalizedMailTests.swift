@@ -12,7 +12,7 @@ import Testing
     }
 
     static func mailed(_ world: TestWorld, to email: String) async throws -> OutboxEntry {
-        try #require(try await world.service.listMail().first { $0.recipient == email && $0.kind == .passwordReset })
+        try #require(try await world.service.admin.listMail().first { $0.recipient == email && $0.kind == .passwordReset })
     }
 
     @Test func aPasswordResetIsWrittenInTheCallsLanguage() async throws {
@@ -44,7 +44,7 @@ import Testing
             registration["locale"] = "ar"
             let reply = try await api.post("/oauth/register_native_traditional", registration)
             #expect(reply.stat == "ok", "\(reply.json)")
-            let entry = try #require(try await world.service.listMail().first { $0.kind == .emailVerification })
+            let entry = try #require(try await world.service.admin.listMail().first { $0.kind == .emailVerification })
             #expect(entry.subject == "أكّد عنوان بريدك الإلكتروني")
             #expect(entry.text?.contains("لمدة 24 ساعة") == true, "\(entry.text ?? "")")
         }

@@ -91,7 +91,7 @@ import Testing
 
             // Each decision is an audit row; saves that changed nothing are not.
             let user = try #require(try await world.service.store.users.find(email: "reader@example.com"))
-            let rows = try await world.service.auditLog(AuditFilter(action: "user.consent_changed", target: user.id))
+            let rows = try await world.service.audit.auditLog(AuditFilter(action: "user.consent_changed", target: user.id))
             #expect(rows.compactMap(\.detail).sorted() == ["marketing granted", "marketing granted", "marketing withdrawn"])
 
             // The data download carries the choice and its stamp.

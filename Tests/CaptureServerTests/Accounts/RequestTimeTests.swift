@@ -21,7 +21,7 @@ import Testing
         let world = try await TestWorld.make(settingsDirectory: settings) {
             $0.webFlowsDirectory = TestWorld.repositoryRoot.appendingPathComponent("WebFlows").path
         }
-        try await body(API(router: try buildRouter(service: world.service)), world)
+        try await body(API(router: try buildRouter(features: world.service)), world)
     }
 
     static func stored(_ world: TestWorld, _ email: String, _ attribute: String) async throws -> String? {

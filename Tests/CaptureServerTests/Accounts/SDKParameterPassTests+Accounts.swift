@@ -23,7 +23,7 @@ extension SDKParameterPassTests {
                 let reply = try await api.post("/oauth/forgot_password_native", fields)
                 #expect(reply.text == #"{"stat":"ok"}"#, "\(sdk): \(reply.json)")
             }
-            #expect(try await world.service.listMail().filter { $0.kind == .passwordReset }.count == 2)
+            #expect(try await world.service.admin.listMail().filter { $0.kind == .passwordReset }.count == 2)
         }
     }
 
@@ -39,7 +39,7 @@ extension SDKParameterPassTests {
                 #expect(reply.text == #"{"stat":"ok"}"#, "\(sdk): \(reply.json)")
             }
             // The registration's code plus one per resend.
-            #expect(try await world.service.listMail().filter { $0.kind == .emailVerification }.count == 3)
+            #expect(try await world.service.admin.listMail().filter { $0.kind == .emailVerification }.count == 3)
         }
     }
 
@@ -61,7 +61,7 @@ extension SDKParameterPassTests {
                         "birthdate": "1991-02-03", "phone": "",
                     ])
                 #expect(reply.stat == "ok", "\(sdk): \(reply.json)")
-                #expect(try await world.service.entity(accessToken: token).displayName == name, "\(sdk)")
+                #expect(try await world.service.profile.entity(accessToken: token).displayName == name, "\(sdk)")
             }
             let expired = try await api.post(
                 "/oauth/update_profile_native",

@@ -92,8 +92,8 @@ import Testing
             #expect(try await api.post("/entity", ["access_token": second]).stat == "ok")
             #expect(try await api.post("/entity", ["access_token": stranger]).stat == "ok")
             #expect(try await Self.sessions(api, second).count == 1)
-            let user = try await world.service.findUser("owner@example.com")
-            let actions = try await world.service.auditLog(AuditFilter(target: user.id)).map(\.action)
+            let user = try await world.service.admin.findUser("owner@example.com")
+            let actions = try await world.service.audit.auditLog(AuditFilter(target: user.id)).map(\.action)
             #expect(actions.prefix(2) == ["session.end_others", "session.end"])
         }
     }

@@ -84,7 +84,7 @@ import Testing
             #expect(try await store.identities.list(userID: user.id).count == 1)
             #expect(try await store.secondFactors.find(userID: user.id) == nil)
             #expect(try await store.ceremonies.purge(expiredBefore: .distantFuture) == 0, "no ceremony was begun")
-            let refusals = try await world.service.auditLog(AuditFilter(action: "step_up.refused", target: user.id))
+            let refusals = try await world.service.audit.auditLog(AuditFilter(action: "step_up.refused", target: user.id))
             #expect(refusals.count == 7 && refusals.allSatisfy { $0.outcome == "refused" })
             let named: Set<String> = Set(refusals.compactMap { $0.detail?.components(separatedBy: ":").first })
             let changes: [SensitiveChange] = Self.calls(aged).map(\.0).filter { $0 != .deleteAccount }
@@ -175,7 +175,7 @@ import Testing
             var refreshToken = aged.refreshToken
             for _ in 0..<3 {
                 world.time.advance(by: 3 * 3600)
-                _ = try await world.service.purgeExpired()
+                _ = try await world.service.housekeeping.purgeExpired()
                 let refreshed = try await api.post(
                     "/oauth/token",
                     ["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": "demo-mobile-app"])

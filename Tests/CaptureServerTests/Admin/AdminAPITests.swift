@@ -12,7 +12,7 @@ import Testing
     /// A service with an admin key; `admin` sends requests with it.
     static func withAdmin(_ body: @escaping @Sendable (AdminClient, API, TestWorld) async throws -> Void) async throws {
         try await withAPI { api, world in
-            let (key, presented) = try await world.service.createAdminKey(name: "tests", by: .service)
+            let (key, presented) = try await world.service.admin.createAdminKey(name: "tests", by: .service)
             try await body(AdminClient(api: api, key: presented, id: key.id), api, world)
         }
     }
@@ -59,9 +59,9 @@ import Testing
                 (.post, "/clients"), (.get, "/clients/x"), (.patch, "/clients/x"), (.delete, "/clients/x"),
                 (.post, "/clients/x/rotate-secret"), (.post, "/clients/x/revoke-tokens"), (.get, "/audit"),
             ]
-            try await world.service.revokeAdminKey(
-                try #require(try await world.service.createAdminKey(name: "old", by: .service).key.id), by: .service)
-            let revoked = try #require(try await world.service.listAdminKeys().first { $0.isRevoked })
+            try await world.service.admin.revokeAdminKey(
+                try #require(try await world.service.admin.createAdminKey(name: "old", by: .service).key.id), by: .service)
+            let revoked = try #require(try await world.service.admin.listAdminKeys().first { $0.isRevoked })
             let wrongSecret = "cbk_\(admin.id)_" + String(repeating: "A", count: 43)
             for (method, path) in routes {
                 for header in [
@@ -75,7 +75,7 @@ import Testing
                 }
             }
             // Nothing was changed by the refused requests.
-            #expect(try await world.service.auditLog(AuditFilter(actor: "admin-key:\(admin.id)")).isEmpty)
+            #expect(try await world.service.audit.auditLog(AuditFilter(actor: "admin-key:\(admin.id)")).isEmpty)
         }
     }
 
@@ -86,7 +86,7 @@ import Testing
             let all = try await admin.get("/tokens")
             #expect(all.status == .ok && admin.items(all).count == 4 && all["next_offset"] is NSNull)
             #expect(!all.text.contains(a.accessToken) && !all.text.contains(a.refreshToken))
-            for record in try await world.service.listTokens() { #expect(!all.text.contains(record.hash)) }
+            for record in try await world.service.admin.listTokens() { #expect(!all.text.contains(record.hash)) }
 
             let first = try await admin.get("/tokens?limit=3")
             #expect(admin.items(first).count == 3 && first["next_offset"] as? Int == 3)
@@ -104,7 +104,7 @@ import Testing
             Self.expectProblem(try await admin.get("/tokens?access_token=x"), .badRequest, error: "invalid_argument")
             Self.expectProblem(try await admin.get("/tokens?user=nobody%40example.com"), .notFound, error: "record_not_found")
 
-            let access = try #require(try await world.service.listTokens(user: "a@example.com", kind: .access).first)
+            let access = try #require(try await world.service.admin.listTokens(user: "a@example.com", kind: .access).first)
             let byID = try await admin.get("/tokens/\(try #require(access.id))")
             #expect(byID["fingerprint"] as? String == access.fingerprint && byID["state"] as? String == "active")
             let byFingerprint = try await admin.get("/tokens/\(access.fingerprint)")
@@ -118,11 +118,11 @@ import Testing
 
             let revoked = try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke")
             #expect(revoked.status == .ok && revoked["revoked"] as? Int == 1)
-            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.entity(accessToken: a.accessToken) }
+            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: a.accessToken) }
             Self.expectProblem(
                 try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke"), .forbidden, error: "access_denied")
 
-            let rows = try await world.service.auditLog(AuditFilter(action: "token.revoke"))
+            let rows = try await world.service.audit.auditLog(AuditFilter(action: "token.revoke"))
             #expect(rows.map(\.outcome) == ["access_denied", "success"])
             #expect(rows.allSatisfy { $0.actor == "admin-key:\(admin.id)" && $0.target == access.fingerprint })
         }
@@ -159,22 +159,22 @@ import Testing
 
             let disabled = try await admin.send(.post, "/users/\(ada.user.id)/disable")
             #expect(disabled["state"] as? String == "disabled")
-            await #expect(throws: CaptureError.self) { try await world.service.entity(accessToken: ada.grant!.accessToken) }
+            await #expect(throws: CaptureError.self) { try await world.service.profile.entity(accessToken: ada.grant!.accessToken) }
             #expect(try await admin.send(.post, "/users/\(ada.user.id)/enable")["state"] as? String == "active")
 
-            let bob = try await world.service.signIn(
+            let bob = try await world.service.signIn.signIn(
                 FlowRequest(parameters: TestWorld.signIn(email: "bob@example.com", password: "correct horse battery")))
             let signedOut = try await admin.send(.post, "/users/bob%40example.com/sign-out")
             #expect(signedOut["revoked"] as? Int == 4)
             await #expect(throws: CaptureError.invalidAccessToken) {
-                try await world.service.entity(accessToken: bob.grant!.accessToken)
+                try await world.service.profile.entity(accessToken: bob.grant!.accessToken)
             }
 
             let deleted = try await admin.send(.delete, "/users/bob%40example.com")
             #expect(deleted["email"] as? String == "bob@example.com")
             Self.expectProblem(try await admin.send(.delete, "/users/bob%40example.com"), .notFound)
 
-            let actions = try await world.service.auditLog(AuditFilter(actor: "admin-key:\(admin.id)")).map(\.action)
+            let actions = try await world.service.audit.auditLog(AuditFilter(actor: "admin-key:\(admin.id)")).map(\.action)
             #expect(actions == ["user.delete", "user.delete", "user.sign_out", "user.enable", "user.disable"])
         }
     }
@@ -211,9 +211,9 @@ import Testing
             let newSecret = try #require(rotated["client_secret"] as? String)
             #expect(newSecret != secret)
             await #expect(throws: CaptureError.invalidClient) {
-                try await world.service.authenticateClient(id: "backend-1", secret: secret)
+                try await world.service.clients.authenticateClient(id: "backend-1", secret: secret)
             }
-            _ = try await world.service.authenticateClient(id: "backend-1", secret: newSecret)
+            _ = try await world.service.clients.authenticateClient(id: "backend-1", secret: newSecret)
 
             try await world.register("c@example.com")
             let revoked = try await admin.send(.post, "/clients/demo-mobile-app/revoke-tokens")
@@ -239,25 +239,25 @@ import Testing
         try await withAPI(configure: { $0.signInMaxFailures = 3 }) { _, world in
             let grant = try await world.register("victim@example.com").grant!
             // A refresh token used twice: the chain is revoked and the reuse recorded.
-            _ = try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            _ = try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
             await #expect(throws: CaptureError.self) {
-                try await world.service.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+                try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
             }
-            let reuse = try #require(try await world.service.auditLog(AuditFilter(action: "token.reuse")).first)
+            let reuse = try #require(try await world.service.audit.auditLog(AuditFilter(action: "token.reuse")).first)
             #expect(reuse.actor == "service" && reuse.outcome == "chain_revoked")
             #expect(reuse.target == String(TokenMinter.hash(grant.refreshToken).prefix(12)))
 
             for _ in 0..<8 {
-                _ = try? await world.service.signIn(
+                _ = try? await world.service.signIn.signIn(
                     FlowRequest(
                         parameters: TestWorld.signIn(email: "victim@example.com", password: "wrong password!"),
                         remoteAddress: "198.51.100.7"))
             }
-            let bursts = try await world.service.auditLog(AuditFilter(action: "signin.burst"))
+            let bursts = try await world.service.audit.auditLog(AuditFilter(action: "signin.burst"))
             #expect(bursts.count == 1 && bursts.first?.target == "victim@example.com")
             #expect(bursts.first?.outcome == "rate_limit_exceeded")
 
-            let everything = try await world.service.auditLog(AuditFilter(page: Page(limit: 1000)))
+            let everything = try await world.service.audit.auditLog(AuditFilter(page: Page(limit: 1000)))
             for entry in everything {
                 let text = "\(entry.target) \(entry.detail ?? "")"
                 #expect(
@@ -268,11 +268,11 @@ import Testing
 
     @Test func auditRowsOlderThanTheRetentionArePurged() async throws {
         try await withAPI(configure: { $0.auditRetentionDays = 30 }) { _, world in
-            let old = try await world.service.createAdminKey(name: "old", by: .service).key
+            let old = try await world.service.admin.createAdminKey(name: "old", by: .service).key
             world.time.advance(by: 31 * 86400)
-            try await world.service.revokeAdminKey(old.id, by: .service)
-            #expect(try await world.service.purgeAuditLog() == 1)
-            #expect(try await world.service.auditLog(AuditFilter()).map(\.action) == ["admin_key.revoke"])
+            try await world.service.admin.revokeAdminKey(old.id, by: .service)
+            #expect(try await world.service.audit.purgeAuditLog() == 1)
+            #expect(try await world.service.audit.auditLog(AuditFilter()).map(\.action) == ["admin_key.revoke"])
         }
     }
 
@@ -298,10 +298,10 @@ import Testing
 
     @Test func withAnAdminPortTheMainRouterHasNoAdminAPI() async throws {
         let world = try await TestWorld.make()
-        let key = try await world.service.createAdminKey(name: "split", by: .service).presented
-        let main = API(router: try buildRouter(service: world.service, servesAdmin: false))
+        let key = try await world.service.admin.createAdminKey(name: "split", by: .service).presented
+        let main = API(router: try buildRouter(features: world.service, servesAdmin: false))
         #expect(try await main.get("/admin/v1/tokens", headers: [.authorization: "Bearer \(key)"]).status == .notFound)
-        let admin = API(router: buildAdminRouter(service: world.service))
+        let admin = API(router: buildAdminRouter(features: world.service))
         #expect(try await admin.get("/admin/v1/tokens", headers: [.authorization: "Bearer \(key)"]).status == .ok)
         #expect(try await admin.get("/flows/webViewSignIn").status == .notFound)
     }

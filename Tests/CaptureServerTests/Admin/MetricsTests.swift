@@ -20,7 +20,7 @@ func withOperationsAPI(
         settings.metricsPublic = true
         configure(&settings)
     }
-    try await body(API(router: try buildRouter(service: world.service), logger: logger), world, registry)
+    try await body(API(router: try buildRouter(features: world.service), logger: logger), world, registry)
 }
 
 /// `GET /metrics`: Prometheus text with request, sign-in, token, outbox and database metrics.
@@ -171,11 +171,11 @@ func withOperationsAPI(
         let world = try await TestWorld.make(metrics: .prometheus(registry))
         #expect(world.service.settings.metricsPublic == false)
         do {
-            let api = API(router: try buildRouter(service: world.service))
+            let api = API(router: try buildRouter(features: world.service))
             let anonymous = try await api.get("/metrics")
             #expect(anonymous.status == .unauthorized && !anonymous.text.contains("capture_http_requests_total"))
             #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-            let (_, key) = try await world.service.createAdminKey(name: "prometheus", by: .service)
+            let (_, key) = try await world.service.admin.createAdminKey(name: "prometheus", by: .service)
             let keyed = try await api.get("/metrics", headers: [.authorization: "Bearer \(key)"])
             #expect(keyed.status == .ok && keyed.text.contains("capture_http_requests_total"))
         }

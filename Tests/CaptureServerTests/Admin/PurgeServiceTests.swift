@@ -7,11 +7,11 @@ import Testing
 
 @testable import CaptureServer
 
-/// The background purge: every `purgeIntervalMinutes` it runs `CaptureService.purgeExpired`; 0 turns it off.
+/// The background purge: every `purgeIntervalMinutes` it runs `Housekeeping.purgeExpired`; 0 turns it off.
 @Suite struct PurgeServiceTests {
     @Test func zeroMinutesRunsNoPurge() async throws {
         let world = try await TestWorld.make { $0.purgeIntervalMinutes = 0 }
-        #expect(PurgeService(service: world.service, logger: Logger(label: "test")) == nil)
+        #expect(PurgeService(housekeeping: world.service.housekeeping, settings: world.service.settings, logger: Logger(label: "test")) == nil)
     }
 
     @Test func itPurgesOnItsIntervalUntilCancelled() async throws {
@@ -20,7 +20,7 @@ import Testing
         let expired = try await world.register("expired@example.com").grant!
         world.time.advance(by: world.service.settings.refreshTokenLifetime + 60)
         let live = try await world.register("live@example.com").grant!
-        let purge = try #require(PurgeService(service: world.service, logger: Logger(label: "test")))
+        let purge = try #require(PurgeService(housekeeping: world.service.housekeeping, settings: world.service.settings, logger: Logger(label: "test")))
         #expect(purge.interval == .milliseconds(60))
 
         let running = Task { try await purge.run() }
@@ -34,8 +34,8 @@ import Testing
         try await running.value
         #expect(remaining == 2, "the expired session's two tokens are gone")
         await #expect(throws: CaptureError.invalidAccessToken) {
-            try await world.service.entity(accessToken: expired.accessToken)
+            try await world.service.profile.entity(accessToken: expired.accessToken)
         }
-        _ = try await world.service.entity(accessToken: live.accessToken)
+        _ = try await world.service.profile.entity(accessToken: live.accessToken)
     }
 }

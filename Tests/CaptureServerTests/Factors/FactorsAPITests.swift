@@ -41,7 +41,7 @@ import Testing
             #expect(target["namespace"] as? String == "android_app" && target["package_name"] as? String == "com.example.fern")
             #expect(target["sha256_cert_fingerprints"] as? [String] == [Self.fingerprint])
             // The relying party: the public host, the public origin and the app's signing key as an origin.
-            let party = world.service.relyingParty
+            let party = world.service.factors.relyingParty
             #expect(party.id == "id.example.com")
             let keyHash = Data((0..<32).map { UInt8($0 * 7 % 256) }).base64URLEncoded()
             #expect(party.origins == ["https://id.example.com", "android:apk-key-hash:" + keyHash])

@@ -33,7 +33,7 @@ import Testing
     @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsARoute() async throws {
         // A service that exports metrics, as the server's is: `/metrics` is one of the routes.
         let world = try await TestWorld.make(metrics: .prometheus(PrometheusCollectorRegistry()))
-        let router = try buildRouter(service: world.service)
+        let router = try buildRouter(features: world.service)
         // Hummingbird writes a captured parameter as {name}, as OpenAPI does. HEAD is generated for every GET when
         // the responder is built (after this), and the document says so once instead of per path.
         let routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
@@ -73,7 +73,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.removeItem(at: copy.appendingPathComponent("api/openapi.json"))
         let world = try await TestWorld.make { $0.webFlowsDirectory = copy.path }
-        let error = #expect(throws: SettingsError.self) { _ = try buildRouter(service: world.service) }
+        let error = #expect(throws: SettingsError.self) { _ = try buildRouter(features: world.service) }
         #expect(error?.file.hasSuffix("api/openapi.json") == true)
     }
 }

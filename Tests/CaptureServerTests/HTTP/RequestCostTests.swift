@@ -46,7 +46,7 @@ import Testing
             settings.port = 0
         }
         let token = try #require(try await world.register("cost@example.com").grant?.accessToken)
-        try await withLoopbackServer({ try buildApplication(service: world.service, onServerRunning: $0) }) { port in
+        try await withLoopbackServer({ try buildApplication(features: world.service, onServerRunning: $0) }) { port in
             try await body(port, token, world)
         }
     }
@@ -106,7 +106,7 @@ import Testing
                     reply.description.contains("exceeds the JSON limits") && reply.description.contains(limit),
                     "\(reply.description)")
             }
-            #expect(try await world.service.entity(accessToken: token).displayName == "Tester", "nothing was written")
+            #expect(try await world.service.profile.entity(accessToken: token).displayName == "Tester", "nothing was written")
         }
     }
 

@@ -28,7 +28,7 @@ import Testing
         try await withAPI { api, world in
             let tokens = try await world.register("fault@example.com").grant
             let accessToken = try #require(tokens?.accessToken)
-            let adminKey = try await world.service.createAdminKey(name: "faults", by: .service).presented
+            let adminKey = try await world.service.admin.createAdminKey(name: "faults", by: .service).presented
             try await Self.breakTables(["tokens", "clients", "change_counters"], in: world)
 
             // Problem details (the admin API): a 500 problem document.

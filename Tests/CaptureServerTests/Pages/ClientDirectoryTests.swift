@@ -37,7 +37,7 @@ import Testing
     /// warm one reads nothing at all.
     @Test func introspectionAndVerifyReadOnceWhenTheirClientIsKnown() async throws {
         try await withOperationsAPI { api, world, registry in
-            let (_, secret) = try await world.service.addClient(
+            let (_, secret) = try await world.service.clientAdmin.addClient(
                 id: "reads-once", name: nil, confidential: true, redirectURIs: [], allowedOrigins: ["https://app.example"],
                 responseTypes: ["token"], legacyTokenURL: false)
             let token = try await world.registerProven("once@example.com").grant!.accessToken
@@ -65,7 +65,7 @@ import Testing
     /// is checked again on the next request, and a page it no longer lists is refused.
     @Test func aWarmFlowPageReadsOnlyTheClientsVersion() async throws {
         try await withOperationsAPI { api, world, registry in
-            _ = try await world.service.addClient(
+            _ = try await world.service.clientAdmin.addClient(
                 id: "paged", name: nil, confidential: false, redirectURIs: ["/flows/webViewSignIn"], allowedOrigins: [],
                 responseTypes: ["token"], legacyTokenURL: false)
             let path = "/flows/webViewSignIn?client_id=paged"
@@ -89,11 +89,11 @@ import Testing
 
     @Test func aClientChangedThroughAnotherConnectionIsReadAfreshOnTheNextRequest() async throws {
         let world = try await TestWorld.make(backend: .sqlite)
-        let (_, secret) = try await world.service.addClient(
+        let (_, secret) = try await world.service.clientAdmin.addClient(
             id: "rotating-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [],
             responseTypes: ["token"], legacyTokenURL: false)
         let token = try await world.register("fresh@example.com").grant!.accessToken
-        _ = try await world.service.introspect(token: token, clientID: "rotating-backend", clientSecret: secret)
+        _ = try await world.service.tokens.introspect(token: token, clientID: "rotating-backend", clientSecret: secret)
         // Another connection (as capturectl or another instance would): the secret's hash replaced behind the
         // service's back, and the client removed after that.
         let queue = try CaptureDatabase.open(path: world.database)
@@ -103,12 +103,12 @@ import Testing
             )
         }
         await #expect(throws: CaptureError.invalidClient) {
-            try await world.service.introspect(token: token, clientID: "rotating-backend", clientSecret: secret)
+            try await world.service.tokens.introspect(token: token, clientID: "rotating-backend", clientSecret: secret)
         }
-        #expect(try await world.service.introspect(token: token, clientID: "rotating-backend", clientSecret: "new") != nil)
+        #expect(try await world.service.tokens.introspect(token: token, clientID: "rotating-backend", clientSecret: "new") != nil)
         try await queue.write { db in try db.execute(sql: "DELETE FROM clients WHERE clientID = 'rotating-backend'") }
         await #expect(throws: CaptureError.invalidClient) {
-            try await world.service.introspect(token: token, clientID: "rotating-backend", clientSecret: "new")
+            try await world.service.tokens.introspect(token: token, clientID: "rotating-backend", clientSecret: "new")
         }
         try queue.close()
     }

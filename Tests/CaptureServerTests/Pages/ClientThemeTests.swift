@@ -95,7 +95,7 @@ import Testing
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let world = try await TestWorld.make { $0.themesDirectory = empty.path }
         let index = try #require(world.service.settings.clients.firstIndex { $0.clientId == "demo-themed-app" })
-        let error = #expect(throws: SettingsError.self) { try buildRouter(service: world.service) }
+        let error = #expect(throws: SettingsError.self) { try buildRouter(features: world.service) }
         #expect(error?.file == "service.json")
         #expect(error?.key == "clients[\(index)].theme.stylesheet")
         #expect(error?.problem.contains("cannot be read") == true)

@@ -69,7 +69,7 @@ import Testing
 
     @Test func repliesAreReadableOnlyFromAnOriginAClientAllows() async throws {
         try await withAPI { api, world in
-            _ = try await world.service.addClient(
+            _ = try await world.service.clientAdmin.addClient(
                 id: "customer-site", name: nil, confidential: false, redirectURIs: ["https://www.example.com/signin"],
                 allowedOrigins: ["https://www.example.com"], responseTypes: ["token"], legacyTokenURL: false)
             let path = "/flows/standard/widget.json?client_id=customer-site"
@@ -89,7 +89,7 @@ import Testing
                 headers: [.origin: "https://www.example.com"])
             #expect(refused.code == 403 && refused.headers[.accessControlAllowOrigin] == "https://www.example.com")
             // A client removed takes its origin with it.
-            _ = try await world.service.removeClient("customer-site")
+            _ = try await world.service.clientAdmin.removeClient("customer-site")
             let gone = try await api.get(path, headers: [.origin: "https://www.example.com"])
             #expect(gone.headers[.accessControlAllowOrigin] == nil)
         }

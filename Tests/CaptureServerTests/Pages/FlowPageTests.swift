@@ -202,9 +202,9 @@ import Testing
     @Test func everySignInScreenListsTheProvidersAsButtonsWithAccessibleNames() async throws {
         let world = try await TestWorld.make()
         var service = world.service
-        service.social = await Self.providers()
+        service = service.with(social: await Self.providers())
         do {
-            let api = API(router: try buildRouter(service: service))
+            let api = API(router: try buildRouter(features: service))
             for flow in ["webViewSignIn", "webViewProfile", "webViewDemo"] {
                 let page = try await api.get("/flows/\(flow)?client_id=demo-mobile-app").text
                 #expect(!page.contains("{|"), "\(flow)")

@@ -36,7 +36,7 @@ import Testing
             #expect(reply["error"] as? String == "invalid_form_fields")
             let invalid = try #require(reply["invalid_fields"] as? [String: [String]])
             #expect(Set(invalid.keys) == ["emailAddress", "newPasswordConfirm"])
-            let users = try await world.service.listUsers()
+            let users = try await world.service.admin.listUsers()
             #expect(users.isEmpty, "nothing half-written")
         }
     }
@@ -50,8 +50,8 @@ import Testing
                 #expect(
                     reply.code == 390 && (reply["invalid_fields"] as? [String: [String]])?["emailAddress"] != nil, "\(address)")
             }
-            #expect(try await world.service.listUsers().isEmpty)
-            #expect(try await world.service.listMail().isEmpty, "no message to the inner address")
+            #expect(try await world.service.admin.listUsers().isEmpty)
+            #expect(try await world.service.admin.listMail().isEmpty, "no message to the inner address")
         }
     }
 
@@ -219,12 +219,12 @@ import Testing
             ]) { _, new in new }
             let reply = try await api.post("/oauth/update_profile_native", fields)
             #expect(reply.stat == "ok")
-            #expect(try await world.service.entity(accessToken: token).birthday == "1990-01-31")
+            #expect(try await world.service.profile.entity(accessToken: token).birthday == "1990-01-31")
             // A page that asks for codes (a customer's `responseType: 'code'`) saves without PKCE: a save issues no code.
             fields.merge(["response_type": "code", "displayName": "Pro Code"]) { _, new in new }
             let coded = try await api.post("/oauth/update_profile_native", fields)
             #expect(coded.stat == "ok")
-            #expect(try await world.service.entity(accessToken: token).displayName == "Pro Code")
+            #expect(try await world.service.profile.entity(accessToken: token).displayName == "Pro Code")
         }
     }
 }

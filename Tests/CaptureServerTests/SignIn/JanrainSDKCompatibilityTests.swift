@@ -74,7 +74,7 @@ import Testing
             let one = try await api.post(
                 "/entity.update", ["access_token": token, "attribute_name": "/displayName", "value": #""Andy""#])
             #expect(one.stat == "ok")
-            let user = try await world.service.entity(accessToken: token)
+            let user = try await world.service.profile.entity(accessToken: token)
             #expect(user.familyName == "Droid" && user.displayName == "Andy")
 
             let both = try await api.post("/entity.update", ["access_token": token, "value": "{}", "attributes": "{}"])

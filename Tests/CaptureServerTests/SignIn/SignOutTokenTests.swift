@@ -120,7 +120,7 @@ import Testing
                 "/oauth/refresh_access_token", SignedRefreshTests.refresh(signOut, at: date))
             #expect(signed["error"] as? String == "invalid_access_token")
 
-            let (_, secret) = try await world.service.addClient(
+            let (_, secret) = try await world.service.clientAdmin.addClient(
                 id: "introspecting-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [],
                 responseTypes: ["token"], legacyTokenURL: false)
             let introspected = try await api.post(
@@ -149,7 +149,7 @@ import Testing
             let empty = try await api.post("/oauth/revoke", Self.revoke(""))
             #expect(empty.status == .badRequest && empty["error"] as? String == "invalid_request")
 
-            let (_, secret) = try await world.service.addClient(
+            let (_, secret) = try await world.service.clientAdmin.addClient(
                 id: "other-app", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [], responseTypes: ["token"],
                 legacyTokenURL: false)
             var foreign = Self.revoke(signOut, client: "other-app")

@@ -52,9 +52,9 @@ import Testing
 
             // Back up: not before the retry is due, then at the purge pass.
             try await Self.fault(issuer, nil)
-            #expect(try await service.purgeExpired()["provider_tokens_revoked"] == 0)
+            #expect(try await service.housekeeping.purgeExpired()["provider_tokens_revoked"] == 0)
             world.time.advance(by: 61)
-            #expect(try await service.purgeExpired()["provider_tokens_revoked"] == 1)
+            #expect(try await service.housekeeping.purgeExpired()["provider_tokens_revoked"] == 1)
             #expect(try await Self.liveTokens(issuer, "ugo").isEmpty)
             #expect(try await service.store.providerRevocations.pendingCount() == 0)
         }
@@ -66,7 +66,7 @@ import Testing
             _ = try await Self.signIn(api, issuer: issuer, subject: "vera")
             try await Self.eventually { try await Self.liveTokens(issuer, "vera").count == 1 }
             let user = try #require(try await service.store.users.find(email: "vera@example.com"))
-            _ = try await service.deleteUser(user.id)
+            _ = try await service.admin.deleteUser(user.id)
             try await Self.eventually { try await Self.liveTokens(issuer, "vera").isEmpty }
         }
     }

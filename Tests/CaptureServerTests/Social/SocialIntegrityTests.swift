@@ -80,7 +80,7 @@ import Testing
             let refused = try await api.post("/oauth/auth_native_traditional", merge)
             #expect(refused.code == 200 && refused["argument"] as? String == "merge_token")
             let victim = try #require(try await service.store.users.find(email: "victim@corp.example"))
-            #expect(try await service.linkedAccounts(of: victim).isEmpty)
+            #expect(try await service.providerLinks.linkedAccounts(of: victim).isEmpty)
         }
     }
 
@@ -131,11 +131,11 @@ import Testing
                 "/oauth/reset_password_native", AccountRecoveryTests.resetFields("owner@corp.example", code: try #require(code)))
             #expect(reset.stat == "ok", "\(reset.json)")
 
-            #expect(try await service.linkedAccounts(of: account).isEmpty, "the intruder's provider link is gone")
-            #expect(try await service.introspect(token: intruderAccess) == nil, "and the intruder's session")
-            let audit = try await service.auditLog(AuditFilter(action: "identity.unlink", target: account.id))
+            #expect(try await service.providerLinks.linkedAccounts(of: account).isEmpty, "the intruder's provider link is gone")
+            #expect(try await service.tokens.introspect(token: intruderAccess) == nil, "and the intruder's session")
+            let audit = try await service.audit.auditLog(AuditFilter(action: "identity.unlink", target: account.id))
             #expect(audit.count == 1 && audit[0].detail?.contains("mock:hijacker") == true)
-            let notice = try #require(try await service.listMail().first { $0.kind == .providerLinksRemoved })
+            let notice = try #require(try await service.admin.listMail().first { $0.kind == .providerLinksRemoved })
             #expect(notice.recipient == "owner@corp.example" && notice.text?.contains("Mock ID") == true)
             // The attacker's next provider sign-in reaches no account of the owner's.
             let again = try #require(try await Social.roundTrip(api, subject: "hijacker").fragment["capture_social_token"])
@@ -161,7 +161,7 @@ import Testing
                     "/oauth/reset_password_native",
                     AccountRecoveryTests.resetFields("honest@example.com", code: try #require(code))
                 ).stat == "ok")
-            #expect(try await service.linkedAccounts(of: user).map(\.identifier) == ["mock:honest"])
+            #expect(try await service.providerLinks.linkedAccounts(of: user).map(\.identifier) == ["mock:honest"])
         }
     }
 }

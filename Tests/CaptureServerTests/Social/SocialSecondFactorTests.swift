@@ -12,10 +12,10 @@ extension SocialSignInTests {
             let first = try await Self.roundTrip(api, subject: "ivy")
             let signedUp = try await Self.authNative(api, token: try #require(first.fragment["capture_social_token"]))
             let access = try #require(signedUp["access_token"] as? String)
-            let setup = try await service.beginAuthenticatorSetup(accessToken: access, proof: StepUpProof())
+            let setup = try await service.factors.beginAuthenticatorSetup(accessToken: access, proof: StepUpProof())
             let secret = try #require(FactorsAPITests.secret(setup.secret))
             let now = service.time.now()
-            _ = try await service.confirmAuthenticatorSetup(
+            _ = try await service.factors.confirmAuthenticatorSetup(
                 accessToken: access, ticket: setup.setupTicket, code: TOTP(secret: secret).code(step: TOTP.step(at: now)))
 
             let again = try await Self.roundTrip(api, subject: "ivy")
@@ -29,7 +29,7 @@ extension SocialSignInTests {
                 "/oauth/auth_native_second_factor",
                 ["client_id": "demo-mobile-app", "locale": "en-US", "ticket": ticket, "code": next])
             #expect(done.stat == "ok", "\(done.json)")
-            let introspected = try await service.introspect(token: try #require(done["access_token"] as? String))
+            let introspected = try await service.tokens.introspect(token: try #require(done["access_token"] as? String))
             #expect(introspected?.record.authProvider == "mock")
             _ = world
         }

@@ -116,7 +116,7 @@ extension SocialSignInTests {
                 ["client_id": "demo-mobile-app", "identifier_to_remove": "mock:solo", "access_token": access])
             #expect(refused.code == 403 && (refused["error_description"] as? String)?.contains("set a password") == true)
             let user = try #require(try await service.store.users.find(email: "solo@example.com"))
-            #expect(try await service.linkedAccounts(of: user).map(\.identifier) == ["mock:solo"])
+            #expect(try await service.providerLinks.linkedAccounts(of: user).map(\.identifier) == ["mock:solo"])
         }
     }
 }

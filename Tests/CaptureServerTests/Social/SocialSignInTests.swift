@@ -49,7 +49,7 @@ import Testing
             #expect(back.stat == "ok" && back["is_new"] as? Bool == false)
             #expect((back["capture_user"] as? [String: Any])?["uuid"] as? String == stored.id)
             let access = try #require(back["access_token"] as? String)
-            let introspected = try await service.introspect(token: access)
+            let introspected = try await service.tokens.introspect(token: access)
             #expect(introspected?.record.authProvider == "mock" && introspected?.account.id == stored.id)
         }
     }
@@ -256,12 +256,12 @@ import Testing
         let issuer = "http://localhost:\(provider.port)"
         let world = try await TestWorld.make(time: .followingWallClock())
         var service = world.service
-        service.social = await SocialProviders.discover(
+        service = service.with(social: await SocialProviders.discover(
             [SocialProviderSettings(name: "mock", displayName: "Mock", issuer: issuer, clientId: "c", allowPlainHTTP: true)],
             secrets: [:], transport: CurlProviderTransport(connectTimeoutSeconds: 1, totalTimeoutSeconds: 2)
-        ).providers
+        ).providers)
         do {
-            let api = API(router: try buildRouter(service: service))
+            let api = API(router: try buildRouter(features: service))
             let start = try await api.get("/social/mock/start?" + Self.startParameters())
             let authorize = try #require(start.headers[.location])
             let answer = try await Self.http.send(

@@ -127,7 +127,7 @@ func withAPI(
     _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
 ) async throws {
     let world = try await TestWorld.make(backend: backend, configure: configure)
-    try await body(API(router: try buildRouter(service: world.service)), world)
+    try await body(API(router: try buildRouter(features: world.service)), world)
 }
 
 /// `withAPI` over real sockets on loopback (the peer is 127.0.0.1): for rules about the client's address, which
@@ -136,7 +136,7 @@ func withLiveAPI(
     configure: @escaping (inout ServiceSettings) -> Void, _ body: @escaping @Sendable (API, TestWorld) async throws -> Void
 ) async throws {
     let world = try await TestWorld.make(configure: configure)
-    let router = try buildRouter(service: world.service)
+    let router = try buildRouter(features: world.service)
     try await withLoopbackServer({ loopbackApplication(router: router, onServerRunning: $0) }) { port in
         try await body(API(port: port), world)
     }

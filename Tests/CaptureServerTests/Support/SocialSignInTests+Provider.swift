@@ -22,7 +22,7 @@ extension SocialSignInTests {
     static func withProvider(
         configure: (inout ServiceSettings) -> Void = { _ in },
         _ body:
-            @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureService) async throws -> Void
+            @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureFeatures) async throws -> Void
     ) async throws {
         let provider = try await FixtureServer.start(script: script, arguments: [])
         defer { provider.stop() }
@@ -41,9 +41,9 @@ extension SocialSignInTests {
             secrets: ["mock": "s3cret"], transport: CurlProviderTransport())
         #expect(providers.ordered.map(\.name) == ["mock"])
         #expect(problems.count == 1 && problems[0].hasPrefix("social provider 'gone' left out"), "\(problems)")
-        service.social = providers
+        service = service.with(social: providers)
         let ready = service
-        try await body(issuer, API(router: try buildRouter(service: ready)), world, ready)
+        try await body(issuer, API(router: try buildRouter(features: ready)), world, ready)
     }
 
     /// The provider's user: claims set through its API, as its documentation shows.
@@ -70,15 +70,15 @@ extension SocialSignInTests {
         let (providers, problems) = await SocialProviders.discover(
             [settings], secrets: [settings.name: secret], transport: CurlProviderTransport())
         #expect(problems.isEmpty, "\(problems)")
-        service.social = providers
-        try await body(base, API(router: try buildRouter(service: service)))
+        service = service.with(social: providers)
+        try await body(base, API(router: try buildRouter(features: service)))
     }
 
     /// A client registered at the provider (RFC 7591, as the fixture provider implements it) that may only
     /// authenticate with `method`; returns its id and secret.
     static func registerClient(at base: String, method: String) async throws -> (id: String, secret: String) {
         let body: JSONValue = [
-            "redirect_uris": [.string("http://127.0.0.1:8080" + CaptureService.socialCallbackPath)],
+            "redirect_uris": [.string("http://127.0.0.1:8080" + SocialService.socialCallbackPath)],
             "token_endpoint_auth_method": .string(method),
         ]
         let reply = try await http.send(

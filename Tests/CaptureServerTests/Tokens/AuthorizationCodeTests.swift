@@ -103,7 +103,7 @@ import Testing
             #expect(expired["error"] as? String == "invalid_grant")
             #expect(expired.code == 415)
 
-            let (_, secret) = try await world.service.addClient(
+            let (_, secret) = try await world.service.clientAdmin.addClient(
                 id: "other-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [],
                 responseTypes: ["code"], legacyTokenURL: false)
             let stolen = try await freshCode()
@@ -119,7 +119,7 @@ import Testing
     @Test func aConfidentialClientsPageGetsOnlyACodeWithoutTheSecret() async throws {
         try await withAPI { api, world in
             let site = "https://www.example.com/signin"
-            let (_, secret) = try await world.service.addClient(
+            let (_, secret) = try await world.service.clientAdmin.addClient(
                 id: "site-backend", name: nil, confidential: true, redirectURIs: [site],
                 allowedOrigins: ["https://www.example.com"], responseTypes: ["token", "code", "code_and_token"],
                 legacyTokenURL: false)

@@ -61,7 +61,7 @@ import Testing
 
     @Test func confidentialClientsAuthenticateWithBasicOrForm() async throws {
         try await withAPI { api, world in
-            let (_, secret) = try await world.service.addClient(
+            let (_, secret) = try await world.service.clientAdmin.addClient(
                 id: "backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: [], responseTypes: ["token"],
                 legacyTokenURL: false)
             let secretValue = try #require(secret)

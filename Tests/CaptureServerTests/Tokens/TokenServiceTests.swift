@@ -8,7 +8,7 @@ import Testing
 @Suite struct TokenServiceTests {
     /// A confidential backend client and an access token of the demo (public) client.
     static func backend(_ world: TestWorld) async throws -> (secret: String, token: String) {
-        let (_, secret) = try await world.service.addClient(
+        let (_, secret) = try await world.service.clientAdmin.addClient(
             id: "app-backend", name: nil, confidential: true, redirectURIs: [], allowedOrigins: ["https://app.example.com"],
             responseTypes: [], legacyTokenURL: false)
         let token = try await world.register("backend@example.com").grant!.accessToken

@@ -6,7 +6,7 @@ import Foundation
 /// record (`/primaryAddress`, `/photos#3`, `primaryAddress.city`), and then the JSON is the new value there.
 ///
 /// The JSON is untrusted, so it is read by `JSONParser` within `jsonLimits`; build this only after the access
-/// token has been checked (`CaptureService.changeEntity` does), so an anonymous caller never gets the parser to
+/// token has been checked (`ProfileService.changeEntity` does), so an anonymous caller never gets the parser to
 /// work for it.
 public struct EntityChangeRequest: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Operators' verbs on clients: add, update, rotate, remove, and the settings' clients kept in the store.
+public struct ClientAdministration: Sendable {
+    let clients: any ClientRepository
+    let tokens: any TokenRepository
+    let catalog: FlowCatalog
+    let settings: ServiceSettings
+    let time: any TimeSource
+    let minter: TokenMinter
+    let metrics: CaptureMetrics
+    let clientAccess: ClientAccess
+}
+
+extension ClientAdministration {
+    /// Writes the clients pinned in Settings into storage (secrets as hashes), so both the service and capturectl see them.
+    public func syncSettingsClients() async throws {
+        for entry in settings.clients {
+            let existing = try await clients.find(id: entry.clientId)
+            var client = Client(
+                clientID: entry.clientId, name: entry.name ?? entry.clientId,
+                secretHash: entry.secret.map(TokenMinter.hash), redirectURIs: entry.redirectUris ?? [],
+                allowedOrigins: entry.allowedOrigins ?? [], responseTypes: entry.responseTypes ?? ["token"],
+                legacyTokenURL: entry.legacyTokenUrl ?? false, accessTokenLifeHours: entry.accessTokenLifeHours,
+                createdAt: existing?.createdAt ?? time.now())
+            client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
+            client.requireVerifiedEmail = entry.requireVerifiedEmail ?? false
+            client.allowUnverifiedEmail = entry.allowUnverifiedEmail ?? false
+            client.pages = ClientPages(entry)
+            try await clients.upsert(client)
+        }
+    }
+
+    /// Registers a client; returns the secret once (only its hash is stored) for a confidential client.
+    public func addClient(_ draft: ClientDraft) async throws -> (Client, secret: String?) {
+        guard ClientRules.isValidClientID(draft.id) else {
+            throw CaptureError.invalidArgument("client_id", "must be 3-64 letters, digits, '-', '_' or '.'")
+        }
+        try Self.checkClientValues(
+            redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins, responseTypes: draft.responseTypes)
+        let secret = draft.confidential ? minter.mint() : nil
+        var client = Client(
+            clientID: draft.id, name: draft.name ?? draft.id, secretHash: secret.map(TokenMinter.hash),
+            redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins,
+            responseTypes: draft.responseTypes.isEmpty ? ["token"] : draft.responseTypes, legacyTokenURL: draft.legacyTokenURL,
+            createdAt: time.now())
+        client.pages = draft.pages
+        try Self.checkPages(of: client)
+        try await clients.insert(client)
+        return (client, secret)
+    }
+
+    /// Changes a client registered at run time (those in Settings are edited there); returns it as stored.
+    public func updateClient(_ id: String, _ change: ClientChange) async throws -> Client {
+        var client = try await findClient(id)
+        try refuseSettingsClient(id, to: "update")
+        guard !change.isEmpty else { throw CaptureError.missingArgument("a field to change") }
+        try Self.checkClientValues(
+            redirectURIs: change.redirectURIs ?? [], allowedOrigins: change.allowedOrigins ?? [],
+            responseTypes: change.responseTypes ?? [])
+        if let name = change.name {
+            guard !name.isEmpty, name.count <= 200 else {
+                throw CaptureError.invalidArgument("name", "must be 1 to 200 characters")
+            }
+            client.name = name
+        }
+        if let uris = change.redirectURIs { client.redirectURIs = uris }
+        if let origins = change.allowedOrigins { client.allowedOrigins = origins }
+        if let types = change.responseTypes { client.responseTypes = types.isEmpty ? ["token"] : types }
+        if let legacy = change.legacyTokenURL { client.legacyTokenURL = legacy }
+        for (value, keyPath) in [
+            (change.siteName, \Client.siteName), (change.verifyEmailURL, \Client.verifyEmailURL),
+            (change.passwordRecoverURL, \Client.passwordRecoverURL),
+        ] {
+            if let value { client[keyPath: keyPath] = value.isEmpty ? nil : value }
+        }
+        try Self.checkPages(of: client)
+        try await clients.upsert(client)
+        return client
+    }
+
+    /// A client's pages, as settings check them (`ClientPages`): a name people can read, and links only to an
+    /// origin the client names, so a mailed code never leads anywhere its registration does not.
+    private static func checkPages(of client: Client) throws {
+        if let name = client.siteName, !ClientPages.isDisplayName(name) {
+            throw CaptureError.invalidArgument("site_name", "must be 1 to 120 characters, none of them control characters")
+        }
+        for (argument, url) in [("verify_email_url", client.verifyEmailURL), ("password_recover_url", client.passwordRecoverURL)] {
+            if let url, let problem = ClientPages.problem(withPage: url, of: client) {
+                throw CaptureError.invalidArgument(argument, problem)
+            }
+        }
+    }
+
+    private static func checkClientValues(redirectURIs: [String], allowedOrigins: [String], responseTypes: [String]) throws {
+        for uri in redirectURIs where !ClientRules.isValidRedirectPattern(uri) {
+            throw CaptureError.invalidArgument("redirect_uri", "'\(uri)' must be an absolute http(s) URL or a path")
+        }
+        for origin in allowedOrigins where URLOrigin(origin) == nil {
+            throw CaptureError.invalidArgument("origin", "'\(origin)' is not an http(s) origin")
+        }
+        for type in responseTypes {
+            if let problem = ClientRules.problem(withResponseType: type) {
+                throw CaptureError.invalidArgument("response_type", problem)
+            }
+        }
+    }
+}
+
+extension ClientAdministration {
+    public func findClient(_ id: String) async throws -> Client {
+        guard let client = try await clients.find(id: id) else { throw CaptureError.recordNotFound("client '\(id)'") }
+        return client
+    }
+
+    public func listClients() async throws -> [Client] {
+        try await clients.list()
+    }
+
+    /// Removes a client registered at run time and revokes its tokens; clients pinned in Settings are refused
+    /// (start-up would bring them back).
+    public func removeClient(_ id: String) async throws -> (client: Client, revoked: Int) {
+        let client = try await findClient(id)
+        try refuseSettingsClient(id, to: "remove")
+        let revoked = try await tokens.revokeAll(clientID: id, at: time.now())
+        metrics.revoked(revoked, .operatorAction)
+        try await clients.delete(id: id)
+        return (client, revoked.count)
+    }
+
+    /// A new secret for a confidential client, returned once; the old one stops working at once.
+    public func rotateClientSecret(_ id: String) async throws -> (client: Client, secret: String) {
+        var client = try await findClient(id)
+        try refuseSettingsClient(id, to: "rotate the secret of")
+        guard client.isConfidential else {
+            throw CaptureError.notPermitted("client '\(id)' is public (a native app): it has no secret to rotate")
+        }
+        let secret = minter.mint()
+        client.secretHash = TokenMinter.hash(secret)
+        try await clients.upsert(client)
+        return (client, secret)
+    }
+
+    func refuseSettingsClient(_ id: String, to verb: String) throws {
+        if settings.clients.contains(where: { $0.clientId == id }) {
+            throw CaptureError.notPermitted("client '\(id)' is defined in the settings (service.json); \(verb) it there")
+        }
+    }
+
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// The composition root: every feature built once from the storage, the settings and the shared parts, each holding
+/// only what it uses (its stored properties are the list). The HTTP service and `capturectl` take the feature they
+/// serve from here. Features are grouped beside this file: `Flows/` (pages, registration, sign-in), `Tokens/`,
+/// `Accounts/` (profile, recovery, step-up), `Privacy/` (deletion, data download, sessions), `Social/`, `Factors/`,
+/// `Admin/`, and `Shared/` (the collaborators several features use: audit, clients, codes, token minting).
+public struct CaptureFeatures: Sendable {
+    public let settings: ServiceSettings
+    public let catalog: FlowCatalog
+    public let store: Repositories
+    /// `settings.trustedProxies`, parsed once.
+    public let proxies: TrustedProxies
+    /// Where sign-ins, tokens and the outbox are counted (the server's Prometheus registry; else the global facade).
+    public let metrics: CaptureMetrics
+    /// Wakes the mail delivery loop (see `MailDelivery`).
+    public let mailSignal: MailSignal
+
+    public let audit: AuditTrail
+    public let clients: ClientAccess
+    public let accessTokens: AccessTokenCheck
+    public let tokens: TokenService
+    public let flowPages: FlowPageService
+    public let signIn: SignInService
+    public let social: SocialService
+    public let recovery: RecoveryService
+    public let profile: ProfileService
+    public let privacy: PrivacyService
+    public let factors: FactorService
+    public let clientAdmin: ClientAdministration
+    public let admin: AdminService
+    public let housekeeping: Housekeeping
+    /// Provider links as operators and the data download list them.
+    public let providerLinks: ProviderLinks
+    /// Mints the service's tokens and identifiers (`TokenMinter`).
+    public let minter: TokenMinter
+    /// The social sign-in providers that resolved at start-up.
+    public var providers: SocialProviders { parts.social }
+    /// The key codes are stored under.
+    public var codeKey: CodeKey { parts.codeKey }
+    /// The clock every feature reads.
+    public var time: any TimeSource { parts.time }
+    /// The parts the features were built from, for `with(social:)`.
+    let parts: Parts
+
+    /// What the features are built from besides the settings, catalog and storage.
+    public struct Parts: Sendable {
+        public var hasher: any PasswordHasher
+        public var time: any TimeSource
+        public var random: any RandomSource
+        /// A bcrypt hash at the configured cost that no password matches (`BcryptPasswordHasher.decoy`), checked for
+        /// unknown addresses so both failures take as long.
+        public var decoyHash: String
+        /// The social sign-in providers that resolved at start-up.
+        public var social: SocialProviders = .none
+        /// The key codes are stored under (`CodeKey`): the server loads the deployment's; tests and tools use their own.
+        public var codeKey: CodeKey = .ephemeral()
+        public var metrics: CaptureMetrics = .facade
+
+        public init(
+            hasher: any PasswordHasher, time: any TimeSource, random: any RandomSource, decoyHash: String,
+            social: SocialProviders = .none, codeKey: CodeKey = .ephemeral(), metrics: CaptureMetrics = .facade
+        ) {
+            self.hasher = hasher
+            self.time = time
+            self.random = random
+            self.decoyHash = decoyHash
+            self.social = social
+            self.codeKey = codeKey
+            self.metrics = metrics
+        }
+    }
+
+    public init(settings: ServiceSettings, catalog: FlowCatalog, store: Repositories, parts: Parts) {
+        self.settings = settings
+        self.catalog = catalog
+        self.store = store
+        self.parts = parts
+        let time = parts.time, metrics = parts.metrics, codeKey = parts.codeKey, social = parts.social
+        let minter = TokenMinter(random: parts.random)
+        self.minter = minter
+        let throttle = SignInThrottle(store: store.throttle, settings: settings)
+        self.proxies = TrustedProxies(settings.trustedProxies, header: settings.proxyHeader) ?? .none
+        self.metrics = metrics
+        let mailSignal = MailSignal()
+        self.mailSignal = mailSignal
+
+        let audit = AuditTrail(log: store.audit, time: time, settings: settings)
+        let clientAccess = ClientAccess(clients: store.clients, clientDirectory: ClientDirectory(), settings: settings)
+        let accessTokens = AccessTokenCheck(tokens: store.tokens, time: time)
+        let issuer = TokenIssuer(tokens: store.tokens, minter: minter, time: time, settings: settings, metrics: metrics)
+        let oneTimeCodes = OneTimeCodes(
+            users: store.users, throttleStore: store.throttle, codes: store.codes, outbox: store.outbox,
+            templates: MailTemplates.load(directory: settings.mailTemplatesDirectory), mailSignal: mailSignal,
+            codeKey: codeKey, minter: minter, time: time, settings: settings, catalog: catalog)
+        let writer = RecordWriter(catalog: catalog, time: time, audit: audit)
+        let admission = Admission(users: store.users, time: time, catalog: catalog, settings: settings, audit: audit)
+        let terms = TermsGate(
+            users: store.users, ceremonies: store.ceremonies, minter: minter, time: time, settings: settings,
+            catalog: catalog, audit: audit)
+        let provenAddress = ProvenAddress(
+            tokens: store.tokens, throttle: throttle, catalog: catalog, time: time, oneTimeCodes: oneTimeCodes)
+        let secondFactor = SecondFactorCheck(
+            secondFactors: store.secondFactors, ceremonies: store.ceremonies, minter: minter, time: time,
+            settings: settings, codeKey: codeKey)
+        let stepUp = StepUpCheck(
+            throttle: throttle, hasher: parts.hasher, decoyHash: parts.decoyHash, secondFactors: store.secondFactors,
+            time: time, settings: settings, catalog: catalog, secondFactor: secondFactor, audit: audit)
+        let steps = FlowSteps(
+            catalog: catalog, settings: settings, clientAccess: clientAccess, admission: admission,
+            provenAddress: provenAddress, terms: terms, issuer: issuer)
+        let addressChange = AddressChange(
+            users: store.users, tokens: store.tokens, codes: store.codes, catalog: catalog, settings: settings, time: time,
+            metrics: metrics, clientAccess: clientAccess, oneTimeCodes: oneTimeCodes, audit: audit)
+        let mailboxProof = MailboxProof(
+            identities: store.identities, tokens: store.tokens, social: social, time: time, metrics: metrics,
+            oneTimeCodes: oneTimeCodes, audit: audit)
+        let providerLinks = ProviderLinks(
+            socialLogins: store.socialLogins, identities: store.identities, social: social, time: time)
+        let revocations = ProviderRevocations(
+            providerRevocations: store.providerRevocations, social: social, codeKey: codeKey, time: time, audit: audit)
+        let providerIdentities = ProviderIdentities(social: social, settings: settings, time: time)
+        let removal = AccountRemoval(
+            users: store.users, tokens: store.tokens, codeKey: codeKey, catalog: catalog, time: time, metrics: metrics,
+            settings: settings, oneTimeCodes: oneTimeCodes, revocations: revocations, audit: audit)
+        let clientAdmin = ClientAdministration(
+            clients: store.clients, tokens: store.tokens, catalog: catalog, settings: settings, time: time,
+            minter: minter, metrics: metrics, clientAccess: clientAccess)
+        let profile = ProfileService(
+            users: store.users, tokens: store.tokens, identities: store.identities, passkeys: store.passkeys,
+            hasher: parts.hasher, time: time, metrics: metrics, catalog: catalog, steps: steps,
+            accessTokens: accessTokens, writer: writer, addressChange: addressChange, stepUp: stepUp)
+
+        self.audit = audit
+        self.providerLinks = providerLinks
+        self.clients = clientAccess
+        self.accessTokens = accessTokens
+        self.clientAdmin = clientAdmin
+        self.profile = profile
+        self.tokens = TokenService(
+            tokens: store.tokens, time: time, metrics: metrics, settings: settings, issuer: issuer,
+            clientAccess: clientAccess, provenAddress: provenAddress, audit: audit)
+        self.flowPages = FlowPageService(
+            clients: store.clients, catalog: catalog, settings: settings,
+            flowPageViews: VersionedCache(capacity: 1024), crossOrigins: VersionedCache(capacity: 1), social: social,
+            clientAccess: clientAccess, steps: steps)
+        self.signIn = SignInService(
+            users: store.users, throttle: throttle, hasher: parts.hasher, decoyHash: parts.decoyHash, time: time,
+            metrics: metrics, ceremonies: store.ceremonies, catalog: catalog, settings: settings, minter: minter,
+            steps: steps, admission: admission, terms: terms, issuer: issuer, audit: audit, writer: writer,
+            oneTimeCodes: oneTimeCodes, provenAddress: provenAddress, secondFactor: secondFactor,
+            providerLinks: providerLinks)
+        self.social = SocialService(
+            users: store.users, identities: store.identities, socialLogins: store.socialLogins, throttle: throttle,
+            time: time, minter: minter, social: social, catalog: catalog, settings: settings, metrics: metrics,
+            codeKey: codeKey, steps: steps, admission: admission, terms: terms, accessTokens: accessTokens, clientAccess: clientAccess,
+            writer: writer, oneTimeCodes: oneTimeCodes, stepUp: stepUp, secondFactor: secondFactor,
+            revocations: revocations, providerLinks: providerLinks, providerIdentities: providerIdentities)
+        self.recovery = RecoveryService(
+            users: store.users, tokens: store.tokens, throttle: throttle, codes: store.codes, hasher: parts.hasher,
+            time: time, metrics: metrics, catalog: catalog, steps: steps, audit: audit, oneTimeCodes: oneTimeCodes,
+            addressChange: addressChange, mailboxProof: mailboxProof)
+        self.privacy = PrivacyService(
+            users: store.users, tokens: store.tokens, secondFactors: store.secondFactors, time: time, metrics: metrics,
+            catalog: catalog, settings: settings, steps: steps, removal: removal, accessTokens: accessTokens,
+            audit: audit, oneTimeCodes: oneTimeCodes, stepUp: stepUp, clientAccess: clientAccess,
+            providerLinks: providerLinks, profile: profile)
+        self.factors = FactorService(
+            users: store.users, ceremonies: store.ceremonies, secondFactors: store.secondFactors,
+            passkeys: store.passkeys, time: time, minter: minter, relyingParty: AppAssociation.relyingParty(settings),
+            codeKey: codeKey, settings: settings, metrics: metrics, admission: admission, steps: steps, audit: audit,
+            accessTokens: accessTokens, stepUp: stepUp, secondFactor: secondFactor, clientAccess: clientAccess)
+        self.admin = AdminService(
+            users: store.users, tokens: store.tokens, outbox: store.outbox, adminKeys: store.adminKeys,
+            passkeys: store.passkeys, secondFactors: store.secondFactors, time: time, minter: minter,
+            mailSignal: mailSignal, metrics: metrics, settings: settings, catalog: catalog, clientAdmin: clientAdmin,
+            removal: removal, audit: audit)
+        self.housekeeping = Housekeeping(
+            tokens: store.tokens, throttleStore: store.throttle, codes: store.codes, outbox: store.outbox,
+            socialLogins: store.socialLogins, providerRevocations: store.providerRevocations,
+            ceremonies: store.ceremonies, time: time, metrics: metrics, settings: settings, audit: audit,
+            removal: removal, revocations: revocations)
+    }
+
+    /// Builds the features with bcrypt at the configured cost.
+    public static func make(
+        settings: ServiceSettings, catalog: FlowCatalog, store: Repositories,
+        time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
+        social: SocialProviders = .none, codeKey: CodeKey = .ephemeral(), metrics: CaptureMetrics = .facade
+    ) async -> CaptureFeatures {
+        let hasher = BcryptPasswordHasher(cost: settings.bcryptCost)
+        return CaptureFeatures(
+            settings: settings, catalog: catalog, store: store,
+            parts: Parts(
+                hasher: hasher, time: time, random: random, decoyHash: hasher.decoy(random: random), social: social,
+                codeKey: codeKey, metrics: metrics))
+    }
+
+    /// The same features with other providers (the server resolves them after the store is open).
+    public func with(social: SocialProviders) -> CaptureFeatures {
+        var parts = parts
+        parts.social = social
+        return CaptureFeatures(settings: settings, catalog: catalog, store: store, parts: parts)
+    }
+}
