@@ -232,7 +232,7 @@ let package = Package(
 
 // Our async functions run on their caller's executor unless marked `@concurrent` (SE-0461): on the server that is
 // the connection's event loop, and each call into a nonisolated async function was otherwise one more trip through
-// the loop's task queue (docs/decisions.md, "Async calls without hops").
+// the loop's task queue (docs/adr/0038-hot-paths-without-hops.md).
 for target in package.targets where target.type != .system && !target.name.hasPrefix("CCurl") && target.name != "CTestSpawn" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 }

@@ -155,7 +155,7 @@ public final class PostgresDatabase: Sendable {
     /// postgres-nio schedules a timer task each time a connection is handed back with nobody waiting for it (a
     /// keep-alive, an idle timeout); a cancelled timer's task stays in memory until it would have fired. With keep-alive
     /// queries off and a short idle timeout (`pool_idle_seconds`, default 10) that memory stays small at thousands of
-    /// statements a second (docs/decisions.md). Every connection the pool opens is closed once idle, so a keep-alive
+    /// statements a second (docs/adr/0048-postgresql-connections-and-pool.md). Every connection the pool opens is closed once idle, so a keep-alive
     /// query would only ever ping one about to close.
     private static func configuration(_ location: PostgresLocation) throws -> PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration

@@ -24,7 +24,7 @@ CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conform
           "response_headers_conformance", "response_schema_conformance"]
 MINIMUM_REQUESTS = 4000
 # Test cases per operation in the fuzzing phase (the coverage phase adds its own): about 4,700 requests in all over
-# the 80 operations (50 gave 5,685 in 223 s beside the web view; docs/decisions.md).
+# the 80 operations (docs/adr/0035-interop-suite.md).
 MAX_EXAMPLES = int(os.environ.get("INTEROP_SCHEMATHESIS_EXAMPLES", "30"))
 
 

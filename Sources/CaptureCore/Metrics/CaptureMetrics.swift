@@ -1,7 +1,7 @@
 import CoreMetrics
 import Foundation
 
-/// Every metric the service records, named in one place (docs/decisions.md, "Operations: metrics, logs, purge").
+/// Every metric the service records, named in one place (docs/adr/0033-metrics-and-logs.md).
 /// It records through a swift-metrics factory: Core, Store and the server name no backend; the server hands in the
 /// Prometheus factory whose registry `/metrics` serves. Metrics are looked up by name and labels on each use (the
 /// factory keeps one per series), except those of every request, every token check and every database call, which

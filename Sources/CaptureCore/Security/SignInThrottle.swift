@@ -1,6 +1,6 @@
 import Foundation
 
-/// The limits on password sign-in and registration (docs/decisions.md, "Sign-in throttling", maps them to OWASP's
+/// The limits on password sign-in and registration (docs/adr/0022-sign-in-throttling.md maps them to OWASP's
 /// Authentication cheat sheet and NIST SP 800-63B §5.2.2). Counters live in the database, so a restart forgets
 /// nothing, and a failed attempt is charged *before* the password is checked, so parallel guesses cannot all slip
 /// through while the first ones are still hashing.

@@ -70,7 +70,7 @@ public struct ServiceSettings: Sendable, Equatable {
     public var adminPort: Int?
     /// The address the admin listener binds; defaults to `host`.
     public var adminHost: String?
-    /// Operations (docs/decisions.md, "Operations: metrics, logs, purge"): `GET /metrics` served or not; the log
+    /// Operations (docs/adr/0033-metrics-and-logs.md, 0037-background-purge.md): `GET /metrics` served or not; the log
     /// lines' format and least level (`CAPTURE_LOG_FORMAT`, `CAPTURE_LOG_LEVEL`); the level of the per-request
     /// line (debug: off at the default `logLevel`, so a busy service formats no line per request unless asked);
     /// minutes between purges of expired rows (0: none).

@@ -22,8 +22,8 @@ public struct TokenMinter: Sendable {
     /// A token for the tokens table (access, refresh, code, device, sign-out): 33 bytes as 44 URL-safe characters,
     /// the mint time first (milliseconds since 1970, 6 bytes big-endian) and 216 random bits after it. Its stored key
     /// (`key(_:)`) starts with that time, so the keys of new tokens land together at the end of the key index: a
-    /// group of refresh rotations writes a few shared index pages instead of two random ones each (docs/decisions.md,
-    /// "Time-led token keys"). The time says only when the token was issued, which its holder knows anyway. Never
+    /// group of refresh rotations writes a few shared index pages instead of two random ones each (docs/adr/
+    /// 0010-time-led-token-keys.md). The time says only when the token was issued, which its holder knows anyway. Never
     /// starts with `-`: the first character is `A` until the year 2109.
     public func mintToken(at now: Date) -> String {
         let milliseconds = UInt64(max(0, min((now.timeIntervalSince1970 * 1000).rounded(), Double(TokenKey.maxMilliseconds))))

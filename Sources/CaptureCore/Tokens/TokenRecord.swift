@@ -4,10 +4,10 @@ import Foundation
 public enum TokenKind: String, Codable, Sendable, CaseIterable {
     case access, refresh, code
     /// Marks a device its owner signed in on: attempts from it are throttled apart from everyone else's
-    /// (docs/decisions.md, "Sign-in throttling"). It authorizes nothing.
+    /// (docs/adr/0022-sign-in-throttling.md). It authorizes nothing.
     case device
     /// Given to a flow page with an authorization code (the page holds no token then): revokes its sign-in's chain
-    /// at `/oauth/revoke` and authorizes nothing else (docs/decisions.md, "Signing out of a code-mode page").
+    /// at `/oauth/revoke` and authorizes nothing else (docs/adr/0012-sign-out-token.md).
     case signOut = "sign_out"
 
     /// False for the kinds that grant no access at all (device and sign-out tokens): introspection calls them inactive.

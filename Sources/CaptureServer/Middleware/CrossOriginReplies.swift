@@ -7,7 +7,7 @@ import Hummingbird
 /// else is loosened, and which client a page may drive is still checked on every call.
 ///
 /// Not a middleware of its own: its group's `ErrorReplyMiddleware` applies it, since each middleware layer is a
-/// nested async call that costs a few µs on every request (docs/decisions.md, "one router-wide middleware").
+/// nested async call that costs a few µs on every request (docs/adr/0038-hot-paths-without-hops.md).
 struct CrossOriginReplies: Sendable {
     private let publicOrigin: String
     private let allows: @Sendable (String) async throws -> Bool

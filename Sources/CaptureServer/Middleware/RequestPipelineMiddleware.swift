@@ -7,7 +7,7 @@ import Hummingbird
 ///
 /// One layer rather than one per concern: each middleware is a nested `async` call through Hummingbird's responder
 /// chain, and each cost about 4 µs of server CPU per request here, a third of a bare route's time with six of them
-/// (docs/decisions.md, "Async calls without hops; one router-wide middleware").
+/// (docs/adr/0038-hot-paths-without-hops.md).
 struct RequestPipelineMiddleware: RouterMiddleware {
     typealias Context = CaptureRequestContext
 

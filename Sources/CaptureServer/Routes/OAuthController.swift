@@ -68,7 +68,7 @@ struct OAuthController {
         ]
         // The authorization_code grant needs an authorization endpoint (RFC 8414 §2; Authlib's validate() refuses
         // metadata without one): the sign-in page takes RFC 6749's request (client_id, response_type=code, PKCE) and
-        // hands the code to the host through the bridge (docs/decisions.md, "OpenAPI and interop").
+        // hands the code to the host through the bridge (docs/adr/0035-interop-suite.md).
         if let flow = catalog.flow(named: Self.authorizationFlow)?.name ?? catalog.pageFlows.first?.name {
             fields["authorization_endpoint"] = .string(issuer + "/flows/" + flow)
         }

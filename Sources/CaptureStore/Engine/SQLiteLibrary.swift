@@ -5,7 +5,7 @@ internal import CSQLiteConfig
 ///
 /// Memory statistics off. With them on (SQLite's default), every allocation and free inside SQLite takes one mutex
 /// shared by the whole process, to count bytes nobody here reads: two event loops reading at once then wait for each
-/// other in the kernel (docs/decisions.md, "SQLite without memory statistics"). With them off, `sqlite3_memory_used`,
+/// other in the kernel (docs/adr/0045-sqlite-engine-settings.md). With them off, `sqlite3_memory_used`,
 /// `sqlite3_status64` and the heap limits stop counting; nothing here uses them.
 enum SQLiteLibrary {
     /// Whether the settings took effect. False when SQLite was already in use in this process (a test that opens

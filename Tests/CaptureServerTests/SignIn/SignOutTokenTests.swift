@@ -3,8 +3,8 @@ import CaptureTestSupport
 import Foundation
 import Testing
 
-/// The sign-out token a code-mode sign-in or registration hands the page (docs/decisions.md, "Signing out of a
-/// code-mode page"): stored hashed, in the code's chain, good for `/oauth/revoke` of that chain and nothing else.
+/// The sign-out token a code-mode sign-in or registration hands the page (docs/adr/
+/// 0012-sign-out-token.md): stored hashed, in the code's chain, good for `/oauth/revoke` of that chain and nothing else.
 @Suite struct SignOutTokenTests {
     typealias Codes = AuthorizationCodeTests
 

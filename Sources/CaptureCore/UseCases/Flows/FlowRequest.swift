@@ -13,7 +13,7 @@ public struct FlowRequest: Sendable, Equatable {
         // `token` and `thin_registration` (`auth_native` / `register_native`), `registration_form` (`auth_native`:
         // the form a 310's `prereg_fields` are for).
         "flow_name", "bp_channel", "merge_token", "token", "thin_registration", "registration_form",
-        // Ours: the device token the widget keeps (docs/decisions.md, "Sign-in throttling"); `reactivate`, a sign-in
+        // Ours: the device token the widget keeps (docs/adr/0022-sign-in-throttling.md); `reactivate`, a sign-in
         // that brings back an account its owner deleted (`AccountDeletion`).
         "device_token", "reactivate",
         // Ours: what stands in for a recent sign-in on a sensitive change (`StepUpRule`).
