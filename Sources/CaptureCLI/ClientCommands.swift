@@ -80,7 +80,7 @@ extension ClientCommand {
                 siteName: values.siteName, verifyEmailURL: values.verifyEmailURL, passwordRecoverURL: values.passwordRecoverURL)
             let client = draft
             try await options.withConsole(creatingDatabase: true) { console, output in
-                let added = try await console.addClient(client)
+                let added = try await console.perform(AdminOperations.addClient, client)
                 if output.json { return output.emit(try AdminViews.document(added)) }
                 try output.record(ClientCommand.fields + ["client_secret"], added)
                 if added.clientSecret != nil { print("\n" + AdminDocuments.secretNote) }
@@ -95,7 +95,7 @@ extension ClientCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.list(ClientCommand.columns, try await console.clients())
+                try output.list(ClientCommand.columns, try await console.perform(AdminOperations.clients))
             }
         }
     }
@@ -110,7 +110,7 @@ extension ClientCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.record(ClientCommand.fields, try await console.client(clientID))
+                try output.record(ClientCommand.fields, try await console.perform(AdminOperations.client, clientID))
             }
         }
     }
@@ -147,7 +147,7 @@ extension ClientCommand {
             change.passwordRecoverURL = values.passwordRecoverURL
             let asked = change
             try await options.withConsole { console, output in
-                try output.record(ClientCommand.fields, try await console.updateClient(clientID, asked))
+                try output.record(ClientCommand.fields, try await console.perform(AdminOperations.updateClient, ClientUpdate(id: clientID, change: asked)))
             }
         }
     }
@@ -163,7 +163,7 @@ extension ClientCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let result = try await console.removeClient(clientID)
+                let result = try await console.perform(AdminOperations.removeClient, clientID)
                 try output.message(
                     "removed \(result.removed); revoked \(Output.plural(result.revoked, "token"))", view: result)
             }
@@ -181,7 +181,7 @@ extension ClientCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let result = try await console.rotateClientSecret(clientID)
+                let result = try await console.perform(AdminOperations.rotateClientSecret, clientID)
                 try output.message("client_secret: \(result.clientSecret)\n\n\(AdminDocuments.secretNote)", view: result)
             }
         }

@@ -31,116 +31,26 @@ struct RemoteAdminConsole: AdminConsole {
         self.key = key
     }
 
-    func tokens(_ query: TokenQuery) async throws -> AdminList<TokenView> {
-        try await list(
-            "/tokens",
-            ["user": query.user, "client": query.client, "kind": query.kind, "state": query.state], page: query.page)
-    }
-
-    func token(_ reference: String) async throws -> TokenView { try await send(.get, "/tokens/\(segment(reference))") }
-
-    func revokeToken(_ reference: String) async throws -> RevocationView {
-        try await send(.post, "/tokens/\(segment(reference))/revoke")
-    }
-
-    func revokeTokens(ofUser reference: String) async throws -> RevocationView {
-        try await send(.post, "/users/\(segment(reference))/sign-out")
-    }
-
-    func revokeTokens(ofClient id: String) async throws -> RevocationView {
-        try await send(.post, "/clients/\(segment(id))/revoke-tokens")
-    }
-
-    func introspect(_ token: String) async throws -> IntrospectionView {
-        try await send(.post, "/tokens/introspect", body: ["token": .string(token)])
-    }
-
-    func purgeExpiredTokens() async throws -> PurgeView { try await send(.post, "/tokens/purge-expired") }
-
-    func users(_ query: UserQuery) async throws -> AdminList<UserView> {
-        try await list("/users", ["search": query.search], page: query.page)
-    }
-
-    func user(_ reference: String) async throws -> UserView { try await send(.get, "/users/\(segment(reference))") }
-
-    func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView {
-        try await send(.post, "/users/\(segment(reference))/\(disabled ? "disable" : "enable")")
-    }
-
-    func deleteUser(_ reference: String) async throws -> DeletedUserView {
-        try await send(.delete, "/users/\(segment(reference))")
-    }
-
-    func deactivateUser(_ reference: String) async throws -> UserView {
-        try await send(.post, "/users/\(segment(reference))/deactivate")
-    }
-
-    func reactivateUser(_ reference: String) async throws -> UserView {
-        try await send(.post, "/users/\(segment(reference))/reactivate")
-    }
-
-    func exportUser(_ reference: String) async throws -> AccountExport {
-        try await send(.get, "/users/\(segment(reference))/export")
-    }
-
-    func resetFactors(_ reference: String) async throws -> FactorsResetView {
-        try await send(.post, "/users/\(segment(reference))/reset-factors")
-    }
-
-    func clients() async throws -> AdminList<ClientView> { try await list("/clients", [:], page: nil) }
-
-    func client(_ id: String) async throws -> ClientView { try await send(.get, "/clients/\(segment(id))") }
-
-    func addClient(_ draft: ClientDraft) async throws -> ClientView {
-        var body: [String: JSONValue] = [
-            "client_id": .string(draft.id), "confidential": .bool(draft.confidential),
-            "redirect_uris": .array(draft.redirectURIs.map(JSONValue.string)),
-            "allowed_origins": .array(draft.allowedOrigins.map(JSONValue.string)),
-            "response_types": .array(draft.responseTypes.map(JSONValue.string)), "legacy_token_url": .bool(draft.legacyTokenURL),
-        ]
-        if let name = draft.name { body["name"] = .string(name) }
-        for (key, value) in draft.pages.janrainClientSettings { body[key] = .string(value) }
-        return try await send(.post, "/clients", body: .object(body))
-    }
-
-    func updateClient(_ id: String, _ change: ClientChange) async throws -> ClientView {
-        var body: [String: JSONValue] = [:]
-        if let name = change.name { body["name"] = .string(name) }
-        if let uris = change.redirectURIs { body["redirect_uris"] = .array(uris.map(JSONValue.string)) }
-        if let origins = change.allowedOrigins { body["allowed_origins"] = .array(origins.map(JSONValue.string)) }
-        if let types = change.responseTypes { body["response_types"] = .array(types.map(JSONValue.string)) }
-        if let legacy = change.legacyTokenURL { body["legacy_token_url"] = .bool(legacy) }
-        let pages = [
-            ("site_name", change.siteName), ("verify_email_url", change.verifyEmailURL),
-            ("password_recover_url", change.passwordRecoverURL),
-        ]
-        for case (let key, let value?) in pages { body[key] = .string(value) }
-        return try await send(.patch, "/clients/\(segment(id))", body: .object(body))
-    }
-
-    func removeClient(_ id: String) async throws -> RemovedClientView { try await send(.delete, "/clients/\(segment(id))") }
-
-    func rotateClientSecret(_ id: String) async throws -> ClientSecretView {
-        try await send(.post, "/clients/\(segment(id))/rotate-secret")
-    }
-
-    func audit(_ filter: AuditFilter) async throws -> AdminList<AuditEntryView> {
-        try await list("/audit", ["actor": filter.actor, "action": filter.action, "target": filter.target], page: filter.page)
+    func perform<Input, Output>(_ operation: AdminOperation<Input, Output>, _ input: Input) async throws -> Output {
+        let call = operation.call(input)
+        var path = operation.path
+        for name in operation.references { path = path.replacingOccurrences(of: ":" + name, with: segment(call.references[name] ?? "")) }
+        if !call.query.isEmpty {
+            var components = URLComponents()
+            components.queryItems = call.query.keys.sorted().map { URLQueryItem(name: $0, value: call.query[$0]) }
+            path += "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        }
+        let method: OutboundHTTPRequest.Method
+        switch operation.method {
+        case .get: method = .get
+        case .post: method = .post
+        case .patch: method = .patch
+        case .delete: method = .delete
+        }
+        return try await send(method, path, body: operation.fields.isEmpty || operation.method == .get ? nil : .object(call.body))
     }
 
     // MARK: - HTTP
-
-    private func list<Item>(_ path: String, _ query: [String: String?], page: Page?) async throws -> AdminList<Item> {
-        var items = query.compactMapValues { $0 }
-        if let page {
-            items["limit"] = String(page.limit)
-            items["offset"] = String(page.offset)
-        }
-        var components = URLComponents()
-        components.queryItems = items.keys.sorted().map { URLQueryItem(name: $0, value: items[$0]) }
-        let suffix = items.isEmpty ? "" : "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-        return try await send(.get, path + suffix)
-    }
 
     private func segment(_ value: String) -> String {
         var allowed = CharacterSet.alphanumerics

@@ -59,7 +59,7 @@ extension TokenCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let list = try await console.tokens(
+                let list = try await console.perform(AdminOperations.tokens, 
                     TokenQuery(user: user, client: client, kind: kind, state: active ? "active" : state, page: paging.page))
                 try output.list(TokenCommand.columns, list)
             }
@@ -77,7 +77,7 @@ extension TokenCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.record(TokenCommand.fields, try await console.token(reference))
+                try output.record(TokenCommand.fields, try await console.perform(AdminOperations.token, reference))
             }
         }
     }
@@ -108,11 +108,11 @@ extension TokenCommand {
             try await options.withConsole { console, output in
                 let result =
                     if let user {
-                        try await console.revokeTokens(ofUser: user)
+                        try await console.perform(AdminOperations.signOutUser, user)
                     } else if let client {
-                        try await console.revokeTokens(ofClient: client)
+                        try await console.perform(AdminOperations.revokeClientTokens, client)
                     } else {
-                        try await console.revokeToken(reference ?? "")
+                        try await console.perform(AdminOperations.revokeToken, reference ?? "")
                     }
                 try output.message("revoked \(Output.plural(result.revoked, "token"))", view: result)
             }
@@ -137,7 +137,7 @@ extension TokenCommand {
             let presented = value.trimmingCharacters(in: .whitespacesAndNewlines)
             var active = false
             try await options.withConsole { console, output in
-                let view = try await console.introspect(presented)
+                let view = try await console.perform(AdminOperations.introspect, presented)
                 active = view.active
                 guard active else { return try output.message("active: false", view: view) }
                 var pairs = [
@@ -164,7 +164,7 @@ extension TokenCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let result = try await console.purgeExpiredTokens()
+                let result = try await console.perform(AdminOperations.purgeExpiredTokens)
                 try output.message("purged \(Output.plural(result.purged, "expired token"))", view: result)
             }
         }

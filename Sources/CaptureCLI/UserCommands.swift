@@ -35,7 +35,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.list(UserCommand.columns, try await console.users(UserQuery(search: search, page: paging.page)))
+                try output.list(UserCommand.columns, try await console.perform(AdminOperations.users, UserQuery(search: search, page: paging.page)))
             }
         }
     }
@@ -50,7 +50,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.record(UserCommand.fields + ["linked_accounts"], try await console.user(reference))
+                try output.record(UserCommand.fields + ["linked_accounts"], try await console.perform(AdminOperations.user, reference))
             }
         }
     }
@@ -66,7 +66,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let result = try await console.revokeTokens(ofUser: reference)
+                let result = try await console.perform(AdminOperations.signOutUser, reference)
                 try output.message("signed out everywhere: revoked \(Output.plural(result.revoked, "token"))", view: result)
             }
         }
@@ -83,7 +83,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let user = try await console.setDisabled(reference, true)
+                let user = try await console.perform(AdminOperations.disableUser, reference)
                 try output.message("disabled \(UserCommand.name(user)); their tokens are revoked", view: user)
             }
         }
@@ -100,7 +100,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let result = try await console.resetFactors(reference)
+                let result = try await console.perform(AdminOperations.resetFactors, reference)
                 try output.message(
                     "removed \(Output.plural(result.passkeysRemoved, "passkey"))"
                         + (result.secondFactorRemoved ? " and the second factor" : "") + " of \(reference)",
@@ -121,7 +121,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let result = try await console.deleteUser(reference)
+                let result = try await console.perform(AdminOperations.deleteUser, reference)
                 try output.message("erased \(result.email) (\(result.deleted)) and everything of theirs", view: result)
             }
         }
@@ -140,7 +140,7 @@ extension UserCommand {
         func run() async throws {
             try await options.withConsole { console, output in
                 // The document itself whether or not --json was given: it is what the person asked for.
-                output.emit(try AdminViews.document(try await console.exportUser(reference)))
+                output.emit(try AdminViews.document(try await console.perform(AdminOperations.exportUser, reference)))
             }
         }
     }
@@ -156,7 +156,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let user = try await console.deactivateUser(reference)
+                let user = try await console.perform(AdminOperations.deactivateUser, reference)
                 try output.message("deleted \(UserCommand.name(user)); erased after the grace period", view: user)
             }
         }
@@ -172,7 +172,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let user = try await console.reactivateUser(reference)
+                let user = try await console.perform(AdminOperations.reactivateUser, reference)
                 try output.message("reactivated \(UserCommand.name(user))", view: user)
             }
         }
@@ -188,7 +188,7 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let user = try await console.setDisabled(reference, false)
+                let user = try await console.perform(AdminOperations.enableUser, reference)
                 try output.message("enabled \(UserCommand.name(user))", view: user)
             }
         }

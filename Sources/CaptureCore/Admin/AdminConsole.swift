@@ -64,46 +64,19 @@ public struct ClientChange: Sendable, Equatable {
     }
 }
 
-/// The operator's verbs, each answering with an admin view (`TokenView`, `UserView`, `ClientView`, …), the types
-/// the admin API sends as JSON (`AdminViews`). Two implementations: `DatabaseAdminConsole` on the database (the admin
-/// API's handlers, and capturectl on the file) and capturectl's remote one over the admin API, so both modes print
-/// the same and exit alike.
+/// Where the operator's verbs (`AdminOperations`) run, each answering with an admin view (`TokenView`, `UserView`,
+/// `ClientView`, …), the types the admin API sends as JSON (`AdminViews`). Two implementations: `DatabaseAdminConsole`
+/// on the database (the admin API's handlers, and capturectl on the file) and capturectl's remote one over the admin
+/// API, so both modes print the same and exit alike.
 public protocol AdminConsole: Sendable {
-    func tokens(_ query: TokenQuery) async throws -> AdminList<TokenView>
-    func token(_ reference: String) async throws -> TokenView
-    /// A refresh token takes its chain.
-    func revokeToken(_ reference: String) async throws -> RevocationView
-    /// Signs the user out everywhere: every token of theirs revoked.
-    func revokeTokens(ofUser reference: String) async throws -> RevocationView
-    func revokeTokens(ofClient id: String) async throws -> RevocationView
-    /// RFC 7662's fields (and the fingerprint) of a presented token, or `active: false` alone.
-    func introspect(_ token: String) async throws -> IntrospectionView
-    func purgeExpiredTokens() async throws -> PurgeView
+    func perform<Input, Output>(_ operation: AdminOperation<Input, Output>, _ input: Input) async throws -> Output
+}
 
-    func users(_ query: UserQuery) async throws -> AdminList<UserView>
-    /// With `linkedAccounts`.
-    func user(_ reference: String) async throws -> UserView
-    func setDisabled(_ reference: String, _ disabled: Bool) async throws -> UserView
-    func deleteUser(_ reference: String) async throws -> DeletedUserView
-    /// The owner's deletion, on their behalf: deactivated now, erased after the grace period.
-    func deactivateUser(_ reference: String) async throws -> UserView
-    /// Takes back a deletion: active again, no longer due for erasure.
-    func reactivateUser(_ reference: String) async throws -> UserView
-    /// Removes every passkey and the second factor of an account whose owner lost them (the password stays).
-    func resetFactors(_ reference: String) async throws -> FactorsResetView
-    /// Everything kept about the user (`AccountExport`), to answer their request for it.
-    func exportUser(_ reference: String) async throws -> AccountExport
-
-    func clients() async throws -> AdminList<ClientView>
-    func client(_ id: String) async throws -> ClientView
-    /// With `clientSecret` once for a confidential client.
-    func addClient(_ draft: ClientDraft) async throws -> ClientView
-    func updateClient(_ id: String, _ change: ClientChange) async throws -> ClientView
-    func removeClient(_ id: String) async throws -> RemovedClientView
-    /// The secret shown once.
-    func rotateClientSecret(_ id: String) async throws -> ClientSecretView
-
-    func audit(_ filter: AuditFilter) async throws -> AdminList<AuditEntryView>
+extension AdminConsole {
+    /// `perform` for an operation that takes no input.
+    public func perform<Output>(_ operation: AdminOperation<AdminNothing, Output>) async throws -> Output {
+        try await perform(operation, AdminNothing())
+    }
 }
 
 extension TokenQuery {

@@ -39,10 +39,6 @@ enum AdminRequest {
         return values
     }
 
-    static func page(_ query: [String: String]) throws -> Page {
-        try Page(limit: query["limit"], offset: query["offset"])
-    }
-
     /// A path parameter, percent-decoded (user references may be addresses).
     static func reference(_ context: CaptureRequestContext, _ name: String) throws -> String {
         guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
@@ -50,37 +46,6 @@ enum AdminRequest {
         }
         try QueryFields.refuseNUL(value, naming: name)
         return value
-    }
-
-    /// A JSON member that must be a string when present.
-    static func string(_ fields: [String: JSONValue], _ name: String) throws -> String? {
-        switch fields[name] {
-        case nil, .null: return nil
-        case .string(let value): return value
-        default: throw CaptureError.invalidArgument(name, "must be a string")
-        }
-    }
-
-    static func strings(_ fields: [String: JSONValue], _ name: String) throws -> [String]? {
-        switch fields[name] {
-        case nil, .null: return nil
-        case .array(let values):
-            return try values.map {
-                guard case .string(let value) = $0 else {
-                    throw CaptureError.invalidArgument(name, "must be an array of strings")
-                }
-                return value
-            }
-        default: throw CaptureError.invalidArgument(name, "must be an array of strings")
-        }
-    }
-
-    static func bool(_ fields: [String: JSONValue], _ name: String) throws -> Bool? {
-        switch fields[name] {
-        case nil, .null: return nil
-        case .bool(let value): return value
-        default: throw CaptureError.invalidArgument(name, "must be true or false")
-        }
     }
 
     /// Refuses members the endpoint does not know, so a typo is not silently ignored.
