@@ -17,7 +17,6 @@
     compiledFlow = flow;
   }
 
-
   /* The flow's field a tag names: its own, or the service's field for Janrain's older name of it. */
   function fieldNamed(flow, name) {
     var fields = flow.fields || {};
@@ -170,7 +169,6 @@
     }
     return '';
   }
-
 
   // ---------------------------------------------------------------- a form's next screen
 

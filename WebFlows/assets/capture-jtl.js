@@ -8,7 +8,8 @@
  * close follows it, with or without `#`; a close ends the innermost open block whatever it names; `#` on a field
  * just renders the field; a tag's JSON options are read past but for `{* mergeAccounts {"custom": true} *}`, whose
  * screen is the page's own merge template ({| … |} placeholders, filled when a merge shows it). A tag the flow does
- * not know renders nothing and is reported once on the console.
+ * not know renders nothing and is reported once on the console. What the flow's rules do once the screens are up
+ * (checks, hidden values, the names a form is sent under) is capture-flow.js's.
  */
 (function (window, document) {
   'use strict';
@@ -264,7 +265,6 @@
     for (var i = open.length - 1; i >= 0; i--) if (!core.has(CONTAINERS, open[i])) return open[i];
     return null;
   }
-
 
   function element(flow, screen, name, open) {
     var form = innermostForm(open);

@@ -225,7 +225,6 @@
 
   // ---------------------------------------------------------------- editProfile: the user's passkeys
 
-
   function passkeyItem(passkey) {
     var name = String(passkey.name || '');
     var item = document.createElement('li');

@@ -32,14 +32,13 @@
     return social && screen && SOCIAL_SCREENS[screen.id] ? social : null;
   }
 
-
   /*
    * The waiting social sign-in as the first half of a merge through `via` (mergeAccounts' "Continue with <provider>"):
    * {token, provider, email, via, verifier}, or null when no social sign-in waits.
    */
   function mergeThrough(via) {
-    return social ? { token: social.token, provider: social.provider, email: mergeEmail, via: via, verifier: social.verifier }
-      : null;
+    if (!social) return null;
+    return { token: social.token, provider: social.provider, email: mergeEmail, via: via, verifier: social.verifier };
   }
 
   // ---------------------------------------------------------------- the merge (a 380)

@@ -309,7 +309,6 @@
     return widget.socialForms.redeemSocial(answer);
   }
 
-
   widget.social = {
     startProvider: startProvider,
     pageShownAgain: pageShownAgain,
