@@ -454,47 +454,27 @@
   }
 
   widget.core = {
-    dropIn: dropIn,
-    server: server,
-    has: has,
-    t: t,
-    addMessages: addMessages,
-    STORAGE: STORAGE,
-    captureSettings: captureSettings,
-    formSettings: formSettings,
-    fieldOf: fieldOf,
-    isAddressInput: isAddressInput,
-    providerName: providerName,
-    knownProvider: knownProvider,
-    randomId: randomId,
-    base64url: base64url,
-    fire: fire,
+    // the page: a customer's Janrain page or the service's own; where requests go
+    dropIn: dropIn, server: server,
+    // texts and settings
+    has: has, t: t, addMessages: addMessages, captureSettings: captureSettings, formSettings: formSettings,
+    fieldOf: fieldOf, isAddressInput: isAddressInput, providerName: providerName, knownProvider: knownProvider,
+    // events, and the screen they name
+    fire: fire, randomId: randomId, base64url: base64url, screenShown: screenShown,
     currentScreen: function () { return currentScreen; },
-    screenShown: screenShown,
     previousScreen: function () { return screenHistory.length ? screenHistory[screenHistory.length - 1] : null; },
-    storageGet: storageGet,
-    storageSet: storageSet,
-    storageRemove: storageRemove,
-    storedToken: storedToken,
-    storedProfile: storedProfile,
-    tokenExpired: tokenExpired,
-    saveSession: saveSession,
-    saveProfile: saveProfile,
-    clearSession: clearSession,
-    hasActiveSession: hasActiveSession,
-    refreshSecret: function () { return refreshSecret; },
-    setRefreshSecret: setRefreshSecret,
+    // storage and the session
+    STORAGE: STORAGE, storageGet: storageGet, storageSet: storageSet, storageRemove: storageRemove,
+    storedToken: storedToken, storedProfile: storedProfile, tokenExpired: tokenExpired, saveSession: saveSession,
+    saveProfile: saveProfile, clearSession: clearSession, hasActiveSession: hasActiveSession,
+    // the sign-in's secrets, in memory
+    refreshSecret: function () { return refreshSecret; }, setRefreshSecret: setRefreshSecret,
     keepSignOutToken: function (token) { signOutToken = token || null; },
-    holdsSignOutToken: function () { return signOutToken !== null; },
-    takeSignOutToken: takeSignOutToken,
-    encodeForm: encodeForm,
-    post: post,
-    commonParams: commonParams,
-    errorFields: errorFields,
+    holdsSignOutToken: function () { return signOutToken !== null; }, takeSignOutToken: takeSignOutToken,
+    // requests
+    encodeForm: encodeForm, post: post, commonParams: commonParams, errorFields: errorFields,
     isTokenError: isTokenError,
-    closest: closest,
-    onClicks: onClicks,
-    fragmentValues: fragmentValues,
-    forgetFragment: forgetFragment
+    // the DOM and the address bar
+    closest: closest, onClicks: onClicks, fragmentValues: fragmentValues, forgetFragment: forgetFragment
   };
 })(window, document);
