@@ -4,23 +4,20 @@
  * fileName, mimeType, data) and offers it in the page as a link to a blob: URL, forgotten (the URL revoked) when a
  * new download replaces it or any screen shows; "Email it to me" (/account/export_mail) has the service mail it to the
  * account's own address (onCaptureAccountDataMailed). A failure fires onCaptureAccountDataFailed (action 'download'
- * or 'mail') and says why in the section. Requests and messages go through capture-passkeys.js's helpers
- * (ns.factorTools). The document is in memory only, never stored.
+ * or 'mail') and says why in the section. Requests and messages go through widget.sections (capture-sections.js).
+ * The document is in memory only, never stored.
  */
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // Each showing of a screen counts: the section shows an answer only on the showing that asked for it.
   var shown = 0;
   // The blob: URL the page's link holds now (null: none).
   var fileURL = null;
-
-  function tools() {
-    return ns.factorTools;
-  }
 
   /* The page's link to the file (if any) goes, and its URL with it. */
   function forgetFile() {
@@ -57,7 +54,7 @@
 
   /* The address the mail went to: the signed-in record's, as the page last had it. */
   function mailedText() {
-    var profile = ns.storedProfile();
+    var profile = core.storedProfile();
     return profile && profile.email
       ? t('widget.accountDataMailedTo').replace('%s', isolated(String(profile.email))) : t('widget.accountDataMailed');
   }
@@ -67,7 +64,7 @@
     shown += 1;
     forgetFile();
     var buttons = document.querySelectorAll('[data-capture-account-data-download], [data-capture-account-data-mail]');
-    for (var i = 0; i < buttons.length; i++) tools().setBusy(buttons[i], false);
+    for (var i = 0; i < buttons.length; i++) widget.sections.setBusy(buttons[i], false);
   }
 
   /*
@@ -75,50 +72,53 @@
    * still holds the token that asked; the section shows it only if its screen has not been shown again since.
    */
   function ask(button, action) {
-    if (tools().isBusy(button)) return;
-    var section = ns.closest(button, '[data-capture-account-data]');
-    var token = ns.storedToken();
+    if (widget.sections.isBusy(button)) return;
+    var section = core.closest(button, '[data-capture-account-data]');
+    var token = core.storedToken();
     var showing = shown;
     var params = { access_token: token };
-    if (action === 'mail') params.locale = ns.captureSettings().locale;
-    tools().clearSection(section);
+    if (action === 'mail') params.locale = core.captureSettings().locale;
+    widget.sections.clearSection(section);
     if (action === 'download') forgetFile();
-    tools().setBusy(button, true);
-    tools().send(action === 'download' ? '/account/export' : '/account/export_mail', params).then(function (body) {
-      tools().setBusy(button, false);
-      if (ns.storedToken() !== token) return;
+    widget.sections.setBusy(button, true);
+    widget.sections.send(action === 'download' ? '/account/export' : '/account/export_mail', params).then(function (body) {
+      widget.sections.setBusy(button, false);
+      if (core.storedToken() !== token) return;
       if (action === 'mail') {
-        ns.fire('onCaptureAccountDataMailed', { statusMessage: 'accountDataMailed' });
-        if (showing === shown) tools().note(section, mailedText(), 'success');
+        core.fire('onCaptureAccountDataMailed', { statusMessage: 'accountDataMailed' });
+        if (showing === shown) widget.sections.note(section, mailedText(), 'success');
         return;
       }
       var fileName = fileNameFor(body.export);
       var data = JSON.stringify(body.export || {}, null, 2);
-      ns.fire('onCaptureAccountDataReady', {
+      core.fire('onCaptureAccountDataReady', {
         statusMessage: 'accountDataReady', fileName: fileName, mimeType: 'application/json', data: data
       });
       if (showing !== shown) return;
       offerFile(section, fileName, data);
-      tools().note(section, t('widget.accountDataReady').replace('%s', isolated(fileName)), 'success');
+      widget.sections.note(section, t('widget.accountDataReady').replace('%s', isolated(fileName)), 'success');
     }, function (failure) {
-      tools().setBusy(button, false);
-      if (ns.storedToken() !== token) return;
+      widget.sections.setBusy(button, false);
+      if (core.storedToken() !== token) return;
       var reply = failure && failure.reply;
-      var result = reply ? ns.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
+      var result = reply ? core.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
       result.action = action;
-      ns.fire('onCaptureAccountDataFailed', result);
-      if (tools().sessionGone(failure) || showing !== shown) return;
+      core.fire('onCaptureAccountDataFailed', result);
+      if (widget.sections.sessionGone(failure) || showing !== shown) return;
       // 503: the service could not reach its data for a moment (its Retry-After is short).
       var unavailable = reply && reply.status === 503;
-      ns.showFormMessage(section, unavailable ? t('widget.accountDataUnavailable') : tools().failureText(failure,
-        action === 'download' ? t('widget.accountDataNotReady') : t('widget.accountDataNotMailed')));
+      widget.screens.showFormMessage(section, unavailable ? t('widget.accountDataUnavailable')
+        : widget.sections.failureText(failure,
+          action === 'download' ? t('widget.accountDataNotReady') : t('widget.accountDataNotMailed')));
     });
   }
 
-  ns.onClicks([
+  core.onClicks([
     ['[data-capture-account-data-download]', function (button) { ask(button, 'download'); }],
     ['[data-capture-account-data-mail]', function (button) { ask(button, 'mail'); }]
   ]);
 
-  ns.renderAccountData = renderAccountData;
+  widget.accountData = {
+    renderAccountData: renderAccountData
+  };
 })(window, document);

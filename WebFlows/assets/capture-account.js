@@ -17,8 +17,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // The deletion this page made ({eraseAt}, the service's date): accountDeactivated shows it; without one that screen
   // falls back to sign-in.
@@ -57,7 +58,7 @@
 
   /* The days between a deletion and the erasure (janrain.settings.capture.accountDeletionGraceDays; 30 when unsaid). */
   function graceDays() {
-    var days = Number(ns.captureSettings().accountDeletionGraceDays);
+    var days = Number(core.captureSettings().accountDeletionGraceDays);
     return isNaN(days) || days < 0 ? 30 : Math.ceil(days);
   }
 
@@ -82,11 +83,11 @@
     var days = graceDays();
     if (grace) grace.textContent = days > 0 ? counted('widget.deleteGrace', days) : t('widget.deleteAtOnce');
     clearSecrets(root);
-    var token = ns.storedToken();
+    var token = core.storedToken();
     if (standing.token !== token) standing = { token: token, password: null };
     showStanding(root);
     if (standing.password !== null || !token) return;
-    ns.post('/factors', { access_token: token }).then(function (reply) {
+    core.post('/factors', { access_token: token }).then(function (reply) {
       if (standing.token !== token) return;
       // Not known (a dead token, say): the password is asked for, and the service has the last word.
       standing.password = reply.ok ? reply.body.password !== false : true;
@@ -108,7 +109,7 @@
     var form = root.querySelector('form[data-capture-form="deactivateAccountForm"]');
     if (!form) return;
     var input = form.elements.currentPassword;
-    var item = input && ns.closest(input, '.capture_form_item');
+    var item = input && core.closest(input, '.capture_form_item');
     if (item) item.hidden = none;
     // A disabled field is not sent.
     if (input) input.disabled = none;
@@ -122,23 +123,23 @@
    * shows. The address the page would greet goes too.
    */
   function accountDeactivated(form, body, transactionId) {
-    var profile = ns.storedProfile();
+    var profile = core.storedProfile();
     clearSecrets(form);
     deleted = { eraseAt: String(body.erase_at || '') };
     standing = { token: null, password: null };
-    ns.fire('onCaptureAccountDeactivateSuccess', {
+    core.fire('onCaptureAccountDeactivateSuccess', {
       statusMessage: 'accountDeactivated', form: 'deactivateAccountForm', eraseAt: deleted.eraseAt,
       userData: userData(profile)
     }, transactionId);
-    ns.storageRemove(ns.STORAGE.lastEmail);
-    ns.carryAddress('');
-    ns.endSession(false, 'accountDeactivated');
+    core.storageRemove(core.STORAGE.lastEmail);
+    widget.screens.carryAddress('');
+    widget.forms.endSession(false, 'accountDeactivated');
   }
 
   /* accountDeactivated: the day of the erasure (or that it is erased already). */
   function drawDeleted(root) {
     var node = root.querySelector('[data-capture-account-erase]');
-    var date = ns.day(deleted.eraseAt);
+    var date = widget.sections.day(deleted.eraseAt);
     if (!node) return;
     if (graceDays() > 0 && date) fillWith(node, t('widget.deletedUntil'), date);
     else node.textContent = t('widget.deletedNow');
@@ -157,9 +158,9 @@
    */
   function askRecentSignIn(where, body) {
     if (!body || body.error !== 'recent_sign_in_required') return false;
-    var action = ns.messageAction(t('widget.signInAgainAction'), 'data-capture-action', 'signInAgain');
-    if (where && ns.showFormMessage(where, t('widget.signInAgain'), null, action)) return true;
-    ns.showNotice(t('widget.signInAgain'));
+    var action = widget.screens.messageAction(t('widget.signInAgainAction'), 'data-capture-action', 'signInAgain');
+    if (where && widget.screens.showFormMessage(where, t('widget.signInAgain'), null, action)) return true;
+    widget.screens.showNotice(t('widget.signInAgain'));
     var notice = document.getElementById('capture_notice');
     if (notice) {
       notice.appendChild(action);
@@ -174,15 +175,15 @@
    * the account's address (not one typed into the refused form). Passwords typed on the page go.
    */
   function signInAgain() {
-    var profile = ns.storedProfile() || {};
+    var profile = core.storedProfile() || {};
     clearSecrets(document);
     try {
       window.sessionStorage.setItem(RESUME_KEY, JSON.stringify({
-        screen: ns.currentScreen(), uuid: String(profile.uuid || ''), at: Date.now()
+        screen: core.currentScreen(), uuid: String(profile.uuid || ''), at: Date.now()
       }));
     } catch (error) { /* no sessionStorage: the sign-in shows the usual screen */ }
-    ns.carryAddress(profile.email || '');
-    ns.endSession(true);
+    widget.screens.carryAddress(profile.email || '');
+    widget.forms.endSession(true);
   }
 
   /*
@@ -199,7 +200,7 @@
     }
     if (!kept || typeof kept.screen !== 'string' || !(Date.now() - Number(kept.at) < RESUME_MS)) return null;
     if (kept.uuid && (!user || String(user.uuid) !== kept.uuid)) return null;
-    return ns.screenExists(kept.screen) ? kept.screen : null;
+    return widget.screens.screenExists(kept.screen) ? kept.screen : null;
   }
 
   // ---------------------------------------------------------------- bringing it back
@@ -218,17 +219,17 @@
     if (((waiting && waiting.sent) || (how.social && how.social.purpose === 'reactivate')) && body.code !== 270
         && body.code !== 280) {
       if (waiting) waiting.sent = false;
-      ns.fire('onCaptureAccountReactivateFailed', result, transactionId);
+      core.fire('onCaptureAccountReactivateFailed', result, transactionId);
     }
-    if (body.error !== 'account_deactivated' || !body.reactivate_until || !ns.screenExists('reactivateAccount')) {
+    if (body.error !== 'account_deactivated' || !body.reactivate_until || !widget.screens.screenExists('reactivateAccount')) {
       return false;
     }
-    var provider = how.provider && ns.knownProvider(how.provider) ? String(how.provider) : '';
+    var provider = how.provider && core.knownProvider(how.provider) ? String(how.provider) : '';
     waiting = {
       until: String(body.reactivate_until), via: provider ? 'provider' : how.passkey ? 'passkey' : 'password',
       provider: provider, sent: false
     };
-    if (how.address) ns.carryAddress(how.address);
+    if (how.address) widget.screens.carryAddress(how.address);
     result.statusMessage = 'accountDeactivated';
     return true;
   }
@@ -236,14 +237,14 @@
   /* reactivateAccount: until when, and the way the refused sign-in went (its form, provider or passkey). */
   function drawReactivation(root) {
     var until = root.querySelector('[data-capture-reactivate-until]');
-    if (until) fillWith(until, t('widget.reactivateUntil'), ns.day(waiting.until));
+    if (until) fillWith(until, t('widget.reactivateUntil'), widget.sections.day(waiting.until));
     var ways = root.querySelectorAll('[data-capture-reactivate-via]');
     for (var i = 0; i < ways.length; i++) {
       ways[i].hidden = ways[i].getAttribute('data-capture-reactivate-via') !== waiting.via;
     }
     // The provider's button is one (data-capture-provider, capture-host.js) only while it has a provider to go to.
     var buttons = root.querySelectorAll('[data-capture-reactivate-provider]');
-    var label = waiting.provider ? t('widget.reactivateWith').replace('%s', ns.providerName(waiting.provider)) : '';
+    var label = waiting.provider ? t('widget.reactivateWith').replace('%s', core.providerName(waiting.provider)) : '';
     for (var b = 0; b < buttons.length; b++) {
       if (waiting.provider) buttons[b].setAttribute('data-capture-provider', waiting.provider);
       else buttons[b].removeAttribute('data-capture-provider');
@@ -254,7 +255,7 @@
 
   /* A sign-in from reactivateAccount (its form or passkey button: `element`) brings the account back (reactivate). */
   function reactivationParams(element, params) {
-    var screen = ns.closest(element, '.capture_screen');
+    var screen = core.closest(element, '.capture_screen');
     if (!waiting || !screen || screen.id !== 'reactivateAccount') return;
     params.reactivate = 'true';
     waiting.sent = true;
@@ -268,7 +269,7 @@
     deleted = null;
     if (!(waiting && waiting.sent) && !(social && social.purpose === 'reactivate')) return;
     waiting = null;
-    ns.fire('onCaptureAccountReactivateSuccess', {
+    core.fire('onCaptureAccountReactivateSuccess', {
       statusMessage: 'accountReactivated', authProvider: social ? social.provider : 'capture', userData: userData(user)
     }, transactionId);
   }
@@ -290,13 +291,15 @@
     else if (root.id === 'reactivateAccount') drawReactivation(root);
   }
 
-  ns.accountDeactivated = accountDeactivated;
-  ns.askRecentSignIn = askRecentSignIn;
-  ns.signInAgain = signInAgain;
-  ns.resumeScreen = resumeScreen;
-  ns.signInRefused = signInRefused;
-  ns.reactivationParams = reactivationParams;
-  ns.reactivated = reactivated;
-  ns.waitsForAccount = waitsForAccount;
-  ns.renderAccount = renderAccount;
+  widget.account = {
+    accountDeactivated: accountDeactivated,
+    askRecentSignIn: askRecentSignIn,
+    signInAgain: signInAgain,
+    resumeScreen: resumeScreen,
+    signInRefused: signInRefused,
+    reactivationParams: reactivationParams,
+    reactivated: reactivated,
+    waitsForAccount: waitsForAccount,
+    renderAccount: renderAccount
+  };
 })(window, document);

@@ -8,38 +8,40 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
 
   /* A select of the flow's options. */
-  ns.selectHTML = function (common, name, options) {
+  function selectHTML(common, name, options) {
     var html = '';
     for (var i = 0; i < options.length; i++) {
-      html += '<option' + ns.htmlAttributes({ value: options[i].value }) + '>' + ns.escapeHTML(options[i].label) + '</option>';
+      html += '<option' + widget.jtl.htmlAttributes({ value: options[i].value }) + '>'
+        + widget.jtl.escapeHTML(options[i].label) + '</option>';
     }
     common['class'] = 'capture_' + name + ' capture_select';
-    return '<select' + ns.htmlAttributes(common) + '>' + html + '</select>';
-  };
+    return '<select' + widget.jtl.htmlAttributes(common) + '>' + html + '</select>';
+  }
 
   /* A radio collection of the flow's options, named by the field's label (its id: `<control id>_label`). */
-  ns.radioHTML = function (common, name, options) {
+  function radioHTML(common, name, options) {
     var html = '';
     for (var i = 0; i < options.length; i++) {
       var id = common.id + '_' + i;
-      html += '<div class="capture_form_collection_elem"><label for="' + ns.escapeHTML(id) + '"><input'
-        + ns.htmlAttributes({ type: 'radio', id: id, name: name, value: options[i].value, 'data-capturefield': name,
+      html += '<div class="capture_form_collection_elem"><label for="' + widget.jtl.escapeHTML(id) + '"><input'
+        + widget.jtl.htmlAttributes({ type: 'radio', id: id, name: name, value: options[i].value, 'data-capturefield': name,
           required: common.required, 'class': 'capture_' + name + ' capture_input_radio' })
-        + '> ' + ns.escapeHTML(options[i].label) + '</label></div>';
+        + '> ' + widget.jtl.escapeHTML(options[i].label) + '</label></div>';
     }
-    return '<div' + ns.htmlAttributes({ id: common.id, role: 'radiogroup', 'aria-labelledby': common.id + '_label',
+    return '<div' + widget.jtl.htmlAttributes({ id: common.id, role: 'radiogroup', 'aria-labelledby': common.id + '_label',
       'aria-describedby': common['aria-describedby'], 'class': 'capture_form_collection capture_form_collection_' + name
     }) + '>' + html + '</div>';
-  };
+  }
 
   /*
    * The three selects, grouped under the field's label; the date they make (YYYY-MM-DD, or nothing until all three
    * are chosen) is the hidden input. `syncDateSelects` shows a value set on that input (a profile's).
    */
-  ns.dateSelectHTML = function (common, name) {
+  function dateSelectHTML(common, name) {
     var id = common.id;
     var locale = (window.janrain.settings && window.janrain.settings.language) || undefined;
     var monthName = function (month) {
@@ -50,26 +52,27 @@
     };
     var year = new Date().getFullYear();
     var parts = {
-      month: { label: ns.t('widget.dateMonth'), from: 1, to: 12, name: monthName },
-      day: { label: ns.t('widget.dateDay'), from: 1, to: 31 },
-      year: { label: ns.t('widget.dateYear'), from: year, to: year - 120 }
+      month: { label: core.t('widget.dateMonth'), from: 1, to: 12, name: monthName },
+      day: { label: core.t('widget.dateDay'), from: 1, to: 31 },
+      year: { label: core.t('widget.dateYear'), from: year, to: year - 120 }
     };
-    var html = '<input' + ns.htmlAttributes({ type: 'hidden', id: id, name: name, 'data-capturefield': name,
-      'data-capture-dateselect': true }) + '><span role="group"' + ns.htmlAttributes({ 'aria-labelledby': id + '_label',
+    var html = '<input' + widget.jtl.htmlAttributes({ type: 'hidden', id: id, name: name, 'data-capturefield': name,
+      'data-capture-dateselect': true }) + '><span role="group"' + widget.jtl.htmlAttributes({ 'aria-labelledby': id + '_label',
       'aria-describedby': common['aria-describedby'], 'class': 'capture_dateselect' }) + '>';
     ['month', 'day', 'year'].forEach(function (part) {
       var spec = parts[part];
-      var options = '<option value="">' + ns.escapeHTML(spec.label) + '</option>';
+      var options = '<option value="">' + widget.jtl.escapeHTML(spec.label) + '</option>';
       var step = spec.to >= spec.from ? 1 : -1;
       for (var value = spec.from; value !== spec.to + step; value += step) {
-        options += '<option value="' + value + '">' + ns.escapeHTML(spec.name ? spec.name(value) : String(value)) + '</option>';
+        options += '<option value="' + value + '">' + widget.jtl.escapeHTML(spec.name ? spec.name(value) : String(value))
+          + '</option>';
       }
-      html += '<select' + ns.htmlAttributes({ id: id + '_dateselect_' + part, 'aria-label': spec.label,
+      html += '<select' + widget.jtl.htmlAttributes({ id: id + '_dateselect_' + part, 'aria-label': spec.label,
         'data-capture-datepart': part, required: common.required, 'class': 'capture_dateselect_' + part
         + ' capture_select' }) + '>' + options + '</select>';
     });
     return html + '</span>';
-  };
+  }
 
   function pad(value) { return (value < 10 ? '0' : '') + value; }
 
@@ -85,7 +88,7 @@
   }
 
   /* The selects of each date select under `root` showing its input's value (a profile's date). */
-  ns.syncDateSelects = function (root) {
+  function syncDateSelects(root) {
     var inputs = root.querySelectorAll('input[data-capture-dateselect]');
     for (var i = 0; i < inputs.length; i++) {
       var match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(inputs[i].value || '');
@@ -96,7 +99,7 @@
         if (select) select.value = parts[part];
       }
     }
-  };
+  }
 
   /* The chosen radio's item capture_toggled, its siblings not. */
   function toggleRadios(radio) {
@@ -114,4 +117,11 @@
     var input = document.getElementById(target.id.replace(/_dateselect_(day|month|year)$/, ''));
     if (input) dateFromSelects(input);
   });
+
+  widget.controls = {
+    selectHTML: selectHTML,
+    radioHTML: radioHTML,
+    dateSelectHTML: dateSelectHTML,
+    syncDateSelects: syncDateSelects
+  };
 })(window, document);

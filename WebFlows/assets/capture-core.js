@@ -1,7 +1,8 @@
 /*
- * capture-core.js — what every module of the widget shares (capture-ui.js loads it first): the private namespace,
- * Janrain's events, the page's settings and texts, the session kept in localStorage, the sign-in's secrets kept in
- * memory, and the requests to the service.
+ * capture-core.js — what every module of the widget uses (capture-ui.js loads it first): Janrain's events, the page's
+ * settings and texts, the session kept in localStorage, the sign-in's secrets kept in memory, and the requests to the
+ * service. It makes the widget's private object, janrain.capture._widget, on which each module puts the one object of
+ * what it offers (this one: widget.core); a module reaches another only through that object.
  */
 (function (window, document) {
   'use strict';
@@ -10,12 +11,13 @@
   janrain.settings = janrain.settings || {};
   janrain.capture = janrain.capture || {};
 
-  // The modules' one shared namespace. Not enumerable: code that walks janrain.capture sees only Janrain's API.
-  var ns = {};
-  Object.defineProperty(janrain.capture, '_widget', { value: ns, configurable: true });
+  // The modules' export objects (widget.core, widget.screens, …). Not enumerable: code that walks janrain.capture sees
+  // only Janrain's API.
+  var widget = {};
+  Object.defineProperty(janrain.capture, '_widget', { value: widget, configurable: true });
   // On a customer's Janrain page (janrain-load.js): the service's origin, which every request goes to.
-  ns.dropIn = !!janrain.capture._dropIn;
-  ns.server = ns.dropIn ? janrain.capture._dropIn.server : '';
+  var dropIn = !!janrain.capture._dropIn;
+  var server = dropIn ? janrain.capture._dropIn.server : '';
 
   var EVENT_NAMES = [
     'onCaptureLoginStart', 'onCaptureLoginSuccess', 'onCaptureLoginFailed',
@@ -238,7 +240,7 @@
   var undelivered = [];
 
   function deliver(name, result) {
-    if (!ns.dropIn) {
+    if (!dropIn) {
       channels[name].fire(result);
       return;
     }
@@ -351,7 +353,7 @@
     var controller = typeof window.AbortController === 'function' ? new window.AbortController() : null;
     if (controller) init.signal = controller.signal;
     var timer = controller ? window.setTimeout(function () { controller.abort(); }, REQUEST_TIMEOUT_MS) : null;
-    return window.fetch(ns.server + path, init).then(function (response) {
+    return window.fetch(server + path, init).then(function (response) {
       return response.text().then(function (text) {
         if (timer) window.clearTimeout(timer);
         var body = null;
@@ -451,44 +453,28 @@
     } catch (error) { /* keep going: the page still works */ }
   }
 
-  ns.has = has;
-  ns.t = t;
-  ns.addMessages = addMessages;
-  ns.STORAGE = STORAGE;
-  ns.captureSettings = captureSettings;
-  ns.formSettings = formSettings;
-  ns.fieldOf = fieldOf;
-  ns.isAddressInput = isAddressInput;
-  ns.providerName = providerName;
-  ns.knownProvider = knownProvider;
-  ns.randomId = randomId;
-  ns.base64url = base64url;
-  ns.fire = fire;
-  ns.currentScreen = function () { return currentScreen; };
-  ns.screenShown = screenShown;
-  ns.previousScreen = function () { return screenHistory.length ? screenHistory[screenHistory.length - 1] : null; };
-  ns.storageGet = storageGet;
-  ns.storageSet = storageSet;
-  ns.storageRemove = storageRemove;
-  ns.storedToken = storedToken;
-  ns.storedProfile = storedProfile;
-  ns.tokenExpired = tokenExpired;
-  ns.saveSession = saveSession;
-  ns.saveProfile = saveProfile;
-  ns.clearSession = clearSession;
-  ns.hasActiveSession = hasActiveSession;
-  ns.refreshSecret = function () { return refreshSecret; };
-  ns.setRefreshSecret = setRefreshSecret;
-  ns.keepSignOutToken = function (token) { signOutToken = token || null; };
-  ns.holdsSignOutToken = function () { return signOutToken !== null; };
-  ns.takeSignOutToken = takeSignOutToken;
-  ns.encodeForm = encodeForm;
-  ns.post = post;
-  ns.commonParams = commonParams;
-  ns.errorFields = errorFields;
-  ns.isTokenError = isTokenError;
-  ns.closest = closest;
-  ns.onClicks = onClicks;
-  ns.fragmentValues = fragmentValues;
-  ns.forgetFragment = forgetFragment;
+  widget.core = {
+    // the page: a customer's Janrain page or the service's own; where requests go
+    dropIn: dropIn, server: server,
+    // texts and settings
+    has: has, t: t, addMessages: addMessages, captureSettings: captureSettings, formSettings: formSettings,
+    fieldOf: fieldOf, isAddressInput: isAddressInput, providerName: providerName, knownProvider: knownProvider,
+    // events, and the screen they name
+    fire: fire, randomId: randomId, base64url: base64url, screenShown: screenShown,
+    currentScreen: function () { return currentScreen; },
+    previousScreen: function () { return screenHistory.length ? screenHistory[screenHistory.length - 1] : null; },
+    // storage and the session
+    STORAGE: STORAGE, storageGet: storageGet, storageSet: storageSet, storageRemove: storageRemove,
+    storedToken: storedToken, storedProfile: storedProfile, tokenExpired: tokenExpired, saveSession: saveSession,
+    saveProfile: saveProfile, clearSession: clearSession, hasActiveSession: hasActiveSession,
+    // the sign-in's secrets, in memory
+    refreshSecret: function () { return refreshSecret; }, setRefreshSecret: setRefreshSecret,
+    keepSignOutToken: function (token) { signOutToken = token || null; },
+    holdsSignOutToken: function () { return signOutToken !== null; }, takeSignOutToken: takeSignOutToken,
+    // requests
+    encodeForm: encodeForm, post: post, commonParams: commonParams, errorFields: errorFields,
+    isTokenError: isTokenError,
+    // the DOM and the address bar
+    closest: closest, onClicks: onClicks, fragmentValues: fragmentValues, forgetFragment: forgetFragment
+  };
 })(window, document);

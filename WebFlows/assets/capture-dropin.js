@@ -12,9 +12,9 @@
   'use strict';
 
   var janrain = window.janrain;
-  var ns = janrain.capture._widget;
+  var widget = janrain.capture._widget;
+  var core = widget.core;
   var ui = janrain.capture.ui;
-  var startWidget = ui.start;
   var REQUEST_TIMEOUT_MS = 20000;
 
   var starting = false;
@@ -27,8 +27,8 @@
 
   /* A value of the page's query string (`?screenToRender=verifyEmail`), or null. */
   function queryValue(name) {
-    var values = ns.fragmentValues(String(window.location.search || '').replace(/^\?/, ''));
-    return ns.has(values, name) ? values[name] : null;
+    var values = core.fragmentValues(String(window.location.search || '').replace(/^\?/, ''));
+    return core.has(values, name) ? values[name] : null;
   }
 
   /* The page's own settings, as they are now; what a Janrain page leaves unset gets Janrain's default. */
@@ -51,8 +51,8 @@
     var capture = settings.capture;
     var servedCapture = served.capture || {};
     for (var key in servedCapture) {
-      if (!ns.has(servedCapture, key)) continue;
-      if (key === 'forms' || key === 'captureServer' || key === 'appId' || !ns.has(capture, key)
+      if (!core.has(servedCapture, key)) continue;
+      if (key === 'forms' || key === 'captureServer' || key === 'appId' || !core.has(capture, key)
           || capture[key] === undefined || capture[key] === '') {
         capture[key] = servedCapture[key];
       }
@@ -64,8 +64,8 @@
 
   function requestFlow(settings) {
     var capture = settings.capture;
-    var url = ns.server + '/flows/' + encodeURIComponent(capture.flowName) + '/widget.json?'
-      + ns.encodeForm({ client_id: capture.clientId, locale: capture.locale });
+    var url = core.server + '/flows/' + encodeURIComponent(capture.flowName) + '/widget.json?'
+      + core.encodeForm({ client_id: capture.clientId, locale: capture.locale });
     var init = { method: 'GET', credentials: 'omit', headers: { 'Accept': 'application/json' } };
     var controller = typeof window.AbortController === 'function' ? new window.AbortController() : null;
     if (controller) {
@@ -97,11 +97,11 @@
     if (starting) return;
     starting = true;
     var settings = pageSettings();
-    ns.fire('onCaptureRenderStart', { statusMessage: 'renderStart' });
+    core.fire('onCaptureRenderStart', { statusMessage: 'renderStart' });
     requestFlow(settings).then(function (served) {
       merge(settings, served.settings || {});
       clientSettings = served.clientSettings || {};
-      ns.addMessages(served.messages || {});
+      core.addMessages(served.messages || {});
       injectStylesheets(settings.capture);
       var flow = served.flow;
       if (flow.fallbackFor) {
@@ -110,39 +110,17 @@
         settings.capture.flowName = flow.name;
       }
       if (!settings.capture.screenToRender && flow.defaultScreen) settings.capture.defaultScreen = flow.defaultScreen;
-      ns.compileScreens(flow);
-      servedFlow = flow;
-      ns.modal.setUp(settings, flow.sessionScreens || []);
-      startWidget();
+      widget.flow.use(flow);
+      widget.jtl.compileScreens(flow);
+      widget.modal.setUp(settings, flow.sessionScreens || []);
+      widget.host.start();
       // Janrain's "the screens are ready for renderScreen" (its modal's); pages wait for it before rendering.
-      ns.fire('onCaptureModalReady', { statusMessage: 'modalReady' });
+      core.fire('onCaptureModalReady', { statusMessage: 'modalReady' });
     }, function (error) {
       starting = false;
-      report('the flow "' + settings.capture.flowName + '" could not be loaded from ' + ns.server, error);
+      report('the flow "' + settings.capture.flowName + '" could not be loaded from ' + core.server, error);
     });
   }
-
-  // ---------------------------------------------------------------- a form's next screen
-
-  var servedFlow = null;
-
-  /* `rule` (a form's `next`, checked at import: JanrainNextRule) followed against `record`: a screen name, or null. */
-  function follow(rule, record) {
-    if (!rule || typeof rule !== 'object') return null;
-    if (rule['if']) {
-      var value = record ? record[rule['if'].compare] : undefined;
-      var same = (value === undefined ? null : value) === rule['if'].to;
-      return follow((rule['if'].withOperator === '!=' ? !same : same) ? rule.then : rule['else'], record);
-    }
-    return rule.render ? rule.render.screen : null;
-  }
-
-  /* The screen the page's own flow names after `formName` went through, when the page has it; else null. */
-  ns.followNext = function (formName, record) {
-    var entry = servedFlow && ns.has(servedFlow.forms || {}, formName) ? servedFlow.forms[formName] : null;
-    var screen = entry ? follow(entry.next, record) : null;
-    return screen && ns.screenExists(screen) ? screen : null;
-  };
 
   // ---------------------------------------------------------------- the return experience
 
@@ -165,20 +143,19 @@
   function rememberSignIn(result) {
     var user = result.userData || {};
     setLastAuthMethod(result.authProvider && result.authProvider !== 'capture' ? 'socialSignin' : 'traditionalSignin');
-    ns.storageSet(RETURN_DATA, JSON.stringify({ displayName: user.displayName, email: user.email,
+    core.storageSet(RETURN_DATA, JSON.stringify({ displayName: user.displayName, email: user.email,
       provider: result.authProvider }));
   }
 
   function returnData() {
-    try { return JSON.parse(ns.storageGet(RETURN_DATA) || 'null') || {}; } catch (error) { return {}; }
+    try { return JSON.parse(core.storageGet(RETURN_DATA) || 'null') || {}; } catch (error) { return {}; }
   }
 
-  ns.lastAuthMethod = lastAuthMethod;
-  ns.returnData = returnData;
-  ns.forgetReturnExperience = function () {
+  function forgetReturnExperience() {
     setLastAuthMethod(null);
-    ns.storageRemove(RETURN_DATA);
-  };
+    core.storageRemove(RETURN_DATA);
+  }
+
   janrain.events.onCaptureLoginSuccess.addHandler(rememberSignIn);
   janrain.events.onCaptureRegistrationSuccess.addHandler(rememberSignIn);
 
@@ -197,17 +174,25 @@
    * resetPasswordRequestCode checks its code as it renders and opens resetPassword, whose new password is sent with the
    * code. Returns the screen to show.
    */
-  ns.openLink = function (values) {
+  function openLink(values) {
     var link = { screen: values.screen, code: values.code || '', email: values.email || '' };
     pendingLink = link;
     // A link opened on a page already showing (its fragment changed): used once its screen is up.
     if (rendered) window.setTimeout(usePendingLink, 0);
     if (values.screen === 'verifyEmail') return 'verifyEmail';
     linkedCode = link;
-    return ns.screenExists('resetPasswordRequestCode') ? 'resetPasswordRequestCode' : 'resetPassword';
-  };
-  ns.linkedCode = function () { return linkedCode; };
-  ns.forgetLinkedCode = function () { linkedCode = null; };
+    return widget.screens.screenExists('resetPasswordRequestCode') ? 'resetPasswordRequestCode' : 'resetPassword';
+  }
+
+  /* The code and address of the reset link that opened the page (null: none, or spent): the new password's form
+   * sends them (capture-forms.js). */
+  function heldLinkCode() {
+    return linkedCode;
+  }
+
+  function forgetLinkedCode() {
+    linkedCode = null;
+  }
 
   /*
    * Sends a link's code to the page's own form `formName` (the verification code's, which spends it; the reset code's
@@ -215,10 +200,10 @@
    * form (Janrain's verifyEmail offers resendVerificationForm there; resetPasswordRequestCode a new link).
    */
   function sendLinkCode(link, formName, taken, failed, screen) {
-    var capture = ns.captureSettings();
-    var form = ns.formSettings(formName);
+    var capture = core.captureSettings();
+    var form = core.formSettings(formName);
     if (!form) return;
-    ns.post(form.endpoint, {
+    core.post(form.endpoint, {
       verification_code: link.code, email: link.email, client_id: capture.clientId, locale: capture.locale,
       flow: capture.flowName
     }).then(function (reply) {
@@ -226,36 +211,36 @@
         taken();
         return;
       }
-      var result = ns.errorFields(reply);
+      var result = core.errorFields(reply);
       result.screen = screen;
       failed(result);
-      if (ns.currentScreen() !== screen) ns.renderScreen(screen);
+      if (core.currentScreen() !== screen) widget.screens.renderScreen(screen);
       var first = document.getElementById(screen).querySelector('form');
       var fields = (reply.body && reply.body.invalid_fields) || {};
       var message = (fields.verification_code || [])[0] || (reply.body && reply.body.error_description);
-      if (first && message) ns.showFormMessage(first, message);
+      if (first && message) widget.screens.showFormMessage(first, message);
     }, function () {
-      ns.showNotice(ns.t('widget.network'));
+      widget.screens.showNotice(core.t('widget.network'));
     });
   }
 
   function spendVerification(link) {
     sendLinkCode(link, 'useVerificationCodeForm', function () {
-      ns.fire('onCaptureEmailVerificationSuccess', { statusMessage: 'emailVerified', screen: 'verifyEmail' });
-      ns.renderScreen('verifyEmailSuccess');
+      core.fire('onCaptureEmailVerificationSuccess', { statusMessage: 'emailVerified', screen: 'verifyEmail' });
+      widget.screens.renderScreen('verifyEmailSuccess');
     }, function (result) {
-      ns.fire('onCaptureEmailVerificationFailed', result);
+      core.fire('onCaptureEmailVerificationFailed', result);
     }, 'verifyEmail');
   }
 
   /* A reset link's code, checked without spending it: good, resetPassword asks for the new password. */
   function checkResetLink(link) {
     sendLinkCode(link, 'checkResetCodeForm', function () {
-      if (ns.screenExists('resetPassword')) ns.renderScreen('resetPassword');
+      if (widget.screens.screenExists('resetPassword')) widget.screens.renderScreen('resetPassword');
     }, function (result) {
-      ns.forgetLinkedCode();
-      ns.fire('onCaptureForgotPasswordCodeFailed', result);
-    }, ns.screenExists('resetPasswordRequestCode') ? 'resetPasswordRequestCode' : 'resetPassword');
+      widget.dropin.forgetLinkedCode();
+      core.fire('onCaptureForgotPasswordCodeFailed', result);
+    }, widget.screens.screenExists('resetPasswordRequestCode') ? 'resetPasswordRequestCode' : 'resetPassword');
   }
 
   function usePendingLink() {
@@ -272,43 +257,44 @@
   });
 
   /* Janrain's resendLink: the verification mail again, for the address this screen is about. */
-  ns.resendVerification = function () {
-    var form = ns.formSettings('resendVerificationForm');
-    var email = ns.carriedAddress();
+  function resendVerification() {
+    var form = core.formSettings('resendVerificationForm');
+    var email = widget.screens.carriedAddress();
     if (!form) return;
     if (!email) {
-      ns.renderScreen(ns.screenExists('resendVerification') ? 'resendVerification' : ns.initialScreenWithoutSession());
+      widget.screens.renderScreen(widget.screens.screenExists('resendVerification') ? 'resendVerification'
+        : widget.screens.initialScreenWithoutSession());
       return;
     }
-    var params = ns.commonParams('resendVerificationForm');
-    params[ns.fieldOf('resendVerificationForm', 'email') || 'emailAddress'] = email;
-    ns.post(form.endpoint, params).then(function (reply) {
+    var params = core.commonParams('resendVerificationForm');
+    params[core.fieldOf('resendVerificationForm', 'email') || 'emailAddress'] = email;
+    core.post(form.endpoint, params).then(function (reply) {
       if (reply.ok) {
-        ns.fire('onCaptureEmailSent', { statusMessage: 'emailSent', form: 'resendVerificationForm' });
-        if (ns.screenExists('resendVerificationSuccess')) ns.renderScreen('resendVerificationSuccess');
-        else ns.showNotice(ns.t('widget.resendSent'));
+        core.fire('onCaptureEmailSent', { statusMessage: 'emailSent', form: 'resendVerificationForm' });
+        if (widget.screens.screenExists('resendVerificationSuccess')) widget.screens.renderScreen('resendVerificationSuccess');
+        else widget.screens.showNotice(core.t('widget.resendSent'));
         return;
       }
-      ns.fire('onCaptureEmailVerificationFailed', ns.errorFields(reply));
-      ns.showNotice((reply.body && reply.body.error_description) || ns.t('widget.network'));
+      core.fire('onCaptureEmailVerificationFailed', core.errorFields(reply));
+      widget.screens.showNotice((reply.body && reply.body.error_description) || core.t('widget.network'));
     }, function () {
-      ns.showNotice(ns.t('widget.network'));
+      widget.screens.showNotice(core.t('widget.network'));
     });
-  };
+  }
 
   // ---------------------------------------------------------------- Janrain's API beyond the host's commands
 
   function profileValue(key) {
-    var profile = ns.storedProfile() || {};
+    var profile = core.storedProfile() || {};
     var values = { uuid: profile.uuid, displayName: profile.displayName, email: profile.email };
-    return ns.has(values, key) ? values[key] : undefined;
+    return core.has(values, key) ? values[key] : undefined;
   }
 
   ui.start = start;
   // Janrain's modal (capture-modal.js); on an embedding page, opening one shows its screen in place.
   ui.modal = {
-    open: function (screen) { return ns.modal.open(screen); },
-    close: function () { return ns.modal.close(); }
+    open: function (screen) { return widget.modal.open(screen); },
+    close: function () { return widget.modal.close(); }
   };
   ui.getReturnExperienceData = function (key) {
     var data = returnData();
@@ -320,8 +306,17 @@
     return true;
   };
   ui.getClientSettings = function () { return clientSettings; };
-  ns.clientSettings = ui.getClientSettings;
-  ns.customFunction = function (name) { return ns.has(customFunctions, name) ? customFunctions[name] : null; };
+
+  widget.dropin = {
+    lastAuthMethod: lastAuthMethod,
+    returnData: returnData,
+    forgetReturnExperience: forgetReturnExperience,
+    openLink: openLink,
+    linkedCode: heldLinkCode,
+    forgetLinkedCode: forgetLinkedCode,
+    resendVerification: resendVerification,
+    clientSettings: ui.getClientSettings
+  };
 
   // ---------------------------------------------------------------- Janrain's load hooks
 

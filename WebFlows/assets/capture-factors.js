@@ -2,7 +2,7 @@
  * capture-factors.js — the second factor: the twoFactor screen after a password (or a provider) that an authenticator
  * app or a recovery code completes, and editProfile's authenticator-app section (set-up, its recovery codes shown
  * once, turning it off). Also draws editProfile's factor sections from /factors (the passkeys through
- * capture-passkeys.js, whose helpers it uses: ns.factorTools).
+ * widget.passkeys); requests and the sections' messages go through widget.sections (capture-sections.js).
  *
  * The tickets (a sign-in's second_factor_ticket, a set-up's setup_ticket) are kept in this closure only: never
  * stored, never in a URL.
@@ -10,8 +10,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // The service ends a second-factor ticket after five wrong codes or five minutes.
   var MAX_WRONG_CODES = 5;
@@ -26,10 +27,6 @@
   // The authenticator section's view while something is under way ('setup', 'codes'), else null: on or off.
   var appView = null;
 
-  function tools() {
-    return ns.factorTools;
-  }
-
   // ---------------------------------------------------------------- the second factor after a password
 
   /*
@@ -37,9 +34,9 @@
    * Returns false when the page has no twoFactor screen (the answer is then shown as any refusal).
    */
   function askSecondFactor(body, social) {
-    if (!body.second_factor_ticket || !ns.screenExists('twoFactor')) return false;
+    if (!body.second_factor_ticket || !widget.screens.screenExists('twoFactor')) return false;
     waiting = { ticket: body.second_factor_ticket, social: social || null, started: Date.now(), wrong: 0 };
-    ns.renderScreen('twoFactor');
+    widget.screens.renderScreen('twoFactor');
     return true;
   }
 
@@ -50,49 +47,49 @@
 
   function submitSecondFactor(form) {
     var step = waiting;
-    if (!step || tools().isBusy(form)) return;
+    if (!step || widget.sections.isBusy(form)) return;
     var input = form.elements.code;
     var code = String(input.value || '').replace(/^\s+|\s+$/g, '');
-    ns.clearMessages(ns.closest(form, '.capture_screen') || form);
-    ns.hideNotice();
+    widget.screens.clearMessages(core.closest(form, '.capture_screen') || form);
+    widget.screens.hideNotice();
     if (!code) {
-      ns.showFieldErrors(form, { code: [t('widget.secondFactorMissing')] });
+      widget.screens.showFieldErrors(form, { code: [t('widget.secondFactorMissing')] });
       return;
     }
-    var capture = ns.captureSettings();
-    var transactionId = ns.randomId();
+    var capture = core.captureSettings();
+    var transactionId = core.randomId();
     var provider = step.social ? step.social.provider : undefined;
-    ns.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'twoFactorForm', authProvider: provider },
+    core.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'twoFactorForm', authProvider: provider },
       transactionId);
-    tools().setBusy(form, true);
-    ns.post('/oauth/auth_native_second_factor', {
+    widget.sections.setBusy(form, true);
+    core.post('/oauth/auth_native_second_factor', {
       client_id: capture.clientId, flow: capture.flowName, locale: capture.locale, ticket: step.ticket, code: code
     }).then(function (reply) {
-      tools().setBusy(form, false);
+      widget.sections.setBusy(form, false);
       if (waiting !== step) return;  // the person left the screen meanwhile
       var body = reply.body || {};
       if (reply.ok) {
         waiting = null;
         input.value = '';
         if (step.social) {
-          ns.endMerge();
-          ns.socialSignInSucceeded(body, transactionId, step.social);
+          widget.socialForms.endMerge();
+          widget.forms.socialSignInSucceeded(body, transactionId, step.social);
         } else {
-          ns.signInSucceeded(body, transactionId);
+          widget.forms.signInSucceeded(body, transactionId);
         }
         return;
       }
-      var result = ns.errorFields(reply);
+      var result = core.errorFields(reply);
       result.form = 'twoFactorForm';
       result.authProvider = provider;
-      ns.fire('onCaptureLoginFailed', result, transactionId);
-      if (body.code === 280 && ns.askTerms && ns.askTerms(body, step.social, transactionId)) {
+      core.fire('onCaptureLoginFailed', result, transactionId);
+      if (body.code === 280 && widget.terms.askTerms(body, step.social, transactionId)) {
         // The right code, but documents to accept first: termsAgreement finishes this sign-in (capture-terms.js).
         input.value = '';
         return;
       }
       if (body.code !== 210) {
-        ns.showFormMessage(form, tools().failureText({ reply: reply },
+        widget.screens.showFormMessage(form, widget.sections.failureText({ reply: reply },
           body.error_description || t('widget.httpError').replace('%d', String(reply.status))));
         return;
       }
@@ -102,15 +99,15 @@
         // The ticket is spent: the password again, for a new one.
         waiting = null;
         input.value = '';
-        ns.renderScreen(ns.signInScreen());
-        ns.showNotice(t(late ? 'widget.secondFactorExpired' : 'widget.secondFactorTooMany'));
+        widget.screens.renderScreen(widget.screens.signInScreen());
+        widget.screens.showNotice(t(late ? 'widget.secondFactorExpired' : 'widget.secondFactorTooMany'));
         return;
       }
-      ns.showFieldErrors(form, { code: [t('widget.secondFactorWrong')] });
+      widget.screens.showFieldErrors(form, { code: [t('widget.secondFactorWrong')] });
     }, function () {
-      tools().setBusy(form, false);
-      ns.showFormMessage(form, t('widget.network'));
-      ns.fire('onCaptureLoginFailed', {
+      widget.sections.setBusy(form, false);
+      widget.screens.showFormMessage(form, t('widget.network'));
+      core.fire('onCaptureLoginFailed', {
         status: 'error', statusMessage: 'networkError', form: 'twoFactorForm', authProvider: provider
       }, transactionId);
     });
@@ -121,7 +118,7 @@
    * hint and keyboard follow; each [data-capture-swap] holds the text it shows for the other kind.
    */
   function switchCodeKind(element, toRecovery) {
-    var screen = ns.closest(element, '.capture_screen') || document;
+    var screen = core.closest(element, '.capture_screen') || document;
     var form = screen.querySelector('form[data-capture-factor="twoFactor"]');
     if (!form) return;
     var recovery = toRecovery === undefined ? form.getAttribute('data-capture-code-kind') !== 'recovery' : toRecovery;
@@ -149,27 +146,27 @@
     if (!root.querySelector('[data-capture-passkeys], [data-capture-totp]')) return;
     setupTicket = null;
     appView = null;
-    if (app.token !== ns.storedToken()) app = { token: ns.storedToken(), enabled: null, left: 0 };
-    ns.showPasskeys();
+    if (app.token !== core.storedToken()) app = { token: core.storedToken(), enabled: null, left: 0 };
+    widget.passkeys.showPasskeys();
     drawApp();
     loadFactors();
   }
 
   /* /factors: the passkeys and the authenticator app as the service has them now. */
   function loadFactors() {
-    var token = ns.storedToken();
+    var token = core.storedToken();
     if (!token) return;
-    ns.post('/factors', { access_token: token }).then(function (reply) {
-      if (!reply.ok || ns.storedToken() !== token) return;  // a dead token: the next action says so
+    core.post('/factors', { access_token: token }).then(function (reply) {
+      if (!reply.ok || core.storedToken() !== token) return;  // a dead token: the next action says so
       var second = reply.body.second_factor || {};
       var passkeys = reply.body.passkeys || [];
       app = { token: token, enabled: !!second.enabled, left: Number(second.recovery_codes_left) || 0 };
-      var profile = ns.storedProfile();
+      var profile = core.storedProfile();
       if (profile) {
         profile.passkeys = passkeys;
-        ns.saveProfile(profile);
+        core.saveProfile(profile);
       }
-      ns.showPasskeys(passkeys);
+      widget.passkeys.showPasskeys(passkeys);
       drawApp();
     }, function () { /* shown as it was; the next action tells */ });
   }
@@ -202,12 +199,12 @@
   }
 
   function startSetup(button) {
-    if (tools().isBusy(button)) return;
-    var section = ns.closest(button, '[data-capture-totp]');
-    tools().clearSection(section);
-    tools().setBusy(button, true);
-    tools().send('/second_factor/setup', { access_token: ns.storedToken() }).then(function (body) {
-      tools().setBusy(button, false);
+    if (widget.sections.isBusy(button)) return;
+    var section = core.closest(button, '[data-capture-totp]');
+    widget.sections.clearSection(section);
+    widget.sections.setBusy(button, true);
+    widget.sections.send('/second_factor/setup', { access_token: core.storedToken() }).then(function (body) {
+      widget.sections.setBusy(button, false);
       setupTicket = body.setup_ticket;
       section.querySelector('[data-capture-totp-secret]').textContent = String(body.secret || '');
       var link = section.querySelector('[data-capture-totp-link]');
@@ -215,9 +212,9 @@
       section.querySelector('form[data-capture-factor="confirmTotp"]').elements.code.value = '';
       showApp(section, 'setup', true);
     }, function (failure) {
-      tools().setBusy(button, false);
-      if (tools().sessionGone(failure) || tools().signInFirst(failure, section)) return;
-      ns.showFormMessage(section, tools().failureText(failure, t('widget.totpFailed')));
+      widget.sections.setBusy(button, false);
+      if (widget.sections.sessionGone(failure) || widget.sections.signInFirst(failure, section)) return;
+      widget.screens.showFormMessage(section, widget.sections.failureText(failure, t('widget.totpFailed')));
     });
   }
 
@@ -227,23 +224,23 @@
   }
 
   function codeFailed(form, failure, text) {
-    if (tools().sessionGone(failure) || tools().signInFirst(failure, form)) return;
+    if (widget.sections.sessionGone(failure) || widget.sections.signInFirst(failure, form)) return;
     var body = (failure && failure.reply && failure.reply.body) || {};
-    if (body.code === 210) ns.showFieldErrors(form, { code: [text] });
-    else ns.showFormMessage(form, tools().failureText(failure, t('widget.totpFailed')));
+    if (body.code === 210) widget.screens.showFieldErrors(form, { code: [text] });
+    else widget.screens.showFormMessage(form, widget.sections.failureText(failure, t('widget.totpFailed')));
   }
 
   /* The first code from the app: the set-up is done, and the ten recovery codes show, this once. */
   function confirmSetup(form) {
-    var section = ns.closest(form, '[data-capture-totp]');
+    var section = core.closest(form, '[data-capture-totp]');
     var code = typedCode(form);
-    if (tools().isBusy(form) || !setupTicket) return;
-    tools().clearSection(section);
-    if (!code) return ns.showFieldErrors(form, { code: [t('widget.totpCodeMissing')] });
-    tools().setBusy(form, true);
-    tools().send('/second_factor/confirm', { access_token: ns.storedToken(), setup_ticket: setupTicket, code: code })
+    if (widget.sections.isBusy(form) || !setupTicket) return;
+    widget.sections.clearSection(section);
+    if (!code) return widget.screens.showFieldErrors(form, { code: [t('widget.totpCodeMissing')] });
+    widget.sections.setBusy(form, true);
+    widget.sections.send('/second_factor/confirm', { access_token: core.storedToken(), setup_ticket: setupTicket, code: code })
       .then(function (body) {
-        tools().setBusy(form, false);
+        widget.sections.setBusy(form, false);
         setupTicket = null;
         form.elements.code.value = '';
         var codes = body.recovery_codes || [];
@@ -258,34 +255,34 @@
         app.left = codes.length;
         showApp(section, 'codes', true);
       }, function (failure) {
-        tools().setBusy(form, false);
+        widget.sections.setBusy(form, false);
         codeFailed(form, failure, t('widget.totpWrongCode'));
       });
   }
 
   /* "Done" after the recovery codes: they leave the page. */
   function codesSeen(button) {
-    var section = ns.closest(button, '[data-capture-totp]');
+    var section = core.closest(button, '[data-capture-totp]');
     var list = section.querySelector('[data-capture-totp-codes]');
     while (list.firstChild) list.removeChild(list.firstChild);
     showApp(section, null, true);
-    tools().note(section, t('widget.totpOn'), 'success');
+    widget.sections.note(section, t('widget.totpOn'), 'success');
     loadFactors();
   }
 
   function cancelSetup(button) {
-    var section = ns.closest(button, '[data-capture-totp]');
+    var section = core.closest(button, '[data-capture-totp]');
     setupTicket = null;
-    tools().clearSection(section);
+    widget.sections.clearSection(section);
     showApp(section, null, true);
   }
 
   /* "Turn off" asks for a code first (the disable form); "Keep it on" closes that form again. */
   function askToTurnOff(button, open) {
-    var section = ns.closest(button, '[data-capture-totp]');
+    var section = core.closest(button, '[data-capture-totp]');
     var form = section.querySelector('form[data-capture-factor="disableTotp"]');
     var opener = section.querySelector('[data-capture-totp-off]');
-    tools().clearSection(section);
+    widget.sections.clearSection(section);
     form.hidden = !open;
     form.elements.code.value = '';
     opener.setAttribute('aria-expanded', open ? 'true' : 'false');
@@ -294,22 +291,22 @@
   }
 
   function turnOff(form) {
-    var section = ns.closest(form, '[data-capture-totp]');
+    var section = core.closest(form, '[data-capture-totp]');
     var code = typedCode(form);
-    if (tools().isBusy(form)) return;
-    tools().clearSection(section);
-    if (!code) return ns.showFieldErrors(form, { code: [t('widget.secondFactorMissing')] });
-    tools().setBusy(form, true);
-    tools().send('/second_factor/disable', { access_token: ns.storedToken(), code: code }).then(function () {
-      tools().setBusy(form, false);
+    if (widget.sections.isBusy(form)) return;
+    widget.sections.clearSection(section);
+    if (!code) return widget.screens.showFieldErrors(form, { code: [t('widget.secondFactorMissing')] });
+    widget.sections.setBusy(form, true);
+    widget.sections.send('/second_factor/disable', { access_token: core.storedToken(), code: code }).then(function () {
+      widget.sections.setBusy(form, false);
       form.elements.code.value = '';
       app.enabled = false;
       app.left = 0;
       showApp(section, null, true);
-      tools().note(section, t('widget.totpOff'), 'success');
+      widget.sections.note(section, t('widget.totpOff'), 'success');
       loadFactors();
     }, function (failure) {
-      tools().setBusy(form, false);
+      widget.sections.setBusy(form, false);
       codeFailed(form, failure, t('widget.secondFactorWrong'));
     });
   }
@@ -328,21 +325,23 @@
   // The forms of these sections and of twoFactor (data-capture-factor): sent here, never by the browser.
   var FORMS = {
     twoFactor: submitSecondFactor, confirmTotp: confirmSetup, disableTotp: turnOff,
-    addPasskey: function (form) { ns.addPasskey(form); }
+    addPasskey: function (form) { widget.passkeys.addPasskey(form); }
   };
 
-  ns.onClicks(CLICKS);
+  core.onClicks(CLICKS);
 
   document.addEventListener('submit', function (event) {
-    var form = ns.closest(event.target, 'form[data-capture-factor]');
+    var form = core.closest(event.target, 'form[data-capture-factor]');
     if (!form) return;
     event.preventDefault();
     var handle = FORMS[form.getAttribute('data-capture-factor')];
     if (handle) handle(form);
   }, true);
 
-  ns.askSecondFactor = askSecondFactor;
-  ns.waitsForSecondFactor = waitsForSecondFactor;
-  ns.renderFactors = renderFactors;
-  ns.loadFactors = loadFactors;
+  widget.factors = {
+    askSecondFactor: askSecondFactor,
+    waitsForSecondFactor: waitsForSecondFactor,
+    renderFactors: renderFactors,
+    loadFactors: loadFactors
+  };
 })(window, document);

@@ -8,8 +8,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   /*
    * What the widget does around each form (Janrain's behaviour; the call itself comes from the settings).
@@ -63,7 +64,7 @@
    */
   function formSpec(formName) {
     // A customer's page may hold a form the service knows under another name (capture-jtl.js's pageForm).
-    var page = ns.pageForm ? ns.pageForm(formName) : { form: formName, done: null };
+    var page = widget.flow ? widget.flow.pageForm(formName) : { form: formName, done: null };
     /*
      * Janrain's older newPasswordForm set the new password with the code of the mailed link that opened the page, and
      * elsewhere changed the signed-in person's. Both of its kinds are decided here, while the page holds such a code:
@@ -71,20 +72,20 @@
      * that defines the form itself sends it as its settings say (`withLinkCode`: the role and the call, from
      * JanrainForm in Core).
      */
-    var linked = ns.linkedCode ? ns.linkedCode() : null;
+    var linked = widget.dropin ? widget.dropin.linkedCode() : null;
     if (linked && page.linkForm) page = { form: page.linkForm, done: null };
-    var sent = ns.formSettings(page.form);
+    var sent = core.formSettings(page.form);
     if (!sent) return null;
     var call = linked && sent.withLinkCode ? sent.withLinkCode : sent;
     // `as`: the service's form whose handling a flow's form gets (JanrainForm in Core: an imported flow's
     // changePasswordFormNoAuth is handled as resetPasswordForm, its resetPasswordForm as forgotPasswordForm).
     var role = call.as || page.form;
-    var behaviour = ns.has(BEHAVIOUR, role) ? BEHAVIOUR[role] : null;
+    var behaviour = core.has(BEHAVIOUR, role) ? BEHAVIOUR[role] : null;
     if (!behaviour) return null;
     var spec = { form: page.form, endpoint: call.endpoint, only: sent.parameters || null };
-    for (var key in behaviour) if (ns.has(behaviour, key)) spec[key] = behaviour[key];
+    for (var key in behaviour) if (core.has(behaviour, key)) spec[key] = behaviour[key];
     if (page.done) spec.done = page.done;
-    if (behaviour.carriesAddress) spec.emailField = ns.fieldOf(page.form, 'email') || 'email';
+    if (behaviour.carriesAddress) spec.emailField = core.fieldOf(page.form, 'email') || 'email';
     return spec;
   }
 
@@ -122,7 +123,7 @@
   function copyMirrored(form) {
     var mirrors = form.querySelectorAll('[data-capture-mirror]');
     for (var m = 0; m < mirrors.length; m++) {
-      var screen = ns.closest(form, '.capture_screen') || document;
+      var screen = core.closest(form, '.capture_screen') || document;
       var source = screen.querySelector('input[name="' + mirrors[m].getAttribute('data-capture-mirror').replace(/["\\]/g, '') + '"]');
       var targets = mirrors[m].querySelectorAll('input');
       for (var i = 0; i < targets.length; i++) if (source) targets[i].value = source.value;
@@ -132,26 +133,26 @@
   /* The parameters of a submission: the flow's context, the form's fields, and what its kind adds. */
   function formParams(spec, fields, social) {
     var formName = spec.form;
-    var params = ns.commonParams(formName);
+    var params = core.commonParams(formName);
     for (var key in fields) {
-      if (ns.has(fields, key)) params[key] = fields[key];
+      if (core.has(fields, key)) params[key] = fields[key];
     }
     if (spec.only) {
       var allowed = {};
       for (var o = 0; o < spec.only.length; o++) allowed[spec.only[o]] = params[spec.only[o]];
       params = allowed;
     }
-    if (spec.token) params.access_token = ns.storedToken();
+    if (spec.token) params.access_token = core.storedToken();
     if (spec.kind === 'login' || spec.kind === 'registration') {
-      params.device_token = ns.storageGet(ns.STORAGE.device) || '';
-      if (ns.refreshSecret()) params.refresh_secret = ns.refreshSecret();
+      params.device_token = core.storageGet(core.STORAGE.device) || '';
+      if (core.refreshSecret()) params.refresh_secret = core.refreshSecret();
     }
     // The social sign-in this form finishes: its token registers (socialRegistrationForm) or, after the password, merges.
     if (social && formName === 'signInForm') params.merge_token = social.token;
     else if (social) params.token = social.token;
     if (social) params.code_verifier = social.verifier;
     // The code of the link that opened a customer's page (capture-dropin.js): the new password's form sends it.
-    var linked = spec.kind === 'resetPassword' && ns.linkedCode ? ns.linkedCode() : null;
+    var linked = spec.kind === 'resetPassword' && widget.dropin ? widget.dropin.linkedCode() : null;
     if (linked) {
       params.verification_code = linked.code;
       params.email = linked.email;
@@ -164,142 +165,140 @@
     var spec = formSpec(formName);
     if (!spec || form.getAttribute('aria-busy') === 'true') return null;
     copyMirrored(form);
-    var transactionId = ns.randomId();
-    var fields = ns.serviceFields ? ns.serviceFields(formName, formFields(form)) : formFields(form);
-    if (spec.kind === 'profile' && ns.withRecordValues) fields = ns.withRecordValues(formName, fields, spec.form);
-    var social = ns.socialFor(form);
+    var transactionId = core.randomId();
+    var fields = widget.flow ? widget.flow.serviceFields(formName, formFields(form)) : formFields(form);
+    if (spec.kind === 'profile' && widget.flow) fields = widget.flow.withRecordValues(formName, fields, spec.form);
+    var social = widget.socialForms.socialFor(form);
     var params = formParams(spec, fields, social);
     // From reactivateAccount, the sign-in brings back the account its owner deleted (capture-account.js).
-    if (spec.kind === 'login' && ns.reactivationParams) ns.reactivationParams(form, params);
-    if (spec.emailField && fields[spec.emailField]) ns.carryAddress(fields[spec.emailField].replace(/^\s+|\s+$/g, ''));
+    if (spec.kind === 'login') widget.account.reactivationParams(form, params);
+    if (spec.emailField && fields[spec.emailField]) widget.screens.carryAddress(fields[spec.emailField].replace(/^\s+|\s+$/g, ''));
 
-    ns.clearMessages(ns.closest(form.parentNode, '.capture_screen') || form);
-    ns.hideNotice();
+    widget.screens.clearMessages(core.closest(form.parentNode, '.capture_screen') || form);
+    widget.screens.hideNotice();
     // A customer's page checks the flow's rules first (capture-jtl.js), with the messages the service would send.
-    var invalid = ns.checkFields ? ns.checkFields(fields) : null;
+    var invalid = widget.flow ? widget.flow.checkFields(fields) : null;
     if (invalid) {
-      var orphaned = ns.showFieldErrors(form, invalid);
-      if (orphaned.length) ns.showFormMessage(form, orphaned.join(' '));
-      ns.fire('onCaptureValidationFailed', {
+      var orphaned = widget.screens.showFieldErrors(form, invalid);
+      if (orphaned.length) widget.screens.showFormMessage(form, orphaned.join(' '));
+      core.fire('onCaptureValidationFailed', {
         status: 'error', statusMessage: 'invalidFields', form: formName, invalidFields: invalid
       }, transactionId);
       return null;
     }
     // The documents the client requires (capture-terms.js): a form with a box left unticked is not sent.
-    var unticked = ns.untickedDocuments ? ns.untickedDocuments(form) : null;
+    var unticked = widget.terms.untickedDocuments(form);
     if (unticked) {
-      ns.fire('onCaptureValidationFailed', {
+      core.fire('onCaptureValidationFailed', {
         status: 'error', statusMessage: 'invalidFields', form: formName, invalidFields: unticked
       }, transactionId);
       return null;
     }
-    if (ns.documentParams) ns.documentParams(form, params);
+    widget.terms.documentParams(form, params);
     for (var s = 0; s < spec.start.length; s++) {
-      ns.fire(spec.start[s], { statusMessage: spec.kind + 'Start', form: formName }, transactionId);
+      core.fire(spec.start[s], { statusMessage: spec.kind + 'Start', form: formName }, transactionId);
     }
     setBusy(form, true);
 
-    return ns.post(spec.endpoint, params).then(function (reply) {
+    return core.post(spec.endpoint, params).then(function (reply) {
       setBusy(form, false);
       if (reply.ok && spec.done) {
         codeStepSucceeded(form, formName, spec, reply.body, transactionId);
       } else if (reply.ok) {
-        if (social) ns.endMerge();
+        if (social) widget.socialForms.endMerge();
         succeeded(form, formName, spec, reply.body, transactionId, social);
       } else {
         failed(form, formName, spec, reply, transactionId);
       }
     }, function () {
       setBusy(form, false);
-      ns.showFormMessage(form, t('widget.network'));
+      widget.screens.showFormMessage(form, t('widget.network'));
       var lost = { status: 'error', statusMessage: 'networkError', form: formName };
-      if (spec.kind === 'login' && ns.signInRefused) ns.signInRefused({}, lost, transactionId);
-      for (var f = 0; f < spec.failed.length; f++) ns.fire(spec.failed[f], lost, transactionId);
+      if (spec.kind === 'login') widget.account.signInRefused({}, lost, transactionId);
+      for (var f = 0; f < spec.failed.length; f++) core.fire(spec.failed[f], lost, transactionId);
     });
   }
 
   function failed(form, formName, spec, reply, transactionId) {
     var body = reply.body || {};
-    var result = ns.errorFields(reply);
+    var result = core.errorFields(reply);
     result.form = formName;
-    var address = spec.kind === 'login' ? ns.addressIn(form) || ns.typedAddress() : '';
-    var offered = spec.kind === 'login' && ns.signInRefused
-      && ns.signInRefused(body, result, transactionId, { address: address });
+    var address = spec.kind === 'login' ? widget.screens.addressIn(form) || widget.screens.typedAddress() : '';
+    var offered = spec.kind === 'login' && widget.account.signInRefused(body, result, transactionId, { address: address });
     if (offered) {
       // The right password of an account its owner deleted, still within its grace period: reactivateAccount offers
       // to bring it back (capture-account.js).
-      for (var d = 0; d < spec.failed.length; d++) ns.fire(spec.failed[d], result, transactionId);
+      for (var d = 0; d < spec.failed.length; d++) core.fire(spec.failed[d], result, transactionId);
       clearPasswords(form);
-      ns.renderScreen('reactivateAccount');
+      widget.screens.renderScreen('reactivateAccount');
       return;
     }
     if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 112) {
       // An address not yet confirmed, for a client that requires it (a sign-in with the right password, or the
       // account just made): the service just mailed a code for it.
-      for (var v = 0; v < spec.failed.length; v++) ns.fire(spec.failed[v], result, transactionId);
-      ns.carryAddress(ns.addressIn(form) || ns.typedAddress());
-      ns.renderScreen('verifyEmail');
+      for (var v = 0; v < spec.failed.length; v++) core.fire(spec.failed[v], result, transactionId);
+      widget.screens.carryAddress(widget.screens.addressIn(form) || widget.screens.typedAddress());
+      widget.screens.renderScreen('verifyEmail');
       return;
     }
-    if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 280 && body.terms_ticket
-        && ns.askTerms) {
+    if ((spec.kind === 'login' || spec.kind === 'registration') && body.code === 280 && body.terms_ticket) {
       // The right password, but documents the client requires that the account has not accepted in their current
       // version: termsAgreement asks for them, and finishes this sign-in (capture-terms.js). Its events first, as for
       // any refusal; a page without the screen shows the refusal's message.
-      for (var a = 0; a < spec.failed.length; a++) ns.fire(spec.failed[a], result, transactionId);
+      for (var a = 0; a < spec.failed.length; a++) core.fire(spec.failed[a], result, transactionId);
       clearPasswords(form);
-      if (ns.askTerms(body, ns.socialFor(form), transactionId)) return;
-      ns.showFormMessage(form, body.error_description || t('widget.httpError').replace('%d', String(reply.status)));
+      if (widget.terms.askTerms(body, widget.socialForms.socialFor(form), transactionId)) return;
+      widget.screens.showFormMessage(form, body.error_description || t('widget.httpError').replace('%d', String(reply.status)));
       return;
     }
-    if (spec.kind === 'login' && body.code === 270 && ns.askSecondFactor && body.second_factor_ticket
-        && ns.screenExists('twoFactor')) {
+    if (spec.kind === 'login' && body.code === 270 && body.second_factor_ticket
+        && widget.screens.screenExists('twoFactor')) {
       // The right password of an account with a second factor: its code next (twoFactor, capture-factors.js).
-      for (var k = 0; k < spec.failed.length; k++) ns.fire(spec.failed[k], result, transactionId);
+      for (var k = 0; k < spec.failed.length; k++) core.fire(spec.failed[k], result, transactionId);
       clearPasswords(form);
-      ns.askSecondFactor(body, ns.socialFor(form));
+      widget.factors.askSecondFactor(body, widget.socialForms.socialFor(form));
       return;
     }
-    if (spec.kind === 'resetPassword' && ns.linkedCode && ns.linkedCode() && body.invalid_fields
-        && body.invalid_fields.verification_code && ns.screenExists('resetPasswordRequestCode')) {
+    if (spec.kind === 'resetPassword' && widget.dropin && widget.dropin.linkedCode() && body.invalid_fields
+        && body.invalid_fields.verification_code && widget.screens.screenExists('resetPasswordRequestCode')) {
       // A customer's page: the link's code was not taken; Janrain's screen for that asks for a new one.
-      ns.forgetLinkedCode();
-      for (var c = 0; c < spec.failed.length; c++) ns.fire(spec.failed[c], result, transactionId);
-      ns.renderScreen('resetPasswordRequestCode');
+      widget.dropin.forgetLinkedCode();
+      for (var c = 0; c < spec.failed.length; c++) core.fire(spec.failed[c], result, transactionId);
+      widget.screens.renderScreen('resetPasswordRequestCode');
       return;
     }
     // A registration without every document the client requires: the boxes say which (capture-terms.js).
-    var documents = spec.kind === 'registration' && body.code === 280 && ns.documentsRefused
-      ? ns.documentsRefused(form, body.documents) : null;
+    var documents = spec.kind === 'registration' && body.code === 280
+      ? widget.terms.documentsRefused(form, body.documents) : null;
     if (documents) {
       result.invalidFields = documents;
-      ns.fire('onCaptureValidationFailed', result, transactionId);
+      core.fire('onCaptureValidationFailed', result, transactionId);
     } else if (body.invalid_fields) {
-      var orphaned = ns.showFieldErrors(form, body.invalid_fields);
-      if (orphaned.length) ns.showFormMessage(form, orphaned.join(' '));
+      var orphaned = widget.screens.showFieldErrors(form, body.invalid_fields);
+      if (orphaned.length) widget.screens.showFormMessage(form, orphaned.join(' '));
       if (body.code === 380) {
-        ns.addFieldAction(form, ns.fieldOf(formName, 'email') || 'emailAddress',
-          ns.actionLink(t('widget.inUseAction'), 'signIn'));
+        widget.screens.addFieldAction(form, core.fieldOf(formName, 'email') || 'emailAddress',
+          widget.screens.actionLink(t('widget.inUseAction'), 'signIn'));
       }
-      ns.fire('onCaptureValidationFailed', result, transactionId);
-    } else if (spec.token && ns.askRecentSignIn && ns.askRecentSignIn(form, body)) {
+      core.fire('onCaptureValidationFailed', result, transactionId);
+    } else if (spec.token && widget.account.askRecentSignIn(form, body)) {
       // A change that needs a recent sign-in (the address, the password, deleting the account): the message offers
       // one, which comes back to this screen (capture-account.js).
     } else if (spec.kind === 'login' && (body.code === 510 || body.code === 210)) {
       // Locked out or the wrong password: resetting is the way forward, right in the message.
-      ns.showFormMessage(form, body.code === 510 ? t('widget.locked') : body.error_description || t('widget.invalidCredentials'),
-        null, ns.actionLink(t('widget.resetAction'), 'forgotPassword'));
+      widget.screens.showFormMessage(form, body.code === 510 ? t('widget.locked') : body.error_description || t('widget.invalidCredentials'),
+        null, widget.screens.actionLink(t('widget.resetAction'), 'forgotPassword'));
     } else {
-      ns.showFormMessage(form, body.code === 510 ? t('widget.rateLimit') : body.error_description || body.error ||
+      widget.screens.showFormMessage(form, body.code === 510 ? t('widget.rateLimit') : body.error_description || body.error ||
         t('widget.httpError').replace('%d', String(reply.status)));
     }
-    for (var f = 0; f < spec.failed.length; f++) ns.fire(spec.failed[f], result, transactionId);
-    if (spec.token && ns.isTokenError(reply)) {
+    for (var f = 0; f < spec.failed.length; f++) core.fire(spec.failed[f], result, transactionId);
+    if (spec.token && core.isTokenError(reply)) {
       // The session behind this form is gone: say so and end it rather than leave a dead form.
-      ns.fire(body.code === 414 ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
-        ns.errorFields(reply, body.code === 414 ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
+      core.fire(body.code === 414 ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
+        core.errorFields(reply, body.code === 414 ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
       endSession(false);
-      ns.showNotice(t('widget.sessionEnded'));
+      widget.screens.showNotice(t('widget.sessionEnded'));
     }
   }
 
@@ -311,35 +310,35 @@
   /* `social` ({provider}) when the sign-in came through a provider: authProvider names it. */
   function succeeded(form, formName, spec, body, transactionId, social) {
     var user = body.capture_user || {};
-    if (spec.kind === 'deactivate') return ns.accountDeactivated(form, body, transactionId);
+    if (spec.kind === 'deactivate') return widget.account.accountDeactivated(form, body, transactionId);
     if (spec.kind === 'profile') {
-      ns.saveProfile(user);
-      ns.bindProfile(document.getElementById(ns.currentScreen()) || document.body);
-      ns.showFormMessage(form, t('widget.profileSaved'), 'capture_form_success');
-      ns.fire('onCaptureProfileSaveSuccess', {
+      core.saveProfile(user);
+      widget.screens.bindProfile(document.getElementById(core.currentScreen()) || document.body);
+      widget.screens.showFormMessage(form, t('widget.profileSaved'), 'capture_form_success');
+      core.fire('onCaptureProfileSaveSuccess', {
         statusMessage: 'profileSaved', form: formName, userData: user
       }, transactionId);
-      ns.fire('onCaptureSaveSuccess', { statusMessage: 'profileSaved', form: formName, userData: user }, transactionId);
+      core.fire('onCaptureSaveSuccess', { statusMessage: 'profileSaved', form: formName, userData: user }, transactionId);
       return;
     }
-    if (body.device_token) ns.storageSet(ns.STORAGE.device, body.device_token);
+    if (body.device_token) core.storageSet(core.STORAGE.device, body.device_token);
     // A sign-in that brought back a deleted account says so first (capture-account.js).
-    if (ns.reactivated) ns.reactivated(transactionId, social, user);
+    widget.account.reactivated(transactionId, social, user);
     var code = body.authorization_code;
     var token = code ? undefined : body.access_token;
     var expiresIn = token ? (Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600) : undefined;
     // A sign-in again for a change the service refused goes back to the screen it left (capture-account.js).
-    var resume = ns.resumeScreen ? ns.resumeScreen(user) : null;
+    var resume = widget.account.resumeScreen(user);
     // Code mode: the only way this page can end the sign-in on the server (kept in memory, never stored).
-    ns.keepSignOutToken(code && body.sign_out_token ? body.sign_out_token : null);
+    core.keepSignOutToken(code && body.sign_out_token ? body.sign_out_token : null);
     if (token) {
-      ns.saveSession(token, expiresIn, user);
-      ns.fire('onCaptureSessionCreated', {
+      core.saveSession(token, expiresIn, user);
+      core.fire('onCaptureSessionCreated', {
         statusMessage: 'sessionCreated', accessToken: token, expiresIn: expiresIn, userData: user
       }, transactionId);
     } else if (user.email) {
       // response_type=code: the page keeps no session, only the address for the next visit.
-      ns.storageSet(ns.STORAGE.lastEmail, user.email);
+      core.storageSet(core.STORAGE.lastEmail, user.email);
     }
     var success = {
       statusMessage: body.is_new ? 'registered' : 'loggedIn',
@@ -354,13 +353,13 @@
         givenName: user.givenName, familyName: user.familyName
       }
     };
-    if (spec.kind === 'registration' || (social && body.is_new)) ns.fire('onCaptureRegistrationSuccess', success, transactionId);
-    ns.fire('onCaptureLoginSuccess', success, transactionId);
+    if (spec.kind === 'registration' || (social && body.is_new)) core.fire('onCaptureRegistrationSuccess', success, transactionId);
+    core.fire('onCaptureLoginSuccess', success, transactionId);
     if (token) {
-      ns.renderScreen(resume || nextScreen(formName, user) || ns.sessionScreen());
-    } else if (ns.screenExists('signedIn')) {
+      widget.screens.renderScreen(resume || nextScreen(formName, user) || widget.screens.sessionScreen());
+    } else if (widget.screens.screenExists('signedIn')) {
       // No session in the page (response_type=code): the host finishes the sign-in.
-      ns.showSignedInWithoutSession('signedIn', user);
+      widget.screens.showSignedInWithoutSession('signedIn', user);
     }
   }
 
@@ -377,46 +376,46 @@
   /* A forgot/reset/resend/verify/change-password step went through: its events, then its success screen. */
   function codeStepSucceeded(form, formName, spec, body, transactionId) {
     var user = body.capture_user;
-    if (spec.token && user) ns.saveProfile(user);
+    if (spec.token && user) core.saveProfile(user);
     var fields = { form: formName };
     for (var s = 0; s < (spec.sent || []).length; s++) {
       fields.statusMessage = spec.sent[s][1];
-      ns.fire(spec.sent[s][0], fields, transactionId);
+      core.fire(spec.sent[s][0], fields, transactionId);
     }
     if (spec.kind === 'changePassword') {
-      ns.fire('onCaptureProfileSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
-      ns.fire('onCaptureSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
+      core.fire('onCaptureProfileSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
+      core.fire('onCaptureSaveSuccess', { statusMessage: 'passwordChanged', form: formName, userData: user }, transactionId);
     }
     // Spent codes and passwords leave the form.
     var secrets = form.querySelectorAll('input[type="password"], input[name="verification_code"]');
     for (var i = 0; i < secrets.length; i++) secrets[i].value = '';
-    if (spec.kind === 'resetPassword' && ns.forgetLinkedCode) ns.forgetLinkedCode();
-    var own = sessionIsFor(ns.typedAddress());
+    if (spec.kind === 'resetPassword' && widget.dropin) widget.dropin.forgetLinkedCode();
+    var own = sessionIsFor(widget.screens.typedAddress());
     if (spec.kind === 'resetPassword' && own) {
       // A reset ends every session of the account, this page's included.
-      ns.clearSession();
-      ns.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' }, transactionId);
+      core.clearSession();
+      core.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' }, transactionId);
     }
-    ns.renderScreen(nextScreen(formName, user) || spec.done);
+    widget.screens.renderScreen(nextScreen(formName, user) || spec.done);
     if (spec.kind === 'verifyEmail' && own) refreshProfile();
   }
 
   /* On a customer's page, the screen its own flow names after the form (capture-dropin.js); else null. */
   function nextScreen(formName, record) {
-    return ns.followNext ? ns.followNext(formName, record) : null;
+    return widget.flow ? widget.flow.followNext(formName, record) : null;
   }
 
   /* True when the page holds a session of the account with this address. */
   function sessionIsFor(address) {
-    var profile = ns.storedToken() ? ns.storedProfile() : null;
+    var profile = core.storedToken() ? core.storedProfile() : null;
     return !!(profile && profile.email && address && profile.email.toLowerCase() === address.toLowerCase());
   }
 
   /* Re-reads the signed-in user's record (e.g. emailVerified after a code), quietly. */
   function refreshProfile() {
-    var token = ns.storedToken();
-    return ns.post('/entity', { access_token: token, client_id: ns.captureSettings().clientId }).then(function (reply) {
-      if (reply.ok && ns.storedToken() === token && reply.body.result) ns.saveProfile(reply.body.result);
+    var token = core.storedToken();
+    return core.post('/entity', { access_token: token, client_id: core.captureSettings().clientId }).then(function (reply) {
+      if (reply.ok && core.storedToken() === token && reply.body.result) core.saveProfile(reply.body.result);
     }, function () { /* the next start checks again */ });
   }
 
@@ -427,27 +426,27 @@
    * Resolves true (session found), false (session ended) or null (service unreachable).
    */
   function verifySession(token, transactionId) {
-    return ns.post('/entity', { access_token: token, client_id: ns.captureSettings().clientId }).then(function (reply) {
-      if (ns.storedToken() !== token) return false; // ended meanwhile
+    return core.post('/entity', { access_token: token, client_id: core.captureSettings().clientId }).then(function (reply) {
+      if (core.storedToken() !== token) return false; // ended meanwhile
       if (reply.ok) {
         var user = (reply.body && reply.body.result) || {};
-        ns.saveProfile(user);
+        core.saveProfile(user);
         // "Welcome back" greets whoever last held a session here, host-injected sessions included.
-        if (user.email) ns.storageSet(ns.STORAGE.lastEmail, user.email);
-        ns.fire('onCaptureSessionFound', {
+        if (user.email) core.storageSet(core.STORAGE.lastEmail, user.email);
+        core.fire('onCaptureSessionFound', {
           statusMessage: 'profileFound', accessToken: token, userData: user
         }, transactionId);
         return true;
       }
       var expired = reply.body && reply.body.code === 414;
-      ns.fire(expired ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
-        ns.errorFields(reply, expired ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
+      core.fire(expired ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
+        core.errorFields(reply, expired ? 'accessTokenExpired' : 'invalidAccessToken'), transactionId);
       endSession(false);
-      ns.showNotice(t('widget.sessionEnded'));
+      widget.screens.showNotice(t('widget.sessionEnded'));
       return false;
     }, function () {
       // Unreachable: keep the stored session (a reload retries) but say so instead of hanging.
-      ns.showNotice(t('widget.network'));
+      widget.screens.showNotice(t('widget.network'));
       return null;
     });
   }
@@ -458,23 +457,25 @@
    * Returns true when there was something to revoke.
    */
   function endSession(revoke, nextScreen) {
-    var token = ns.storedToken();
-    var signOutToken = ns.takeSignOutToken();
+    var token = core.storedToken();
+    var signOutToken = core.takeSignOutToken();
     var handle = token || signOutToken;
     if (revoke && handle) {
-      ns.post('/oauth/revoke', {
-        token: handle, token_type_hint: token ? 'access_token' : undefined, client_id: ns.captureSettings().clientId
+      core.post('/oauth/revoke', {
+        token: handle, token_type_hint: token ? 'access_token' : undefined, client_id: core.captureSettings().clientId
       }, { keepalive: true }).then(null, function () { /* best effort */ });
     }
-    ns.clearSession();
-    ns.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' });
-    ns.renderScreen(nextScreen || ns.initialScreenWithoutSession());
+    core.clearSession();
+    core.fire('onCaptureSessionEnded', { statusMessage: 'sessionEnded' });
+    widget.screens.renderScreen(nextScreen || widget.screens.initialScreenWithoutSession());
     return !!(revoke && handle);
   }
 
-  ns.submitForm = submitForm;
-  ns.socialSignInSucceeded = socialSignInSucceeded;
-  ns.signInSucceeded = signInSucceeded;
-  ns.verifySession = verifySession;
-  ns.endSession = endSession;
+  widget.forms = {
+    submitForm: submitForm,
+    socialSignInSucceeded: socialSignInSucceeded,
+    signInSucceeded: signInSucceeded,
+    verifySession: verifySession,
+    endSession: endSession
+  };
 })(window, document);

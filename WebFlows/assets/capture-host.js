@@ -5,7 +5,8 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
 
   // How long a page opened with ?session=pending waits for the host's createCaptureSession before showing sign-in.
   var HOST_SESSION_WAIT_MS = 10000;
@@ -24,55 +25,55 @@
   var OPENINGS = {
     // Back from linking a provider: the session is checked as on any load, then the account linked.
     linkProvider: function (social) {
-      ns.verifySession(ns.storedToken()).then(function (found) {
-        ns.renderScreen(found ? ns.sessionScreen() : ns.initialScreenWithoutSession());
-        ns.renderComplete();
-        if (found) ns.linkSocial(social);
+      widget.forms.verifySession(core.storedToken()).then(function (found) {
+        widget.screens.renderScreen(found ? widget.screens.sessionScreen() : widget.screens.initialScreenWithoutSession());
+        widget.screens.renderComplete();
+        if (found) widget.linked.linkSocial(social);
       });
     },
     // Back from a provider's sign-in with its one-time token: redeemed while the sign-in screen shows.
     redeemProvider: function (social) {
-      ns.renderScreen(ns.initialScreenWithoutSession());
-      ns.renderComplete();
-      ns.redeemSocial(social);
+      widget.screens.renderScreen(widget.screens.initialScreenWithoutSession());
+      widget.screens.renderComplete();
+      widget.socialForms.redeemSocial(social);
     },
     // The provider step of a merge ended without a token: the first sign-in still waits on mergeAccounts.
     resumeMerge: function (social) {
-      ns.afterProviderError(social);
-      ns.renderComplete();
+      widget.social.afterProviderError(social);
+      widget.screens.renderComplete();
     },
     // The host said a token is coming (?session=pending): no sign-in form flashes up meanwhile. The page is ready
     // for commands; createCaptureSession shows the session, the timeout sign-in.
     awaitHostSession: function () {
       hostSessionTimer = window.setTimeout(function () {
         hostSessionTimer = null;
-        if (ns.storedToken()) return;
-        ns.fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
-        ns.renderScreen(ns.initialScreenWithoutSession());
+        if (core.storedToken()) return;
+        core.fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
+        widget.screens.renderScreen(widget.screens.initialScreenWithoutSession());
       }, HOST_SESSION_WAIT_MS);
-      ns.renderComplete();
+      widget.screens.renderComplete();
     },
     noSession: function (social, linked) {
-      ns.fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
-      ns.renderScreen(linked || ns.initialScreenWithoutSession());
-      ns.renderComplete();
+      core.fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
+      widget.screens.renderScreen(linked || widget.screens.initialScreenWithoutSession());
+      widget.screens.renderComplete();
     },
     expiredSession: function (social, linked) {
-      ns.fire('onCaptureExpiredToken', { status: 'error', statusMessage: 'accessTokenExpired' });
-      ns.endSession(false, linked);
-      ns.renderComplete();
+      core.fire('onCaptureExpiredToken', { status: 'error', statusMessage: 'accessTokenExpired' });
+      widget.forms.endSession(false, linked);
+      widget.screens.renderComplete();
     },
     // A stored session: the service says whether it still works; a message's link still wins.
     checkSession: function (social, linked) {
-      ns.verifySession(ns.storedToken()).then(function (found) {
+      widget.forms.verifySession(core.storedToken()).then(function (found) {
         if (linked) {
-          if (ns.currentScreen() !== linked) ns.renderScreen(linked);
+          if (core.currentScreen() !== linked) widget.screens.renderScreen(linked);
         } else if (found) {
-          ns.renderScreen(ns.sessionScreen());
+          widget.screens.renderScreen(widget.screens.sessionScreen());
         } else if (found === null) {
-          ns.renderScreen(ns.initialScreenWithoutSession());
+          widget.screens.renderScreen(widget.screens.initialScreenWithoutSession());
         }
-        ns.renderComplete();
+        widget.screens.renderComplete();
       });
     }
   };
@@ -80,10 +81,10 @@
   /* Which OPENINGS entry this load takes. A provider's answer comes first; an error one without a merge waits for
    * the sign-in screen like any other load (its notice follows). */
   function openingFor(social, linked) {
-    if (social && social.token) return social.purpose === 'link' && ns.hasActiveSession() ? 'linkProvider' : 'redeemProvider';
+    if (social && social.token) return social.purpose === 'link' && core.hasActiveSession() ? 'linkProvider' : 'redeemProvider';
     if (social && social.merge) return 'resumeMerge';
-    if (!ns.storedToken()) return !linked && awaitingHostSession() ? 'awaitHostSession' : 'noSession';
-    return ns.tokenExpired() ? 'expiredSession' : 'checkSession';
+    if (!core.storedToken()) return !linked && awaitingHostSession() ? 'awaitHostSession' : 'noSession';
+    return core.tokenExpired() ? 'expiredSession' : 'checkSession';
   }
 
   function start() {
@@ -92,8 +93,8 @@
     started = true;
     // Back from a provider (#capture_social_token=… or #capture_social_error=…), or a message's link (#screen=…):
     // the fragment is read once and leaves the address bar.
-    var social = ns.takeSocialReturn();
-    var linked = ns.takeLink();
+    var social = widget.social.takeSocialReturn();
+    var linked = widget.screens.takeLink();
     OPENINGS[openingFor(social, linked)](social, linked);
   }
 
@@ -111,12 +112,12 @@
    */
   function clearCaptureSession() {
     wire();
-    var had = !!ns.storedToken() || ns.holdsSignOutToken();
-    ns.takeSignOutToken();
-    ns.clearSession();
-    ns.hideNotice();
-    ns.fire('onCaptureSessionEnded', { statusMessage: 'sessionCleared' });
-    ns.renderScreen(ns.initialScreenWithoutSession());
+    var had = !!core.storedToken() || core.holdsSignOutToken();
+    core.takeSignOutToken();
+    core.clearSession();
+    widget.screens.hideNotice();
+    core.fire('onCaptureSessionEnded', { statusMessage: 'sessionCleared' });
+    widget.screens.renderScreen(widget.screens.initialScreenWithoutSession());
     return had;
   }
 
@@ -134,19 +135,19 @@
       hostSessionTimer = null;
     }
     var expiresIn = Number(expiresInSeconds) > 0 ? Math.floor(Number(expiresInSeconds)) : undefined;
-    ns.hideNotice();
-    ns.storageRemove(ns.STORAGE.profile);
-    ns.takeSignOutToken();
-    ns.saveSession(accessToken, expiresIn || 3600, null);
-    ns.verifySession(accessToken).then(function (found) {
+    widget.screens.hideNotice();
+    core.storageRemove(core.STORAGE.profile);
+    core.takeSignOutToken();
+    core.saveSession(accessToken, expiresIn || 3600, null);
+    widget.forms.verifySession(accessToken).then(function (found) {
       if (found) {
         // The host handed the page a working token: the page now holds a session (Janrain fires this too).
-        ns.fire('onCaptureSessionCreated', {
-          statusMessage: 'sessionCreated', accessToken: accessToken, expiresIn: expiresIn, userData: ns.storedProfile()
+        core.fire('onCaptureSessionCreated', {
+          statusMessage: 'sessionCreated', accessToken: accessToken, expiresIn: expiresIn, userData: core.storedProfile()
         });
-        ns.renderScreen((ns.resumeScreen && ns.resumeScreen(ns.storedProfile())) || ns.sessionScreen());
+        widget.screens.renderScreen(widget.account.resumeScreen(core.storedProfile()) || widget.screens.sessionScreen());
       }
-      else if (found === null) ns.renderScreen(ns.initialScreenWithoutSession());
+      else if (found === null) widget.screens.renderScreen(widget.screens.initialScreenWithoutSession());
     });
     return true;
   }
@@ -156,55 +157,55 @@
    */
   function completeProviderLogin(returnUrl) {
     wire();
-    return ns.completeHandOff(returnUrl);
+    return widget.social.completeHandOff(returnUrl);
   }
 
   // ---------------------------------------------------------------- the page's clicks and submissions
 
   /* What a link or button with data-capture-action does; anything else shows its data-capture-screen. */
   var ACTIONS = {
-    signOut: function () { ns.endSession(true); },
+    signOut: function () { widget.forms.endSession(true); },
     // "Sign in again to continue" (capture-account.js): signed out, and back on this screen after the sign-in.
-    signInAgain: function () { ns.signInAgain(); },
+    signInAgain: function () { widget.account.signInAgain(); },
     // The provider account stays unlinked; its token simply expires.
     cancelSocial: function () {
-      ns.endMerge();
-      ns.renderScreen(ns.signInScreen());
+      widget.socialForms.endMerge();
+      widget.screens.renderScreen(widget.screens.signInScreen());
     },
     forgetEmail: function () {
-      ns.storageRemove(ns.STORAGE.lastEmail);
-      if (ns.forgetReturnExperience) ns.forgetReturnExperience();
-      ns.carryAddress('');
-      ns.renderScreen('signIn');
+      core.storageRemove(core.STORAGE.lastEmail);
+      if (widget.dropin) widget.dropin.forgetReturnExperience();
+      widget.screens.carryAddress('');
+      widget.screens.renderScreen('signIn');
     },
     signIn: function () {
-      ns.renderScreen(ns.hasActiveSession() ? ns.sessionScreen() : ns.signInAfterCode());
+      widget.screens.renderScreen(core.hasActiveSession() ? widget.screens.sessionScreen() : widget.screens.signInAfterCode());
     },
     // Janrain's modal on a customer's page (capture-modal.js): .capture_modal_open and its close button.
     openModal: function () {
-      if (ns.modal) ns.modal.open();
+      if (widget.modal) widget.modal.open();
     },
     closeModal: function () {
-      if (ns.modal) ns.modal.close();
+      if (widget.modal) widget.modal.close();
     },
     // Janrain's {* resendLink *} and data-capturecontrol="resendVerificationEmail" (capture-dropin.js).
     resendVerification: function () {
-      if (ns.resendVerification) ns.resendVerification();
+      if (widget.dropin) widget.dropin.resendVerification();
     },
     // Janrain's {* backButton *}: the screen before this one.
     back: function () {
-      var previous = ns.previousScreen();
-      if (previous) ns.renderScreen(previous, { back: true });
+      var previous = core.previousScreen();
+      if (previous) widget.screens.renderScreen(previous, { back: true });
     }
   };
 
   function followLink(link) {
     var action = link.getAttribute('data-capture-action');
     // The address typed on this screen goes along to the next one (forgot password, sign in, …).
-    var typed = ns.addressIn(ns.closest(link, '.capture_screen'));
-    if (typed) ns.carryAddress(typed);
-    if (action && ns.has(ACTIONS, action)) ACTIONS[action]();
-    else ns.renderScreen(link.getAttribute('data-capture-screen'));
+    var typed = widget.screens.addressIn(core.closest(link, '.capture_screen'));
+    if (typed) widget.screens.carryAddress(typed);
+    if (action && core.has(ACTIONS, action)) ACTIONS[action]();
+    else widget.screens.renderScreen(link.getAttribute('data-capture-screen'));
   }
 
   /* Show password: the input's type flips, the toggle says whether it is pressed; the name stays. */
@@ -218,10 +219,10 @@
   /* The first of these selectors that a click's target (or an ancestor of it) matches decides what the click does. */
   var CLICKS = [
     ['[data-capture-provider]', function (button) {
-      ns.startProvider(button.getAttribute('data-capture-provider'), button);
+      widget.social.startProvider(button.getAttribute('data-capture-provider'), button);
     }],
     ['[data-capture-merge-with]', function (button) {
-      ns.startProvider(button.getAttribute('data-capture-merge-with'), button);
+      widget.social.startProvider(button.getAttribute('data-capture-merge-with'), button);
     }],
     // The error summary's links take focus to their field.
     ['[data-capture-focus]', function (jump) {
@@ -230,7 +231,7 @@
     }],
     ['[data-capture-reveal]', revealPassword],
     ['[data-capture-unlink]', function (button) {
-      if (!button.disabled) ns.unlinkAccount(button);
+      if (!button.disabled) widget.linked.unlinkAccount(button);
     }],
     ['[data-capture-screen], [data-capture-action]', followLink]
   ];
@@ -239,31 +240,31 @@
     if (wired) return;
     wired = true;
     document.addEventListener('submit', function (event) {
-      var form = ns.closest(event.target, 'form[data-capture-form]');
+      var form = core.closest(event.target, 'form[data-capture-form]');
       if (!form) return;
       event.preventDefault();
-      ns.submitForm(form);
+      widget.forms.submitForm(form);
     }, true);
     // Back (from the provider) to a page the browser kept: its provider buttons work again.
     window.addEventListener('pageshow', function (event) {
-      if (event.persisted) ns.pageShownAgain();
+      if (event.persisted) widget.social.pageShownAgain();
     });
     // A message's link opened while the page is already showing (same page, new fragment: no reload).
     window.addEventListener('hashchange', function () {
-      var social = ns.takeSocialReturn();
+      var social = widget.social.takeSocialReturn();
       if (social && social.token) {
-        ns.finishSocial(social);
+        widget.social.finishSocial(social);
         return;
       }
       if (social) {
-        ns.afterProviderError(social);
-        ns.renderComplete();
+        widget.social.afterProviderError(social);
+        widget.screens.renderComplete();
         return;
       }
-      var linked = ns.takeLink();
-      if (linked) ns.renderScreen(linked);
+      var linked = widget.screens.takeLink();
+      if (linked) widget.screens.renderScreen(linked);
     });
-    ns.onClicks(CLICKS);
+    core.onClicks(CLICKS);
   }
 
   // ---------------------------------------------------------------- Janrain's API and load hook
@@ -272,21 +273,23 @@
     start: start,
     // Host commands return plain values (true/false), never a Promise or undefined (docs/bridge-protocol.md).
     createCaptureSession: createCaptureSession,
-    endCaptureSession: function () { return ns.endSession(true); },
-    renderScreen: function (name) { return ns.renderScreen(String(name)); },
-    hasActiveSession: ns.hasActiveSession,
-    setRefreshSecret: ns.setRefreshSecret,
+    endCaptureSession: function () { return widget.forms.endSession(true); },
+    renderScreen: function (name) { return widget.screens.renderScreen(String(name)); },
+    hasActiveSession: core.hasActiveSession,
+    setRefreshSecret: core.setRefreshSecret,
     clearCaptureSession: clearCaptureSession,
-    setProviderHandoff: ns.setProviderHandoff,
+    setProviderHandoff: function (appReturnUri) { return widget.social.setProviderHandoff(appReturnUri); },
     completeProviderLogin: completeProviderLogin,
     // The host's answer to onCapturePasskeyRequest (capture-passkeys.js): the credential's JSON, or null (cancelled).
-    completePasskey: function (result) { return ns.completePasskey ? ns.completePasskey(result) : false; }
+    completePasskey: function (result) { return widget.passkeys.completePasskey(result); }
   };
+
+  widget.host = { start: start };
 
   var loadedOnce = false;
   function loaded() {
     // On a customer's page, capture-dropin.js calls the page's hooks once it has put Janrain's API in place.
-    if (loadedOnce || ns.dropIn) return;
+    if (loadedOnce || core.dropIn) return;
     loadedOnce = true;
     if (typeof window.janrainCaptureWidgetOnLoad === 'function') {
       window.janrainCaptureWidgetOnLoad();

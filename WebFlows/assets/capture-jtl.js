@@ -8,12 +8,14 @@
  * close follows it, with or without `#`; a close ends the innermost open block whatever it names; `#` on a field
  * just renders the field; a tag's JSON options are read past but for `{* mergeAccounts {"custom": true} *}`, whose
  * screen is the page's own merge template ({| … |} placeholders, filled when a merge shows it). A tag the flow does
- * not know renders nothing and is reported once on the console.
+ * not know renders nothing and is reported once on the console. What the flow's rules do once the screens are up
+ * (checks, hidden values, the names a form is sent under) is capture-flow.js's.
  */
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
 
   var TAG = /\{\*\s*([#\/]?)\s*([A-Za-z][A-Za-z0-9_]*)\s*(\{[\s\S]*?\})?\s*\*\}/g;
   // The widget's own elements (not the flow's): what each renders is below (mergeAccounts: in compile).
@@ -48,7 +50,7 @@
   function attributes(pairs) {
     var out = '';
     for (var name in pairs) {
-      if (!ns.has(pairs, name) || pairs[name] === undefined || pairs[name] === null || pairs[name] === false) continue;
+      if (!core.has(pairs, name) || pairs[name] === undefined || pairs[name] === null || pairs[name] === false) continue;
       out += ' ' + name + (pairs[name] === true ? '' : '="' + escape(pairs[name]) + '"');
     }
     return out;
@@ -56,7 +58,7 @@
 
   function text(flow, key) {
     var translations = flow.translations || {};
-    return ns.has(translations, key) ? translations[key] : key;
+    return core.has(translations, key) ? translations[key] : key;
   }
 
   // ---------------------------------------------------------------- fields
@@ -68,13 +70,13 @@
       id: id, name: name, 'data-capturefield': name, required: required, 'aria-required': required ? 'true' : null,
       'aria-describedby': id + '_error', autocomplete: field.autocomplete, placeholder: field.placeholder
     };
-    if (field.element === 'select') return ns.selectHTML(common, name, field.options || []);
-    if (field.element === 'radio') return ns.radioHTML(common, name, field.options || []);
+    if (field.element === 'select') return widget.controls.selectHTML(common, name, field.options || []);
+    if (field.element === 'radio') return widget.controls.radioHTML(common, name, field.options || []);
     if (field.element === 'textarea') {
       common['class'] = 'capture_' + name + ' capture_textarea';
       return '<textarea' + attributes(common) + '></textarea>';
     }
-    if (type === 'date') return ns.dateSelectHTML(common, name);
+    if (type === 'date') return widget.controls.dateSelectHTML(common, name);
     common.type = type;
     // A hidden field's one value (the flow's; the service takes no other).
     if (type === 'hidden') common.value = ((field.options || [])[0] || {}).value;
@@ -163,11 +165,11 @@
    */
   function providerButtonsHTML(linking, screen) {
     var providers = window.janrain.settings.providers || [];
-    var last = screen === 'returnSocial' && ns.returnData ? ns.returnData().provider : null;
+    var last = screen === 'returnSocial' && widget.dropin ? widget.dropin.returnData().provider : null;
     if (last && providers.indexOf(last) >= 0) providers = [last];
     var items = '';
     for (var i = 0; i < providers.length; i++) {
-      var label = ns.t(linking ? 'social.link' : 'social.continueWith').replace('{provider}', ns.providerName(providers[i]));
+      var label = core.t(linking ? 'social.link' : 'social.continueWith').replace('{provider}', core.providerName(providers[i]));
       items += '<li><button type="button" class="capture_btn capture_provider janrain-provider-icon-'
         + escape(providers[i]) + '" data-capture-provider="' + escape(providers[i]) + '"'
         + (linking ? ' data-capture-link' : '') + '>' + escape(label) + '</button></li>';
@@ -185,11 +187,11 @@
           + ' data-capture-bind="welcomeName"></span>';
       case 'backButton':
         return '<a href="#" class="capture_backButton capture_btn capture_primary" data-capture-action="back">'
-          + escape(ns.t('widget.back')) + '</a>';
+          + escape(core.t('widget.back')) + '</a>';
       // Sends the verification mail again, to the address of this screen (capture-dropin.js).
       case 'resendLink':
         return '<a href="#" class="capture_resendLink" data-capture-action="resendVerification">'
-          + escape(ns.t('widget.resendLink')) + '</a>';
+          + escape(core.t('widget.resendLink')) + '</a>';
       case 'linkedAccounts':
         return '<div class="capture_linked_accounts" data-capture-linked>'
           + '<ul class="capture_linked_list" data-capture-linked-list></ul></div>';
@@ -214,7 +216,7 @@
   }
 
   function opensBlock(flow, name) {
-    return ns.has(flow.forms || {}, name) || ns.has(CONTAINERS, name);
+    return core.has(flow.forms || {}, name) || core.has(CONTAINERS, name);
   }
 
   /* The screen's markup with every tag rendered. */
@@ -239,13 +241,13 @@
         out += item.text;
       } else if (item.block) {
         open.push(item.name);
-        out += ns.has(CONTAINERS, item.name)
+        out += core.has(CONTAINERS, item.name)
           ? '<div class="capture_' + item.name + '" data-capture-container="' + item.name + '">'
           : formOpenHTML(flow, screen, item.name);
       } else if (item.mark === '/') {
         var closing = open.pop();
         if (closing === undefined) report('{* /' + item.name + ' *} closes nothing on screen ' + screen);
-        else out += ns.has(CONTAINERS, closing) ? '</div>' : '</form>';
+        else out += core.has(CONTAINERS, closing) ? '</div>' : '</form>';
       } else if (item.name === 'mergeAccounts') {
         // Janrain's merge: the page's own markup after {* mergeAccounts {"custom": true} *}, else Janrain's default
         // one; either way its {| … |} placeholders are filled when a merge shows the screen (fillTemplate).
@@ -254,39 +256,31 @@
         out += element(flow, screen, item.name, open);
       }
     }
-    while (open.length) out += ns.has(CONTAINERS, open.pop()) ? '</div>' : '</form>';
+    while (open.length) out += core.has(CONTAINERS, open.pop()) ? '</div>' : '</form>';
     return out;
   }
 
   /* The form the innermost open form block is, or null (outside forms, or in a container only). */
   function innermostForm(open) {
-    for (var i = open.length - 1; i >= 0; i--) if (!ns.has(CONTAINERS, open[i])) return open[i];
+    for (var i = open.length - 1; i >= 0; i--) if (!core.has(CONTAINERS, open[i])) return open[i];
     return null;
-  }
-
-  /* The flow's field a tag names: its own, or the service's field for Janrain's older name of it. */
-  function fieldNamed(flow, name) {
-    var fields = flow.fields || {};
-    if (ns.has(fields, name)) return fields[name];
-    var aliases = flow.fieldAliases || {};
-    return ns.has(aliases, name) && ns.has(fields, aliases[name]) ? fields[aliases[name]] : null;
   }
 
   function element(flow, screen, name, open) {
     var form = innermostForm(open);
-    if (ns.has(BUILT_IN, name)) return builtInHTML(name, open.indexOf('linkAccountContainer') >= 0, screen);
-    var field = fieldNamed(flow, name);
+    if (core.has(BUILT_IN, name)) return builtInHTML(name, open.indexOf('linkAccountContainer') >= 0, screen);
+    var field = widget.flow.fieldNamed(flow, name);
     if (field) {
       if (field.element === 'button') return buttonHTML(field, name);
       if (field.element === 'data' || !form) return dataHTML(screen, name, field);
       // A form may call a field otherwise (a change-password form's "New password").
       var labels = ((flow.forms || {})[form] || {}).labels || {};
-      if (ns.has(labels, name)) field = { element: field.element, type: field.type, label: labels[name],
+      if (core.has(labels, name)) field = { element: field.element, type: field.type, label: labels[name],
         required: field.required, autocomplete: field.autocomplete, maxLength: field.maxLength, options: field.options,
         placeholder: field.placeholder, tip: field.tip };
       return fieldHTML(flow, screen, name, field);
     }
-    if (ns.has(flow.translations || {}, name)) return escape(text(flow, name));
+    if (core.has(flow.translations || {}, name)) return escape(text(flow, name));
     report('{* ' + name + ' *} is not in flow ' + flow.name + ' (rendered as nothing)');
     return '';
   }
@@ -337,182 +331,25 @@
     for (var k = 0; k < forget.length; k++) forget[k].setAttribute('data-capture-action', 'forgetEmail');
   }
 
-  // ---------------------------------------------------------------- the flow's rules, before sending
-
-  var compiledFlow = null;
-
-  /* Characters as the service counts them (code points, not UTF-16 units). */
-  function length(value) {
-    return value.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
-  }
-
-  /* The first rule `value` breaks, or null; never stricter than the service, which checks every rule again. */
-  function broken(rules, value, values) {
-    for (var i = 0; i < rules.length; i++) {
-      var rule = rules[i];
-      if (value === '') {
-        if (rule.rule === 'required') return rule;
-        continue;
-      }
-      if ((rule.rule === 'minLength' && length(value) < rule.value)
-          || (rule.rule === 'maxLength' && length(value) > rule.value)
-          || (rule.rule === 'format' && rule.value === 'email' && !/^[^@\s]+@[^@\s]+$/.test(value))
-          || (rule.rule === 'matches' && values[rule.value] !== value)) return rule;
-    }
-    return null;
-  }
-
-  /*
-   * The flow's messages for the fields of `values` that break its rules ({field: [message]}), or null when every
-   * one passes. Only on a customer's page (the flow came with its rules); passwords are checked as typed, the rest
-   * without the spaces around them, as the service does.
-   */
-  function checkFields(values) {
-    if (!compiledFlow) return null;
-    var fields = compiledFlow.fields || {};
-    var problems = null;
-    for (var name in values) {
-      if (!ns.has(values, name) || !ns.has(fields, name)) continue;
-      var field = fields[name];
-      var value = field.type === 'password' ? values[name] : String(values[name]).replace(/^\s+|\s+$/g, '');
-      var rule = broken(field.validation || [], value, values);
-      if (rule) {
-        problems = problems || {};
-        problems[name] = [rule.message];
-      }
-    }
-    return problems;
-  }
-
-  /*
-   * The value the flow gives a hidden field (Janrain's `type: hidden` with its `value`, for the page `name` or Janrain's
-   * older name of it): the one the page sends, whatever the input or the record holds (the service takes no other);
-   * undefined for any other field.
-   */
-  function flowValue(name) {
-    var field = compiledFlow ? fieldNamed(compiledFlow, name) : null;
-    if (!field || field.type !== 'hidden' || (field.element && field.element !== 'input')) return undefined;
-    var option = (field.options || [])[0];
-    return option && option.value !== undefined && option.value !== null ? String(option.value) : undefined;
-  }
-
-  function formEntry(name) {
-    return ((compiledFlow && compiledFlow.forms) || {})[name] || null;
-  }
-
-  /*
-   * The service's form a page's form is sent as, and the screen its success opens when not that form's own
-   * ({form, done}); the page's own name when the service knows it so. `linkForm`: the flow's form it is sent as while
-   * the page holds a mailed link's code (Janrain's older newPasswordForm on a built-in flow; capture-forms.js formSpec).
-   */
-  function pageForm(name) {
-    var entry = formEntry(name) || {};
-    return { form: entry.sentAs || name, done: entry.done || null, linkForm: entry.withLinkCode || null };
-  }
-
-  /* The service's name of the page's field `name` in its form `form`: Janrain's other name renamed where the form
-   * has only the service's. */
-  function serviceFieldName(form, name) {
-    var own = (formEntry(form) || {}).fields || [];
-    var aliases = (compiledFlow && compiledFlow.fieldAliases) || {};
-    return own.indexOf(name) < 0 && ns.has(aliases, name) && own.indexOf(aliases[name]) >= 0 ? aliases[name] : name;
-  }
-
-  /*
-   * The values of the page's form `form` under the field names of the service's form it is sent as. A field the
-   * page put in a form the flow does not give it (a customer's birthdate in registration) is not sent: it is
-   * reported once, and the rest of the form goes through. A confirmation field the page lacks takes the value of
-   * the field it confirms.
-   */
-  function serviceFields(form, values) {
-    var entry = formEntry(form);
-    if (!entry) return values;
-    var own = entry.fields || [];
-    var sent = {};
-    for (var name in values) {
-      if (!ns.has(values, name)) continue;
-      var target = serviceFieldName(form, name);
-      if (own.indexOf(target) >= 0) sent[target] = values[name];
-      else report('{* ' + name + ' *} is not a field of form ' + form + ' in flow ' + compiledFlow.name + ' (not sent)');
-    }
-    // A hidden field carries the flow's value, always: not what its input holds (a profile filled from the record, a
-    // page's script), and sent when the page leaves the field out too.
-    for (var h = 0; h < own.length; h++) {
-      var fixed = flowValue(own[h]);
-      if (fixed !== undefined) sent[own[h]] = fixed;
-    }
-    // A confirmation the page does not ask for (a registration with one password field) is the value it confirms.
-    var fields = compiledFlow.fields || {};
-    for (var i = 0; i < own.length; i++) {
-      var rules = (fields[own[i]] || {}).validation || [];
-      for (var r = 0; r < rules.length; r++) {
-        if (rules[r].rule === 'matches' && !ns.has(sent, own[i]) && ns.has(sent, rules[r].value)) {
-          sent[own[i]] = sent[rules[r].value];
-        }
-      }
-    }
-    return sent;
-  }
-
-  /* A profile form's values with the fields the page does not show taken from the record, so saving part of the
-   * profile (Janrain's editPersonalForm) leaves the rest as it is; a hidden field's is the flow's, never the record's
-   * (a record holding another value, set by an earlier app or the API, is set right by the save). */
-  function withRecordValues(form, values, serviceForm) {
-    var attributes = (ns.formSettings(serviceForm) || {}).attributes || {};
-    var profile = ns.storedProfile() || {};
-    var own = (formEntry(form) || {}).fields || [];
-    var complete = {};
-    for (var i = 0; i < own.length; i++) {
-      var name = own[i];
-      var fixed = flowValue(name);
-      if (fixed !== undefined) complete[name] = fixed;
-      else if (ns.has(values, name)) complete[name] = values[name];
-      else if (ns.has(attributes, name)) {
-        var value = ns.valueAt(profile, attributes[name]);
-        if (value !== undefined && value !== null) complete[name] = String(value);
-      }
-    }
-    return complete;
-  }
-
-  /* The first screen of the page, in its order, that Janrain's flows show a signed-in person; '' for none. */
-  function pageSessionScreen() {
-    var wanted = (compiledFlow && compiledFlow.sessionScreens) || [];
-    var screens = document.querySelectorAll('[data-capturescreenname]');
-    for (var i = 0; i < screens.length; i++) {
-      var name = screens[i].getAttribute('data-capturescreenname');
-      if (wanted.indexOf(name) >= 0) return name;
-    }
-    return '';
-  }
-
   /*
    * A screen with {| … |} placeholders (Janrain's merge template) rendered again with `values` (text, escaped) and
    * `markup` (the widget's own HTML, such as the merge's buttons). False for a screen without placeholders.
    */
   function fillTemplate(screen, values, markup) {
-    if (!screen || !ns.has(templates, screen.id)) return false;
+    if (!screen || !core.has(templates, screen.id)) return false;
     screen.innerHTML = templates[screen.id].replace(PLACEHOLDER, function (all, name) {
-      if (ns.has(markup, name)) return markup[name];
-      return ns.has(values, name) ? escape(values[name]) : '';
+      if (core.has(markup, name)) return markup[name];
+      return core.has(values, name) ? escape(values[name]) : '';
     });
     linkJanrainControls(screen);
     return true;
   }
 
-  ns.compileScreens = function (flow) {
-    compiledFlow = flow;
-    return compileScreens(flow);
+  widget.jtl = {
+    compileScreens: compileScreens,
+    fillTemplate: fillTemplate,
+    report: report,
+    escapeHTML: escape,
+    htmlAttributes: attributes
   };
-  ns.pageSessionScreen = pageSessionScreen;
-  ns.checkFields = checkFields;
-  ns.pageForm = pageForm;
-  ns.fillTemplate = fillTemplate;
-  ns.escapeHTML = escape;
-  ns.htmlAttributes = attributes;
-  ns.serviceFieldName = serviceFieldName;
-  ns.serviceFields = serviceFields;
-  ns.withRecordValues = withRecordValues;
-  ns.flowValue = flowValue;
-  ns.compileJTL = compile;
 })(window, document);

@@ -5,8 +5,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   /*
    * The linked-accounts section of `root`: the record's `profiles` (from /entity) with an Unlink button each, and
@@ -15,7 +16,7 @@
   function renderLinkedAccounts(root) {
     var sections = root.querySelectorAll('[data-capture-linked]');
     if (!sections.length) return;
-    var profile = ns.storedProfile() || {};
+    var profile = core.storedProfile() || {};
     var linked = Object.prototype.toString.call(profile.profiles) === '[object Array]' ? profile.profiles : [];
     var providers = window.janrain.settings.providers || [];
     for (var i = 0; i < sections.length; i++) {
@@ -30,7 +31,7 @@
   }
 
   function linkedAccountItem(account) {
-    var name = ns.providerName(account.domain);
+    var name = core.providerName(account.domain);
     var item = document.createElement('li');
     item.className = 'capture_linked_item';
     var text = document.createElement('span');
@@ -57,40 +58,40 @@
 
   /* After a link or an unlink: the record as the service now has it, the list redrawn, and a note. */
   function linkedAccountsChanged(user, text, gentle) {
-    if (user) ns.saveProfile(user);
+    if (user) core.saveProfile(user);
     renderLinkedAccounts(document);
-    ns.showNotice(text, gentle);
+    widget.screens.showNotice(text, gentle);
   }
 
   /* The provider account of a provider step, added to the signed-in user (/oauth/link_account_native). */
   function linkSocial(answer) {
-    var name = ns.providerName(answer.provider);
-    var transactionId = ns.randomId();
-    var params = ns.commonParams(undefined);
+    var name = core.providerName(answer.provider);
+    var transactionId = core.randomId();
+    var params = core.commonParams(undefined);
     params.token = answer.token;
     params.code_verifier = answer.verifier;
-    params.access_token = ns.storedToken();
-    ns.showNotice(t('widget.linkWait').replace('%s', name), true);
-    return ns.post('/oauth/link_account_native', params).then(function (reply) {
+    params.access_token = core.storedToken();
+    widget.screens.showNotice(t('widget.linkWait').replace('%s', name), true);
+    return core.post('/oauth/link_account_native', params).then(function (reply) {
       var body = reply.body || {};
       if (reply.ok) {
         linkedAccountsChanged(body.capture_user, t('widget.linked').replace('%s', name), true);
-        ns.fire('onCaptureLinkAccountSuccess', {
+        core.fire('onCaptureLinkAccountSuccess', {
           statusMessage: 'accountLinked', provider: answer.provider, userData: body.capture_user
         }, transactionId);
         return;
       }
-      var result = ns.errorFields(reply);
+      var result = core.errorFields(reply);
       result.provider = answer.provider;
-      ns.fire('onCaptureLinkAccountError', result, transactionId);
+      core.fire('onCaptureLinkAccountError', result, transactionId);
       // Linking needs a recent sign-in: after one, this screen again, to link anew (capture-account.js).
-      if (ns.askRecentSignIn && ns.askRecentSignIn(null, body)) return;
+      if (widget.account.askRecentSignIn(null, body)) return;
       var refusal = body.code !== 403 ? t('widget.linkFailed')
-        : ns.addressUnproven(ns.storedProfile()) ? t('widget.linkUnproven') : t('widget.linkTaken');
+        : widget.screens.addressUnproven(core.storedProfile()) ? t('widget.linkUnproven') : t('widget.linkTaken');
       linkedAccountsChanged(null, refusal.replace('%s', name), false);
     }, function () {
-      ns.showNotice(t('widget.network'));
-      ns.fire('onCaptureLinkAccountError', { status: 'error', statusMessage: 'networkError', provider: answer.provider }, transactionId);
+      widget.screens.showNotice(t('widget.network'));
+      core.fire('onCaptureLinkAccountError', { status: 'error', statusMessage: 'networkError', provider: answer.provider }, transactionId);
     });
   }
 
@@ -98,35 +99,37 @@
   function unlinkAccount(button) {
     var identifier = button.getAttribute('data-capture-unlink');
     var name = button.getAttribute('data-capture-provider-name') || '';
-    var capture = ns.captureSettings();
-    var transactionId = ns.randomId();
+    var capture = core.captureSettings();
+    var transactionId = core.randomId();
     button.disabled = true;
-    return ns.post('/oauth/unlink_account_native', {
+    return core.post('/oauth/unlink_account_native', {
       client_id: capture.clientId, flow: capture.flowName, flow_version: capture.flowVersion, locale: capture.locale,
-      redirect_uri: capture.redirectUri, identifier_to_remove: identifier, access_token: ns.storedToken()
+      redirect_uri: capture.redirectUri, identifier_to_remove: identifier, access_token: core.storedToken()
     }).then(function (reply) {
       var body = reply.body || {};
       button.disabled = false;
       if (reply.ok) {
         linkedAccountsChanged(body.capture_user, t('widget.unlinked').replace('%s', name), true);
-        ns.fire('onCaptureUnlinkAccountSuccess', {
+        core.fire('onCaptureUnlinkAccountSuccess', {
           statusMessage: 'accountUnlinked', identifier: identifier, userData: body.capture_user
         }, transactionId);
         return;
       }
-      var result = ns.errorFields(reply);
+      var result = core.errorFields(reply);
       result.identifier = identifier;
-      ns.fire('onCaptureUnlinkAccountError', result, transactionId);
-      if (ns.askRecentSignIn && ns.askRecentSignIn(null, body)) return;
-      ns.showNotice(body.code === 403 ? t('widget.unlinkLast') : t('widget.unlinkFailed').replace('%s', name));
+      core.fire('onCaptureUnlinkAccountError', result, transactionId);
+      if (widget.account.askRecentSignIn(null, body)) return;
+      widget.screens.showNotice(body.code === 403 ? t('widget.unlinkLast') : t('widget.unlinkFailed').replace('%s', name));
     }, function () {
       button.disabled = false;
-      ns.showNotice(t('widget.network'));
-      ns.fire('onCaptureUnlinkAccountError', { status: 'error', statusMessage: 'networkError', identifier: identifier }, transactionId);
+      widget.screens.showNotice(t('widget.network'));
+      core.fire('onCaptureUnlinkAccountError', { status: 'error', statusMessage: 'networkError', identifier: identifier }, transactionId);
     });
   }
 
-  ns.renderLinkedAccounts = renderLinkedAccounts;
-  ns.linkSocial = linkSocial;
-  ns.unlinkAccount = unlinkAccount;
+  widget.linked = {
+    renderLinkedAccounts: renderLinkedAccounts,
+    linkSocial: linkSocial,
+    unlinkAccount: unlinkAccount
+  };
 })(window, document);

@@ -9,7 +9,8 @@
   'use strict';
 
   var janrain = window.janrain;
-  var ns = janrain.capture._widget;
+  var widget = janrain.capture._widget;
+  var core = widget.core;
 
   var modal = null;
   var overlay = null;
@@ -45,7 +46,7 @@
     closeButton.href = '#';
     closeButton.className = 'janrain_modal_closebutton';
     closeButton.setAttribute('data-capture-action', 'closeModal');
-    closeButton.setAttribute('aria-label', ns.t('widget.close'));
+    closeButton.setAttribute('aria-label', core.t('widget.close'));
     closeButton.style.cssText = 'float:right;text-decoration:none';
     // The page's own markup for its close button, as Janrain took it.
     closeButton.innerHTML = capture.modalCloseHtml || '&times;';
@@ -70,7 +71,7 @@
   function show(open) {
     if (!modal || open === isOpen()) return;
     modal.style.display = overlay.style.display = open ? 'block' : 'none';
-    ns.fire(open ? 'onModalOpen' : 'onModalClose', {});
+    core.fire(open ? 'onModalOpen' : 'onModalClose', {});
   }
 
   /* After renderScreen: a screen in the modal opens it (unless the page has asked for nothing yet); a screen in
@@ -91,19 +92,18 @@
 
   function open(screen) {
     quiet = false;
-    if (!modal) ns.fire('onModalOpen', {});
-    return ns.renderScreen(screen || ns.initialScreenWithoutSession());
+    if (!modal) core.fire('onModalOpen', {});
+    return widget.screens.renderScreen(screen || widget.screens.initialScreenWithoutSession());
   }
 
   function close() {
     if (!modal) {
-      ns.fire('onModalClose', {});
+      core.fire('onModalClose', {});
       return true;
     }
     show(false);
     return true;
   }
 
-  ns.modal = { setUp: setUp, place: place, open: open, close: close };
-  ns.placeScreen = place;
+  widget.modal = { setUp: setUp, place: place, open: open, close: close };
 })(window, document);

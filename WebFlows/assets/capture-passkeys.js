@@ -1,7 +1,7 @@
 /*
  * capture-passkeys.js — passkeys: the ceremony (here, or by the host), signing in with one from the sign-in screens,
  * and the signed-in user's list on editProfile (add, remove). capture-factors.js draws that section with the
- * authenticator app's and uses the helpers at the end (ns.factorTools).
+ * authenticator app's; requests and the section's messages go through capture-sections.js.
  *
  * The relay: where navigator.credentials can run a ceremony the page runs it itself; where it is missing, or refuses
  * this page (NotSupportedError, SecurityError: a web view whose app lacks the associated domain), the page fires
@@ -11,8 +11,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // How long the page waits for the host's answer beyond the options' own timeout (or five minutes without one).
   var RELAY_GRACE_MS = 30000;
@@ -38,7 +39,7 @@
   }
 
   function text64(buffer) {
-    return buffer ? ns.base64url(new Uint8Array(buffer)) : undefined;
+    return buffer ? core.base64url(new Uint8Array(buffer)) : undefined;
   }
 
   function canRunHere() {
@@ -121,7 +122,7 @@
       }, wait);
       // Set before the event: a handler in the page may answer at once.
       relayed = pending;
-      ns.fire('onCapturePasskeyRequest', { statusMessage: 'passkeyRequest', kind: kind, options: options });
+      core.fire('onCapturePasskeyRequest', { statusMessage: 'passkeyRequest', kind: kind, options: options });
     });
   }
 
@@ -156,71 +157,6 @@
     return true;
   }
 
-  // ---------------------------------------------------------------- requests and messages (ns.factorTools)
-
-  /* A request whose failure is {reply} (the service said no) or {network: true}; resolves with the reply's body. */
-  function send(path, params) {
-    return ns.post(path, params).then(function (reply) {
-      if (!reply.ok) throw { reply: reply };
-      return reply.body;
-    }, function () {
-      throw { network: true };
-    });
-  }
-
-  /* The sentence for a failure: the network, the rate limit, an authenticator that has one already, else `text`. */
-  function failureText(failure, text) {
-    var body = (failure && failure.reply && failure.reply.body) || {};
-    if (failure && failure.network) return t('widget.network');
-    if (body.code === 510) return t('widget.rateLimit');
-    if (failure && failure.ceremony && failure.ceremony.name === 'InvalidStateError') return t('widget.passkeyExists');
-    return text;
-  }
-
-  /* A dead access token behind a profile action: say so and end the session. Returns true when it was one. */
-  function sessionGone(failure) {
-    var reply = failure && failure.reply;
-    if (!reply || !ns.isTokenError(reply)) return false;
-    var expired = reply.body && reply.body.code === 414;
-    ns.fire(expired ? 'onCaptureExpiredToken' : 'onCaptureInvalidToken',
-      ns.errorFields(reply, expired ? 'accessTokenExpired' : 'invalidAccessToken'));
-    ns.endSession(false);
-    ns.showNotice(t('widget.sessionEnded'));
-    return true;
-  }
-
-  /* A change refused for want of a recent sign-in: `where` offers one (capture-account.js). True when it was that. */
-  function signInFirst(failure, where) {
-    return !!(failure && failure.reply && ns.askRecentSignIn && ns.askRecentSignIn(where, failure.reply.body));
-  }
-
-  /* A button or form at work: aria-disabled, not disabled, so focus stays where it is. */
-  function setBusy(element, on) {
-    var buttons = element.tagName === 'FORM' ? element.querySelectorAll('button[type="submit"]') : [element];
-    for (var i = 0; i < buttons.length; i++) {
-      if (on) buttons[i].setAttribute('aria-disabled', 'true'); else buttons[i].removeAttribute('aria-disabled');
-    }
-    if (on) element.setAttribute('aria-busy', 'true'); else element.removeAttribute('aria-busy');
-  }
-
-  function isBusy(element) {
-    return element.getAttribute('aria-busy') === 'true' || element.getAttribute('aria-disabled') === 'true';
-  }
-
-  /* A section's note (role="status"): `kind` 'success' or 'info'. */
-  function note(section, text, kind) {
-    var node = section.querySelector('[data-capture-factor-note]');
-    if (!node) return;
-    node.className = 'capture_form_success' + (kind === 'info' ? ' capture_factor_info' : '');
-    node.textContent = text;
-    node.hidden = false;
-  }
-
-  function clearSection(section) {
-    ns.clearMessages(section);
-    ns.hideNotice();
-  }
-
   // ---------------------------------------------------------------- sign-in with a passkey
 
   /*
@@ -228,80 +164,66 @@
    * else discoverable. Success is a sign-in form's (onCaptureLoginSuccess, the token or code to the host).
    */
   function signInWithPasskey(button) {
-    if (busy || isBusy(button)) return;
-    var screen = ns.closest(button, '.capture_screen') || document.body;
+    if (busy || widget.sections.isBusy(button)) return;
+    var screen = core.closest(button, '.capture_screen') || document.body;
     var form = screen.querySelector('form[data-capture-form="signInForm"], form[data-capture-form="userInformationForm"]');
-    var capture = ns.captureSettings();
-    var address = ns.addressIn(form || screen);
+    var capture = core.captureSettings();
+    var address = widget.screens.addressIn(form || screen);
     // A form out of sight (reactivateAccount's, for a passkey) cannot show the message: the notice does.
-    if (form && ns.closest(form, '[hidden]')) form = null;
-    var transactionId = ns.randomId();
+    if (form && core.closest(form, '[hidden]')) form = null;
+    var transactionId = core.randomId();
     var started = false;
-    ns.clearMessages(screen);
-    ns.hideNotice();
+    widget.screens.clearMessages(screen);
+    widget.screens.hideNotice();
     busy = true;
-    setBusy(button, true);
+    widget.sections.setBusy(button, true);
     var done = function () {
       busy = false;
-      setBusy(button, false);
+      widget.sections.setBusy(button, false);
     };
-    send('/passkey/sign_in_options', {
+    widget.sections.send('/passkey/sign_in_options', {
       client_id: capture.clientId, flow: capture.flowName, locale: capture.locale, email: address || undefined
     }).then(function (body) {
       return ceremony('get', body.options);
     }).then(function (credential) {
-      if (credential === null) return ns.showNotice(t('widget.passkeyCancelled'), true);
+      if (credential === null) return widget.screens.showNotice(t('widget.passkeyCancelled'), true);
       started = true;
-      ns.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'passkey' }, transactionId);
-      var params = ns.commonParams(undefined);
+      core.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'passkey' }, transactionId);
+      var params = core.commonParams(undefined);
       params.credential = credential;
-      params.device_token = ns.storageGet(ns.STORAGE.device) || '';
-      if (ns.refreshSecret()) params.refresh_secret = ns.refreshSecret();
-      if (ns.reactivationParams) ns.reactivationParams(button, params);
-      return send('/oauth/auth_native_passkey', params).then(function (body) {
+      params.device_token = core.storageGet(core.STORAGE.device) || '';
+      if (core.refreshSecret()) params.refresh_secret = core.refreshSecret();
+      widget.account.reactivationParams(button, params);
+      return widget.sections.send('/oauth/auth_native_passkey', params).then(function (body) {
         done();
-        ns.signInSucceeded(body, transactionId);
+        widget.forms.signInSucceeded(body, transactionId);
       });
     }).then(done, function (failure) {
       done();
       var reply = failure && failure.reply;
       var body = (reply && reply.body) || {};
       if (started) {
-        var result = reply ? ns.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
+        var result = reply ? core.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
         result.form = 'passkey';
         // An account its owner deleted: reactivateAccount offers the passkey again (capture-account.js).
-        var offered = ns.signInRefused
-          && ns.signInRefused(body, result, transactionId, { address: address, passkey: true });
-        ns.fire('onCaptureLoginFailed', result, transactionId);
-        if (offered) return ns.renderScreen('reactivateAccount');
+        var offered = widget.account.signInRefused(body, result, transactionId, { address: address, passkey: true });
+        core.fire('onCaptureLoginFailed', result, transactionId);
+        if (offered) return widget.screens.renderScreen('reactivateAccount');
         // Documents to accept first: termsAgreement finishes this sign-in (capture-terms.js).
-        if (body.code === 280 && ns.askTerms && ns.askTerms(body, null, transactionId)) return;
+        if (body.code === 280 && widget.terms.askTerms(body, null, transactionId)) return;
       }
       if (body.code === 112) {
         // A client that requires a confirmed address: a code was just mailed to the account's.
-        ns.carryAddress((body.capture_user && body.capture_user.email) || address);
-        ns.renderScreen('verifyEmail');
+        widget.screens.carryAddress((body.capture_user && body.capture_user.email) || address);
+        widget.screens.renderScreen('verifyEmail');
         return;
       }
-      var text = failureText(failure, reply ? t('widget.passkeyRefused') : t('widget.passkeyFailed'));
-      if (form) ns.showFormMessage(form, text); else ns.showNotice(text);
+      var text = widget.sections.failureText(failure, reply ? t('widget.passkeyRefused') : t('widget.passkeyFailed'));
+      if (form) widget.screens.showFormMessage(form, text); else widget.screens.showNotice(text);
     });
   }
 
   // ---------------------------------------------------------------- editProfile: the user's passkeys
-
-  /* A service date ("2026-11-28 05:25:32.200000 +0000") as the page's language writes a day. */
-  function day(text) {
-    var parts = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/.exec(String(text || ''));
-    if (!parts) return '';
-    var date = new Date(Date.UTC(+parts[1], parts[2] - 1, +parts[3], +parts[4], +parts[5], +parts[6]));
-    try {
-      return date.toLocaleDateString(document.documentElement.lang || undefined,
-        { year: 'numeric', month: 'short', day: 'numeric' });
-    } catch (error) {
-      return parts[1] + '-' + parts[2] + '-' + parts[3];
-    }
-  }
 
   function passkeyItem(passkey) {
     var name = String(passkey.name || '');
@@ -312,8 +234,9 @@
     var title = document.createElement('strong');
     title.textContent = name;
     text.appendChild(title);
-    var lines = [t('widget.passkeyCreated').replace('%s', day(passkey.created)),
-      passkey.lastUsed ? t('widget.passkeyLastUsed').replace('%s', day(passkey.lastUsed)) : t('widget.passkeyNeverUsed')];
+    var lines = [t('widget.passkeyCreated').replace('%s', widget.sections.day(passkey.created)),
+      passkey.lastUsed ? t('widget.passkeyLastUsed').replace('%s', widget.sections.day(passkey.lastUsed))
+        : t('widget.passkeyNeverUsed')];
     for (var i = 0; i < lines.length; i++) {
       var line = document.createElement('span');
       line.className = 'capture_factor_meta';
@@ -334,9 +257,9 @@
 
   /* The passkeys sections of the page show `list` (or, without one, what is known for this session). */
   function showPasskeys(list) {
-    var token = ns.storedToken();
+    var token = core.storedToken();
     if (list) shown = { token: token, list: list };
-    else if (!shown || shown.token !== token) shown = { token: token, list: (ns.storedProfile() || {}).passkeys || [] };
+    else if (!shown || shown.token !== token) shown = { token: token, list: (core.storedProfile() || {}).passkeys || [] };
     var sections = document.querySelectorAll('[data-capture-passkeys]');
     for (var i = 0; i < sections.length; i++) {
       var holder = sections[i].querySelector('[data-capture-passkey-list]');
@@ -348,71 +271,69 @@
   }
 
   function addPasskey(form) {
-    if (busy || isBusy(form)) return;
-    var section = ns.closest(form, '[data-capture-passkeys]');
+    if (busy || widget.sections.isBusy(form)) return;
+    var section = core.closest(form, '[data-capture-passkeys]');
     var input = form.elements.passkeyName;
     var name = String(input.value || '').replace(/^\s+|\s+$/g, '');
-    var token = ns.storedToken();
-    clearSection(section);
+    var token = core.storedToken();
+    widget.sections.clearSection(section);
     busy = true;
-    setBusy(form, true);
-    send('/passkey/registration_options', { access_token: token }).then(function (body) {
+    widget.sections.setBusy(form, true);
+    widget.sections.send('/passkey/registration_options', { access_token: token }).then(function (body) {
       return ceremony('create', body.options);
     }).then(function (credential) {
-      if (credential === null) return note(section, t('widget.passkeyAddCancelled'), 'info');
-      return send('/passkey/register', { access_token: token, credential: credential, name: name || undefined })
+      if (credential === null) return widget.sections.note(section, t('widget.passkeyAddCancelled'), 'info');
+      return widget.sections.send('/passkey/register', { access_token: token, credential: credential, name: name || undefined })
         .then(function (body) {
           var added = body.passkey || {};
           input.value = '';
           showPasskeys(shown.list.concat([added]));
-          note(section, t('widget.passkeyAdded').replace('%s', String(added.name || name)), 'success');
-          ns.loadFactors();
+          widget.sections.note(section, t('widget.passkeyAdded').replace('%s', String(added.name || name)), 'success');
+          widget.factors.loadFactors();
         });
     }).then(function () {
       busy = false;
-      setBusy(form, false);
+      widget.sections.setBusy(form, false);
     }, function (failure) {
       busy = false;
-      setBusy(form, false);
-      if (sessionGone(failure) || signInFirst(failure, form)) return;
-      ns.showFormMessage(form, failureText(failure, t('widget.passkeyNotAdded')));
+      widget.sections.setBusy(form, false);
+      if (widget.sections.sessionGone(failure) || widget.sections.signInFirst(failure, form)) return;
+      widget.screens.showFormMessage(form, widget.sections.failureText(failure, t('widget.passkeyNotAdded')));
     });
   }
 
   function removePasskey(button) {
-    if (isBusy(button)) return;
-    var section = ns.closest(button, '[data-capture-passkeys]');
+    if (widget.sections.isBusy(button)) return;
+    var section = core.closest(button, '[data-capture-passkeys]');
     var id = button.getAttribute('data-capture-passkey-remove');
     var name = button.getAttribute('data-capture-passkey-name') || '';
-    clearSection(section);
-    setBusy(button, true);
-    send('/passkey/remove', { access_token: ns.storedToken(), passkey_id: id }).then(function () {
+    widget.sections.clearSection(section);
+    widget.sections.setBusy(button, true);
+    widget.sections.send('/passkey/remove', { access_token: core.storedToken(), passkey_id: id }).then(function () {
       showPasskeys(shown.list.filter(function (passkey) { return passkey.id !== id; }));
-      note(section, t('widget.passkeyRemoved').replace('%s', name), 'success');
+      widget.sections.note(section, t('widget.passkeyRemoved').replace('%s', name), 'success');
       // The button is gone: the section's heading keeps the place.
       var heading = section.querySelector('h2');
       if (heading && heading.focus) heading.focus();
-      ns.loadFactors();
+      widget.factors.loadFactors();
     }, function (failure) {
-      setBusy(button, false);
-      if (sessionGone(failure) || signInFirst(failure, section)) return;
-      ns.showFormMessage(section, failureText(failure, t('widget.passkeyNotRemoved').replace('%s', name)));
+      widget.sections.setBusy(button, false);
+      if (widget.sections.sessionGone(failure) || widget.sections.signInFirst(failure, section)) return;
+      widget.screens.showFormMessage(section,
+        widget.sections.failureText(failure, t('widget.passkeyNotRemoved').replace('%s', name)));
     });
   }
 
   // ---------------------------------------------------------------- clicks and submissions
 
-  ns.onClicks([
+  core.onClicks([
     ['[data-capture-passkey-sign-in]', signInWithPasskey],
     ['[data-capture-passkey-remove]', removePasskey]
   ]);
 
-  ns.completePasskey = completePasskey;
-  ns.day = day;
-  ns.showPasskeys = showPasskeys;
-  ns.addPasskey = addPasskey;
-  ns.factorTools = {
-    send: send, failureText: failureText, sessionGone: sessionGone, signInFirst: signInFirst, setBusy: setBusy,
-    isBusy: isBusy, note: note, clearSection: clearSection
+  widget.passkeys = {
+    completePasskey: completePasskey,
+    showPasskeys: showPasskeys,
+    addPasskey: addPasskey
   };
 })(window, document);

@@ -8,8 +8,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // Screens that only make sense with a session; without one the sign-in screen is shown instead.
   var SESSION_SCREENS = {
@@ -44,25 +45,25 @@
 
   function signInScreen() {
     // A customer's page: Janrain's cookie says whether the person came back from a provider's sign-in.
-    if (ns.dropIn && ns.lastAuthMethod() === 'socialSignin' && screenExists('returnSocial')) return 'returnSocial';
-    if (ns.storageGet(ns.STORAGE.lastEmail) && screenExists('returnTraditional')) return 'returnTraditional';
+    if (core.dropIn && widget.dropin.lastAuthMethod() === 'socialSignin' && screenExists('returnSocial')) return 'returnSocial';
+    if (core.storageGet(core.STORAGE.lastEmail) && screenExists('returnTraditional')) return 'returnTraditional';
     return 'signIn';
   }
 
   /* The screen to show after a session is found or created. */
   function sessionScreen() {
-    var wanted = ns.captureSettings().screenToRender;
+    var wanted = core.captureSettings().screenToRender;
     if (wanted && screenExists(wanted)) return wanted;
     if (screenExists('signedIn')) return 'signedIn';
     if (screenExists('editProfile')) return 'editProfile';
     // A customer's page: its first screen for a signed-in person (the flow's own may have another name), else none
     // shows (Janrain's widget closed its modal).
-    if (ns.dropIn) return ns.pageSessionScreen ? ns.pageSessionScreen() : '';
+    if (core.dropIn) return widget.flow ? widget.flow.pageSessionScreen() : '';
     return signInScreen();
   }
 
   function initialScreenWithoutSession() {
-    var capture = ns.captureSettings();
+    var capture = core.captureSettings();
     var wanted = capture.screenToRender;
     if (wanted && screenExists(wanted) && !SESSION_SCREENS[wanted]) return wanted;
     // A customer's flow names its first screen; sign-in stays open to the return experience (signInScreen).
@@ -73,7 +74,7 @@
 
   /* Sign-in after a code step: the address it was for, not a different remembered one. */
   function signInAfterCode() {
-    var last = ns.storageGet(ns.STORAGE.lastEmail);
+    var last = core.storageGet(core.STORAGE.lastEmail);
     if (address && last && address.toLowerCase() !== last.toLowerCase()) return 'signIn';
     return signInScreen();
   }
@@ -81,15 +82,15 @@
   // ---------------------------------------------------------------- what a screen shows
 
   function bindProfile(root, override) {
-    var profile = override || ns.storedProfile() || {};
+    var profile = override || core.storedProfile() || {};
     var values = {
       email: profile.email, displayName: profile.displayName || profile.email,
       givenName: profile.givenName, familyName: profile.familyName,
-      lastEmail: ns.storageGet(ns.STORAGE.lastEmail),
+      lastEmail: core.storageGet(core.STORAGE.lastEmail),
       address: carriedAddress(),
-      providerName: ns.socialProviderName(),
-      mergeEmail: ns.mergeEmail(),
-      welcomeName: ns.returnData ? ns.returnData().displayName : undefined
+      providerName: widget.socialForms.socialProviderName(),
+      mergeEmail: widget.socialForms.mergeEmail(),
+      welcomeName: widget.dropin ? widget.dropin.returnData().displayName : undefined
     };
     var bound = root.querySelectorAll('[data-capture-bind]');
     for (var i = 0; i < bound.length; i++) {
@@ -104,7 +105,7 @@
 
   /* The signed-in record says its address is not proven yet (no reminder, no link until it is). */
   function addressUnproven(profile) {
-    return !!(profile && profile.email && ns.has(profile, 'emailVerified') && !profile.emailVerified);
+    return !!(profile && profile.email && core.has(profile, 'emailVerified') && !profile.emailVerified);
   }
 
   /* The record's value at an attribute path (`givenName`, `primaryAddress.city`). */
@@ -117,23 +118,23 @@
 
   /* A form the record fills: the profile form, or a customer's form sent as it (Janrain's editPersonalForm). */
   function isProfileForm(formName) {
-    return (ns.pageForm ? ns.pageForm(formName).form : formName) === PROFILE_FORM;
+    return (widget.flow ? widget.flow.pageForm(formName).form : formName) === PROFILE_FORM;
   }
 
   function fillForms(root) {
-    var profile = ns.storedProfile() || {};
-    var attributes = (ns.formSettings(PROFILE_FORM) || {}).attributes || {};
+    var profile = core.storedProfile() || {};
+    var attributes = (core.formSettings(PROFILE_FORM) || {}).attributes || {};
     var forms = root.querySelectorAll('form[data-capture-form]');
     for (var f = 0; f < forms.length; f++) {
       var name = forms[f].getAttribute('data-capture-form');
       if (!isProfileForm(name)) continue;
       var elements = forms[f].elements;
       for (var e = 0; e < elements.length; e++) {
-        var field = ns.serviceFieldName ? ns.serviceFieldName(name, elements[e].name) : elements[e].name;
+        var field = widget.flow ? widget.flow.serviceFieldName(name, elements[e].name) : elements[e].name;
         var type = String(elements[e].type || '').toLowerCase();
-        if (!elements[e].name || elements[e].disabled || !ns.has(attributes, field) || !('value' in elements[e])) continue;
+        if (!elements[e].name || elements[e].disabled || !core.has(attributes, field) || !('value' in elements[e])) continue;
         // A hidden field of a customer's flow keeps the flow's value (the one the service takes), not the record's.
-        var fixed = ns.flowValue ? ns.flowValue(elements[e].name) : undefined;
+        var fixed = widget.flow ? widget.flow.flowValue(elements[e].name) : undefined;
         if (fixed !== undefined) {
           elements[e].value = fixed;
           continue;
@@ -145,9 +146,9 @@
         else elements[e].value = text;
       }
     }
-    if (ns.syncDateSelects) ns.syncDateSelects(root);
-    var lastEmail = ns.storageGet(ns.STORAGE.lastEmail);
-    var returningField = ns.fieldOf('signInForm', 'email');
+    if (widget.controls) widget.controls.syncDateSelects(root);
+    var lastEmail = core.storageGet(core.STORAGE.lastEmail);
+    var returningField = core.fieldOf('signInForm', 'email');
     var returning = root.id === 'returnTraditional' && returningField
       ? root.querySelectorAll('input[name="' + returningField + '"]') : [];
     for (var r = 0; r < returning.length; r++) {
@@ -160,7 +161,7 @@
       for (var a = 0; a < inputs.length; a++) {
         var form = inputs[a].form;
         var formName = form && form.getAttribute('data-capture-form');
-        if (!ns.isAddressInput(inputs[a].name) || isProfileForm(formName)) continue;
+        if (!core.isAddressInput(inputs[a].name) || isProfileForm(formName)) continue;
         if ((formName === 'registrationForm' || formName === 'socialRegistrationForm') && inputs[a].value) continue;
         inputs[a].value = carried;
       }
@@ -170,7 +171,7 @@
   /* The address the code screens are about: the one carried from the last screen, else the signed-in user's. */
   function carriedAddress() {
     if (address) return address;
-    var profile = ns.hasActiveSession() ? ns.storedProfile() : null;
+    var profile = core.hasActiveSession() ? core.storedProfile() : null;
     return (profile && profile.email) || '';
   }
 
@@ -178,7 +179,7 @@
   function addressIn(root) {
     var inputs = root ? root.querySelectorAll('input') : [];
     for (var i = 0; i < inputs.length; i++) {
-      if (ns.isAddressInput(inputs[i].name) && inputs[i].value && inputs[i].value.indexOf('@') > 0) {
+      if (core.isAddressInput(inputs[i].name) && inputs[i].value && inputs[i].value.indexOf('@') > 0) {
         return inputs[i].value.replace(/^\s+|\s+$/g, '');
       }
     }
@@ -190,11 +191,11 @@
    * address bar and history so the code does not linger; returns the screen to show, or null.
    */
   function takeLink() {
-    var values = ns.fragmentValues(window.location.hash);
+    var values = core.fragmentValues(window.location.hash);
     if (!values.screen || !LINK_SCREENS[values.screen] || !screenExists(values.screen)) return null;
-    ns.forgetFragment();
+    core.forgetFragment();
     if (values.email) carryAddress(values.email);
-    if (ns.openLink) return ns.openLink(values);
+    if (widget.dropin) return widget.dropin.openLink(values);
     var codes = document.getElementById(values.screen).querySelectorAll('input[name="verification_code"]');
     for (var c = 0; c < codes.length; c++) codes[c].value = values.code || '';
     return values.screen;
@@ -207,17 +208,17 @@
   }
 
   function renderScreen(name, options) {
-    if (name === '' && ns.dropIn) {
+    if (name === '' && core.dropIn) {
       var shown = screens();
       for (var s = 0; s < shown.length; s++) setShown(shown[s], false);
-      if (ns.placeScreen) ns.placeScreen(null);
+      if (widget.modal) widget.modal.place(null);
       return true;
     }
-    if (SESSION_SCREENS[name] && !ns.hasActiveSession()) name = signInScreen();
+    if (SESSION_SCREENS[name] && !core.hasActiveSession()) name = signInScreen();
     // Screens of a step under way (a social sign-in, a second factor, a deleted account's, documents to accept) need
     // that step.
-    if (ns.waitsForSocial(name) || (ns.waitsForSecondFactor && ns.waitsForSecondFactor(name))
-        || (ns.waitsForAccount && ns.waitsForAccount(name)) || (ns.waitsForTerms && ns.waitsForTerms(name))) {
+    if (widget.socialForms.waitsForSocial(name) || widget.factors.waitsForSecondFactor(name)
+        || widget.account.waitsForAccount(name) || widget.terms.waitsForTerms(name)) {
       name = signInScreen();
     }
     if (!screenExists(name)) {
@@ -231,21 +232,21 @@
     }
     clearMessages(target);
     bindProfile(target);
-    ns.renderMerge(target);
-    ns.renderLinkedAccounts(target);
-    if (ns.renderFactors) ns.renderFactors(target);
-    if (ns.renderAccount) ns.renderAccount(target);
-    if (ns.renderTerms) ns.renderTerms(target);
-    if (ns.renderSessions) ns.renderSessions(target);
-    if (ns.renderAccountData) ns.renderAccountData(target);
+    widget.socialForms.renderMerge(target);
+    widget.linked.renderLinkedAccounts(target);
+    widget.factors.renderFactors(target);
+    widget.account.renderAccount(target);
+    widget.terms.renderTerms(target);
+    widget.sessions.renderSessions(target);
+    widget.accountData.renderAccountData(target);
     fillForms(target);
     setShown(target, true);
     // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).
-    if (ns.placeScreen) ns.placeScreen(target);
+    if (widget.modal) widget.modal.place(target);
     var loading = document.getElementById('capture_loading');
     if (loading) loading.hidden = true;
-    var previous = ns.currentScreen();
-    ns.screenShown(name, options && options.back);
+    var previous = core.currentScreen();
+    core.screenShown(name, options && options.back);
     if (previous !== null && !(options && options.keepFocus)) {
       // Screen readers and keyboards follow the change; the heading has tabindex="-1".
       var heading = target.querySelector('h1, h2');
@@ -255,7 +256,7 @@
     var heading1 = target.querySelector('h1');
     var screenTitle = heading1 ? (heading1.textContent || '').replace(/\s+/g, ' ').replace(/^ | $/g, '') : '';
     document.title = screenTitle && screenTitle !== pageTitle ? screenTitle + ' – ' + pageTitle : pageTitle;
-    ns.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
+    core.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
     return true;
   }
 
@@ -265,14 +266,14 @@
     var target = document.getElementById(name);
     for (var i = 0; i < all.length; i++) setShown(all[i], all[i] === target);
     bindProfile(target, user);
-    ns.screenShown(name);
-    ns.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
+    core.screenShown(name);
+    core.fire('onCaptureScreenShow', { statusMessage: 'screenShown', screen: name });
   }
 
   /* Fired once the widget has put its first screen up (start, or a host-injected session). */
   function renderComplete() {
-    ns.showSocialNotice();
-    ns.fire('onCaptureRenderComplete', { statusMessage: 'renderComplete', screen: ns.currentScreen() });
+    widget.social.showSocialNotice();
+    core.fire('onCaptureRenderComplete', { statusMessage: 'renderComplete', screen: core.currentScreen() });
   }
 
   // ---------------------------------------------------------------- notices and messages
@@ -362,12 +363,12 @@
   function showFieldErrors(form, invalidFields) {
     var orphaned = [];
     for (var field in invalidFields) {
-      if (!ns.has(invalidFields, field)) continue;
+      if (!core.has(invalidFields, field)) continue;
       var messages = invalidFields[field];
       var text = Object.prototype.toString.call(messages) === '[object Array]' ? messages.join(' ') : String(messages);
       var input = form.querySelector('[name="' + field.replace(/["\\]/g, '') + '"]');
       var tip = input && input.id ? document.getElementById(input.id + '_error') : null;
-      if (!input || !tip || ns.closest(input, '[hidden]')) {
+      if (!input || !tip || core.closest(input, '[hidden]')) {
         // No place next to the field (or the field is a hidden copy): the form's own message says it.
         orphaned.push(text);
         continue;
@@ -413,28 +414,30 @@
     node.hidden = false;
   }
 
-  ns.carryAddress = carryAddress;
-  ns.typedAddress = function () { return address; };
-  ns.carriedAddress = carriedAddress;
-  ns.addressIn = addressIn;
-  ns.addressUnproven = addressUnproven;
-  ns.screenExists = screenExists;
-  ns.signInScreen = signInScreen;
-  ns.sessionScreen = sessionScreen;
-  ns.initialScreenWithoutSession = initialScreenWithoutSession;
-  ns.signInAfterCode = signInAfterCode;
-  ns.bindProfile = bindProfile;
-  ns.valueAt = valueAt;
-  ns.takeLink = takeLink;
-  ns.renderScreen = renderScreen;
-  ns.showSignedInWithoutSession = showSignedInWithoutSession;
-  ns.renderComplete = renderComplete;
-  ns.showNotice = showNotice;
-  ns.hideNotice = hideNotice;
-  ns.clearMessages = clearMessages;
-  ns.actionLink = actionLink;
-  ns.messageAction = messageAction;
-  ns.showFormMessage = showFormMessage;
-  ns.addFieldAction = addFieldAction;
-  ns.showFieldErrors = showFieldErrors;
+  widget.screens = {
+    carryAddress: carryAddress,
+    typedAddress: function () { return address; },
+    carriedAddress: carriedAddress,
+    addressIn: addressIn,
+    addressUnproven: addressUnproven,
+    screenExists: screenExists,
+    signInScreen: signInScreen,
+    sessionScreen: sessionScreen,
+    initialScreenWithoutSession: initialScreenWithoutSession,
+    signInAfterCode: signInAfterCode,
+    bindProfile: bindProfile,
+    valueAt: valueAt,
+    takeLink: takeLink,
+    renderScreen: renderScreen,
+    showSignedInWithoutSession: showSignedInWithoutSession,
+    renderComplete: renderComplete,
+    showNotice: showNotice,
+    hideNotice: hideNotice,
+    clearMessages: clearMessages,
+    actionLink: actionLink,
+    messageAction: messageAction,
+    showFormMessage: showFormMessage,
+    addFieldAction: addFieldAction,
+    showFieldErrors: showFieldErrors
+  };
 })(window, document);

@@ -3,21 +3,17 @@
  * is signed in (POST /sessions: this sign-in first, with "This device"), "Sign out" for each other one
  * (/sessions/end) and "Sign out everywhere else" (/sessions/end_others). A success fires onCaptureSessionsEnded
  * (scope 'one' or 'others'), a failure onCaptureSessionsEndFailed. This page's own sign-in is not offered here: the
- * screen's "Sign out" ends it. Requests and the section's messages go through capture-passkeys.js's helpers
- * (ns.factorTools).
+ * screen's "Sign out" ends it. Requests and the section's messages go through widget.sections (capture-sections.js).
  */
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // Each load of the list counts; an answer is drawn only while it is the last one asked for with the page's token.
   var asked = 0;
-
-  function tools() {
-    return ns.factorTools;
-  }
 
   function sections() {
     return document.querySelectorAll('[data-capture-sessions]');
@@ -47,8 +43,8 @@
     text.appendChild(title);
     if (session.current) text.appendChild(line(t('widget.sessionsThisDevice'), 'capture_session_here'));
     text.appendChild(line(session.device ? String(session.device) : t('widget.sessionsUnknownDevice')));
-    text.appendChild(line(t('widget.sessionsCreated').replace('%s', ns.day(session.created))));
-    text.appendChild(line(t('widget.sessionsLastUsed').replace('%s', ns.day(session.last_used))));
+    text.appendChild(line(t('widget.sessionsCreated').replace('%s', widget.sections.day(session.created))));
+    text.appendChild(line(t('widget.sessionsLastUsed').replace('%s', widget.sections.day(session.last_used))));
     item.appendChild(text);
     if (!session.current) {
       var button = document.createElement('button');
@@ -87,8 +83,8 @@
   function notLoaded(failure) {
     var all = sections();
     for (var i = 0; i < all.length; i++) {
-      ns.showFormMessage(all[i], tools().failureText(failure, t('widget.sessionsNotLoaded')), null,
-        ns.messageAction(t('widget.sessionsRetry'), 'data-capture-sessions-retry'));
+      widget.screens.showFormMessage(all[i], widget.sections.failureText(failure, t('widget.sessionsNotLoaded')), null,
+        widget.screens.messageAction(t('widget.sessionsRetry'), 'data-capture-sessions-retry'));
       all[i].querySelector('[data-capture-sessions-loading]').hidden = true;
       all[i].setAttribute('data-capture-ready', '');
     }
@@ -100,14 +96,14 @@
    * /factors.
    */
   function load(byPerson) {
-    var token = ns.storedToken();
+    var token = core.storedToken();
     var mine = ++asked;
     if (!token) return notLoaded(null);
-    tools().send('/sessions', { access_token: token }).then(function (body) {
-      if (mine === asked && ns.storedToken() === token) draw(body.sessions || []);
+    widget.sections.send('/sessions', { access_token: token }).then(function (body) {
+      if (mine === asked && core.storedToken() === token) draw(body.sessions || []);
     }, function (failure) {
-      if (mine !== asked || ns.storedToken() !== token) return;
-      if (!(byPerson && tools().sessionGone(failure))) notLoaded(failure);
+      if (mine !== asked || core.storedToken() !== token) return;
+      if (!(byPerson && widget.sections.sessionGone(failure))) notLoaded(failure);
     });
   }
 
@@ -119,56 +115,58 @@
   }
 
   function retry(button) {
-    var section = ns.closest(button, '[data-capture-sessions]');
-    tools().clearSection(section);
+    var section = core.closest(button, '[data-capture-sessions]');
+    widget.sections.clearSection(section);
     draw(null);
     load(true);
   }
 
   /* "Sign out" (`scope` 'one', the button names the session) or "Sign out everywhere else" ('others'). */
   function end(button, scope) {
-    if (tools().isBusy(button)) return;
-    var section = ns.closest(button, '[data-capture-sessions]');
+    if (widget.sections.isBusy(button)) return;
+    var section = core.closest(button, '[data-capture-sessions]');
     var id = button.getAttribute('data-capture-session-end');
     var name = button.getAttribute('data-capture-session-name') || '';
-    var params = { access_token: ns.storedToken() };
+    var params = { access_token: core.storedToken() };
     if (scope === 'one') params.session = id;
-    tools().clearSection(section);
-    tools().setBusy(button, true);
-    tools().send(scope === 'one' ? '/sessions/end' : '/sessions/end_others', params).then(function (body) {
-      tools().setBusy(button, false);
-      ns.fire('onCaptureSessionsEnded', {
+    widget.sections.clearSection(section);
+    widget.sections.setBusy(button, true);
+    widget.sections.send(scope === 'one' ? '/sessions/end' : '/sessions/end_others', params).then(function (body) {
+      widget.sections.setBusy(button, false);
+      core.fire('onCaptureSessionsEnded', {
         statusMessage: 'sessionsEnded', revoked: Number(body.revoked) || 0, scope: scope
       });
-      tools().note(section, scope === 'one'
+      widget.sections.note(section, scope === 'one'
         ? t('widget.sessionsEnded').replace('%s', name) : t('widget.sessionsEndedOthers'), 'success');
       // The button is gone once the list is drawn again: the section's heading keeps the place.
       var heading = section.querySelector('h2');
       if (heading && heading.focus) heading.focus();
       load(true);
     }, function (failure) {
-      tools().setBusy(button, false);
+      widget.sections.setBusy(button, false);
       var reply = failure && failure.reply;
-      var result = reply ? ns.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
+      var result = reply ? core.errorFields(reply) : { status: 'error', statusMessage: 'networkError' };
       result.scope = scope;
-      ns.fire('onCaptureSessionsEndFailed', result);
-      if (tools().sessionGone(failure)) return;
+      core.fire('onCaptureSessionsEndFailed', result);
+      if (widget.sections.sessionGone(failure)) return;
       if (reply && reply.body && reply.body.code === 310) {
         // Ended meanwhile (from another device, say): the list as it is now.
-        tools().note(section, t('widget.sessionsAlreadyEnded'), 'info');
+        widget.sections.note(section, t('widget.sessionsAlreadyEnded'), 'info');
         load(true);
         return;
       }
-      ns.showFormMessage(section, tools().failureText(failure, scope === 'one'
+      widget.screens.showFormMessage(section, widget.sections.failureText(failure, scope === 'one'
         ? t('widget.sessionsNotEnded').replace('%s', name) : t('widget.sessionsNotEndedOthers')));
     });
   }
 
-  ns.onClicks([
+  core.onClicks([
     ['[data-capture-session-end]', function (button) { end(button, 'one'); }],
     ['[data-capture-sessions-end-others]', function (button) { end(button, 'others'); }],
     ['[data-capture-sessions-retry]', retry]
   ]);
 
-  ns.renderSessions = renderSessions;
+  widget.sessions = {
+    renderSessions: renderSessions
+  };
 })(window, document);

@@ -18,8 +18,9 @@
 (function (window, document) {
   'use strict';
 
-  var ns = window.janrain.capture._widget;
-  var t = ns.t;
+  var widget = window.janrain.capture._widget;
+  var core = widget.core;
+  var t = core.t;
 
   // The service ends a terms ticket after 15 minutes (and at its first use, whatever the answer).
   var TICKET_LIFE_MS = 15 * 60 * 1000;
@@ -52,7 +53,7 @@
   }
 
   function registrationDocuments() {
-    if (!required) required = documentsIn(ns.captureSettings().legalDocuments);
+    if (!required) required = documentsIn(core.captureSettings().legalDocuments);
     return required;
   }
 
@@ -203,12 +204,12 @@
         tip.hidden = false;
       }
       boxes[i].setAttribute('aria-invalid', 'true');
-      var item = ns.closest(boxes[i], '.capture_form_item');
+      var item = core.closest(boxes[i], '.capture_form_item');
       if (item && item.className.indexOf('capture_error') < 0) item.className += ' capture_error';
       messages.push(text);
     }
     // No fields of its own: the summary and the focus for every field marked so far.
-    if (messages.length) ns.showFieldErrors(form, {});
+    if (messages.length) widget.screens.showFieldErrors(form, {});
     return messages;
   }
 
@@ -267,14 +268,14 @@
   function askTerms(body, social, transactionId) {
     var documents = documentsIn(body.documents);
     // The service's termsAgreement (a customer's Janrain page may have a screen of that name without this form).
-    if (!body.terms_ticket || !documents.length || !ns.screenExists('termsAgreement')
+    if (!body.terms_ticket || !documents.length || !widget.screens.screenExists('termsAgreement')
         || !document.querySelector('#termsAgreement form[data-capture-terms] [data-capture-documents]')) return false;
     waiting = { ticket: String(body.terms_ticket), documents: documents, social: social || null, started: Date.now() };
-    ns.fire('onCaptureTermsAgreementRequired', {
+    core.fire('onCaptureTermsAgreementRequired', {
       statusMessage: 'termsAgreementRequired', documents: described(documents),
       authProvider: social ? social.provider : 'capture'
     }, transactionId);
-    ns.renderScreen('termsAgreement');
+    widget.screens.renderScreen('termsAgreement');
     return true;
   }
 
@@ -295,31 +296,30 @@
     waiting = null;
     var holders = root.querySelectorAll('form[data-capture-form] [data-capture-documents]');
     for (var i = 0; i < holders.length; i++) {
-      drawBoxes(holders[i], registrationDocuments(), prefixOf(ns.closest(holders[i], 'form')));
+      drawBoxes(holders[i], registrationDocuments(), prefixOf(core.closest(holders[i], 'form')));
     }
   }
 
   /* Back to the sign-in screen, with `notice` (a key) saying why when there is one. */
   function backToSignIn(step, notice) {
     waiting = null;
-    if (step.social && ns.endMerge) ns.endMerge();
-    ns.renderScreen(ns.signInScreen());
-    if (notice) ns.showNotice(notice);
+    if (step.social) widget.socialForms.endMerge();
+    widget.screens.renderScreen(widget.screens.signInScreen());
+    if (notice) widget.screens.showNotice(notice);
   }
 
   /* "Continue": every box ticked, then /oauth/accept_terms finishes the sign-in. */
   function submitTerms(form) {
     var step = waiting;
-    var tools = ns.factorTools;
-    if (!step || tools.isBusy(form)) return;
-    var screen = ns.closest(form, '.capture_screen') || form;
-    ns.clearMessages(screen);
-    ns.hideNotice();
+    if (!step || widget.sections.isBusy(form)) return;
+    var screen = core.closest(form, '.capture_screen') || form;
+    widget.screens.clearMessages(screen);
+    widget.screens.hideNotice();
     var provider = step.social ? step.social.provider : 'capture';
-    var transactionId = ns.randomId();
+    var transactionId = core.randomId();
     var messages = markBoxes(form, null, missingText);
     if (messages.length) {
-      ns.fire('onCaptureValidationFailed', {
+      core.fire('onCaptureValidationFailed', {
         status: 'error', statusMessage: 'invalidFields', form: 'termsAgreementForm',
         invalidFields: { accept_documents: messages }
       }, transactionId);
@@ -331,38 +331,38 @@
     for (var i = 0; i < step.documents.length; i++) {
       if (accepted.indexOf(reference(step.documents[i])) >= 0) documents.push(step.documents[i]);
     }
-    var capture = ns.captureSettings();
-    ns.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'termsAgreementForm', authProvider: provider },
+    var capture = core.captureSettings();
+    core.fire('onCaptureLoginStart', { statusMessage: 'loginStart', form: 'termsAgreementForm', authProvider: provider },
       transactionId);
-    tools.setBusy(form, true);
-    ns.post('/oauth/accept_terms', {
+    widget.sections.setBusy(form, true);
+    core.post('/oauth/accept_terms', {
       client_id: capture.clientId, flow: capture.flowName, locale: capture.locale, ticket: step.ticket,
       accept_documents: accepted.join(' ')
     }).then(function (reply) {
-      tools.setBusy(form, false);
+      widget.sections.setBusy(form, false);
       if (waiting !== step) return;  // the person left the screen meanwhile
       var body = reply.body || {};
       if (reply.ok) {
         waiting = null;
-        ns.fire('onCaptureTermsAccepted', {
+        core.fire('onCaptureTermsAccepted', {
           statusMessage: 'termsAccepted', form: 'termsAgreementForm', documents: described(documents),
           authProvider: provider
         }, transactionId);
         if (step.social) {
-          if (ns.endMerge) ns.endMerge();
-          ns.socialSignInSucceeded(body, transactionId, step.social);
+          widget.socialForms.endMerge();
+          widget.forms.socialSignInSucceeded(body, transactionId, step.social);
         } else {
-          ns.signInSucceeded(body, transactionId);
+          widget.forms.signInSucceeded(body, transactionId);
         }
         return;
       }
-      var result = ns.errorFields(reply);
+      var result = core.errorFields(reply);
       result.form = 'termsAgreementForm';
       result.authProvider = provider;
       var again = documentsIn(body.documents);
       if (body.code === 280 && body.terms_ticket && again.length) {
         // Still not every document (a newer version meanwhile): the new ticket, the boxes as the service has them.
-        ns.fire('onCaptureLoginFailed', result, transactionId);
+        core.fire('onCaptureLoginFailed', result, transactionId);
         step.ticket = String(body.terms_ticket);
         step.documents = again;
         step.started = Date.now();
@@ -373,21 +373,22 @@
       }
       // The ticket is spent whatever the answer: the sign-in starts again. (A reactivation that got here and failed
       // says so first, capture-account.js.)
-      var offered = ns.signInRefused && ns.signInRefused(body, result, transactionId, {
+      var offered = widget.account.signInRefused(body, result, transactionId, {
         social: step.social, provider: step.social ? step.social.provider : ''
       });
-      ns.fire('onCaptureLoginFailed', result, transactionId);
+      core.fire('onCaptureLoginFailed', result, transactionId);
       if (offered) {
         waiting = null;
-        ns.renderScreen('reactivateAccount');
+        widget.screens.renderScreen('reactivateAccount');
         return;
       }
       backToSignIn(step, body.code === 200 && body.argument === 'ticket' ? t('widget.termsExpired')
-        : tools.failureText({ reply: reply }, body.error_description || t('widget.httpError').replace('%d', String(reply.status))));
+        : widget.sections.failureText({ reply: reply },
+          body.error_description || t('widget.httpError').replace('%d', String(reply.status))));
     }, function () {
-      tools.setBusy(form, false);
-      ns.showFormMessage(form, t('widget.network'));
-      ns.fire('onCaptureLoginFailed', {
+      widget.sections.setBusy(form, false);
+      widget.screens.showFormMessage(form, t('widget.network'));
+      core.fire('onCaptureLoginFailed', {
         status: 'error', statusMessage: 'networkError', form: 'termsAgreementForm', authProvider: provider
       }, transactionId);
     });
@@ -395,11 +396,11 @@
 
   // ---------------------------------------------------------------- clicks and submissions
 
-  ns.onClicks([
+  core.onClicks([
     // "Cancel": the sign-in does not go on (its ticket expires unused).
     ['[data-capture-terms-cancel]', function () {
       if (waiting) backToSignIn(waiting, null);
-      else ns.renderScreen(ns.signInScreen());
+      else widget.screens.renderScreen(widget.screens.signInScreen());
     }]
   ]);
 
@@ -413,21 +414,23 @@
       tip.hidden = true;
     }
     input.removeAttribute('aria-invalid');
-    var item = ns.closest(input, '.capture_form_item');
+    var item = core.closest(input, '.capture_form_item');
     if (item) item.className = item.className.replace(/\s*\bcapture_error\b/g, '');
   });
 
   document.addEventListener('submit', function (event) {
-    var form = ns.closest(event.target, 'form[data-capture-terms]');
+    var form = core.closest(event.target, 'form[data-capture-terms]');
     if (!form) return;
     event.preventDefault();
     submitTerms(form);
   }, true);
 
-  ns.untickedDocuments = untickedDocuments;
-  ns.documentParams = documentParams;
-  ns.documentsRefused = documentsRefused;
-  ns.askTerms = askTerms;
-  ns.waitsForTerms = waitsForTerms;
-  ns.renderTerms = renderTerms;
+  widget.terms = {
+    untickedDocuments: untickedDocuments,
+    documentParams: documentParams,
+    documentsRefused: documentsRefused,
+    askTerms: askTerms,
+    waitsForTerms: waitsForTerms,
+    renderTerms: renderTerms
+  };
 })(window, document);

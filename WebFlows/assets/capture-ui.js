@@ -6,31 +6,37 @@
  * written for Janrain Registration keeps working. Plain ES5 with fetch, no dependencies, no build
  * step, no eval, no inline styles: it must run in an old WKWebView under a strict CSP.
  *
- * The modules share one private namespace, janrain.capture._widget (made by capture-core.js, not enumerable):
- *   capture-core.js     events, settings and texts, the session in localStorage, requests to the service
- *   capture-screens.js  which screen shows and what it shows; notices and messages beside fields and forms
- *   capture-forms.js    sending a form and what each outcome does; checking and ending the session
- *   capture-social.js   sign-in with a provider (redirect or system-browser hand-off), social registration, merges
- *   capture-linked.js   the provider accounts linked to the signed-in user
- *   capture-passkeys.js passkeys: the ceremony (here, or relayed to the host), sign-in with one, the profile's list
- *   capture-factors.js  the second factor: the twoFactor screen, the profile's authenticator app
- *   capture-account.js  deleting the account (confirmAccountDeactivation, accountDeactivated), reactivateAccount
- *   capture-terms.js    the documents a client requires: registration's boxes, termsAgreement after a sign-in
- *   capture-sessions.js the profile's sessions: where the account is signed in, signing others out
- *   capture-account-data.js the profile's "Your data": the account's data as a file, or mailed to its address
- *   capture-host.js     start, the host's commands (janrain.capture.ui), clicks and submissions, the load hook
+ * Each module puts the one object of what it offers on the widget's private object, janrain.capture._widget (made by
+ * capture-core.js, not enumerable), and reaches the others only through theirs (widget.forms.submitForm(form), …):
+ *   capture-core.js          widget.core: events, settings and texts, the session in localStorage, requests
+ *   capture-screens.js       widget.screens: which screen shows and what it shows; notices, messages beside fields
+ *   capture-forms.js         widget.forms: sending a form and what each outcome does; checking and ending the session
+ *   capture-social.js        widget.social: sign-in with a provider (redirect or system-browser hand-off), its answer
+ *   capture-social-forms.js  widget.socialForms: the provider's token redeemed, social registration, merges
+ *   capture-linked.js        widget.linked: the provider accounts linked to the signed-in user
+ *   capture-sections.js      widget.sections: what the profile's sections share (requests, busy states, notes, dates)
+ *   capture-passkeys.js      widget.passkeys: the ceremony (here, or relayed to the host), sign-in with one, the list
+ *   capture-factors.js       widget.factors: the second factor: the twoFactor screen, the profile's authenticator app
+ *   capture-account.js       widget.account: deleting the account, reactivateAccount, a recent sign-in asked for
+ *   capture-terms.js         widget.terms: the documents a client requires: registration's boxes, termsAgreement
+ *   capture-sessions.js      widget.sessions: the profile's sessions: where the account is signed in, signing out
+ *   capture-account-data.js  widget.accountData: the profile's "Your data": a file, or mailed to its address
+ *   capture-host.js          widget.host: start, the host's commands (janrain.capture.ui), clicks, the load hook
  *
  * On a customer's Janrain page, janrain-load.js (the drop-in for Janrain's loader) loads the same modules plus
- *   capture-jtl.js      the page's screens of Janrain Template Language rendered from the flow, the flow's rules
- *   capture-dropin.js   start with the page's settings and the flow, the rest of Janrain's API, its load hooks
+ *   capture-jtl.js           widget.jtl: the page's screens of Janrain Template Language rendered from the flow
+ *   capture-flow.js          widget.flow: the flow's rules: checks, hidden values, form and field names, `next`
+ *   capture-controls.js      widget.controls: selects, radio collections and date selects of the page's forms
+ *   capture-modal.js         widget.modal: Janrain's modal for pages that do not embed
+ *   capture-dropin.js        widget.dropin: start with the page's settings and the flow, the rest of Janrain's API
  */
 (function (document) {
   'use strict';
 
   var MODULES = [
-    'capture-core.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js', 'capture-linked.js',
-    'capture-passkeys.js', 'capture-factors.js', 'capture-account.js', 'capture-terms.js', 'capture-sessions.js',
-    'capture-account-data.js', 'capture-host.js'
+    'capture-core.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js', 'capture-social-forms.js',
+    'capture-linked.js', 'capture-sections.js', 'capture-passkeys.js', 'capture-factors.js', 'capture-account.js',
+    'capture-terms.js', 'capture-sessions.js', 'capture-account-data.js', 'capture-host.js'
   ];
 
   /* This script's element: where the modules come from, and where they go. */

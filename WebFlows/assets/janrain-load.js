@@ -9,9 +9,10 @@
   'use strict';
 
   var MODULES = [
-    'capture-core.js', 'capture-jtl.js', 'capture-controls.js', 'capture-screens.js', 'capture-forms.js',
-    'capture-social.js', 'capture-linked.js', 'capture-passkeys.js', 'capture-factors.js', 'capture-account.js',
-    'capture-terms.js', 'capture-sessions.js', 'capture-account-data.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
+    'capture-core.js', 'capture-jtl.js', 'capture-flow.js', 'capture-controls.js', 'capture-screens.js',
+    'capture-forms.js', 'capture-social.js', 'capture-social-forms.js', 'capture-linked.js', 'capture-sections.js',
+    'capture-passkeys.js', 'capture-factors.js', 'capture-account.js', 'capture-terms.js', 'capture-sessions.js',
+    'capture-account-data.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
   ];
 
   /* This script's element: Janrain's pages give it the id janrainAuthWidget; else the last script named load. */
