@@ -1,5 +1,5 @@
 # The README's two commands: `make run` (demo service) and `make test` (every test).
-.PHONY: run test test-suites test-interop deps build bench
+.PHONY: run test test-suites test-interop deps build bench format-lint
 
 deps:
 	scripts/stage.sh install ./scripts/install-deps.sh
@@ -48,7 +48,7 @@ STAGE = scripts/stage.sh
 # After the build, two lanes at once, each with its own scratch directory: the Swift suites and the web view on SQLite;
 # the web view's PostgreSQL files and the interop suite. schemathesis, most of the interop lane, keeps one core busy
 # at most, so the other core works on the first lane meanwhile instead of idling.
-test: build
+test: build format-lint
 	rm -rf .build/test-tmp && mkdir -p .build/test-tmp/suites .build/test-tmp/interop .build/screenshots/postgres
 	$(MAKE) --no-print-directory -j2 test-suites test-interop
 
@@ -66,6 +66,11 @@ test-interop:
 	$(STAGE) "interop, SQLite" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop $(INTEROP)
 	$(STAGE) "interop, PostgreSQL" env $(SUITE_ENV) TMPDIR=$(CURDIR)/.build/test-tmp/interop CAPTURE_TEST_BACKEND=postgres \
 		$(WITH_PG) $(INTEROP_STORED)
+
+# The toolchain's swift-format with the committed .swift-format: the tree as formatted, or the test run stops here
+# (`swift format format -i -r Sources Tests Package.swift` fixes what it can).
+format-lint:
+	swift format lint --strict -r Sources Tests Package.swift
 
 # Never part of `test`: release build, 100k users / 200k tokens, wrk on loopback (docs/benchmarks.md; ~12 minutes).
 bench:

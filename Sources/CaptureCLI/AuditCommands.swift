@@ -30,7 +30,8 @@ extension AuditCommand {
                         .init("ID", "id"), .init("AT", "at"), .init("ACTOR", "actor"), .init("ACTION", "action"),
                         .init("TARGET", "target"), .init("OUTCOME", "outcome"), .init("DETAIL", "detail"),
                     ],
-                    try await console.perform(AdminOperations.audit, AuditFilter(actor: actor, action: action, target: target, page: paging.page)))
+                    try await console.perform(
+                        AdminOperations.audit, AuditFilter(actor: actor, action: action, target: target, page: paging.page)))
             }
         }
     }

@@ -147,7 +147,9 @@ extension ClientCommand {
             change.passwordRecoverURL = values.passwordRecoverURL
             let asked = change
             try await options.withConsole { console, output in
-                try output.record(ClientCommand.fields, try await console.perform(AdminOperations.updateClient, ClientUpdate(id: clientID, change: asked)))
+                try output.record(
+                    ClientCommand.fields,
+                    try await console.perform(AdminOperations.updateClient, ClientUpdate(id: clientID, change: asked)))
             }
         }
     }

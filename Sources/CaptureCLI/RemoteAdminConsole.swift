@@ -34,7 +34,9 @@ struct RemoteAdminConsole: AdminConsole {
     func perform<Input, Output>(_ operation: AdminOperation<Input, Output>, _ input: Input) async throws -> Output {
         let call = operation.call(input)
         var path = operation.path
-        for name in operation.references { path = path.replacingOccurrences(of: ":" + name, with: segment(call.references[name] ?? "")) }
+        for name in operation.references {
+            path = path.replacingOccurrences(of: ":" + name, with: segment(call.references[name] ?? ""))
+        }
         if !call.query.isEmpty {
             var components = URLComponents()
             components.queryItems = call.query.keys.sorted().map { URLQueryItem(name: $0, value: call.query[$0]) }

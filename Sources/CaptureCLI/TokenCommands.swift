@@ -59,7 +59,8 @@ extension TokenCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                let list = try await console.perform(AdminOperations.tokens, 
+                let list = try await console.perform(
+                    AdminOperations.tokens,
                     TokenQuery(user: user, client: client, kind: kind, state: active ? "active" : state, page: paging.page))
                 try output.list(TokenCommand.columns, list)
             }

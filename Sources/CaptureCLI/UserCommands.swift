@@ -35,7 +35,9 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.list(UserCommand.columns, try await console.perform(AdminOperations.users, UserQuery(search: search, page: paging.page)))
+                try output.list(
+                    UserCommand.columns,
+                    try await console.perform(AdminOperations.users, UserQuery(search: search, page: paging.page)))
             }
         }
     }
@@ -50,7 +52,8 @@ extension UserCommand {
 
         func run() async throws {
             try await options.withConsole { console, output in
-                try output.record(UserCommand.fields + ["linked_accounts"], try await console.perform(AdminOperations.user, reference))
+                try output.record(
+                    UserCommand.fields + ["linked_accounts"], try await console.perform(AdminOperations.user, reference))
             }
         }
     }

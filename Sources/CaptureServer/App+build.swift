@@ -72,22 +72,37 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
     }
     // The calls a customer's page makes through the drop-in: readable from the origins clients allow, errors included.
     func crossOriginGroup(_ style: ReplyStyle) -> RouterGroup<CaptureRequestContext> {
-        router.group().add(middleware: ErrorReplyMiddleware(style: style, crossOrigin: CrossOriginReplies(flowPages: features.flowPages, settings: features.settings)))
+        router.group().add(
+            middleware: ErrorReplyMiddleware(
+                style: style, crossOrigin: CrossOriginReplies(flowPages: features.flowPages, settings: features.settings)))
     }
     let capture = crossOriginGroup(.capture), oauth = crossOriginGroup(.oauth), pageRoutes = group(.page)
     let problem = group(.problem)
-    let dropIn = DropInController(flowPages: features.flowPages, catalog: features.catalog, settings: features.settings, providers: features.providers, pages: pages)
+    let dropIn = DropInController(
+        flowPages: features.flowPages, catalog: features.catalog, settings: features.settings, providers: features.providers,
+        pages: pages)
     dropIn.addLoaderRoutes(to: pageRoutes)
     dropIn.addFlowRoutes(to: capture)
     let social = SocialSignInController(settings: features.settings, social: features.social)
     HealthController(store: features.store).addRoutes(to: problem)
-    FlowPageController(flowPages: features.flowPages, catalog: features.catalog, settings: features.settings, providers: features.providers, pages: pages, themes: themes).addRoutes(to: pageRoutes)
+    FlowPageController(
+        flowPages: features.flowPages, catalog: features.catalog, settings: features.settings, providers: features.providers,
+        pages: pages, themes: themes
+    ).addRoutes(to: pageRoutes)
     social.addRoutes(to: pageRoutes)
     FlowDocumentController(settings: features.settings, catalog: features.catalog).addRoutes(to: capture)
-    CaptureAPIController(signIn: features.signIn, social: features.social, settings: features.settings, proxies: features.proxies, profile: features.profile, privacy: features.privacy, tokens: features.tokens).addRoutes(to: capture)
-    AccountRecoveryController(proxies: features.proxies, settings: features.settings, recovery: features.recovery).addRoutes(to: capture)
-    FactorsController(proxies: features.proxies, settings: features.settings, factors: features.factors, signIn: features.signIn, profile: features.profile).addRoutes(to: capture)
-    TermsController(proxies: features.proxies, settings: features.settings, signIn: features.signIn, profile: features.profile).addRoutes(to: capture)
+    CaptureAPIController(
+        signIn: features.signIn, social: features.social, settings: features.settings, proxies: features.proxies,
+        profile: features.profile, privacy: features.privacy, tokens: features.tokens
+    ).addRoutes(to: capture)
+    AccountRecoveryController(proxies: features.proxies, settings: features.settings, recovery: features.recovery).addRoutes(
+        to: capture)
+    FactorsController(
+        proxies: features.proxies, settings: features.settings, factors: features.factors, signIn: features.signIn,
+        profile: features.profile
+    ).addRoutes(to: capture)
+    TermsController(proxies: features.proxies, settings: features.settings, signIn: features.signIn, profile: features.profile)
+        .addRoutes(to: capture)
     SessionsController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
     AccountDataController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
     AppAssociationController(settings: features.settings).addRoutes(to: problem)
@@ -144,7 +159,8 @@ public enum CaptureServerMain {
                     features: features, transport: SMTPMailTransport(relay: relay),
                     logger: Logger(label: "capture.mail")))
         }
-        let purge = PurgeService(housekeeping: features.housekeeping, settings: features.settings, logger: Logger(label: "capture.purge"))
+        let purge = PurgeService(
+            housekeeping: features.housekeeping, settings: features.settings, logger: Logger(label: "capture.purge"))
         // The storage's own services (PostgreSQL's pool) first: they start first and stop after the others.
         let services: [any Service] = storage.services + [mail as (any Service)?, purge].compactMap { $0 }
         let app = try buildApplication(

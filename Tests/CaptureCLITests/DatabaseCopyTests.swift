@@ -14,7 +14,8 @@ import Testing
         let world = try await TestWorld.current(backend: .sqlite)
         let service = world.service
         let first = try #require(try await world.register("copy@example.com").grant)
-        let rotated = try await service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        let rotated = try await service.tokens.refresh(
+            refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         _ = try? await service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         let live = try #require(try await world.register("other@example.com").grant)
         try await service.recovery.requestPasswordReset(
@@ -94,7 +95,8 @@ import Testing
             settings: world.service.settings, catalog: world.service.catalog, store: onPostgres.repositories,
             time: world.time)
         #expect(try await service.profile.entity(accessToken: live.accessToken).email == "other@example.com")
-        let next = try await service.tokens.refresh(refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        let next = try await service.tokens.refresh(
+            refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         let ids = try await onPostgres.repositories.tokens.list(TokenFilter(now: world.time.now())).compactMap(\.id)
         let copiedIDs = source["tokens"]!.map { row -> Int64 in if case .integer(let id) = row[0] { id } else { 0 } }
         #expect(Set(ids).isSuperset(of: copiedIDs) && ids.max()! > copiedIDs.max()!)

@@ -84,8 +84,12 @@ struct FlowImportCommandTests {
         let written = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
         let writtenForms = try #require(written["forms"] as? [String: [String: Any]])
         // Written back under Janrain's names, with Janrain's fields: the address asks for a new link.
-        #expect(Set(writtenForms.keys) == Set((try #require(
-            (try JSONSerialization.jsonObject(with: Data(contentsOf: trailhead)) as? [String: Any])?["forms"] as? [String: Any])).keys))
+        #expect(
+            Set(writtenForms.keys)
+                == Set(
+                    (try #require(
+                        (try JSONSerialization.jsonObject(with: Data(contentsOf: trailhead)) as? [String: Any])?["forms"]
+                            as? [String: Any])).keys))
         #expect(writtenForms["resetPasswordForm"]?["fields"] as? [String] == ["emailAddress_requestCode", "trailheadSendButton"])
         #expect(
             writtenForms["changePasswordFormNoAuth"]?["fields"] as? [String]

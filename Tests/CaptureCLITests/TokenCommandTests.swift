@@ -112,7 +112,8 @@ struct TokenCommandTests {
         }
         _ = try await world.service.profile.entity(accessToken: b.grant!.accessToken)
         await #expect(throws: CaptureError.self) {
-            try await world.service.tokens.refresh(refreshToken: a.grant!.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.tokens.refresh(
+                refreshToken: a.grant!.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
     }
 

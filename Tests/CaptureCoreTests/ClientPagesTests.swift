@@ -32,7 +32,8 @@ import Testing
         }
         let settings = try load(
             client: #""verifyEmailUrl": "https://www.example.com/verify", "passwordRecoverUrl": "https://app.example.com/r""#)
-        #expect(ClientPages(settings.clients.first { $0.clientId == "site-app" }).verifyEmailURL == "https://www.example.com/verify")
+        #expect(
+            ClientPages(settings.clients.first { $0.clientId == "site-app" }).verifyEmailURL == "https://www.example.com/verify")
         #expect(ClientPages(settings.clients.first { $0.clientId == "other" }).passwordRecoverURL == nil)
     }
 

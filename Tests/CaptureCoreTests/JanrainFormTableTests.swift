@@ -153,9 +153,11 @@ import Testing
         // changePasswordFormNoAuth at the call that mails a link: refused, naming its own call.
         await #expect {
             try await world.service.recovery.requestPasswordReset(
-                request("changePasswordFormNoAuth", [
-                    "newPassword_resetPassword": "ten chars or more", "newPasswordConfirm_resetPassword": "ten chars or more",
-                ]))
+                request(
+                    "changePasswordFormNoAuth",
+                    [
+                        "newPassword_resetPassword": "ten chars or more", "newPasswordConfirm_resetPassword": "ten chars or more",
+                    ]))
         } throws: { error in
             refusal(error).hasSuffix("has no email address field (flow 'trailhead' sends it to /oauth/reset_password_native)")
         }
@@ -173,7 +175,9 @@ import Testing
                 ]) { _, new in new })
         }
         // The flow calls its current password password_deactivateAccount: it is checked as the current password.
-        await #expect(throws: CaptureError.self) { _ = try await world.service.privacy.deactivateAccount(deletion("not it at all")) }
+        await #expect(throws: CaptureError.self) {
+            _ = try await world.service.privacy.deactivateAccount(deletion("not it at all"))
+        }
         _ = try await world.service.privacy.deactivateAccount(deletion("correct horse battery"))
         #expect(try await world.service.store.users.find(email: email)?.deleteRequestedAt != nil)
     }
@@ -193,7 +197,9 @@ import Testing
         func text(_ key: JSONValue?) -> JSONValue? {
             guard let key = key?.stringValue else { return key }
             return .object(
-                Dictionary(uniqueKeysWithValues: locales.map { ($0, JSONValue.string(tables[$0]?[key] ?? tables["en-US"]?[key] ?? key)) }))
+                Dictionary(
+                    uniqueKeysWithValues: locales.map { ($0, JSONValue.string(tables[$0]?[key] ?? tables["en-US"]?[key] ?? key)) }
+                ))
         }
         var fields: [String: JSONValue] = [:]
         if case .object(let all)? = top["fields"] {

@@ -14,7 +14,8 @@ import Testing
     }
 
     static func delivery(_ world: TestWorld, port: Int) -> MailDelivery {
-        MailDelivery(features: world.service, transport: SMTPMailTransport(relay: relay(port: port)), logger: .init(label: "test"))
+        MailDelivery(
+            features: world.service, transport: SMTPMailTransport(relay: relay(port: port)), logger: .init(label: "test"))
     }
 
     static func world(backend: TestBackend = .selected) async throws -> TestWorld {

@@ -163,7 +163,8 @@ import Testing
                 let password = "a new passphrase for \(entry.recipient)"
                 let reset = TestWorld.flowParameters(form: "resetPasswordForm").merging(
                     ["newPassword": password, "newPasswordConfirm": password]) { $1 }
-                _ = try await world.service.recovery.resetPassword(FlowRequest(parameters: reset), code: code, email: entry.recipient)
+                _ = try await world.service.recovery.resetPassword(
+                    FlowRequest(parameters: reset), code: code, email: entry.recipient)
             default:
                 Issue.record("no \(entry.kind) message was recorded")
             }

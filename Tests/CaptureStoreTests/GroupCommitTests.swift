@@ -94,7 +94,9 @@ import Testing
         #expect(errors.count == 15)
         #expect(errors.first { $0 != revoked } == reused && errors.filter { $0 == reused }.count == 1, "\(errors)")
         let winner = try #require(winners.first)
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: winner.accessToken) }
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.profile.entity(accessToken: winner.accessToken)
+        }
     }
 
     /// A write that fails in a group rolls back alone; the group's other writes are committed (on either backend).

@@ -69,13 +69,15 @@ import Testing
 
         // A stolen, already-rotated refresh token is replayed: the whole chain dies.
         await #expect(throws: CaptureError.invalidGrant("refresh token was already used; its session has been revoked")) {
-            try await world.service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.tokens.refresh(
+                refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
         for token in [first.accessToken, second.accessToken] {
             await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: token) }
         }
         await #expect(throws: CaptureError.self) {
-            try await world.service.tokens.refresh(refreshToken: second.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            try await world.service.tokens.refresh(
+                refreshToken: second.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         }
     }
 
@@ -89,7 +91,8 @@ import Testing
             try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "other-app", clientSecret: nil)
         }
         // The failed attempt did not consume the token.
-        _ = try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        _ = try await world.service.tokens.refresh(
+            refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
     }
 
     @Test func accessTokensExpireAfterTheirLifetime() async throws {
@@ -99,7 +102,9 @@ import Testing
         world.time.advance(by: 3599)
         _ = try await world.service.profile.entity(accessToken: grant.accessToken)
         world.time.advance(by: 2)
-        await #expect(throws: CaptureError.accessTokenExpired) { try await world.service.profile.entity(accessToken: grant.accessToken) }
+        await #expect(throws: CaptureError.accessTokenExpired) {
+            try await world.service.profile.entity(accessToken: grant.accessToken)
+        }
         // Janrain's signed refresh still takes an expired access token, so the purge keeps it for the refresh
         // token's lifetime after its issue; then both go.
         #expect(try await world.service.housekeeping.purgeExpiredTokens() == 0)
@@ -115,7 +120,9 @@ import Testing
         let record = try await world.service.admin.findToken(fingerprint)
         #expect(record.kind == .access)
         #expect(try await world.service.admin.revokeToken(fingerprint) == 1)
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: grant.accessToken) }
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.profile.entity(accessToken: grant.accessToken)
+        }
     }
 
     @Test func addressesAreUniqueRegardlessOfCase() async throws {

@@ -37,7 +37,9 @@ public struct AdminCall: Sendable, Equatable {
         case nil, .null: return nil
         case .array(let values):
             return try values.map {
-                guard case .string(let value) = $0 else { throw CaptureError.invalidArgument(name, "must be an array of strings") }
+                guard case .string(let value) = $0 else {
+                    throw CaptureError.invalidArgument(name, "must be an array of strings")
+                }
                 return value
             }
         default: throw CaptureError.invalidArgument(name, "must be an array of strings")

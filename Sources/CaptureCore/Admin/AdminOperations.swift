@@ -208,8 +208,12 @@ public enum AdminOperations {
 
     public static let audit = AdminOperation<AuditFilter, AdminList<AuditEntryView>>(
         .get, "/audit", fields: ["actor", "action", "target", "limit", "offset"],
-        read: { AuditFilter(actor: $0.query["actor"], action: $0.query["action"], target: $0.query["target"], page: try $0.page()) },
-        write: { AdminCall(query: AdminCall.query(["actor": $0.actor, "action": $0.action, "target": $0.target], page: $0.page)) }
+        read: {
+            AuditFilter(actor: $0.query["actor"], action: $0.query["action"], target: $0.query["target"], page: try $0.page())
+        },
+        write: {
+            AdminCall(query: AdminCall.query(["actor": $0.actor, "action": $0.action, "target": $0.target], page: $0.page))
+        }
     ) { features, filter, _ in
         let entries = try await features.audit.auditLog(filter)
         return AdminList(items: entries.map(AuditEntryView.init), nextOffset: filter.page.next(after: entries.count))

@@ -153,7 +153,8 @@ public struct CaptureFeatures: Sendable {
         self.social = SocialService(
             users: store.users, identities: store.identities, socialLogins: store.socialLogins, throttle: throttle,
             time: time, minter: minter, social: social, catalog: catalog, settings: settings, metrics: metrics,
-            codeKey: codeKey, steps: steps, admission: admission, terms: terms, accessTokens: accessTokens, clientAccess: clientAccess,
+            codeKey: codeKey, steps: steps, admission: admission, terms: terms, accessTokens: accessTokens,
+            clientAccess: clientAccess,
             writer: writer, oneTimeCodes: oneTimeCodes, stepUp: stepUp, secondFactor: secondFactor,
             revocations: revocations, providerLinks: providerLinks, providerIdentities: providerIdentities)
         self.recovery = RecoveryService(

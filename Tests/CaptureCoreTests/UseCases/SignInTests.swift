@@ -47,7 +47,9 @@ import Testing
         let world = try await TestWorld.make()
         let grant = try await world.register("off@example.com", password: "right password").grant!
         _ = try await world.service.admin.setDisabled("off@example.com", disabled: true)
-        await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: grant.accessToken) }
+        await #expect(throws: CaptureError.invalidAccessToken) {
+            try await world.service.profile.entity(accessToken: grant.accessToken)
+        }
         await #expect(throws: CaptureError.accountDeactivated) {
             try await world.service.signIn.signIn(
                 FlowRequest(parameters: TestWorld.signIn(email: "off@example.com", password: "right password")))
@@ -58,7 +60,9 @@ import Testing
         let world = try await TestWorld.make()
         var parameters = TestWorld.signIn(email: "a@b.co", password: "x")
         parameters["client_id"] = "nobody"
-        await #expect(throws: CaptureError.invalidClient) { try await world.service.signIn.signIn(FlowRequest(parameters: parameters)) }
+        await #expect(throws: CaptureError.invalidClient) {
+            try await world.service.signIn.signIn(FlowRequest(parameters: parameters))
+        }
         parameters["client_id"] = "demo-mobile-app"
         parameters["flow"] = "nope"
         await #expect(throws: CaptureError.invalidArgument("flow", "unknown flow 'nope'")) {
@@ -71,7 +75,8 @@ import Testing
         try await world.register("taken@example.com")
         let grant = try await world.register("me@example.com").grant!
         func update(_ json: String) async throws -> User {
-            try await world.service.profile.changeEntity(.update, accessToken: grant.accessToken, parameters: ["attributes": json])
+            try await world.service.profile.changeEntity(
+                .update, accessToken: grant.accessToken, parameters: ["attributes": json])
         }
         let updated = try await update(#"{"givenName":"New","phone":"+44 20 7946 0000"}"#)
         #expect(updated.givenName == "New")

@@ -52,7 +52,8 @@ import Testing
         var registration = TestWorld.registration(email: Self.owner, password: Self.password)
         registration["device_token"] = ""
         let device = try #require(
-            try await world.service.signIn.register(FlowRequest(parameters: registration, remoteAddress: "192.0.2.1")).deviceToken)
+            try await world.service.signIn.register(FlowRequest(parameters: registration, remoteAddress: "192.0.2.1")).deviceToken
+        )
         // The attacker shares the owner's address (carrier NAT, the same Wi-Fi) but not the device.
         for _ in 0..<10 { #expect(await Self.attempt(world, password: "guess", from: "192.0.2.1") == .wrong) }
         #expect(await Self.attempt(world, password: Self.password, from: "192.0.2.1") == .limited)

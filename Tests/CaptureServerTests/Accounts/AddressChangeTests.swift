@@ -69,7 +69,8 @@ import Testing
 
     /// The code in the link of the old address's notice (its fragment), nil when the notice has no way back.
     static func restoreCode(_ world: TestWorld, to email: String) async throws -> String? {
-        let notice = try #require(try await world.service.admin.listMail().first { $0.kind == .emailChanged && $0.recipient == email })
+        let notice = try #require(
+            try await world.service.admin.listMail().first { $0.kind == .emailChanged && $0.recipient == email })
         #expect(notice.html?.contains("{{") == false && notice.text?.contains("{{") == false, "every placeholder filled")
         return notice.text?.firstMatch(of: /#screen=resetPassword&code=([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})/).map {
             String($0.output.1)

@@ -28,7 +28,9 @@ import Testing
             #expect(cleared.stat == "ok", "\(cleared.json)")
             let after = try #require(
                 try await api.post("/entity", ["access_token": token]).json["result"] as? [String: Any])
-            #expect(after["givenName"] is NSNull && after["familyName"] as? String == "Ter" && after["displayName"] as? String == "Solo")
+            #expect(
+                after["givenName"] is NSNull && after["familyName"] as? String == "Ter"
+                    && after["displayName"] as? String == "Solo")
 
             // A required field sent empty is still refused, and the save writes nothing.
             let empty = try await api.post(
@@ -45,7 +47,8 @@ import Testing
             let token = try #require(try await world.register("whole@example.com").grant?.accessToken)
             let fields = ["newPassword": "another long one", "newPasswordConfirm": "another long one"]
             let reply = try await api.post("/oauth/update_profile_native", Self.save(token, fields, form: "changePasswordForm"))
-            #expect(reply.code == 390 && (reply.json["invalid_fields"] as? [String: Any])?["currentPassword"] != nil, "\(reply.json)")
+            #expect(
+                reply.code == 390 && (reply.json["invalid_fields"] as? [String: Any])?["currentPassword"] != nil, "\(reply.json)")
             let signIn = try await api.post(
                 "/oauth/auth_native_traditional", TestWorld.signIn(email: "whole@example.com", password: "correct horse battery"))
             #expect(signIn.stat == "ok", "the password is unchanged")

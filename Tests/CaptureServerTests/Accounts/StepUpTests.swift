@@ -135,7 +135,10 @@ import Testing
 
             var change = AccountRecoveryTests.flow(
                 "changePasswordForm",
-                ["currentPassword": Self.password, "newPassword": "a new one entirely", "newPasswordConfirm": "a new one entirely"],
+                [
+                    "currentPassword": Self.password, "newPassword": "a new one entirely",
+                    "newPasswordConfirm": "a new one entirely",
+                ],
                 flow: "webViewProfile")
             change["access_token"] = fresh.accessToken
             #expect(Self.isStepUpRefusal(try await api.post("/oauth/update_profile_native", change)))

@@ -118,7 +118,9 @@ import Testing
 
             let revoked = try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke")
             #expect(revoked.status == .ok && revoked["revoked"] as? Int == 1)
-            await #expect(throws: CaptureError.invalidAccessToken) { try await world.service.profile.entity(accessToken: a.accessToken) }
+            await #expect(throws: CaptureError.invalidAccessToken) {
+                try await world.service.profile.entity(accessToken: a.accessToken)
+            }
             Self.expectProblem(
                 try await admin.send(.post, "/tokens/\(access.fingerprint)/revoke"), .forbidden, error: "access_denied")
 
@@ -159,7 +161,9 @@ import Testing
 
             let disabled = try await admin.send(.post, "/users/\(ada.user.id)/disable")
             #expect(disabled["state"] as? String == "disabled")
-            await #expect(throws: CaptureError.self) { try await world.service.profile.entity(accessToken: ada.grant!.accessToken) }
+            await #expect(throws: CaptureError.self) {
+                try await world.service.profile.entity(accessToken: ada.grant!.accessToken)
+            }
             #expect(try await admin.send(.post, "/users/\(ada.user.id)/enable")["state"] as? String == "active")
 
             let bob = try await world.service.signIn.signIn(
@@ -239,9 +243,11 @@ import Testing
         try await withAPI(configure: { $0.signInMaxFailures = 3 }) { _, world in
             let grant = try await world.register("victim@example.com").grant!
             // A refresh token used twice: the chain is revoked and the reuse recorded.
-            _ = try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+            _ = try await world.service.tokens.refresh(
+                refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
             await #expect(throws: CaptureError.self) {
-                try await world.service.tokens.refresh(refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+                try await world.service.tokens.refresh(
+                    refreshToken: grant.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
             }
             let reuse = try #require(try await world.service.audit.auditLog(AuditFilter(action: "token.reuse")).first)
             #expect(reuse.actor == "service" && reuse.outcome == "chain_revoked")

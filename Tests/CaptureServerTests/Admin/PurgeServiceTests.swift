@@ -11,7 +11,9 @@ import Testing
 @Suite struct PurgeServiceTests {
     @Test func zeroMinutesRunsNoPurge() async throws {
         let world = try await TestWorld.make { $0.purgeIntervalMinutes = 0 }
-        #expect(PurgeService(housekeeping: world.service.housekeeping, settings: world.service.settings, logger: Logger(label: "test")) == nil)
+        #expect(
+            PurgeService(
+                housekeeping: world.service.housekeeping, settings: world.service.settings, logger: Logger(label: "test")) == nil)
     }
 
     @Test func itPurgesOnItsIntervalUntilCancelled() async throws {
@@ -20,7 +22,9 @@ import Testing
         let expired = try await world.register("expired@example.com").grant!
         world.time.advance(by: world.service.settings.refreshTokenLifetime + 60)
         let live = try await world.register("live@example.com").grant!
-        let purge = try #require(PurgeService(housekeeping: world.service.housekeeping, settings: world.service.settings, logger: Logger(label: "test")))
+        let purge = try #require(
+            PurgeService(
+                housekeeping: world.service.housekeeping, settings: world.service.settings, logger: Logger(label: "test")))
         #expect(purge.interval == .milliseconds(60))
 
         let running = Task { try await purge.run() }

@@ -232,7 +232,10 @@ import Testing
             func code() -> String { TOTP(secret: secret).code(step: TOTP.step(at: world.service.time.now())) }
             let confirmed = try await api.post(
                 "/second_factor/confirm",
-                ["access_token": grant.accessToken, "setup_ticket": try #require(setup["setup_ticket"] as? String), "code": code()])
+                [
+                    "access_token": grant.accessToken, "setup_ticket": try #require(setup["setup_ticket"] as? String),
+                    "code": code(),
+                ])
             let recoveryCodes = try #require(confirmed["recovery_codes"] as? [String], "\(confirmed.json)")
             #expect(try await secondFactor()?["enabled"] as? Bool == true)
             #expect(try await secondFactor()?["recovery_codes_left"] as? Int == recoveryCodes.count)

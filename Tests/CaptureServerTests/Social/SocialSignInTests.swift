@@ -256,10 +256,11 @@ import Testing
         let issuer = "http://localhost:\(provider.port)"
         let world = try await TestWorld.make(time: .followingWallClock())
         var service = world.service
-        service = service.with(social: await SocialProviders.discover(
-            [SocialProviderSettings(name: "mock", displayName: "Mock", issuer: issuer, clientId: "c", allowPlainHTTP: true)],
-            secrets: [:], transport: CurlProviderTransport(connectTimeoutSeconds: 1, totalTimeoutSeconds: 2)
-        ).providers)
+        service = service.with(
+            social: await SocialProviders.discover(
+                [SocialProviderSettings(name: "mock", displayName: "Mock", issuer: issuer, clientId: "c", allowPlainHTTP: true)],
+                secrets: [:], transport: CurlProviderTransport(connectTimeoutSeconds: 1, totalTimeoutSeconds: 2)
+            ).providers)
         do {
             let api = API(router: try buildRouter(features: service))
             let start = try await api.get("/social/mock/start?" + Self.startParameters())

@@ -22,7 +22,8 @@ extension SocialSignInTests {
     static func withProvider(
         configure: (inout ServiceSettings) -> Void = { _ in },
         _ body:
-            @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureFeatures) async throws -> Void
+            @escaping @Sendable (_ issuer: String, _ api: API, _ world: TestWorld, _ service: CaptureFeatures) async throws ->
+            Void
     ) async throws {
         let provider = try await FixtureServer.start(script: script, arguments: [])
         defer { provider.stop() }

@@ -66,7 +66,9 @@ extension AddressChange {
             }
             // A right code onto an address another account took meanwhile is recognised but not spent.
             let heldElsewhere = try await users.find(email: address).map { $0.id != userID } ?? false
-            guard try await oneTimeCodes.matchCode(entry, userID: userID, address: address, purpose: .addressRestore, spend: !heldElsewhere)
+            guard
+                try await oneTimeCodes.matchCode(
+                    entry, userID: userID, address: address, purpose: .addressRestore, spend: !heldElsewhere)
             else { continue }
             if heldElsewhere {
                 await audit.recordSecurityEvent(

@@ -35,7 +35,8 @@ extension RecoveryService {
         let values = try catalog.validate(
             form: context.form, in: context.flow, values: request.fields, messages: catalog.messages(for: request))
         guard let password = steps.value(for: "password", form: context.form, in: values) else {
-            throw CaptureError.invalidArgument("form", "'\(context.form)' is not a reset form\(servedElsewhere(request, not: .resetPassword))")
+            throw CaptureError.invalidArgument(
+                "form", "'\(context.form)' is not a reset form\(servedElsewhere(request, not: .resetPassword))")
         }
         let messages = catalog.messages(for: request)
         let entry = try await oneTimeCodes.codeEntry(
@@ -47,7 +48,8 @@ extension RecoveryService {
         } else {
             user = try await oneTimeCodes.redeemCode(entry, email: email, purpose: .passwordReset, messages: messages)
         }
-        try await mailboxProof.endUnprovenLinks(of: user, wasProven: restored == nil && user.emailVerifiedAt != nil, locale: request.locale)
+        try await mailboxProof.endUnprovenLinks(
+            of: user, wasProven: restored == nil && user.emailVerifiedAt != nil, locale: request.locale)
         let now = time.now()
         user.passwordHash = await hasher.hash(password)
         user.emailVerifiedAt = user.emailVerifiedAt ?? now
@@ -55,7 +57,8 @@ extension RecoveryService {
         try await users.update(user)
         metrics.revoked(try await tokens.revokeAll(userID: user.id, at: now), .passwordReset)
         try await throttle.ownerProved(email: user.email, address: request.remoteAddress, now: now)
-        await audit.recordSecurityEvent("password.reset", target: user.id, detail: "reset with a mailed code; every session revoked")
+        await audit.recordSecurityEvent(
+            "password.reset", target: user.id, detail: "reset with a mailed code; every session revoked")
         return user
     }
 
@@ -67,11 +70,14 @@ extension RecoveryService {
         code: String?, email: String?, locale: String? = nil, acceptLanguage: String? = nil, requester: String? = nil
     ) async throws {
         let messages = catalog.messages(locale: locale, acceptLanguage: acceptLanguage)
-        let entry = try await oneTimeCodes.codeEntry(code, email: email, screen: .passwordReset, requester: requester, messages: messages)
+        let entry = try await oneTimeCodes.codeEntry(
+            code, email: email, screen: .passwordReset, requester: requester, messages: messages)
         if let email, !email.isEmpty {
             let address = User.normalize(email: email)
             for userID in try await codes.holders(address: address, purpose: .addressRestore, at: time.now())
-            where try await oneTimeCodes.matchCode(entry, userID: userID, address: address, purpose: .addressRestore, spend: false) {
+            where try await oneTimeCodes.matchCode(
+                entry, userID: userID, address: address, purpose: .addressRestore, spend: false)
+            {
                 return
             }
         }
@@ -85,7 +91,8 @@ extension RecoveryService {
         let values = try catalog.validate(
             form: context.form, in: context.flow, values: request.fields, messages: catalog.messages(for: request))
         guard let raw = steps.value(for: "email", form: context.form, in: values) else {
-            throw CaptureError.invalidArgument("form", "'\(context.form)' has no email address field\(servedElsewhere(request, not: call))")
+            throw CaptureError.invalidArgument(
+                "form", "'\(context.form)' has no email address field\(servedElsewhere(request, not: call))")
         }
         let email = User.normalize(email: raw)
         try await throttle.admitCodeRequest(email: email, address: request.remoteAddress, now: time.now())

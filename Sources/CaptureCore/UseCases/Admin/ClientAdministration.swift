@@ -85,7 +85,8 @@ extension ClientAdministration {
         if let name = client.siteName, !ClientPages.isDisplayName(name) {
             throw CaptureError.invalidArgument("site_name", "must be 1 to 120 characters, none of them control characters")
         }
-        for (argument, url) in [("verify_email_url", client.verifyEmailURL), ("password_recover_url", client.passwordRecoverURL)] {
+        for (argument, url) in [("verify_email_url", client.verifyEmailURL), ("password_recover_url", client.passwordRecoverURL)]
+        {
             if let url, let problem = ClientPages.problem(withPage: url, of: client) {
                 throw CaptureError.invalidArgument(argument, problem)
             }

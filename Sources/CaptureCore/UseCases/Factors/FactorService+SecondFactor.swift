@@ -27,7 +27,8 @@ extension FactorService {
         try await ceremonies.insert(
             PendingCeremony(
                 hash: TokenMinter.hash(ticket), kind: .totpSetup, userID: user.id, clientID: token.clientID,
-                payload: codeKey.seal(secret), createdAt: now, expiresAt: now.addingTimeInterval(SecondFactorCheck.secondFactorLifetime * 2)))
+                payload: codeKey.seal(secret), createdAt: now,
+                expiresAt: now.addingTimeInterval(SecondFactorCheck.secondFactorLifetime * 2)))
         let issuer = settings.clients.first { $0.clientId == token.clientID }?.siteName ?? settings.appID
         return AuthenticatorSetup(
             secret: Base32.grouped(Base32.encode(secret)),

@@ -64,7 +64,8 @@ extension FlowSteps {
         locale: String? = nil, mailed: Bool = false
     ) async throws -> AuthResult {
         var user = try await admission.admitted(user, reactivating: context.reactivates)
-        try await provenAddress.requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
+        try await provenAddress.requireProvenAddress(
+            of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
         user = try await terms.agreeing(user, context: context, isNew: isNew, provider: provider)
         var result = AuthResult(user: user, isNew: isNew)
         if context.responseType.issuesTokens {

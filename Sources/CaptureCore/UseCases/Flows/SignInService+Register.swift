@@ -21,7 +21,8 @@ extension SignInService {
         try writer.write(form: context.form, values: values, into: &user, messages: catalog.messages(for: request))
         user.email = email
         user.lastLoginAt = now
-        user = try settings.legalTerms.accepting(documents, in: user, clientID: context.client.clientID, at: now, schema: catalog.schema)
+        user = try settings.legalTerms.accepting(
+            documents, in: user, clientID: context.client.clientID, at: now, schema: catalog.schema)
         let consents: [Consents.Change]
         (user, consents) = writer.stampingConsents(user, previous: nil, clientID: context.client.clientID)
         do {

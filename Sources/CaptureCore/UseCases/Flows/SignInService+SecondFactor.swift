@@ -36,7 +36,8 @@ extension SignInService {
             let context = try await steps.context(of: resumed, takesForm: provider == nil)
             guard let provider else {
                 return try await finishPasswordSignIn(
-                    user, context: context, request: resumed, device: try await issuer.trustedDevice(resumed.deviceToken, of: user))
+                    user, context: context, request: resumed,
+                    device: try await issuer.trustedDevice(resumed.deviceToken, of: user))
             }
             var signedIn = user
             signedIn.lastLoginAt = time.now()

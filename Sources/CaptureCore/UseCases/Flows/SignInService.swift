@@ -75,7 +75,8 @@ extension SignInService {
     {
         var user = user
         if let mergeToken = request.mergeToken {
-            try await providerLinks.mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
+            try await providerLinks.mergeSocialLogin(
+                mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
         }
         user.lastLoginAt = time.now()
         try await users.update(user)

@@ -28,7 +28,8 @@ extension TermsGate {
         guard !missing.isEmpty else { return user }
         let now = time.now()
         if LegalTerms.covers(missing, accepted: context.acceptedDocuments) {
-            var accepted = try settings.legalTerms.accepting(missing, in: user, clientID: clientID, at: now, schema: catalog.schema)
+            var accepted = try settings.legalTerms.accepting(
+                missing, in: user, clientID: clientID, at: now, schema: catalog.schema)
             accepted.updatedAt = now
             try await users.update(accepted)
             await recordTermsAccepted(missing, by: user.id)

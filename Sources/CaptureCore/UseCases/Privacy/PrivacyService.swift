@@ -42,7 +42,8 @@ extension PrivacyService {
                 field: field, typed: typed, address: request.remoteAddress, code: request.stepUp.code)
             try await stepUp.requireStepUp(.deleteAccount, of: user, token: token, password: password, messages: messages)
         } else {
-            try await stepUp.requireStepUp(.deleteAccount, of: user, token: token, password: nil, messages: catalog.messages(for: request))
+            try await stepUp.requireStepUp(
+                .deleteAccount, of: user, token: token, password: nil, messages: catalog.messages(for: request))
         }
         let deleted = try await removal.deactivate(user, locale: request.locale, by: "its owner")
         return settings.accountDeletion.erasure(of: deleted) ?? time.now()

@@ -1,11 +1,11 @@
+import CaptureJSON
+
 /// Writes form values and consents into a record by the schema, with errors in the form's language.
 public struct RecordWriter: Sendable {
     let catalog: FlowCatalog
     let time: any TimeSource
     let audit: AuditTrail
 }
-
-import CaptureJSON
 
 extension RecordWriter {
     /// `user`, about to be stored, with its consents stamped for `clientID` (`Consents`), and the choices that

@@ -13,7 +13,8 @@ extension SocialService {
             throw CaptureError.notPermitted("confirm this account's email address before linking another sign-in to it")
         }
         try await stepUp.requireStepUp(.linkProvider, of: user, token: access, proof: request.stepUp)
-        let login = try await providerLinks.pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
+        let login = try await providerLinks.pendingSocialLogin(
+            request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw ProviderLinks.unusableSocialToken }
         if let linked = try await identities.find(provider: login.provider, subject: subject) {
             guard linked.userID == user.id else {

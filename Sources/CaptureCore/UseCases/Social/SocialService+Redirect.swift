@@ -51,7 +51,6 @@ extension SocialService {
     /// The path the provider sends users back to (registered with the provider as the redirect URI).
     public static let socialCallbackPath = "/social/callback"
 
-
     /// Checks client, flow, response type and the page's address, remembers the sign-in under a fresh `state`,
     /// and returns the provider's authorization URL (code flow with PKCE S256 and, for OpenID Connect, a nonce).
     /// Returns the provider's URL and the state, which the caller also leaves in the browser (a cookie) so the

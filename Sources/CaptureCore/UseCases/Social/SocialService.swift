@@ -41,7 +41,8 @@ extension SocialService {
     private func signInWithLinkedProvider(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await steps.context(of: request, takesForm: false)
         let registrationForm = try socialRegistrationForm(request.registrationForm, flow: context.flow)
-        let login = try await providerLinks.pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
+        let login = try await providerLinks.pendingSocialLogin(
+            request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw ProviderLinks.unusableSocialToken }
         if let identity = try await identities.find(provider: login.provider, subject: subject) {
             guard var user = try await users.find(id: identity.userID) else { throw ProviderLinks.unusableSocialToken }
@@ -51,7 +52,8 @@ extension SocialService {
             // `performSocialSignIn(…, mergeToken)`). Merged before this token is spent, so a refused merge leaves
             // the sign-in to be tried again.
             if let mergeToken = request.mergeToken {
-                try await providerLinks.mergeSocialLogin(mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
+                try await providerLinks.mergeSocialLogin(
+                    mergeToken, into: user, client: context.client, verifier: request.codeVerifier)
             }
             try await providerLinks.spend(login)
             try await identities.touch(
@@ -99,7 +101,8 @@ extension SocialService {
     /// linked to the provider account, and signed in. An address in use answers 380 on its field, as registration does.
     public func registerWithProvider(_ request: FlowRequest) async throws -> AuthResult {
         let context = try await steps.context(of: request)
-        let login = try await providerLinks.pendingSocialLogin(request.socialToken, client: context.client, verifier: request.codeVerifier)
+        let login = try await providerLinks.pendingSocialLogin(
+            request.socialToken, client: context.client, verifier: request.codeVerifier)
         guard let subject = login.subject else { throw ProviderLinks.unusableSocialToken }
         if try await identities.find(provider: login.provider, subject: subject) != nil {
             throw CaptureError.notPermitted("this provider account already has an account: sign in with it")
@@ -153,7 +156,8 @@ extension SocialService {
         await writer.recordConsentChanges(consents, of: stored.id)
         await terms.recordTermsAccepted(documents, by: stored.id)
         if stored.emailVerifiedAt == nil {
-            try await oneTimeCodes.sendCode(.emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
+            try await oneTimeCodes.sendCode(
+                .emailVerification, to: stored.email, user: stored, context: context, locale: request.locale)
         }
         return try await steps.complete(
             context, user: stored, isNew: true, refreshSecret: request.refreshSecret, provider: login.provider,

@@ -55,8 +55,10 @@ extension TokenService {
         }
         guard !account.isDisabled else { return .failure(reason: "the account is deactivated") }
         guard let client = try await clientAccess.registeredClient(record.clientID, version: lookup.clientsVersion),
-            clientAccess.clientDirectory.origins(of: client, version: lookup.clientsVersion, publicOrigin: settings.resolvedPublicOrigin)
-                .contains(origin)
+            clientAccess.clientDirectory.origins(
+                of: client, version: lookup.clientsVersion, publicOrigin: settings.resolvedPublicOrigin
+            )
+            .contains(origin)
         else {
             return .failure(reason: "audience does not match the client the assertion was issued to")
         }

@@ -79,7 +79,8 @@ extension TokenService {
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
         var lookup: AccountLookup?
         if let presented { lookup = try await tokens.findWithAccount(hash: TokenMinter.key(presented)) }
-        let client = try await clientAccess.authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
+        let client = try await clientAccess.authenticateClient(
+            id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient
         }
