@@ -175,7 +175,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "CaptureJSONTests", dependencies: ["CaptureJSON"]),
-        .testTarget(name: "CaptureCBORTests", dependencies: ["CaptureCBOR"]),
+        .testTarget(name: "CaptureCBORTests", dependencies: ["CaptureCBOR", "CaptureTestSupport"]),
         .testTarget(
             name: "CaptureCoreTests",
             dependencies: [

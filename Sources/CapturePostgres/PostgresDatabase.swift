@@ -50,7 +50,9 @@ public final class PostgresDatabase: Sendable {
 
     public func repositories(metrics: CaptureMetrics = .facade) -> Repositories {
         func named(_ repository: String) -> PostgresStore {
-            PostgresStore(client: client, repository: repository, metrics: metrics, changes: changes)
+            PostgresStore(
+                client: client, repository: repository, metrics: metrics, changes: changes,
+                leaseLimit: .seconds(location.connectTimeoutSeconds))
         }
         return Repositories(
             users: PostgresUserRepository(store: named("users")),

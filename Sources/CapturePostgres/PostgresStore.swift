@@ -1,6 +1,7 @@
 import CaptureCore
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The connection pool as a repository sees it: a query, or a transaction on one connection, each timed into
 /// `capture_db_call_duration_seconds` with the repository's name and the calling method, as `MeteredDatabase`
@@ -11,6 +12,10 @@ struct PostgresStore: Sendable {
     let metrics: CaptureMetrics
     /// The change notices, when this instance keeps token checks: told of its own transactions' changes.
     var changes: PostgresChangeListener? = nil
+    /// How long a call waits for a connection once the database has been unavailable (`connect_timeout`).
+    var leaseLimit = Duration.seconds(10)
+    /// Set when a call finds the database unavailable, cleared by the next connection handed out in time.
+    let unsettled = LeaseWatch()
 
     /// postgres-nio logs each query's text at debug and its failures at error; neither is the service's log (a
     /// failure reaches the caller as an error), so only warnings get through.
@@ -29,6 +34,7 @@ struct PostgresStore: Sendable {
             do {
                 return try await leased { connection in try await connection.rows(query) }
             } catch let error where Self.meansUnavailable(error) && query.sql.hasPrefix("SELECT") {
+                unsettled.set()
                 return try await leased { connection in try await connection.rows(query) }
             }
         }
@@ -43,6 +49,7 @@ struct PostgresStore: Sendable {
             do {
                 return try await leased { connection in try await connection.rows(statement) }
             } catch let error where Self.meansUnavailable(error) {
+                unsettled.set()
                 return try await leased { connection in try await connection.rows(statement) }
             }
         }
@@ -56,15 +63,66 @@ struct PostgresStore: Sendable {
 
     /// `body` on a pooled connection that is open: one the server has ended, and whose closing the pool has not
     /// taken in yet, is handed back unused for another (a statement sent on it would fail, or worse, wait).
+    ///
+    /// postgres-nio's pool keeps a caller waiting for a connection for as long as it cannot open one (the server
+    /// restarting, or at its connection limit), and gives up only through its circuit breaker (a minute of failures
+    /// with no connection open) with an error of its own. So the pool failing to hand one out is `ConnectionEnded`
+    /// (unavailable: 503), and once a call has found the database unavailable (`unsettled`), a connection is waited
+    /// for at most `leaseLimit` (`connect_timeout`) until one comes in time again.
     private func leased<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         for _ in 0..<Self.leaseAttempts {
-            let outcome: T? = try await client.withConnection { connection in
+            let outcome: T? = try await lease { connection in
                 connection.isClosed ? nil : try await body(connection)
             }
             if let outcome { return outcome }
             try await Task.sleep(for: .milliseconds(5))
         }
         throw ConnectionEnded()
+    }
+
+    private func lease<T: Sendable>(_ body: (PostgresConnection) async throws -> T?) async throws -> T? {
+        if unsettled.isSet { return try await leaseWithin(leaseLimit, body) }
+        var lent = false
+        do {
+            return try await client.withConnection { connection in
+                lent = true
+                return try await body(connection)
+            }
+        } catch  where !lent {
+            throw ConnectionEnded()
+        }
+    }
+
+    /// `body` on a connection a task of its own leases and lends until `body` returns; `ConnectionEnded` when none
+    /// is handed out within `limit` (the lease is then given up).
+    private func leaseWithin<T: Sendable>(
+        _ limit: Duration, _ body: (PostgresConnection) async throws -> T?
+    ) async throws -> T? {
+        let (returned, giveBack) = AsyncStream<Never>.makeStream()
+        defer { giveBack.finish() }
+        let answered = FirstAnswer()
+        let connection: PostgresConnection = try await withCheckedThrowingContinuation { handover in
+            let timer = Task {
+                try await Task.sleep(for: limit)
+                guard answered.claim() else { return }
+                handover.resume(throwing: ConnectionEnded())
+            }
+            Task { [client] in
+                do {
+                    try await client.withConnection { connection in
+                        // Handed out after the caller gave up: back to the pool at once.
+                        guard answered.claim() else { return }
+                        timer.cancel()
+                        handover.resume(returning: connection)
+                        for await _ in returned {}
+                    }
+                } catch {
+                    if answered.claim() { handover.resume(throwing: ConnectionEnded()) }
+                }
+            }
+        }
+        unsettled.clear()
+        return try await body(connection)
     }
 
     static let leaseAttempts = 20
@@ -102,6 +160,7 @@ struct PostgresStore: Sendable {
         do {
             return try await call()
         } catch let error where Self.meansUnavailable(error) {
+            unsettled.set()
             throw CaptureError.storageUnavailable
         }
     }
@@ -195,5 +254,16 @@ extension PSQLError {
     var isUniqueViolation: Bool { sqlState == "23505" }
 }
 
-/// A statement's connection was closed while it waited (`PostgresConnection.rows`): the database is unavailable.
+/// A statement's connection was closed while it waited (`PostgresConnection.rows`), or the pool handed out none in
+/// time (`PostgresStore.leased`): the database is unavailable.
 struct ConnectionEnded: Error {}
+
+/// Whether a store's calls have found the database unavailable since a connection last came in time: one flag, read
+/// on every lease.
+final class LeaseWatch: Sendable {
+    private let flag = Atomic(false)
+
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+    func clear() { flag.store(false, ordering: .relaxed) }
+}

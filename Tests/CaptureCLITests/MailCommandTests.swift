@@ -97,7 +97,7 @@ struct MailCommandTests {
         #expect(retry.stdout.contains("No SMTP relay is configured"), "the repository's settings name none")
         #expect(!retry.stdout.contains("expired"))
         let after = try await world.service.admin.listMail()
-        #expect(after.allSatisfy { $0.status == .pending && $0.nextAttemptAt <= Date() && $0.text != nil })
+        #expect(after.count == 2 && after.allSatisfy { $0.status == .pending && $0.nextAttemptAt <= Date() && $0.text != nil })
         #expect(try await world.service.store.outbox.relayPausedUntil() == nil)
 
         // A code that really expired: retry says so, and when.

@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
     }
 
     @Test func everyLengthAgreesWithFoundation() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator()
         for length in 0..<70 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let encoded = Data(bytes).base64EncodedString()

@@ -135,7 +135,8 @@ import Testing
         #expect(
             catalog.fields(ofForm: catalog.formKey("registrationForm", in: builtIn)).first { $0.name == "newPassword" }?.minLength
                 == 8)
-        #expect(catalog.pageFlows.allSatisfy { !$0.isImported } && catalog.pageFlow(for: flow).name == "webViewDemo")
+        #expect(!catalog.pageFlows.isEmpty && catalog.pageFlows.allSatisfy { !$0.isImported })
+        #expect(catalog.pageFlow(for: flow).name == "webViewDemo")
     }
 
     @Test func whatTheServiceCannotHonourIsRefusedByFieldAndReason() throws {

@@ -21,8 +21,8 @@ import Testing
         let raw = String(decoding: mime.bytes, as: UTF8.self)
         // No bare CR or LF anywhere.
         #expect(!raw.replacingOccurrences(of: "\r\n", with: "").contains(where: { $0 == "\r" || $0 == "\n" }))
-        #expect(mime.bytes.allSatisfy { $0 < 0x80 })
-        #expect(Self.lines(mime).allSatisfy { $0.utf8.count <= 76 })
+        #expect(!mime.bytes.isEmpty && mime.bytes.allSatisfy { $0 < 0x80 })
+        #expect(Self.lines(mime).count > 1 && Self.lines(mime).allSatisfy { $0.utf8.count <= 76 })
     }
 
     @Test func headersAreTheOnesRFC5322Asks() throws {

@@ -12,7 +12,7 @@ import Glibc
 /// A PostgreSQL database that cannot be opened stops start-up at once, with the server's reason and no password.
 @Suite struct PostgresOpeningTests {
     @Test func aRefusedPasswordAMissingDatabaseAndNoServerAreNamedAtOnce() async throws {
-        guard case .postgres(let server) = try await TestStorage.newLocation(.postgres) else { return }
+        let server = try await PostgresTestServer.shared.newSchema()
         var wrongPassword = server
         wrongPassword.password = "not the password"
         var missing = server

@@ -9,7 +9,7 @@ import Testing
 /// and the next statement finds a new connection.
 @Suite struct PostgresOutageTests {
     @Test func aConnectionTheServerEndsMidStatementIsUnavailableAndTheNextStatementWorks() async throws {
-        guard case .postgres(let location) = try await TestStorage.newLocation(.postgres) else { return }
+        let location = try await PostgresTestServer.shared.newSchema()
         let opened = try await OpenedStorage.open(.postgres(location))
         let users = opened.repositories.users
         #expect(try await users.find(email: "first@example.com") == nil)

@@ -36,7 +36,7 @@ import Testing
 
     /// A schema a newer build migrated is refused with `DatabaseTooNew` (exit code 3), as a SQLite file is.
     @Test func aSchemaFromANewerBuildIsRefused() async throws {
-        guard case .postgres(let location) = try await TestStorage.newLocation(.postgres) else { return }
+        let location = try await PostgresTestServer.shared.newSchema()
         try await OpenedStorage.open(.postgres(location)).close()
         try await PostgresTestServer.shared.execute(
             "INSERT INTO capture_migrations (id) VALUES ('p99-from-a-newer-build')", on: location)

@@ -6,8 +6,11 @@ import Testing
 /// Issue 32, items 2 and 3: token checks kept in memory on PostgreSQL, retired by the change notices. Two instances
 /// on one database, each running its services as the server does: a token made useless through one (revoked by id,
 /// by chain or all of a user's, the account deactivated or deleted) is refused by that one at once and by the other
-/// within a second; a check is answered from memory only while its instance hears the notices, so one whose listening
-/// connection is ended or stops answering reads every check until it listens again.
+/// once the notice arrives; a check is answered from memory only while its instance hears the notices, so one whose
+/// listening connection is ended or stops answering reads every check until it listens again. The tests wait for
+/// the other instance's refusal itself and print how long it took; `make bench` (`TestTiming.bounded`) holds those
+/// times to the promised bounds (within a second, issue 32 item 3), which a machine busy with `make test`'s other
+/// lane cannot.
 @Suite struct PostgresTokenCheckTests {
     typealias Fixtures = RepositoryConformanceTests
 
@@ -17,12 +20,16 @@ import Testing
         return lookup.record.revokedAt == nil && account.disabledAt == nil
     }
 
-    /// Every revocation was seen by the other instance within a second of its reply; prints the median and slowest.
-    static func expectSeenWithinASecond(_ delays: [Duration], _ how: String) throws {
+    /// Prints how long after its reply each of `count` revocations was seen by the other instance (median and
+    /// slowest); under `make bench`, each within a second.
+    static func report(_ delays: [Duration], of count: Int, _ how: String) throws {
+        #expect(delays.count == count, "\(how): \(delays.count) of \(count) revocations seen by the other instance")
         let sorted = delays.sorted()
         let slowest = try #require(sorted.last)
-        #expect(slowest < .seconds(1), "\(how): the slowest of \(delays.count) revocations was seen after \(slowest)")
         print("revocations \(how), seen by the other instance after: median \(sorted[sorted.count / 2]), slowest \(slowest)")
+        if TestTiming.bounded {
+            #expect(slowest < .seconds(1), "\(how): the slowest of \(delays.count) revocations was seen after \(slowest)")
+        }
     }
 
     @Test func aTokenMadeUselessIsRefusedAtOnceHereAndWithinASecondThere() async throws {
@@ -53,11 +60,11 @@ import Testing
                 }
                 #expect(!Self.good(try await first.tokens.findWithAccount(hash: token.hash)), "round \(round): here, at once")
                 let started = clock.now
-                #expect(
-                    try await PostgresInstances.eventually(.seconds(1)) {
-                        try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
-                    }, "round \(round): there, within a second")
-                delays.append(clock.now - started)
+                let refused = try await PostgresInstances.eventually(TestTiming.patience) {
+                    try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
+                }
+                #expect(refused, "round \(round): there, once the notice arrives")
+                if refused { delays.append(clock.now - started) }
                 if user.disabledAt != nil {
                     user.disabledAt = nil
                     try await first.users.update(user)
@@ -71,16 +78,16 @@ import Testing
             #expect(try await first.users.delete(id: user.id))
             #expect(try await first.tokens.findWithAccount(hash: last.hash) == nil)
             #expect(
-                try await PostgresInstances.eventually(.seconds(1)) {
+                try await PostgresInstances.eventually(TestTiming.patience) {
                     try await second.tokens.findWithAccount(hash: last.hash) == nil
                 })
-            try Self.expectSeenWithinASecond(delays, "one at a time")
+            try Self.report(delays, of: 25, "one at a time")
         }
     }
 
     /// Issue 32, item 3's measure: revocations made by four concurrent callers through one instance while the other
-    /// answers checks of the same tokens from memory; each revoked token is refused there within a second of its
-    /// revocation's reply (the slowest is the p99 of 40).
+    /// answers checks of the same tokens from memory; each revoked token is refused there (under `make bench`, within a
+    /// second of its revocation's reply: the slowest is the p99 of 40).
     @Test func revocationsUnderARevokingLoadAreSeenThereWithinASecond() async throws {
         try await PostgresInstances.run { pair in
             #expect(try await pair.bothListening())
@@ -109,7 +116,7 @@ import Testing
                 }
                 // Meanwhile the other instance checks every token over and over.
                 var refusedAt: [String: ContinuousClock.Instant] = [:]
-                let deadline = clock.now + .seconds(20)
+                let deadline = clock.now + TestTiming.patience
                 while refusedAt.count < tokens.count && clock.now < deadline {
                     for token in tokens where refusedAt[token.hash] == nil {
                         if !Self.good(try await second.tokens.findWithAccount(hash: token.hash)) {
@@ -121,8 +128,8 @@ import Testing
                 for try await done in group { for (hash, at) in done { replies[hash] = at } }
                 return tokens.map { (replies[$0.hash]!, refusedAt[$0.hash]) }
             }
-            try Self.expectSeenWithinASecond(
-                revoked.map { reply, refused in refused.map { max(.zero, $0 - reply) } ?? .seconds(60) },
+            try Self.report(
+                revoked.compactMap { reply, refused in refused.map { max(.zero, $0 - reply) } }, of: tokens.count,
                 "under a revoking load")
         }
     }
@@ -149,34 +156,40 @@ import Testing
             }
             let clock = ContinuousClock()
 
-            // The listening backends stop answering (as a server or a network that hangs would): within the heartbeat's
-            // interval and limit (4 s) they are given up, and the second instance reads the check.
+            // The listening backends stop answering (as a server or a network that hangs would): they are given up (under
+            // `make bench`, within the heartbeat's interval and limit, 4 s), and the second instance reads the check.
             let silent = try await keptThenRevokedUntold("silent")
             let stopped = try await pair.listeners("pid").map { try $0.decode(Int32.self) }
             #expect(stopped.count == 2)
             for pid in stopped { #expect(kill(pid, SIGSTOP) == 0) }
             let started = clock.now
-            let refused = try await PostgresInstances.eventually(.seconds(5)) {
+            let refused = try await PostgresInstances.eventually(TestTiming.patience) {
                 try await !Self.good(second.tokens.findWithAccount(hash: silent.hash))
             }
             let noticed = clock.now - started
             for pid in stopped { kill(pid, SIGCONT) }
-            #expect(refused && noticed < .milliseconds(4_500), "refused after \(noticed)")
+            #expect(refused, "still answered from memory after \(noticed)")
+            print("a silent listener given up after \(noticed)")
+            if TestTiming.bounded { #expect(noticed < .milliseconds(4_500), "refused after \(noticed)") }
 
             // Listening again on new connections, and keeping checks again; then the connections are ended: the
             // check is read at once.
             #expect(try await pair.bothListening())
-            let ended = try await PostgresInstances.eventually(.seconds(5)) {
+            let ended = try await PostgresInstances.eventually(TestTiming.patience) {
                 let token = try await keptThenRevokedUntold("ended-\(UUID().uuidString.prefix(8))")
                 return Self.good(try await second.tokens.findWithAccount(hash: token.hash))
             }
             #expect(ended, "kept again once listening")
             let token = try await keptThenRevokedUntold("ended")
             #expect(try await pair.listeners("pg_terminate_backend(pid)").count == 2)
+            let ending = clock.now
             #expect(
-                try await PostgresInstances.eventually(.milliseconds(200)) {
+                try await PostgresInstances.eventually(TestTiming.patience) {
                     try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
                 })
+            let read = clock.now - ending
+            print("an ended listener's instance read the check after \(read)")
+            if TestTiming.bounded { #expect(read < .milliseconds(200), "read after \(read), not at once") }
         }
     }
 }

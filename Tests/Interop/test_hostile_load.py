@@ -1,10 +1,11 @@
 """The service keeps answering `/health/live` while hostile requests arrive, against the real binary over real
 sockets. The review's bug: parsing deep or wide JSON and thousands of parameters on the cooperative threads starved
-every other request (a liveness check waited 80 s). This suite runs one test at a time, so what the check waits on
-is this test's hostile requests, not other tests' work. (The Swift suite checks each payload's refusal itself.)"""
+every other request (a liveness check waited 80 s, as long as the hostile requests ran). The machine is not quiet
+(`make test` runs this lane beside the Swift suites and the web view, on two cores), so no latency is held: the
+hostile requests keep arriving until ten checks have been answered meanwhile, which a starved service does not do
+within the two minutes the test gives it. (The Swift suite checks each payload's refusal itself.)"""
 
 import concurrent.futures
-import statistics
 import threading
 import time
 import uuid
@@ -32,42 +33,50 @@ def entity_update(token, attributes):
     return "access_token=%s&attributes=%s" % (token, attributes)
 
 
+CHECKS = 10
+PATIENCE_SECONDS = 120
+
+
 def test_health_answers_while_hostile_requests_arrive(server):
     token = access_token(server)
     bodies = [entity_update("not-a-token", NESTED_ARRAYS), entity_update(token, NESTED_ARRAYS),
               entity_update(token, WIDE_OBJECT), MANY_PARAMETERS]
-    sending = threading.Event()
-    sending.set()
+    answered = threading.Event()  # CHECKS checks answered while hostile requests kept arriving
+    deadline = time.monotonic() + PATIENCE_SECONDS
     form = {"content-type": "application/x-www-form-urlencoded"}
 
     def send(body):
         replies = []
-        with httpx.Client(timeout=120) as client:
-            for _ in range(4):
+        with httpx.Client(timeout=PATIENCE_SECONDS) as client:
+            # At least four of each, then on until the checks are answered (or the test gives up).
+            while len(replies) < 4 or (not answered.is_set() and time.monotonic() < deadline):
                 reply = client.post(server.url("/entity.update"), content=body, headers=form)
                 replies.append((reply.status_code, reply.json().get("stat")))
         return replies
 
     def check():
         latencies = []
-        while len(latencies) < 10 or sending.is_set():
+        while len(latencies) < CHECKS and time.monotonic() < deadline:
             started = time.monotonic()
             # A fresh connection each time, as a load balancer's probe makes.
-            reply = server.get("/health/live", timeout=120)
-            latencies.append(time.monotonic() - started)
+            reply = server.get("/health/live", timeout=PATIENCE_SECONDS)
             assert reply.status_code == 200
+            latencies.append(time.monotonic() - started)
             time.sleep(0.02)
+        if len(latencies) == CHECKS:
+            answered.set()
         return latencies
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(bodies) + 1) as pool:
-        checking = pool.submit(check)
         senders = [pool.submit(send, body) for body in bodies]
-        replies = [reply for sender in senders for reply in sender.result()]
-        sending.clear()
-        latencies = sorted(checking.result())
+        latencies = pool.submit(check).result()
+        all_sent = [sender.result() for sender in senders]
+    replies = [reply for sent in all_sent for reply in sent]
 
+    # Every sender was still sending when the checks were done: it stops only once they are.
+    summary = "checks answered while hostile requests kept arriving, in seconds: %s; hostile requests per sender: %s" % (
+        [round(seconds, 3) for seconds in latencies], [len(sent) for sent in all_sent])
+    print(summary)
+    assert len(latencies) == CHECKS, summary
+    assert all(len(sent) >= 4 for sent in all_sent), summary
     assert all(status < 500 and stat == "error" for status, stat in replies), replies
-    # Alone on this machine a check takes a few milliseconds; starved threads (the bug) held each one for as long as
-    # the hostile requests ran.
-    assert statistics.median(latencies) < 1.0, latencies
-    assert latencies[-1] < 5.0, latencies

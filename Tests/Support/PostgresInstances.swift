@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// Two instances of the service's storage on one new PostgreSQL database, each running its services (the pool and
 /// the change notices' listener) as the server does, and a connection of the test's own beside them (`probe`).
@@ -51,20 +52,44 @@ public struct PostgresInstances: Sendable {
     }
 
     /// The clients' version each instance answers while the counter cannot be read (another connection holds its
-    /// table locked): nil for one that would have to read it, that is, one not listening.
+    /// table locked): nil for one that would have to read it, that is, one not listening. Which it is is seen, not
+    /// timed: the answer comes, or the instance's read waits for the lock (`pg_locks`).
     public func clientsVersionsFromMemory() async throws -> [Int64?] {
-        try await read("BEGIN")
-        try await read("LOCK TABLE \(location.schema!).change_counters IN ACCESS EXCLUSIVE MODE")
+        let table = "\(location.schema!).change_counters"
         var answers: [Int64?] = []
         for store in [first, second] {
+            try await read("BEGIN")
+            try await read("LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE")
             let clients = store.repositories.clients
+            let answer = Mutex<Result<Int64, any Error>?>(nil)
             // A read waits for the lock; it is left to finish after the rollback.
-            let asked = Task { try await clients.version() }
-            answers.append(try? await PostgresTestServer.within(.milliseconds(500), asked).get())
+            Task {
+                do {
+                    let version = try await clients.version()
+                    answer.withLock { $0 = .success(version) }
+                } catch {
+                    answer.withLock { $0 = .failure(error) }
+                }
+            }
+            var fromMemory: Int64?
+            let seen = try await Self.eventually(TestTiming.patience) {
+                if let outcome = answer.withLock({ $0 }) {
+                    fromMemory = try outcome.get()
+                    return true
+                }
+                let waiting = try await read(
+                    "SELECT count(*) FROM pg_locks WHERE relation = '\(table)'::regclass AND NOT granted")
+                return try waiting.first!.decode(Int.self) > 0
+            }
+            try await read("ROLLBACK")
+            guard seen else { throw NeitherAnsweredNorWaiting() }
+            answers.append(fromMemory)
         }
-        try await read("ROLLBACK")
         return answers
     }
+
+    /// An instance asked for the clients' version neither answered nor waited for the lock within `patience`.
+    struct NeitherAnsweredNorWaiting: Error {}
 
     /// The clients' version as stored.
     public func storedClientsVersion() async throws -> Int64 {
@@ -72,9 +97,12 @@ public struct PostgresInstances: Sendable {
             .first!.decode(Int64.self)
     }
 
-    /// Waits until both instances listen (at most 10 s); false if they do not.
+    /// Waits until both instances listen (at most `TestTiming.patience`); false if they do not.
     public func bothListening() async throws -> Bool {
-        try await Self.eventually(.seconds(10)) { try await clientsVersionsFromMemory().allSatisfy { $0 != nil } }
+        try await Self.eventually(TestTiming.patience) {
+            let versions = try await clientsVersionsFromMemory()
+            return versions.count == 2 && versions.allSatisfy { $0 != nil }
+        }
     }
 
     /// Whether `condition` holds within `limit`, asked every 2 ms.

@@ -26,6 +26,32 @@ DRAIN_JS = (
     "createJanrainBridge.eventQueue.length=0;return q;})()"
 )
 BRIDGE_UA_FLAG = "janrainNativeAppBridgeEnabled"
+# Counts the page's requests still in flight (a fetch or an XMLHttpRequest not answered yet, or a reply's body not
+# read yet) in window.__hostRequests, for `settle` (a test's own, never the page's: injected at document start).
+REQUESTS_IN_FLIGHT_JS = """(function () {
+  if (window.__hostRequests !== undefined) return;
+  window.__hostRequests = 0;
+  function counted(promise) {
+    window.__hostRequests += 1;
+    var done = function () { window.__hostRequests -= 1; };
+    promise.then(done, done);
+    return promise;
+  }
+  var fetch = window.fetch;
+  if (fetch) window.fetch = function () {
+    try { return counted(fetch.apply(this, arguments)); } catch (error) { return Promise.reject(error); }
+  };
+  ['json', 'text', 'arrayBuffer', 'blob', 'formData'].forEach(function (name) {
+    var read = window.Response && Response.prototype[name];
+    if (read) Response.prototype[name] = function () { return counted(read.apply(this, arguments)); };
+  });
+  var send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function () {
+    window.__hostRequests += 1;
+    this.addEventListener('loadend', function () { window.__hostRequests -= 1; });
+    return send.apply(this, arguments);
+  };
+})();"""
 PHONE_WIDTH = 375
 PHONE_HEIGHT = 812
 
@@ -84,6 +110,8 @@ class Host:
         self.load_failures = []
         self._drains_in_flight = 0
         self._load_finished = False
+        self._quiet_marks_sent = 0
+        self._quiet_mark_seen = 0
 
         self.data_manager = WebKit2.WebsiteDataManager.new_ephemeral()
         self.context = WebKit2.WebContext.new_with_website_data_manager(self.data_manager)
@@ -91,6 +119,11 @@ class Host:
             # The phone's language list, as the web view sends it in Accept-Language (e.g. ["fr-FR", "fr"]).
             self.context.set_preferred_languages(list(languages))
         self.content_manager = WebKit2.UserContentManager()
+        # The test's own channel (`settle`), beside whatever the page is offered.
+        self.content_manager.connect("script-message-received::hostQuiet", self._on_quiet_mark)
+        if not self.content_manager.register_script_message_handler("hostQuiet"):
+            raise RuntimeError("could not register the hostQuiet script message handler")
+        self.add_user_script(REQUESTS_IN_FLIGHT_JS)
         if message_handler:
             self.content_manager.connect("script-message-received::janrainBridge", self._on_script_message)
             if not self.content_manager.register_script_message_handler("janrainBridge"):
@@ -154,6 +187,10 @@ class Host:
         self.message_events.append(
             BridgeEvent(payload.get("event"), payload.get("arguments"), payload.get("error"), "message")
         )
+
+    def _on_quiet_mark(self, manager, message):
+        value = message.get_js_value() if hasattr(message, "get_js_value") else message
+        self._quiet_mark_seen = max(self._quiet_mark_seen, int(json.loads(value.to_json(0))))
 
     def _on_load_changed(self, view, event):
         if event == WebKit2.LoadEvent.FINISHED:
@@ -326,10 +363,29 @@ class Host:
         self.sync()
         return len(self.queue_events), len(self.message_events)
 
-    def settle(self, seconds=0.3):
-        """Lets pending signals and drains finish, so the lists are complete."""
-        self.pump(seconds)
-        self.wait_for(lambda: self._drains_in_flight == 0, 5, "outstanding drains")
+    def settle(self, timeout=60):
+        """Waits until the page is quiet, so the lists hold every event it will fire for what happened so far (what a
+        test needs before saying an event did not come): none of its requests in flight (REQUESTS_IN_FLIGHT_JS), a
+        mark posted from a task of its own after everything already scheduled has come back over the script-message
+        channel (which delivers in order, so every message posted before it has arrived), and the queue drained; all
+        again until a round brings no new event, as one event's handler may schedule the next. Nothing is timed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            before = (len(self.queue_events), len(self.message_events), len(self.signals))
+            self.wait_for(lambda: self.run_js("window.__hostRequests || 0") == 0, max(1, deadline - time.monotonic()),
+                          "the page's requests to be answered")
+            self._quiet_marks_sent += 1
+            mark = self._quiet_marks_sent
+            self.run_js("(window.setTimeout(function () { window.webkit.messageHandlers.hostQuiet.postMessage(%d); }, 0),"
+                        " true)" % mark)
+            self.wait_for(lambda: self._quiet_mark_seen >= mark, max(1, deadline - time.monotonic()),
+                          "the page's quiet mark")
+            self.sync()
+            if (len(self.queue_events), len(self.message_events), len(self.signals)) == before \
+                    and self.run_js("window.__hostRequests || 0") == 0:
+                return
+            if time.monotonic() > deadline:
+                raise HostTimeout("the page never became quiet within %ss\n%s" % (timeout, self.describe()))
 
     # ------------------------------------------------------------------ page helpers
 

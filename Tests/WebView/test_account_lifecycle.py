@@ -13,7 +13,7 @@ VERIFY_SUBJECT = "confirm your email"
 
 def screens_shown(host, marks):
     """The onCaptureScreenShow screens since `marks` on each transport; both must agree."""
-    host.settle(0.1)
+    host.settle()
     queue = [e.result["screen"] for e in host.queue_events[marks[0]:] if e.name == "onCaptureScreenShow"]
     messages = [e.result["screen"] for e in host.message_events[marks[1]:] if e.name == "onCaptureScreenShow"]
     assert queue == messages, "the transports disagree: %s vs %s" % (queue, messages)

@@ -99,7 +99,7 @@ def test_a_burst_in_one_tick_arrives_once_each_in_order(server, host):
     })()""")
     assert len(page_seen) >= 5, page_seen
     host.wait_for(lambda: len(host.queue_events) - queue_mark >= len(page_seen), 10, "the burst's events")
-    host.settle(0.5)
+    host.settle()
     queued = ["%s:%s" % (e.name, e.result["screen"]) for e in host.queue_events[queue_mark:]]
     posted = ["%s:%s" % (e.name, e.result["screen"]) for e in host.message_events[message_mark:]]
     assert queued == page_seen, "queue transport: every event once, in order"
@@ -116,7 +116,7 @@ def test_creating_the_bridge_twice_does_not_double_events(server, host):
     queue_mark, message_mark = host.mark()
     host.run_js("(createJanrainBridge(), createJanrainBridge(), janrain.capture.ui.renderScreen('signIn'))")
     host.wait_for_event("onCaptureScreenShow", after=queue_mark)
-    host.settle(0.5)
+    host.settle()
     assert host.names(host.queue_events[queue_mark:]) == ["onCaptureScreenShow"]
     assert host.names(host.message_events[message_mark:]) == ["onCaptureScreenShow"]
 
@@ -129,7 +129,7 @@ def test_unserialisable_arguments_are_queued_as_error_entries(server, host):
     # A page handler may fire an event with anything; a cyclic object cannot be JSON-encoded.
     host.run_js("(function(){var r={status:'success'};r.self=r;"
                 "janrain.events.onCaptureEmailSent.handlers.forEach(function(h){h(r);});return 1;})()")
-    host.settle(0.5)
+    host.settle()
     entries = [e for e in host.queue_events[queue_mark:] if e.name == "onCaptureEmailSent"]
     assert len(entries) == 1 and entries[0].error and not entries[0].arguments
 
@@ -143,7 +143,7 @@ def test_without_the_user_agent_flag_only_message_handlers_are_used(server, make
     plain.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": PASSWORD})
     success = plain.wait_for_event("onCaptureLoginSuccess", "message", after=message_mark).result
     assert success["accessToken"]
-    plain.settle(0.5)
+    plain.settle()
     assert plain.intercepted == [], "no janrain: navigation without janrainNativeAppBridgeEnabled"
     assert plain.queue_events == [] and plain.token_urls == []
     assert plain.run_js("createJanrainBridge.eventQueue.length") == 0
@@ -158,7 +158,7 @@ def test_legacy_token_url_fires_once_per_page_load(server, host):
         host.run_js("janrain.capture.ui.renderScreen('signIn')")
         host.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": PASSWORD})
         host.wait_for_event("onCaptureLoginSuccess", after=queue_mark)
-    host.settle(0.5)
+    host.settle()
     successes = [e for e in host.queue_events if e.name == "onCaptureLoginSuccess"]
     assert len(successes) == 2
     assert host.token_urls == [successes[0].result["accessToken"]]

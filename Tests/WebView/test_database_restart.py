@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 from unittest import mock
 
 import pytest
@@ -144,18 +145,24 @@ def test_a_restart_under_load_answers_503_at_worst_and_loses_nothing_acknowledge
 
     threads = [threading.Thread(target=load, args=(kind,), daemon=True)
                for kind in ["register"] * 4 + ["entity"] * 2]
+    def served(kind, since):
+        return any(r["ok"] and r["kind"] == kind and r["started"] > since for r in list(records))
+
     for thread in threads:
         thread.start()
-    time.sleep(1.0)
+    # Under load: both kinds of request are answered before the restart.
+    deadline = time.monotonic() + 60
+    while not (served("register", 0) and served("entity", 0)):
+        assert time.monotonic() < deadline, "the load was not served in 60 s before the restart"
+        time.sleep(0.05)
     restart_began = time.monotonic()
     postgres.restart()
     restarted = time.monotonic()
-    # Served again by itself: an acknowledged registration that began after the server was back.
+    # Served again by itself: both kinds of request, begun after the server was back, are acknowledged.
     deadline = restarted + 30
-    while not any(r["ok"] and r["kind"] == "register" and r["started"] > restarted for r in list(records)):
-        assert time.monotonic() < deadline, "no registration acknowledged in 30 s after the restart"
+    while not (served("register", restarted) and served("entity", restarted)):
+        assert time.monotonic() < deadline, "no registration and token check acknowledged in 30 s after the restart"
         time.sleep(0.05)
-    time.sleep(1.0)
     stopping.set()
     for thread in threads:
         thread.join(timeout=60)
@@ -189,8 +196,36 @@ def test_a_restart_under_load_answers_503_at_worst_and_loses_nothing_acknowledge
         time.sleep(0.1)
 
 
+def _unread_by_postgres(port, other_than):
+    """Whether the server's request is waiting on PostgreSQL: bytes sent to PostgreSQL's port that it has not read (a
+    statement, on a connection whose client port is not in `other_than`), or a new connection it has not accepted.
+    (/proc/net/tcp: `rx_queue` is what the socket holds unread, or for a listening one its accept queue.)"""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+                if int(local.rsplit(":", 1)[1], 16) != port or int(queues.split(":")[1], 16) == 0:
+                    continue
+                if state == "0A" or int(remote.rsplit(":", 1)[1], 16) not in other_than:
+                    return True
+    return False
+
+
 def test_sigterm_stops_the_instance_within_its_grace_period_while_postgresql_hangs(instance):
     server, process, postgres = instance
+    # The change notices' listener asks its connection every second: its bytes are not the registration's.
+    deadline = time.monotonic() + 60
+    while True:
+        listeners = {int(row[0]) for row in server.store.rows(
+            "SELECT 1",
+            "SELECT client_port FROM pg_stat_activity WHERE application_name LIKE 'capture-bridge changes%'")}
+        if listeners:
+            break
+        assert time.monotonic() < deadline, "the instance never listened for change notices"
+        time.sleep(0.05)
+    postgres_port = urllib.parse.urlsplit(postgres.url).port
     frozen = postgres.processes()
     replies = []
 
@@ -205,7 +240,10 @@ def test_sigterm_stops_the_instance_within_its_grace_period_while_postgresql_han
     try:
         caller = threading.Thread(target=stuck_registration, daemon=True)
         caller.start()
-        time.sleep(0.5)  # the registration is waiting on the database
+        deadline = time.monotonic() + 60
+        while not _unread_by_postgres(postgres_port, listeners):
+            assert time.monotonic() < deadline, "the registration never reached the frozen database"
+            time.sleep(0.01)
         sent = time.monotonic()
         process.send_signal(signal.SIGTERM)
         try:

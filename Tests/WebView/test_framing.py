@@ -15,7 +15,7 @@ def test_other_sites_cannot_frame_the_pages_to_overhear_the_bridge(server, host)
     host._load_finished = False
     host.view.load_html('<!doctype html><title>other site</title><iframe src="%s"></iframe>' % page, outside)
     host.wait_for(lambda: host._load_finished, 15, "the other site's page to load")
-    host.settle(3)
+    host.settle()
     # frame-ancestors 'none' (and X-Frame-Options for web views that ignore it): the framed page never runs.
     assert host.names(host.message_events) == [] and host.names(host.queue_events) == []
     assert host.run_js("document.title") == "other site"
@@ -35,5 +35,5 @@ def test_the_pages_cannot_frame_another_origin(server, host):
         var f=document.createElement('iframe'); f.src=%r; document.body.appendChild(f); return true;})()""" % foreign)
     host.wait_for(lambda: host.run_js("window.__violations.length") > 0, 10, "a CSP violation report")
     assert host.run_js("window.__violations") == ["frame-src"]
-    host.settle(2)
+    host.settle()
     assert host.message_events[before:] == [], "nothing inside a foreign frame got to post bridge messages"

@@ -76,10 +76,19 @@ import Testing
         #expect(throws: SettingsError.self) { try settings.validate(file: "service.json") }
     }
 
-    /// Issue 30: recovery keeps its meaning. A reset password proves the mailbox, not the second factor.
+    /// Issue 30: recovery keeps its meaning. A reset password proves the mailbox, not the second factor; the
+    /// account's passkey stays too.
     @Test func aPasswordResetLeavesTheSecondFactorAndPasskeysInPlace() async throws {
         try await withAPI { api, world in
-            let grant = try #require(try await world.register("kept@example.com").grant)
+            let registered = try await world.register("kept@example.com")
+            let grant = try #require(registered.grant)
+            // A passkey as a finished ceremony stores it.
+            try await world.service.store.passkeys.insert(
+                Passkey(
+                    credentialID: "cred-kept", userID: registered.user.id, name: "Phone", publicKey: [1, 2, 3],
+                    signCount: 0, backupEligible: true, backedUp: true, transports: ["internal"],
+                    createdAt: world.time.now()))
+            #expect(try await world.service.store.passkeys.list(userID: registered.user.id).map(\.credentialID) == ["cred-kept"])
             let setup = try await api.post("/second_factor/setup", ["access_token": grant.accessToken])
             let secret = try #require(Self.secret(setup.json["secret"] as? String))
             let code = TOTP(secret: secret).code(step: TOTP.step(at: world.service.time.now()))
@@ -101,6 +110,7 @@ import Testing
             #expect((signIn.json["second_factor_ticket"] as? String)?.count == 43)
             #expect(
                 signIn.json["error_description"] as? String == "enter the code from your authenticator app, or a recovery code")
+            #expect(try await world.service.store.passkeys.list(userID: registered.user.id).map(\.credentialID) == ["cred-kept"])
         }
     }
 

@@ -27,7 +27,8 @@ import Testing
             try await Self.eventually {
                 try await !service.store.audit.list(AuditFilter(action: "provider.token_revoked")).isEmpty
             }
-            #expect(try await service.store.identities.list(userID: user.id).allSatisfy { $0.providerToken == nil })
+            let links = try await service.store.identities.list(userID: user.id)
+            #expect(links.count == 1 && links.allSatisfy { $0.providerToken == nil }, "\(links)")
             #expect(try await service.store.providerRevocations.pendingCount() == 0)
             let audit = try await service.store.audit.list(AuditFilter(action: "provider.token_revoked"))
             #expect(audit.map(\.outcome) == [AuditEntry.success] && audit.map(\.target) == ["mock"])
