@@ -33,7 +33,7 @@ import Testing
             #expect(userByName.disabledAt != nil && userByName.number != nil && !userByName.profile.isEmpty)
             #expect(try SQLiteUserRepository.user(id: "u-1", in: db) == userByName)
         }
-        let lookup = try #require(try await CaptureDatabase.repositories(pool).tokens.findWithUser(hash: "key"))
+        let lookup = try #require(try await CaptureDatabase.repositories(pool).checks.check("key", .user))
         let stored = try await pool.read { db in try User.fetchOne(db, sql: "SELECT * FROM users") }
         #expect(lookup.user == stored && lookup.record.hash == "key")
     }

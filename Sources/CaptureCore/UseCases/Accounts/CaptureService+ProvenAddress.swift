@@ -22,7 +22,7 @@ extension CaptureService {
     /// checked before the one-use token is spent, so the session goes on once the address is proven.
     func requireProvenAddress(presenting token: String, client: Client) async throws {
         guard client.requireVerifiedEmail,
-            let lookup = try await store.tokens.findWithUser(hash: TokenMinter.key(token)),
+            let lookup = try await store.checks.check(TokenMinter.key(token), .user),
             lookup.record.clientID == client.clientID, let user = lookup.user
         else { return }
         try await requireProvenAddress(of: user, client: client)

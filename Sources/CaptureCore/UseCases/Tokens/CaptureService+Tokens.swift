@@ -101,19 +101,19 @@ extension CaptureService {
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
         let (user, lookup) = try await authenticated(accessToken: accessToken, { $0 }) {
-            try await store.tokens.findWithUser(hash: $0)
+            try await store.checks.check($0, .user)
         }
         return (user, lookup.record)
     }
 
-    /// `authenticate` for `/entity`: the user's record as stored comes with the check (`TokenRepository.findWithRecord`).
-    func authenticatedRecord(accessToken: String?) async throws -> (User, RecordLookup) {
-        try await authenticated(accessToken: accessToken, { $0.check }) { try await store.tokens.findWithRecord(hash: $0) }
+    /// `authenticate` for `/entity`: the user's record as stored comes with the check (`TokenChecks`, `.record`).
+    func authenticatedRecord(accessToken: String?) async throws -> (User, TokenCheck) {
+        try await authenticated(accessToken: accessToken, { $0 }) { try await store.checks.check($0, .record) }
     }
 
     /// `authenticate`'s checks on what `find` reads for the token's key (its `check`).
     private func authenticated<Lookup>(
-        accessToken: String?, _ check: (Lookup) -> TokenLookup, _ find: (String) async throws -> Lookup?
+        accessToken: String?, _ check: (Lookup) -> TokenCheck, _ find: (String) async throws -> Lookup?
     ) async throws -> (User, Lookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
         guard let found = try await find(TokenMinter.key(accessToken)) else { throw CaptureError.invalidAccessToken }
@@ -141,10 +141,10 @@ extension CaptureService {
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
         guard !token.isEmpty else { return nil }
-        return introspection(of: try await store.tokens.findWithAccount(hash: TokenMinter.key(token)))
+        return introspection(of: try await store.checks.check(TokenMinter.key(token), .account))
     }
 
-    func introspection(of lookup: AccountLookup?) -> Introspection? {
+    func introspection(of lookup: TokenCheck?) -> Introspection? {
         guard let lookup, lookup.record.kind.authorizes, lookup.record.state(at: time.now()) == .active,
             let account = lookup.account, !account.isDisabled
         else { return nil }
@@ -157,8 +157,8 @@ extension CaptureService {
     public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
-        var lookup: AccountLookup?
-        if let presented { lookup = try await store.tokens.findWithAccount(hash: TokenMinter.key(presented)) }
+        var lookup: TokenCheck?
+        if let presented { lookup = try await store.checks.check(TokenMinter.key(presented), .account) }
         let client = try await authenticateClient(id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {
             throw CaptureError.invalidClient
