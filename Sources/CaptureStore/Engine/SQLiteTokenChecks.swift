@@ -63,7 +63,7 @@ enum TokenCheckSQL {
     /// The token, who its account is (from `users_standing` alone, as in `SQLiteTokenRepository.redemptionSQL`, with
     /// its row id for `ChangeStamps`) and the clients' version.
     static let account = """
-        SELECT \(TokenRecord.selection), users.id, users.email, users.disabledAt,
+        SELECT \(TokenRow.selection), users.id, users.email, users.disabledAt,
             (\(SQLiteClientRepository.versionQuery)), users.rowid, users.emailVerifiedAt IS NOT NULL
         FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
         """
@@ -76,38 +76,38 @@ enum TokenCheckSQL {
 
     /// A check not kept: the token, its user, the clients' version, the user's row id, whether it has linked accounts.
     static let withUser = """
-        SELECT \(TokenRecord.selection), \(User.selection),
+        SELECT \(TokenRow.selection), \(UserRow.selection),
             (\(SQLiteClientRepository.versionQuery)), users.rowid, \(linked)
         FROM tokens LEFT JOIN users ON users.id = tokens.userID WHERE tokens.hash = ?
         """
 
     /// A kept check's user by row id, and whether it has linked accounts.
-    static let userByRow = "SELECT \(User.selection), \(linked) FROM users WHERE rowid = ?"
+    static let userByRow = "SELECT \(UserRow.selection), \(linked) FROM users WHERE rowid = ?"
 }
 
-/// The token checks' rows, decoded by position (`TokenRecord.selection`, `User.selection`).
+/// The token checks' rows, decoded by position (`TokenRow.selection`, `UserRow.selection`).
 enum TokenCheckRow {
     /// `TokenCheckSQL.account`'s row.
     static func account(_ row: SelectedColumns) -> (check: TokenCheck, userRow: Int64?) {
-        let after = TokenRecord.selectionCount
+        let after = TokenRow.selectionCount
         let account: AccountSummary? = (row[after] as String?).map { id in
             AccountSummary(id: id, email: row[after + 1], emailVerified: row[after + 5], disabledAt: row[after + 2])
         }
         let check = TokenCheck(
-            record: TokenRecord(row: row, selectionAt: 0), account: account, clientsVersion: row[after + 3] ?? 0)
+            record: TokenRow.token(row, at: 0), account: account, clientsVersion: row[after + 3] ?? 0)
         return (check, row[after + 4])
     }
 
     /// `TokenCheckSQL.withUser`'s row: for `.record` the user's profile is left as its stored text.
     static func withUser(_ row: SelectedColumns, depth: TokenCheck.Depth) -> (check: TokenCheck, userRow: Int64?, linked: Bool) {
-        let userAt = TokenRecord.selectionCount, after = userAt + User.selectionCount
+        let userAt = TokenRow.selectionCount, after = userAt + UserRow.selectionCount
         let found = (row[userAt] as String?) != nil
         let entity = depth == .record
         let check = TokenCheck(
-            record: TokenRecord(row: row, selectionAt: 0),
-            user: found ? User(row: row, selectionAt: userAt, parsingProfile: !entity) : nil,
+            record: TokenRow.token(row, at: 0),
+            user: found ? UserRow.user(row, at: userAt, parsingProfile: !entity) : nil,
             clientsVersion: row[after] as Int64? ?? 0,
-            storedProfile: found && entity ? User.storedProfile(row, selectionAt: userAt) : nil)
+            storedProfile: found && entity ? UserRow.storedProfile(row, at: userAt) : nil)
         return (check, row[after + 1] as Int64?, row[after + 2] as Bool)
     }
 
@@ -115,9 +115,9 @@ enum TokenCheckRow {
     static func user(_ row: SelectedColumns, of kept: TokenCheck, depth: TokenCheck.Depth) -> (check: TokenCheck, linked: Bool) {
         let entity = depth == .record
         let check = TokenCheck(
-            record: kept.record, user: User(row: row, selectionAt: 0, parsingProfile: !entity),
-            clientsVersion: kept.clientsVersion, storedProfile: entity ? User.storedProfile(row, selectionAt: 0) : nil)
-        return (check, row[User.selectionCount] as Bool)
+            record: kept.record, user: UserRow.user(row, at: 0, parsingProfile: !entity),
+            clientsVersion: kept.clientsVersion, storedProfile: entity ? UserRow.storedProfile(row, at: 0) : nil)
+        return (check, row[UserRow.selectionCount] as Bool)
     }
 }
 

@@ -22,13 +22,13 @@ struct SQLiteTokenRepository: TokenRepository {
 
     /// The hot statements' texts are made once (GRDB finds a cached statement by its text): interpolating them anew
     /// cost every lookup an allocation and a copy of a few hundred bytes.
-    private static let tokenSQL = "SELECT \(TokenRecord.selection) FROM tokens WHERE hash = ?"
+    private static let tokenSQL = "SELECT \(TokenRow.selection) FROM tokens WHERE hash = ?"
 
     /// By the unique index, through a cached prepared statement: generating and authorizing the SQL anew cost more
     /// than the lookup itself.
     static func token(hash: String, in db: Database) throws -> TokenRecord? {
         let statement = try db.cachedStatement(sql: tokenSQL)
-        return try statement.first(arguments: [hash]) { TokenRecord(row: $0, selectionAt: 0) }
+        return try statement.first(arguments: [hash]) { TokenRow.token($0, at: 0) }
     }
 
     /// Through a cached statement naming every column, dates written by `StoredDate`: GRDB's record encoding and its
@@ -52,15 +52,15 @@ struct SQLiteTokenRepository: TokenRepository {
     /// index alone, no page of the users table (whose rows hold the stored profiles). SQLite would pick the primary
     /// key's index and then read the row.
     static let redemptionSQL = """
-        SELECT \(TokenRecord.selection), users.id, users.disabledAt
+        SELECT \(TokenRow.selection), users.id, users.disabledAt
         FROM tokens LEFT JOIN users INDEXED BY users_standing ON users.id = tokens.userID WHERE tokens.hash = ?
         """
 
     /// The token with this key and whether its account is deactivated or gone.
     private static func tokenAndStanding(hash: String, in db: Database) throws -> (TokenRecord, disabled: Bool)? {
         try db.cachedStatement(sql: redemptionSQL).first(arguments: [hash]) { row in
-            let after = TokenRecord.selectionCount
-            return (TokenRecord(row: row, selectionAt: 0), (row[after] as String?) == nil || (row[after + 1] as Date?) != nil)
+            let after = TokenRow.selectionCount
+            return (TokenRow.token(row, at: 0), (row[after] as String?) == nil || (row[after + 1] as Date?) != nil)
         }
     }
 
@@ -73,28 +73,28 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func find(id: Int64) async throws -> TokenRecord? {
-        try await writer.read { db in try TokenRecord.fetchOne(db, key: id) }
+        try await writer.read { db in try TokenRow.fetchOne(db, key: id)?.value }
     }
 
     /// The SHA-256 starts a plain key and follows the mint time in a time-led one (`TokenRecord.fingerprint`).
     func find(fingerprint prefix: String) async throws -> [TokenRecord] {
         try await writer.read { db in
             let lengths = TokenRecord.keyLengths
-            return try TokenRecord.filter(
+            return try TokenRow.filter(
                 sql: "(length(hash) = ? AND hash LIKE ?) OR (length(hash) = ? AND substr(hash, ?) LIKE ?)",
                 arguments: [lengths.plain, prefix + "%", lengths.timeLed, lengths.timeLed - lengths.plain + 1, prefix + "%"]
-            ).limit(10).fetchAll(db)
+            ).limit(10).values(db)
         }
     }
 
     func list(_ filter: TokenFilter) async throws -> [TokenRecord] {
         try await writer.read { db in
-            var request = TokenRecord.all()
+            var request = TokenRow.all()
             if let user = filter.userID { request = request.filter(Column("userID") == user) }
             if let client = filter.clientID { request = request.filter(Column("clientID") == client) }
             if let kind = filter.kind { request = request.filter(Column("kind") == kind.rawValue) }
             if let state = filter.state { request = request.filter(Self.predicate(state, at: filter.now)) }
-            return try request.order(Column("id").desc).limit(filter.page.limit, offset: filter.page.offset).fetchAll(db)
+            return try request.order(Column("id").desc).limit(filter.page.limit, offset: filter.page.offset).values(db)
         }
     }
 
@@ -133,7 +133,7 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func revoke(id: Int64, at date: Date) async throws -> RevokedTokens {
-        try await writer.write { db in try Self.revoke(TokenRecord.filter(key: id), at: date, in: db) }
+        try await writer.write { db in try Self.revoke(TokenRow.filter(key: id), at: date, in: db) }
     }
 
     func revokeChain(_ chainID: String, of userID: String, at date: Date) async throws -> RevokedTokens {
@@ -141,25 +141,25 @@ struct SQLiteTokenRepository: TokenRepository {
     }
 
     func revokeAll(userID: String, at date: Date) async throws -> RevokedTokens {
-        try await writer.write { db in try Self.revoke(TokenRecord.filter(Column("userID") == userID), at: date, in: db) }
+        try await writer.write { db in try Self.revoke(TokenRow.filter(Column("userID") == userID), at: date, in: db) }
     }
 
     func revokeAll(userID: String, exceptChain: String, at date: Date) async throws -> RevokedTokens {
         try await writer.write { db in
             try Self.revoke(
-                TokenRecord.filter(Column("userID") == userID && Self.chain != exceptChain)
+                TokenRow.filter(Column("userID") == userID && Self.chain != exceptChain)
                     .filter(Column("kind") != TokenKind.device.rawValue),
                 at: date, in: db)
         }
     }
 
     func revokeAll(clientID: String, at date: Date) async throws -> RevokedTokens {
-        try await writer.write { db in try Self.revoke(TokenRecord.filter(Column("clientID") == clientID), at: date, in: db) }
+        try await writer.write { db in try Self.revoke(TokenRow.filter(Column("clientID") == clientID), at: date, in: db) }
     }
 
     func purge(expiredBefore cutoff: Date, accessIssuedBefore: Date) async throws -> Int {
         try await writer.write { db in
-            try TokenRecord.filter(Column("expiresAt") < cutoff)
+            try TokenRow.filter(Column("expiresAt") < cutoff)
                 .filter(Column("kind") != TokenKind.access.rawValue || Column("issuedAt") < accessIssuedBefore)
                 .deleteAll(db)
         }
@@ -167,12 +167,12 @@ struct SQLiteTokenRepository: TokenRepository {
 
     private static func revokeChain(_ chainID: String, of userID: String, at date: Date, in db: Database) throws -> RevokedTokens
     {
-        try revoke(TokenRecord.filter(Column("userID") == userID && chain == chainID), at: date, in: db)
+        try revoke(TokenRow.filter(Column("userID") == userID && chain == chainID), at: date, in: db)
     }
 
     /// Revokes the tokens of `request` not revoked yet, counting them by kind first (same transaction).
     private static func revoke(
-        _ request: QueryInterfaceRequest<TokenRecord>, at date: Date, in db: Database
+        _ request: QueryInterfaceRequest<TokenRow>, at date: Date, in db: Database
     ) throws -> RevokedTokens {
         let live = request.filter(revokedAt == nil)
         var byKind: [TokenKind: Int] = [:]
