@@ -2,8 +2,8 @@ import CaptureCore
 import Foundation
 import Synchronization
 
-/// Token checks (`/oauth/introspect`, `/verify`, the token half of `/entity`) answered from memory: the lookup of an
-/// active access token of an active account, kept until its token row, its user row or a client changes anywhere
+/// Token checks (`/oauth/introspect`, `/verify`, the token half of `/entity`) answered from memory (the table behind
+/// `CachedTokenChecks`): what `.account` reads of an active access token of an active account, kept until its token row, its user row or a client changes anywhere
 /// (`ChangeStamps`), bounded by `capacity` entries. Anything else (revoked, used, disabled, not found, other kinds) is
 /// read every time, so a refusal never comes from here. Expiry is the caller's rule, checked on every answer as it is
 /// on a read.
@@ -33,13 +33,13 @@ public final class TokenCheckCache: Sendable {
     /// Read before the database, and passed to `keep` with what was read.
     public var generation: UInt64 { stamps.generation }
 
-    /// The lookup `key` had when it was kept, unless anything it depends on changed since.
-    public func lookup(key: String) -> AccountLookup? {
-        kept(key: key)?.lookup
+    /// The check `key` had when it was kept (at `.account`), unless anything it depends on changed since.
+    public func lookup(key: String) -> TokenCheck? {
+        kept(key: key)?.check
     }
 
     /// `lookup(key:)` and the row id of the token's user, so that its row can be read without the token's.
-    public func kept(key: String) -> (lookup: AccountLookup, userRow: Int64)? {
+    public func kept(key: String) -> (check: TokenCheck, userRow: Int64)? {
         guard let digest = Digest(key: key) else { return nil }
         guard let (entry, words) = state.withLock({ state in state.entry(digest).map { ($0, state.words) } }) else {
             return nil
@@ -53,15 +53,15 @@ public final class TokenCheckCache: Sendable {
             }
             return nil
         }
-        return (entry.lookup(key: key, words: words), entry.userRow)
+        return (entry.check(key: key, words: words), entry.userRow)
     }
 
-    /// Keeps `lookup`, read after `generation` was, if it is one this cache holds.
-    public func keep(_ lookup: AccountLookup, key: String, userRow: Int64, generation: UInt64) {
-        let record = lookup.record
+    /// Keeps `check` (what of it `.account` reads), read after `generation` was, if it is one this cache holds.
+    public func keep(_ check: TokenCheck, key: String, userRow: Int64, generation: UInt64) {
+        let record = check.record
         guard record.kind == .access, let tokenRow = record.id, record.revokedAt == nil, record.usedAt == nil,
             record.refreshSecret == nil, record.redirectURI == nil, record.codeChallenge == nil, record.hash == key,
-            let account = lookup.account, account.disabledAt == nil, account.id == record.userID,
+            let account = check.account, account.disabledAt == nil, account.id == record.userID,
             let digest = Digest(key: key)
         else { return }
         state.withLock { state in
@@ -69,7 +69,7 @@ public final class TokenCheckCache: Sendable {
                 let provider = state.word(record.authProvider), let device = state.device(record.device)
             else { return }
             let entry = Entry(
-                tokenRow: tokenRow, userRow: userRow, filledAt: generation, clientsVersion: lookup.clientsVersion,
+                tokenRow: tokenRow, userRow: userRow, filledAt: generation, clientsVersion: check.clientsVersion,
                 issuedAt: record.issuedAt, expiresAt: record.expiresAt, userID: CompactID(record.userID),
                 clientID: clientID, scope: scope, authProvider: provider, chainID: CompactID(record.chainID),
                 emailVerified: account.emailVerified, device: device, email: account.email)
@@ -241,14 +241,14 @@ public final class TokenCheckCache: Sendable {
         /// `device` when the token has none.
         static let noWord = UInt16.max
 
-        func lookup(key: String, words: [String]) -> AccountLookup {
+        func check(key: String, words: [String]) -> TokenCheck {
             let userID = userID.text
             var record = TokenRecord(
                 kind: .access, hash: key, userID: userID, clientID: words[Int(clientID)], chainID: chainID.text,
                 scope: words[Int(scope)], authProvider: words[Int(authProvider)], issuedAt: issuedAt, expiresAt: expiresAt)
             record.id = tokenRow
             if device != Self.noWord { record.device = words[Int(device)] }
-            return AccountLookup(
+            return TokenCheck(
                 record: record, account: AccountSummary(id: userID, email: email, emailVerified: emailVerified, disabledAt: nil),
                 clientsVersion: clientsVersion)
         }

@@ -47,7 +47,7 @@ struct PostgresClientRepository: ClientRepository {
             legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
             allow_unverified_email, site_name, verify_email_url, password_recover_url, created_at)
         VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
-            \(client.allowedOrigins), \(client.responseTypes), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
+            \(client.allowedOrigins), \(client.responseTypes.map(\.rawValue)), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
             \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.allowUnverifiedEmail),
             \(client.siteName), \(client.verifyEmailURL), \(client.passwordRecoverURL), \(client.createdAt))
         \(unescaped: onConflict)
@@ -86,7 +86,7 @@ struct PostgresClientRepository: ClientRepository {
         var client = Client(
             clientID: try c("client_id"), name: try c("name"), secretHash: try c("secret_hash"),
             redirectURIs: try c("redirect_uris"), allowedOrigins: try c("allowed_origins"),
-            responseTypes: try c("response_types"), legacyTokenURL: try c("legacy_token_url"),
+            responseTypes: ResponseType.list(try c("response_types")), legacyTokenURL: try c("legacy_token_url"),
             accessTokenLifeHours: try c("access_token_life_hours"), createdAt: try c("created_at"))
         client.keepSessionsOnPasswordChange = try c("keep_sessions_on_password_change")
         client.requireVerifiedEmail = try c("require_verified_email")

@@ -56,7 +56,8 @@ public final class PostgresDatabase: Sendable {
         }
         return Repositories(
             users: PostgresUserRepository(store: named("users")),
-            tokens: PostgresTokenRepository(store: named("tokens"), checks: checks),
+            tokens: PostgresTokenRepository(store: named("tokens")),
+            checks: PostgresTokenChecks(store: named("tokens")).cached(by: checks, metrics: metrics),
             clients: PostgresClientRepository(store: named("clients"), changes: changes),
             throttle: PostgresThrottleRepository(store: named("throttle")),
             codes: PostgresCodeRepository(store: named("codes")),

@@ -1,4 +1,3 @@
-import CaptureCache
 import CaptureCore
 import Foundation
 import PostgresNIO
@@ -7,13 +6,10 @@ import PostgresNIO
 /// once, the second waits for the first's commit, then sees it used (and `RedemptionRule` revokes the chain).
 struct PostgresTokenRepository: TokenRepository {
     let store: PostgresStore
-    /// Token checks kept in memory (the server's, while its change notices are heard); none elsewhere.
-    var checks: TokenCheckCache? = nil
     let redemptions: RedemptionGroups
 
-    init(store: PostgresStore, checks: TokenCheckCache? = nil) {
+    init(store: PostgresStore) {
         self.store = store
-        self.checks = checks
         redemptions = RedemptionGroups(store: store)
     }
 
@@ -42,102 +38,6 @@ struct PostgresTokenRepository: TokenRepository {
 
     func find(hash: String) async throws -> TokenRecord? {
         try await store.read(prepared: TokenStatement(key: hash)).first.map(Self.record)
-    }
-
-    func findWithUser(hash: String) async throws -> TokenLookup? {
-        try await lookup(hash: hash, forEntity: false)?.check
-    }
-
-    func findWithRecord(hash: String) async throws -> RecordLookup? {
-        try await lookup(hash: hash, forEntity: true)
-    }
-
-    /// The token, its user and (for `/entity`) the user's linked accounts and passkeys. With the token's check kept in
-    /// `checks`, only the user's row is read (`KeptUserStatement`); otherwise one statement reads the token, its user
-    /// and the clients' version (`TokenUserStatement`), and what it read is kept when it is a check `checks` holds.
-    /// Either statement also says whether the user has linked accounts or passkeys; only then are they listed (most
-    /// records have neither: one round trip).
-    private func lookup(hash: String, forEntity: Bool) async throws -> RecordLookup? {
-        if let checks, let (kept, _) = checks.kept(key: hash), let found = try await user(of: kept, forEntity: forEntity) {
-            store.metrics.tokenCheck(kept: true)
-            return found
-        }
-        if checks != nil { store.metrics.tokenCheck(kept: false) }
-        let generation = checks?.generation
-        let rows = try await store.read(prepared: TokenUserStatement(key: hash))
-        guard let row = rows.first else { return nil }
-        let columns = Columns(row)
-        let token = try Self.record(row)
-        let found = try columns("u_id", as: String?.self) != nil
-        let user = found ? try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity) : nil
-        let lookup = try await listing(
-            TokenLookup(record: token, user: user, clientsVersion: try columns("clients_version")), row,
-            forEntity: forEntity && found)
-        if let checks, let generation, let user, let key = try columns("u_key", as: Int64?.self) {
-            let account = AccountSummary(
-                id: user.id, email: user.email, emailVerified: user.emailVerifiedAt != nil, disabledAt: user.disabledAt)
-            checks.keep(
-                AccountLookup(record: token, account: account, clientsVersion: lookup.check.clientsVersion), key: hash,
-                userRow: key, generation: generation)
-        }
-        return lookup
-    }
-
-    /// Whether the selected user (`u`) has linked accounts or passkeys (index lookups).
-    static let linkedColumns = """
-        ,
-            EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id) AS has_identities,
-            EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id) AS has_passkeys
-        """
-
-    /// A kept check's lookup with its user's row, read by id (`KeptUserStatement`); nil when the row is gone.
-    private func user(of kept: AccountLookup, forEntity: Bool) async throws -> RecordLookup? {
-        guard let row = try await store.read(prepared: KeptUserStatement(key: kept.record.userID)).first else {
-            return nil
-        }
-        let user = try PostgresUserRepository.record(row, prefix: "u_", parsingProfile: !forEntity)
-        return try await listing(
-            TokenLookup(record: kept.record, user: user, clientsVersion: kept.clientsVersion), row, forEntity: forEntity)
-    }
-
-    /// `check` with, for `/entity`, the user's stored profile text and the linked accounts and passkeys the row says
-    /// there are.
-    private func listing(_ check: TokenLookup, _ row: PostgresRow, forEntity: Bool) async throws -> RecordLookup {
-        guard forEntity, let userID = check.user?.id else {
-            return RecordLookup(check: check, storedProfile: nil, profiles: [])
-        }
-        let columns = Columns(row)
-        let linked =
-            try columns("has_identities", as: Bool.self)
-            ? try await PostgresIdentityRepository(store: store).list(userID: userID) : []
-        let passkeys =
-            try columns("has_passkeys", as: Bool.self)
-            ? try await PostgresPasskeyRepository(store: store).list(userID: userID) : []
-        return RecordLookup(check: check, storedProfile: try columns("u_profile"), profiles: linked, passkeys: passkeys)
-    }
-
-    /// From `checks` while nothing it depends on has changed, else one statement (`TokenAccountStatement`): the token,
-    /// its account's standing and the clients' version, kept in `checks` when it is one they hold.
-    func findWithAccount(hash: String) async throws -> AccountLookup? {
-        if let checks {
-            let kept = checks.lookup(key: hash)
-            store.metrics.tokenCheck(kept: kept != nil)
-            if let kept { return kept }
-        }
-        let generation = checks?.generation
-        let rows = try await store.read(prepared: TokenAccountStatement(key: hash))
-        guard let row = rows.first else { return nil }
-        let columns = Columns(row)
-        let account = try columns("account_id", as: String?.self).map { id in
-            AccountSummary(
-                id: id, email: try columns("account_email"), emailVerified: try columns("account_email_verified"),
-                disabledAt: try columns("account_disabled_at", as: Date?.self))
-        }
-        let lookup = AccountLookup(record: try Self.record(row), account: account, clientsVersion: try columns("clients_version"))
-        if let checks, let generation, let key = try columns("account_key", as: Int64?.self) {
-            checks.keep(lookup, key: hash, userRow: key, generation: generation)
-        }
-        return lookup
     }
 
     func find(id: Int64) async throws -> TokenRecord? {

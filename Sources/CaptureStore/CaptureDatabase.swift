@@ -84,7 +84,7 @@ public enum CaptureDatabase {
     private static func repositories(
         _ writer: any DatabaseWriter, metrics: CaptureMetrics, pointReaders: PointReaders?
     ) -> Repositories {
-        let checks = (writer as? DatabasePool).flatMap { pool in
+        let cache = (writer as? DatabasePool).flatMap { pool in
             (try? ChangeStamps.forDatabase(at: pool.path)).map { TokenCheckCache(stamps: $0) }
         }
         let groupCommit = GroupCommit(writer: writer)
@@ -95,7 +95,8 @@ public enum CaptureDatabase {
         }
         return Repositories(
             users: SQLiteUserRepository(writer: named("users")),
-            tokens: SQLiteTokenRepository(writer: named("tokens"), checks: checks),
+            tokens: SQLiteTokenRepository(writer: named("tokens")),
+            checks: SQLiteTokenChecks(writer: named("tokens")).cached(by: cache, metrics: metrics),
             clients: SQLiteClientRepository(writer: named("clients")),
             throttle: SQLiteThrottleRepository(writer: named("throttle")),
             codes: SQLiteCodeRepository(writer: named("codes")),

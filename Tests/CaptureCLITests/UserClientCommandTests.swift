@@ -163,7 +163,7 @@ struct ClientCommandTests {
 
         let client = try await world.service.clients.authenticateClient(id: "backend-one", secret: secret)
         #expect(client.redirectURIs == ["https://app.example.com/cb"])
-        #expect(client.responseTypes == ["code"])
+        #expect(client.responseTypes == [.code])
 
         let shown = try await cli.run(["client", "show", "backend-one"])
         #expect(shown.status == 0, "\(shown.stderr)")

@@ -55,7 +55,7 @@ import Testing
                 "confidential": .bool(client.isConfidential),
                 "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
                 "allowed_origins": .array(client.allowedOrigins.map(JSONValue.string)),
-                "response_types": .array(client.responseTypes.map(JSONValue.string)),
+                "response_types": .array(client.responseTypes.map { JSONValue.string($0.rawValue) }),
                 "legacy_token_url": .bool(client.legacyTokenURL),
                 "access_token_life_hours": client.accessTokenLifeHours.map(JSONValue.double) ?? .null,
                 "site_name": .optional(client.siteName), "verify_email_url": .optional(client.verifyEmailURL),

@@ -56,6 +56,6 @@ import Testing
     static func client(_ id: String) -> Client {
         Client(
             clientID: id, name: id, secretHash: nil, redirectURIs: ["https://app.example/done"], allowedOrigins: [],
-            responseTypes: ["token"], legacyTokenURL: false, accessTokenLifeHours: nil, createdAt: Date())
+            responseTypes: [.token], legacyTokenURL: false, accessTokenLifeHours: nil, createdAt: Date())
     }
 }

@@ -15,7 +15,7 @@ import Testing
     typealias Fixtures = RepositoryConformanceTests
 
     /// Whether a check would let the token through (expiry is the caller's rule; these never expire in the test).
-    static func good(_ lookup: AccountLookup?) -> Bool {
+    static func good(_ lookup: TokenCheck?) -> Bool {
         guard let lookup, let account = lookup.account else { return false }
         return lookup.record.revokedAt == nil && account.disabledAt == nil
     }
@@ -45,9 +45,9 @@ import Testing
                 let id = try #require(try await first.tokens.find(hash: token.hash)?.id)
                 // Kept by both (the second read of each is answered from memory).
                 for store in [first, second] {
-                    #expect(Self.good(try await store.tokens.findWithAccount(hash: token.hash)))
-                    #expect(Self.good(try await store.tokens.findWithAccount(hash: token.hash)))
-                    #expect(try await store.tokens.findWithRecord(hash: token.hash)?.check.user?.email == user.email)
+                    #expect(Self.good(try await store.checks.check(token.hash, .account)))
+                    #expect(Self.good(try await store.checks.check(token.hash, .account)))
+                    #expect(try await store.checks.check(token.hash, .record)?.user?.email == user.email)
                 }
                 switch round % 5 {
                 case 0: try await first.tokens.revoke(id: id, at: Fixtures.now)
@@ -58,10 +58,10 @@ import Testing
                     user.disabledAt = Fixtures.now
                     try await first.users.update(user)
                 }
-                #expect(!Self.good(try await first.tokens.findWithAccount(hash: token.hash)), "round \(round): here, at once")
+                #expect(!Self.good(try await first.checks.check(token.hash, .account)), "round \(round): here, at once")
                 let started = clock.now
                 let refused = try await PostgresInstances.eventually(TestTiming.patience) {
-                    try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
+                    try await !Self.good(second.checks.check(token.hash, .account))
                 }
                 #expect(refused, "round \(round): there, once the notice arrives")
                 if refused { delays.append(clock.now - started) }
@@ -73,13 +73,13 @@ import Testing
             // The account deleted: its checks go with it, here at once and there within a second.
             let last = Fixtures.token(.access, "kept-last", user: user.id, chain: "chain-last")
             try await first.tokens.insert([last])
-            for store in [first, second] { _ = try await store.tokens.findWithAccount(hash: last.hash) }
-            #expect(Self.good(try await second.tokens.findWithAccount(hash: last.hash)))
+            for store in [first, second] { _ = try await store.checks.check(last.hash, .account) }
+            #expect(Self.good(try await second.checks.check(last.hash, .account)))
             #expect(try await first.users.delete(id: user.id))
-            #expect(try await first.tokens.findWithAccount(hash: last.hash) == nil)
+            #expect(try await first.checks.check(last.hash, .account) == nil)
             #expect(
                 try await PostgresInstances.eventually(TestTiming.patience) {
-                    try await second.tokens.findWithAccount(hash: last.hash) == nil
+                    try await second.checks.check(last.hash, .account) == nil
                 })
             try Self.report(delays, of: 25, "one at a time")
         }
@@ -98,8 +98,8 @@ import Testing
                 let token = Fixtures.token(.access, "load-\(n)", user: user.id, chain: "load-\(n)")
                 try await first.tokens.insert([token])
                 tokens.append((token.hash, try #require(try await first.tokens.find(hash: token.hash)?.id)))
-                _ = try await second.tokens.findWithAccount(hash: token.hash)
-                #expect(Self.good(try await second.tokens.findWithAccount(hash: token.hash)))
+                _ = try await second.checks.check(token.hash, .account)
+                #expect(Self.good(try await second.checks.check(token.hash, .account)))
             }
             let clock = ContinuousClock()
             let revoked = try await withThrowingTaskGroup(of: [(String, ContinuousClock.Instant)].self) { group in
@@ -119,7 +119,7 @@ import Testing
                 let deadline = clock.now + TestTiming.patience
                 while refusedAt.count < tokens.count && clock.now < deadline {
                     for token in tokens where refusedAt[token.hash] == nil {
-                        if !Self.good(try await second.tokens.findWithAccount(hash: token.hash)) {
+                        if !Self.good(try await second.checks.check(token.hash, .account)) {
                             refusedAt[token.hash] = clock.now
                         }
                     }
@@ -146,12 +146,12 @@ import Testing
             func keptThenRevokedUntold(_ name: String) async throws -> TokenRecord {
                 let token = Fixtures.token(.access, name, user: user.id, chain: name)
                 try await first.tokens.insert([token])
-                _ = try await second.tokens.findWithAccount(hash: token.hash)
+                _ = try await second.checks.check(token.hash, .account)
                 try await pair.read("SET session_replication_role = replica")
                 try await pair.read("UPDATE \(schema).tokens SET revoked_at = now() WHERE hash = '\(token.hash)'")
                 try await pair.read("SET session_replication_role = DEFAULT")
-                #expect(Self.good(try await second.tokens.findWithAccount(hash: token.hash)), "\(name): from memory")
-                #expect(!Self.good(try await first.tokens.findWithAccount(hash: token.hash)), "\(name): read")
+                #expect(Self.good(try await second.checks.check(token.hash, .account)), "\(name): from memory")
+                #expect(!Self.good(try await first.checks.check(token.hash, .account)), "\(name): read")
                 return token
             }
             let clock = ContinuousClock()
@@ -164,7 +164,7 @@ import Testing
             for pid in stopped { #expect(kill(pid, SIGSTOP) == 0) }
             let started = clock.now
             let refused = try await PostgresInstances.eventually(TestTiming.patience) {
-                try await !Self.good(second.tokens.findWithAccount(hash: silent.hash))
+                try await !Self.good(second.checks.check(silent.hash, .account))
             }
             let noticed = clock.now - started
             for pid in stopped { kill(pid, SIGCONT) }
@@ -177,7 +177,7 @@ import Testing
             #expect(try await pair.bothListening())
             let ended = try await PostgresInstances.eventually(TestTiming.patience) {
                 let token = try await keptThenRevokedUntold("ended-\(UUID().uuidString.prefix(8))")
-                return Self.good(try await second.tokens.findWithAccount(hash: token.hash))
+                return Self.good(try await second.checks.check(token.hash, .account))
             }
             #expect(ended, "kept again once listening")
             let token = try await keptThenRevokedUntold("ended")
@@ -185,7 +185,7 @@ import Testing
             let ending = clock.now
             #expect(
                 try await PostgresInstances.eventually(TestTiming.patience) {
-                    try await !Self.good(second.tokens.findWithAccount(hash: token.hash))
+                    try await !Self.good(second.checks.check(token.hash, .account))
                 })
             let read = clock.now - ending
             print("an ended listener's instance read the check after \(read)")

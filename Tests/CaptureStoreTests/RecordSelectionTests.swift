@@ -6,7 +6,7 @@ import Testing
 
 @testable import CaptureStore
 
-/// The hot paths decode tokens and users by position from `TokenRecord.selection` and `User.selection`: the result
+/// The hot paths decode tokens and users by position from `TokenRow.selection` and `UserRow.selection`: the result
 /// must be what the records' decoding by column name gives, every column set.
 @Suite struct RecordSelectionTests {
     @Test func positionalDecodingReadsEveryColumnAsDecodingByName() async throws {
@@ -26,15 +26,15 @@ import Testing
         try await CaptureDatabase.repositories(pool).tokens.insert([token])
 
         try await pool.read { db in
-            let byName = try #require(try TokenRecord.fetchOne(db, sql: "SELECT * FROM tokens"))
+            let byName = try #require(try TokenRow.fetchOne(db, sql: "SELECT * FROM tokens")?.value)
             #expect(byName.usedAt != nil && byName.redirectURI != nil && byName.refreshSecret != nil)
             #expect(try SQLiteTokenRepository.token(hash: "key", in: db) == byName)
-            let userByName = try #require(try User.fetchOne(db, sql: "SELECT * FROM users"))
+            let userByName = try #require(try UserRow.fetchOne(db, sql: "SELECT * FROM users")?.value)
             #expect(userByName.disabledAt != nil && userByName.number != nil && !userByName.profile.isEmpty)
             #expect(try SQLiteUserRepository.user(id: "u-1", in: db) == userByName)
         }
-        let lookup = try #require(try await CaptureDatabase.repositories(pool).tokens.findWithUser(hash: "key"))
-        let stored = try await pool.read { db in try User.fetchOne(db, sql: "SELECT * FROM users") }
+        let lookup = try #require(try await CaptureDatabase.repositories(pool).checks.check("key", .user))
+        let stored = try await pool.read { db in try UserRow.fetchOne(db, sql: "SELECT * FROM users")?.value }
         #expect(lookup.user == stored && lookup.record.hash == "key")
     }
 

@@ -40,20 +40,20 @@ extension RepositoryConformanceTests {
         let before = try await repositories.clients.version()
         try await repositories.clients.insert(Client(clientID: "app", name: "App", createdAt: Self.now))
 
-        let entity = try #require(try await repositories.tokens.findWithRecord(hash: TokenMinter.hash("secret")))
-        let lookup = entity.check
+        let entity = try #require(try await repositories.checks.check(TokenMinter.hash("secret"), .record))
+        let lookup = entity
         #expect(lookup.record.hash == TokenMinter.hash("secret") && lookup.record.id != nil)
         // For /entity the stored profile comes as its text, not parsed.
         #expect(lookup.user?.email == "lookup@example.com" && lookup.user?.profile == [:])
         #expect(entity.storedProfile.flatMap(StoredJSON.object) == user.profile && !user.profile.isEmpty)
         #expect(entity.profiles.map(\.subject) == ["s9"])
         #expect(lookup.clientsVersion != before)
-        let plain = try #require(try await repositories.tokens.findWithUser(hash: TokenMinter.hash("secret")))
+        let plain = try #require(try await repositories.checks.check(TokenMinter.hash("secret"), .user))
         #expect(plain.record == lookup.record && plain.user?.profile == user.profile)
-        #expect(try await repositories.tokens.findWithRecord(hash: "unknown") == nil)
-        #expect(try await repositories.tokens.findWithUser(hash: "unknown") == nil)
+        #expect(try await repositories.checks.check("unknown", .record) == nil)
+        #expect(try await repositories.checks.check("unknown", .user) == nil)
         // The account alone, for introspection and /verify: the same token and version, no profile read.
-        let account = try #require(try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret")))
+        let account = try #require(try await repositories.checks.check(TokenMinter.hash("secret"), .account))
         #expect(account.record == lookup.record && account.clientsVersion == lookup.clientsVersion)
         #expect(
             account.account == AccountSummary(id: user.id, email: "lookup@example.com", emailVerified: false, disabledAt: nil))
@@ -61,9 +61,9 @@ extension RepositoryConformanceTests {
         disabled.disabledAt = Self.now
         disabled.emailVerifiedAt = Self.now
         try await repositories.users.update(disabled)
-        let changed = try await repositories.tokens.findWithAccount(hash: TokenMinter.hash("secret"))?.account
+        let changed = try await repositories.checks.check(TokenMinter.hash("secret"), .account)?.account
         #expect(changed?.disabledAt == Self.now && changed?.emailVerified == true)
-        #expect(try await repositories.tokens.findWithAccount(hash: "unknown") == nil)
+        #expect(try await repositories.checks.check("unknown", .account) == nil)
         let fingerprint = String(TokenMinter.hash("secret").prefix(12))
         #expect(try await repositories.tokens.find(fingerprint: fingerprint).count == 1)
         #expect(try await repositories.tokens.find(fingerprint: "0123456789abcdef").isEmpty)

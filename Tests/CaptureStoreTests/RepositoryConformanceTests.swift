@@ -113,7 +113,7 @@ import Testing
         let (service, cli) = try await Self.twoStores(backend)
         var client = Client(
             clientID: "web", name: "Web", secretHash: "h", redirectURIs: ["https://a.example/cb"],
-            allowedOrigins: ["https://a.example"], responseTypes: ["token", "code"], accessTokenLifeHours: 2,
+            allowedOrigins: ["https://a.example"], responseTypes: [.token, .code], accessTokenLifeHours: 2,
             createdAt: Self.now)
         client.requireVerifiedEmail = true
         let v0 = try await service.repositories.clients.version()

@@ -75,7 +75,7 @@ import Testing
             path = TokenCheckCacheTests.temporaryDatabase(name)
             pool = try CaptureDatabase.open(path: path)
             repositories = CaptureDatabase.repositories(pool)
-            checks = try #require((repositories.tokens as? SQLiteTokenRepository)?.checks)
+            checks = try #require((repositories.checks as? CachedTokenChecks<SQLiteTokenChecks>)?.cache)
             user = try await repositories.users.insert(
                 User(id: UUID().uuidString.lowercased(), email: "\(name)@example.com", passwordHash: nil, createdAt: Date()))
             key = TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))
@@ -95,16 +95,16 @@ import Testing
     @Test func aCheckIsKeptAsItWasReadAndAnsweredFromMemory() async throws {
         let fixture = try await Fixture("kept")
         defer { try? fixture.close() }
-        let read = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        let read = try #require(try await fixture.repositories.checks.check(fixture.key, .account))
         #expect(fixture.checks.count == 1)
-        let kept = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+        let kept = try #require(try await fixture.repositories.checks.check(fixture.key, .account))
         #expect(kept.record == read.record && kept.account == read.account && kept.clientsVersion == read.clientsVersion)
 
         // Software other than capture-bridge (no stamps) changing the file is not seen: the kept check answers.
         let foreign = try DatabaseQueue(path: fixture.path)
         try await foreign.write { db in try db.execute(sql: "UPDATE tokens SET scope = 'changed behind its back'") }
         try foreign.close()
-        #expect(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key)?.record.scope == "openid")
+        #expect(try await fixture.repositories.checks.check(fixture.key, .account)?.record.scope == "openid")
     }
 
     /// Each change through another store on the same file (as capturectl or another instance makes it) retires the
@@ -112,32 +112,32 @@ import Testing
     @Test func aChangeToTheTokenItsUserOrAnyClientIsSeenOnTheNextLookup() async throws {
         let fixture = try await Fixture("retired")
         defer { try? fixture.close() }
-        let tokens = fixture.repositories.tokens
+        let tokens = fixture.repositories.checks
         let otherPool = try CaptureDatabase.open(path: fixture.path)
         defer { try? otherPool.close() }
         let other = CaptureDatabase.repositories(otherPool)
 
-        _ = try await tokens.findWithAccount(hash: fixture.key)
+        _ = try await tokens.check(fixture.key, .account)
         var user = fixture.user
         user.email = "renamed@example.com"
         try await other.users.update(user)
-        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.email == "renamed@example.com")
+        #expect(try await tokens.check(fixture.key, .account)?.account?.email == "renamed@example.com")
 
-        _ = try await tokens.findWithAccount(hash: fixture.key)
+        _ = try await tokens.check(fixture.key, .account)
         user.disabledAt = Date()
         try await other.users.update(user)
-        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.isDisabled == true)
+        #expect(try await tokens.check(fixture.key, .account)?.account?.isDisabled == true)
         #expect(fixture.checks.count == 0, "a disabled account's check is not kept")
         user.disabledAt = nil
         try await other.users.update(user)
 
-        let version = try #require(try await tokens.findWithAccount(hash: fixture.key)).clientsVersion
+        let version = try #require(try await tokens.check(fixture.key, .account)).clientsVersion
         try await other.clients.upsert(Client(clientID: "another", name: "another", createdAt: Date()))
-        #expect(try await tokens.findWithAccount(hash: fixture.key)?.clientsVersion == version + 1)
+        #expect(try await tokens.check(fixture.key, .account)?.clientsVersion == version + 1)
 
-        _ = try await tokens.findWithAccount(hash: fixture.key)
+        _ = try await tokens.check(fixture.key, .account)
         _ = try await other.tokens.revokeAll(userID: fixture.user.id, at: Date())
-        let revoked = try #require(try await tokens.findWithAccount(hash: fixture.key))
+        let revoked = try #require(try await tokens.check(fixture.key, .account))
         #expect(revoked.record.state(at: Date()) == .revoked)
         #expect(fixture.checks.count == 0, "a revoked token's check is not kept")
     }
@@ -148,8 +148,8 @@ import Testing
         let fixture = try await Fixture("profile")
         defer { try? fixture.close() }
         let stamps = try ChangeStamps.forDatabase(at: fixture.path)
-        let tokens = fixture.repositories.tokens
-        _ = try await tokens.findWithAccount(hash: fixture.key)
+        let tokens = fixture.repositories.checks
+        _ = try await tokens.check(fixture.key, .account)
         let generation = stamps.generation
         let otherPool = try CaptureDatabase.open(path: fixture.path)
         defer { try? otherPool.close() }
@@ -163,12 +163,12 @@ import Testing
         #expect(stamps.generation == generation, "nothing stamped")
         #expect(try await other.users.find(id: user.id)?.profile["displayName"] == .string("Zoë"), "the edit is stored")
         #expect(fixture.checks.count == 1)
-        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.email == "profile@example.com")
+        #expect(try await tokens.check(fixture.key, .account)?.account?.email == "profile@example.com")
 
         user.email = "moved@example.com"
         try await other.users.update(user)
         #expect(stamps.generation > generation)
-        #expect(try await tokens.findWithAccount(hash: fixture.key)?.account?.email == "moved@example.com")
+        #expect(try await tokens.check(fixture.key, .account)?.account?.email == "moved@example.com")
         #expect(try await other.users.find(id: user.id)?.email == "moved@example.com")
     }
 
@@ -177,9 +177,9 @@ import Testing
     @Test func theEntityReadKeepsTheTokensCheckAndReadsItsUserEachTime() async throws {
         let fixture = try await Fixture("entity")
         defer { try? fixture.close() }
-        let tokens = fixture.repositories.tokens
-        let read = try #require(try await tokens.findWithRecord(hash: fixture.key))
-        #expect(read.check.user?.email == "entity@example.com" && read.profiles.isEmpty)
+        let tokens = fixture.repositories.checks
+        let read = try #require(try await tokens.check(fixture.key, .record))
+        #expect(read.user?.email == "entity@example.com" && read.profiles.isEmpty)
         #expect(fixture.checks.count == 1)
 
         // Behind the stamps' back: the token's row is not read again (its scope stays as kept), the user's row is.
@@ -189,10 +189,10 @@ import Testing
             try db.execute(sql: "UPDATE users SET email = 'read@example.com'")
         }
         try foreign.close()
-        let kept = try #require(try await tokens.findWithRecord(hash: fixture.key))
-        #expect(kept.check.record == read.check.record && kept.check.record.scope == "openid")
-        #expect(kept.check.user?.email == "read@example.com")
-        #expect(try await tokens.findWithUser(hash: fixture.key)?.user?.email == "read@example.com")
+        let kept = try #require(try await tokens.check(fixture.key, .record))
+        #expect(kept.record == read.record && kept.record.scope == "openid")
+        #expect(kept.user?.email == "read@example.com")
+        #expect(try await tokens.check(fixture.key, .user)?.user?.email == "read@example.com")
 
         // Linked accounts are listed only when asked for and there are any (the read then takes a transaction):
         // one linked from another process is on the very next read.
@@ -200,15 +200,15 @@ import Testing
         try await CaptureDatabase.repositories(linking).identities.link(
             LinkedIdentity(provider: "oidc", subject: "s1", userID: fixture.user.id, email: nil, linkedAt: Date()))
         try linking.close()
-        let linked = try #require(try await tokens.findWithRecord(hash: fixture.key))
-        #expect(linked.profiles.map(\.subject) == ["s1"] && linked.check.user?.email == "read@example.com")
-        #expect(try await tokens.findWithUser(hash: fixture.key)?.record == linked.check.record)
+        let linked = try #require(try await tokens.check(fixture.key, .record))
+        #expect(linked.profiles.map(\.subject) == ["s1"] && linked.user?.email == "read@example.com")
+        #expect(try await tokens.check(fixture.key, .user)?.record == linked.record)
         #expect(fixture.checks.count == 1, "still answered from the kept check")
 
         let otherPool = try CaptureDatabase.open(path: fixture.path)
         defer { try? otherPool.close() }
         _ = try await CaptureDatabase.repositories(otherPool).tokens.revokeAll(userID: fixture.user.id, at: Date())
-        let revoked = try #require(try await tokens.findWithRecord(hash: fixture.key)).check
+        let revoked = try #require(try await tokens.check(fixture.key, .record))
         #expect(revoked.record.state(at: Date()) == .revoked && revoked.record.scope == "changed behind its back")
         #expect(fixture.checks.count == 0)
     }
@@ -216,11 +216,11 @@ import Testing
     @Test func onlyActiveAccessTokensOfActiveAccountsAreKept() async throws {
         let refresh = try await Fixture("refresh", kind: .refresh)
         defer { try? refresh.close() }
-        #expect(try await refresh.repositories.tokens.findWithAccount(hash: refresh.key)?.record.kind == .refresh)
+        #expect(try await refresh.repositories.checks.check(refresh.key, .account)?.record.kind == .refresh)
         #expect(refresh.checks.count == 0)
         #expect(
-            try await refresh.repositories.tokens.findWithAccount(
-                hash: TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date()))) == nil)
+            try await refresh.repositories.checks.check(
+                TokenMinter.key(TokenMinter(random: SystemRandom()).mintToken(at: Date())), .account) == nil)
         #expect(refresh.checks.count == 0)
     }
 
@@ -229,7 +229,7 @@ import Testing
         let fixture = try await Fixture("purged")
         defer { try? fixture.close() }
         let stamps = try ChangeStamps.forDatabase(at: fixture.path)
-        _ = try await fixture.repositories.tokens.findWithAccount(hash: fixture.key)
+        _ = try await fixture.repositories.checks.check(fixture.key, .account)
         let before = stamps.stamp(of: .everything)
         try await fixture.pool.write { db in
             for index in 0...ChangeRecorder.rowLimit {
@@ -243,7 +243,7 @@ import Testing
         #expect(stamps.stamp(of: .everything) == before, "inserts are not stamped")
         try await fixture.pool.write { db in try db.execute(sql: "DELETE FROM tokens WHERE hash LIKE 'bulk-%'") }
         #expect(stamps.stamp(of: .everything) > before)
-        #expect(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key) != nil)
+        #expect(try await fixture.repositories.checks.check(fixture.key, .account) != nil)
     }
 
     @Test func theCacheHoldsAtMostItsCapacity() async throws {
@@ -301,13 +301,13 @@ extension TokenCheckCacheTests {
         let fixture: Fixture
         let stamps: ChangeStamps
         let checks: TokenCheckCache
-        let lookup: AccountLookup
+        let lookup: TokenCheck
 
         init(_ name: String, capacity: Int) async throws {
             fixture = try await Fixture(name)
             stamps = try ChangeStamps.forDatabase(at: fixture.path)
             checks = TokenCheckCache(stamps: stamps, capacity: capacity)
-            lookup = try #require(try await fixture.repositories.tokens.findWithAccount(hash: fixture.key))
+            lookup = try #require(try await fixture.repositories.checks.check(fixture.key, .account))
         }
 
         /// Keeps the fixture's token's check as the check of `key` (with the row id `row`, if given); returns the
@@ -317,7 +317,7 @@ extension TokenCheckCacheTests {
             record.hash = key
             if let row { record.id = row }
             checks.keep(
-                AccountLookup(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1,
+                TokenCheck(record: record, account: lookup.account, clientsVersion: 0), key: key, userRow: 1,
                 generation: stamps.generation)
             return record
         }

@@ -50,7 +50,7 @@ import Testing
     /// never a page of the users table (whose rows hold the stored profiles).
     @Test func accountStandingIsReadFromItsIndexAlone() async throws {
         let world = try await TestWorld.make(backend: .sqlite)
-        for sql in [SQLiteTokenRepository.redemptionSQL, SQLiteTokenRepository.findWithAccountSQL] {
+        for sql in [SQLiteTokenRepository.redemptionSQL, TokenCheckSQL.account] {
             let plan = try await world.pool.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: ["k"])
                     .map { $0["detail"] as String }.joined(separator: "; ")

@@ -2,7 +2,7 @@ import Foundation
 
 /// An admin API key. The key itself (`cbk_<id>_<secret>`) is shown once, when it is made; only the SHA-256 of its
 /// secret part is stored, and a presented key is checked by its id, then by comparing hashes in constant time.
-public struct AdminKey: Sendable, Equatable, Codable {
+public struct AdminKey: Sendable, Equatable {
     public var id: String
     public var name: String
     public var secretHash: String

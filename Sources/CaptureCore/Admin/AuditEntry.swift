@@ -23,7 +23,7 @@ public enum AuditActor: Sendable, Equatable, CustomStringConvertible {
 
 /// One row of the audit log: time, actor, action, target and outcome. Never a secret: targets are ids, addresses
 /// and fingerprints, outcomes are Janrain error names.
-public struct AuditEntry: Sendable, Equatable, Codable {
+public struct AuditEntry: Sendable, Equatable {
     public var id: Int64?
     public var at: Date
     public var actor: String

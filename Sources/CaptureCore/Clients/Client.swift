@@ -1,7 +1,7 @@
 import Foundation
 
 /// A registered app or backend: who may ask for tokens, and where they may be sent.
-public struct Client: Sendable, Equatable, Codable {
+public struct Client: Sendable, Equatable {
     public var clientID: String
     public var name: String
     /// SHA-256 hex of the secret; nil for a public (native) client.
@@ -9,7 +9,8 @@ public struct Client: Sendable, Equatable, Codable {
     /// Absolute URLs, or paths starting with "/" that resolve against the service's public origin.
     public var redirectURIs: [String]
     public var allowedOrigins: [String]
-    public var responseTypes: [String]
+    /// What its sign-ins may hand back (`ResponseType`).
+    public var responseTypes: [ResponseType]
     public var legacyTokenURL: Bool
     public var accessTokenLifeHours: Double?
     /// A password change normally ends the user's other sessions (OWASP); a client may keep them.
@@ -28,7 +29,7 @@ public struct Client: Sendable, Equatable, Codable {
 
     public init(
         clientID: String, name: String, secretHash: String? = nil, redirectURIs: [String] = [],
-        allowedOrigins: [String] = [], responseTypes: [String] = ["token"], legacyTokenURL: Bool = false,
+        allowedOrigins: [String] = [], responseTypes: [ResponseType] = [.token], legacyTokenURL: Bool = false,
         accessTokenLifeHours: Double? = nil, createdAt: Date
     ) {
         self.clientID = clientID

@@ -15,6 +15,12 @@ public enum ResponseType: String, Sendable, CaseIterable {
         self.init(rawValue: parameter)
     }
 
+    /// Names as settings, the admin API and storage give them, parsed once: a name that is not a response type (which
+    /// `ClientRules.problem(withResponseType:)` refuses before) gives none.
+    public static func list(_ names: [String]) -> [ResponseType] {
+        names.compactMap(ResponseType.init(rawValue:))
+    }
+
     /// The reply carries an access and a refresh token.
     public var issuesTokens: Bool { self != .code }
     /// The reply carries a one-time authorization code.

@@ -10,7 +10,7 @@ public enum CodePurpose: String, Sendable, Codable, CaseIterable {
 
 /// A stored one-time code: only a hash of it, bound to one user and one purpose, with its expiry and the wrong
 /// typed entries made against it (docs/contract.md §11; what they end is `CodeGuessing`'s rule).
-public struct OneTimeCode: Sendable, Equatable, Codable {
+public struct OneTimeCode: Sendable, Equatable {
     public var id: Int64?
     public var purpose: CodePurpose
     public var userID: String

@@ -3,7 +3,7 @@ import Foundation
 /// A message in the outbox: the record of every message the service means to send, with its delivery status.
 /// The body holds a live code, so it is kept only until the message is delivered or the code expires (a failed
 /// message keeps it until then too, so `capturectl mail retry` can send it once the cause is fixed).
-public struct OutboxEntry: Sendable, Equatable, Codable {
+public struct OutboxEntry: Sendable, Equatable {
     public enum Status: String, Sendable, Codable, CaseIterable {
         /// Waiting for its first or next delivery attempt (or for a relay to be configured). A message whose recipient
         /// the relay deferred (a 4xx to RCPT TO) waits here too, with `lastError` and its own next attempt.

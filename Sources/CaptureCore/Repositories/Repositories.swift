@@ -2,6 +2,8 @@
 public struct Repositories: Sendable {
     public let users: any UserRepository
     public let tokens: any TokenRepository
+    /// Token checks (`TokenChecks`): the backend's engine, behind a cache where the backend provides one.
+    public let checks: any TokenChecks
     public let clients: any ClientRepository
     public let throttle: any ThrottleRepository
     public let codes: any CodeRepository
@@ -18,7 +20,7 @@ public struct Repositories: Sendable {
     public let isReady: @Sendable () async -> Bool
 
     public init(
-        users: any UserRepository, tokens: any TokenRepository, clients: any ClientRepository,
+        users: any UserRepository, tokens: any TokenRepository, checks: any TokenChecks, clients: any ClientRepository,
         throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
@@ -27,6 +29,7 @@ public struct Repositories: Sendable {
     ) {
         self.users = users
         self.tokens = tokens
+        self.checks = checks
         self.clients = clients
         self.throttle = throttle
         self.codes = codes

@@ -33,51 +33,6 @@ public struct RevokedTokens: Sendable, Equatable {
     public var count: Int { byKind.values.reduce(0, +) }
 }
 
-/// A token with its account (nil when gone) and the clients' version, in one read.
-public struct AccountLookup: Sendable {
-    public let record: TokenRecord
-    public let account: AccountSummary?
-    public let clientsVersion: Int64
-
-    public init(record: TokenRecord, account: AccountSummary?, clientsVersion: Int64) {
-        self.record = record
-        self.account = account
-        self.clientsVersion = clientsVersion
-    }
-}
-
-/// A token as a token check reads it: the token, its user (nil when gone) and the clients' version, in which the
-/// check finds the token's client (`ClientDirectory`) without a read of its own.
-public struct TokenLookup: Sendable {
-    public let record: TokenRecord
-    public let user: User?
-    public let clientsVersion: Int64
-
-    public init(record: TokenRecord, user: User?, clientsVersion: Int64) {
-        self.record = record
-        self.user = user
-        self.clientsVersion = clientsVersion
-    }
-}
-
-/// A token check for `/entity`: the check's read, and its user's Capture record as stored — the profile as its
-/// stored text (`StoredJSON`), which `EntityEncoder.write` writes from (the user's `profile` is left empty), the
-/// linked provider accounts and the passkeys — in one snapshot.
-public struct RecordLookup: Sendable {
-    public let check: TokenLookup
-    /// The user's profile as stored; nil when the user is gone.
-    public let storedProfile: String?
-    public let profiles: [LinkedIdentity]
-    public let passkeys: [Passkey]
-
-    public init(check: TokenLookup, storedProfile: String?, profiles: [LinkedIdentity], passkeys: [Passkey] = []) {
-        self.check = check
-        self.storedProfile = storedProfile
-        self.profiles = profiles
-        self.passkeys = passkeys
-    }
-}
-
 /// What happened when a one-use token (a refresh token, an authorization code) was presented.
 public enum Redemption: Sendable, Equatable {
     /// The token was marked used and its replacements stored, in one transaction.
@@ -108,18 +63,11 @@ public enum RedemptionStep: Sendable, Equatable {
     case refuse
 }
 
-/// Storage of token hashes. All multi-row changes are single transactions.
+/// Storage of token hashes. All multi-row changes are single transactions. A token check reads through
+/// `TokenChecks`, not here.
 public protocol TokenRepository: Sendable {
     func insert(_ tokens: [TokenRecord]) async throws
     func find(hash: String) async throws -> TokenRecord?
-    /// The token with this hash, the user it belongs to and the clients' version (`ClientRepository.version`), in
-    /// one read: the calls made with an access token, which then find their client without a read.
-    func findWithUser(hash: String) async throws -> TokenLookup?
-    /// `findWithUser` for `/entity`: the user's record as stored (`RecordLookup`), its profile not parsed.
-    func findWithRecord(hash: String) async throws -> RecordLookup?
-    /// `findWithUser` for the checks that need only who the account is (introspection, `/verify`): one read,
-    /// without the user's stored profile.
-    func findWithAccount(hash: String) async throws -> AccountLookup?
     func find(id: Int64) async throws -> TokenRecord?
     /// Tokens whose SHA-256 starts with `prefix` (fingerprint lookup; `TokenRecord.fingerprint`), at most 10. `AdminService.findToken` passes
     /// only hex digits, so the prefix is never a pattern.

@@ -15,7 +15,7 @@ public enum TokenKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// A stored token: only its SHA-256 hash is kept, never the token itself.
-public struct TokenRecord: Sendable, Equatable, Codable {
+public struct TokenRecord: Sendable, Equatable {
     public var id: Int64?
     public var kind: TokenKind
     /// The lookup key, `TokenMinter.key(token)`: lower-case hex, the mint time then the SHA-256 of the token (only the

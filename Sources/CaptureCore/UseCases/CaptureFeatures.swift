@@ -87,7 +87,7 @@ public struct CaptureFeatures: Sendable {
 
         let audit = AuditTrail(log: store.audit, time: time, settings: settings)
         let clientAccess = ClientAccess(clients: store.clients, clientDirectory: ClientDirectory(), settings: settings)
-        let accessTokens = AccessTokenCheck(tokens: store.tokens, time: time)
+        let accessTokens = AccessTokenCheck(checks: store.checks, time: time)
         let issuer = TokenIssuer(tokens: store.tokens, minter: minter, time: time, settings: settings, metrics: metrics)
         let oneTimeCodes = OneTimeCodes(
             users: store.users, throttleStore: store.throttle, codes: store.codes, outbox: store.outbox,
@@ -99,7 +99,7 @@ public struct CaptureFeatures: Sendable {
             users: store.users, ceremonies: store.ceremonies, minter: minter, time: time, settings: settings,
             catalog: catalog, audit: audit)
         let provenAddress = ProvenAddress(
-            tokens: store.tokens, throttle: throttle, catalog: catalog, time: time, oneTimeCodes: oneTimeCodes)
+            checks: store.checks, throttle: throttle, catalog: catalog, time: time, oneTimeCodes: oneTimeCodes)
         let secondFactor = SecondFactorCheck(
             secondFactors: store.secondFactors, ceremonies: store.ceremonies, minter: minter, time: time,
             settings: settings, codeKey: codeKey)
@@ -138,7 +138,7 @@ public struct CaptureFeatures: Sendable {
         self.clientAdmin = clientAdmin
         self.profile = profile
         self.tokens = TokenService(
-            tokens: store.tokens, time: time, metrics: metrics, settings: settings, issuer: issuer,
+            tokens: store.tokens, checks: store.checks, time: time, metrics: metrics, settings: settings, issuer: issuer,
             clientAccess: clientAccess, provenAddress: provenAddress, audit: audit)
         self.flowPages = FlowPageService(
             clients: store.clients, catalog: catalog, settings: settings,

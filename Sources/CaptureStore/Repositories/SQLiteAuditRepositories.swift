@@ -8,23 +8,22 @@ struct SQLiteAuditRepository: AuditRepository {
 
     func append(_ entry: AuditEntry) async throws {
         try await writer.write { db in
-            var entry = entry
-            try entry.insert(db)
+            try AuditRow.insert(entry, in: db)
         }
     }
 
     func list(_ filter: AuditFilter) async throws -> [AuditEntry] {
         try await writer.read { db in
-            var request = AuditEntry.all()
+            var request = AuditRow.all()
             if let actor = filter.actor { request = request.filter(Column("actor") == actor) }
             if let action = filter.action { request = request.filter(Column("action") == action) }
             if let target = filter.target { request = request.filter(Column("target") == target) }
-            return try request.order(Column("id").desc).limit(filter.page.limit, offset: filter.page.offset).fetchAll(db)
+            return try request.order(Column("id").desc).limit(filter.page.limit, offset: filter.page.offset).values(db)
         }
     }
 
     func purge(before cutoff: Date) async throws -> Int {
-        try await writer.write { db in try AuditEntry.filter(Column("at") < cutoff).deleteAll(db) }
+        try await writer.write { db in try AuditRow.filter(Column("at") < cutoff).deleteAll(db) }
     }
 }
 
@@ -33,20 +32,21 @@ struct SQLiteAdminKeyRepository: AdminKeyRepository {
     let writer: MeteredDatabase
 
     func insert(_ key: AdminKey) async throws {
-        try await writer.write { db in try key.insert(db) }
+        try await writer.write { db in try AdminKeyRow(key).insert(db) }
     }
 
     func find(id: String) async throws -> AdminKey? {
-        try await writer.read { db in try AdminKey.fetchOne(db, key: id) }
+        try await writer.read { db in try AdminKeyRow.fetchOne(db, key: id)?.value }
     }
 
     func list() async throws -> [AdminKey] {
-        try await writer.read { db in try AdminKey.order(Column("createdAt"), Column("id")).fetchAll(db) }
+        try await writer.read { db in try AdminKeyRow.order(Column("createdAt"), Column("id")).values(db) }
     }
 
     func revoke(id: String, at: Date) async throws -> Bool {
         try await writer.write { db in
-            try AdminKey.filter(Column("id") == id && Column("revokedAt") == nil).updateAll(db, Column("revokedAt").set(to: at))
+            try AdminKeyRow.filter(Column("id") == id && Column("revokedAt") == nil).updateAll(
+                db, Column("revokedAt").set(to: at))
                 > 0
         }
     }

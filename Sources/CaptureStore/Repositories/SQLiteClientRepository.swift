@@ -1,17 +1,17 @@
 import CaptureCore
 import GRDB
 
-/// Clients in SQLite.
+/// Clients in SQLite, as `ClientRow`s.
 struct SQLiteClientRepository: ClientRepository {
     let writer: MeteredDatabase
 
     func upsert(_ client: Client) async throws {
-        try await writer.write { db in try client.save(db) }
+        try await writer.write { db in try ClientRow(client).save(db) }
     }
 
     func insert(_ client: Client) async throws {
         do {
-            try await writer.write { db in try client.insert(db) }
+            try await writer.write { db in try ClientRow(client).insert(db) }
         } catch let error as DatabaseError
             where error.isUniqueViolation || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
         {
@@ -22,7 +22,8 @@ struct SQLiteClientRepository: ClientRepository {
     func find(id: String) async throws -> Client? {
         // Every flow page looks its client up: a cached statement skips SQL generation and authorization.
         try await writer.statementRead { db in
-            try Client.fetchOne(try db.cachedStatement(sql: "SELECT * FROM clients WHERE clientID = ?"), arguments: [id])
+            try ClientRow.fetchOne(try db.cachedStatement(sql: "SELECT * FROM clients WHERE clientID = ?"), arguments: [id])?
+                .value
         }
     }
 
@@ -39,10 +40,10 @@ struct SQLiteClientRepository: ClientRepository {
     }
 
     func list() async throws -> [Client] {
-        try await writer.read { db in try Client.order(Column("clientID")).fetchAll(db) }
+        try await writer.read { db in try ClientRow.order(Column("clientID")).values(db) }
     }
 
     func delete(id: String) async throws -> Bool {
-        try await writer.write { db in try Client.deleteOne(db, key: id) }
+        try await writer.write { db in try ClientRow.deleteOne(db, key: id) }
     }
 }

@@ -12,42 +12,40 @@ struct SQLiteOutboxRepository: OutboxRepository {
     func record(_ entry: OutboxEntry, issuing code: OneTimeCode?) async throws -> OutboxEntry {
         try await writer.write { db in
             if let code { try SQLiteCodeRepository.issue(code, in: db) }
-            var entry = entry
-            try entry.insert(db)
-            return entry
+            return try OutboxRow.insert(entry, in: db)
         }
     }
 
     func claimDue(at now: Date, lease: Date, limit: Int) async throws -> [OutboxEntry] {
         try await writer.write { db in
-            var due = try OutboxEntry.filter(
+            var due = try OutboxRow.filter(
                 [Self.pending, Self.deferred].contains(Column("status")) && Column("nextAttemptAt") <= now
             )
             .order(Column("nextAttemptAt"), Column("attempts"), Column("id")).limit(limit).fetchAll(db)
             for index in due.indices {
-                due[index].nextAttemptAt = lease
-                due[index].status = .pending
+                due[index].value.nextAttemptAt = lease
+                due[index].value.status = .pending
                 try due[index].update(db, columns: ["nextAttemptAt", "status"])
             }
-            return due
+            return due.map(\.value)
         }
     }
 
     func update(_ entry: OutboxEntry) async throws {
-        try await writer.write { db in try entry.update(db) }
+        try await writer.write { db in try OutboxRow(entry).update(db) }
     }
 
     func find(id: Int64) async throws -> OutboxEntry? {
-        try await writer.read { db in try OutboxEntry.fetchOne(db, key: id) }
+        try await writer.read { db in try OutboxRow.fetchOne(db, key: id)?.value }
     }
 
     func list(limit: Int) async throws -> [OutboxEntry] {
-        try await writer.read { db in try OutboxEntry.order(Column("id").desc).limit(limit).fetchAll(db) }
+        try await writer.read { db in try OutboxRow.order(Column("id").desc).limit(limit).values(db) }
     }
 
     func pendingCount() async throws -> Int {
         try await writer.read { db in
-            try OutboxEntry.filter([Self.pending, Self.deferred].contains(Column("status"))).fetchCount(db)
+            try OutboxRow.filter([Self.pending, Self.deferred].contains(Column("status"))).fetchCount(db)
         }
     }
 
@@ -106,7 +104,7 @@ struct SQLiteOutboxRepository: OutboxRepository {
                     OutboxEntry.Status.failed.rawValue, MailDelivery.expiredBeforeDelivery, Self.pending, Self.deferred, now,
                 ])
             let expired = db.changesCount
-            let cleared = try OutboxEntry.filter(Column("text") != nil || Column("html") != nil)
+            let cleared = try OutboxRow.filter(Column("text") != nil || Column("html") != nil)
                 .filter(
                     [OutboxEntry.Status.sent.rawValue, OutboxEntry.Status.suppressed.rawValue].contains(Column("status"))
                         || Column("bodyExpiresAt") <= now

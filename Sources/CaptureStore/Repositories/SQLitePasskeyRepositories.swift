@@ -8,14 +8,14 @@ struct SQLitePasskeyRepository: PasskeyRepository {
 
     func insert(_ passkey: Passkey) async throws {
         do {
-            try await writer.write { db in try passkey.insert(db) }
+            try await writer.write { db in try PasskeyRow(passkey).insert(db) }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             throw CaptureError.notPermitted("this passkey is registered already")
         }
     }
 
     func find(credentialID: String) async throws -> Passkey? {
-        try await writer.read { db in try Passkey.fetchOne(db, key: credentialID) }
+        try await writer.read { db in try PasskeyRow.fetchOne(db, key: credentialID)?.value }
     }
 
     /// One indexed statement on the calling thread (`statementRead`): every `capture_user` reply lists them.
@@ -27,27 +27,27 @@ struct SQLitePasskeyRepository: PasskeyRepository {
     static func list(userID: String, in db: Database) throws -> [Passkey] {
         let statement = try db.cachedStatement(
             sql: "SELECT * FROM passkeys WHERE userID = ? ORDER BY createdAt, credentialID")
-        return try Passkey.fetchAll(statement, arguments: [userID])
+        return try PasskeyRow.fetchAll(statement, arguments: [userID]).map(\.value)
     }
 
     func use<Verdict: Sendable>(
         credentialID: String, _ decide: @Sendable (Passkey?) -> (Passkey?, Verdict)
     ) async throws -> Verdict {
         try await writer.write { db in
-            let (changed, verdict) = decide(try Passkey.fetchOne(db, key: credentialID))
-            try changed?.save(db)
+            let (changed, verdict) = decide(try PasskeyRow.fetchOne(db, key: credentialID)?.value)
+            try changed.map(PasskeyRow.init)?.save(db)
             return verdict
         }
     }
 
     func remove(credentialID: String, userID: String) async throws -> Bool {
         try await writer.write { db in
-            try Passkey.filter(Column("credentialID") == credentialID && Column("userID") == userID).deleteAll(db) > 0
+            try PasskeyRow.filter(Column("credentialID") == credentialID && Column("userID") == userID).deleteAll(db) > 0
         }
     }
 
     func removeAll(userID: String) async throws -> Int {
-        try await writer.write { db in try Passkey.filter(Column("userID") == userID).deleteAll(db) }
+        try await writer.write { db in try PasskeyRow.filter(Column("userID") == userID).deleteAll(db) }
     }
 }
 
@@ -61,7 +61,7 @@ struct SQLiteCeremonyRepository: CeremonyRepository {
             try db.execute(
                 sql: "DELETE FROM ceremonies WHERE hash IN (SELECT hash FROM ceremonies WHERE expiresAt < ? LIMIT 16)",
                 arguments: [ceremony.createdAt])
-            try ceremony.insert(db)
+            try CeremonyRow(ceremony).insert(db)
         }
     }
 
@@ -69,19 +69,19 @@ struct SQLiteCeremonyRepository: CeremonyRepository {
         hash: String, _ decide: @Sendable (PendingCeremony?) -> (PendingCeremony?, Verdict)
     ) async throws -> Verdict {
         try await writer.write { db in
-            let found = try PendingCeremony.fetchOne(db, key: hash)
+            let found = try CeremonyRow.fetchOne(db, key: hash)?.value
             let (changed, verdict) = decide(found)
             if let changed {
-                try changed.save(db)
+                try CeremonyRow(changed).save(db)
             } else if found != nil {
-                try PendingCeremony.deleteOne(db, key: hash)
+                try CeremonyRow.deleteOne(db, key: hash)
             }
             return verdict
         }
     }
 
     func purge(expiredBefore cutoff: Date) async throws -> Int {
-        try await writer.write { db in try PendingCeremony.filter(Column("expiresAt") < cutoff).deleteAll(db) }
+        try await writer.write { db in try CeremonyRow.filter(Column("expiresAt") < cutoff).deleteAll(db) }
     }
 }
 
@@ -90,24 +90,24 @@ struct SQLiteSecondFactorRepository: SecondFactorRepository {
     let writer: MeteredDatabase
 
     func find(userID: String) async throws -> SecondFactor? {
-        try await writer.read { db in try SecondFactor.fetchOne(db, key: userID) }
+        try await writer.read { db in try SecondFactorRow.fetchOne(db, key: userID)?.value }
     }
 
     func save(_ factor: SecondFactor) async throws {
-        try await writer.write { db in try factor.save(db) }
+        try await writer.write { db in try SecondFactorRow(factor).save(db) }
     }
 
     func use<Verdict: Sendable>(
         userID: String, _ decide: @Sendable (SecondFactor?) -> (SecondFactor?, Verdict)
     ) async throws -> Verdict {
         try await writer.write { db in
-            let (changed, verdict) = decide(try SecondFactor.fetchOne(db, key: userID))
-            try changed?.save(db)
+            let (changed, verdict) = decide(try SecondFactorRow.fetchOne(db, key: userID)?.value)
+            try changed.map(SecondFactorRow.init)?.save(db)
             return verdict
         }
     }
 
     func remove(userID: String) async throws -> Bool {
-        try await writer.write { db in try SecondFactor.deleteOne(db, key: userID) }
+        try await writer.write { db in try SecondFactorRow.deleteOne(db, key: userID) }
     }
 }

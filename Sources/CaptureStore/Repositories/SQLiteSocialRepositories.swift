@@ -11,8 +11,7 @@ struct SQLiteSocialLoginRepository: SocialLoginRepository {
             try db.execute(
                 sql: "DELETE FROM social_logins WHERE id IN (SELECT id FROM social_logins WHERE expiresAt < ? LIMIT 16)",
                 arguments: [login.createdAt.addingTimeInterval(-SocialLogin.retention)])
-            var login = login
-            try login.insert(db)
+            try SocialLoginRow.insert(login, in: db)
         }
     }
 
@@ -29,16 +28,19 @@ struct SQLiteSocialLoginRepository: SocialLoginRepository {
     }
 
     func purge(expiredBefore cutoff: Date) async throws -> Int {
-        try await writer.write { db in try SocialLogin.filter(Column("expiresAt") < cutoff).deleteAll(db) }
+        try await writer.write { db in try SocialLoginRow.filter(Column("expiresAt") < cutoff).deleteAll(db) }
     }
 
     private func use<Verdict: Sendable>(
         _ filter: SQLExpression, _ decide: @Sendable (SocialLogin?) -> (SocialLogin?, Verdict)
     ) async throws -> Verdict {
         try await writer.write { db in
-            let found = try SocialLogin.filter(filter).fetchOne(db)
+            let found = try SocialLoginRow.filter(filter).value(db)
             let (changed, verdict) = decide(found)
-            if var changed { try changed.save(db) }
+            if let changed {
+                var row = SocialLoginRow(changed)
+                try row.save(db)
+            }
             return verdict
         }
     }
@@ -49,7 +51,7 @@ struct SQLiteIdentityRepository: IdentityRepository {
     let writer: MeteredDatabase
 
     func find(provider: String, subject: String) async throws -> LinkedIdentity? {
-        try await writer.read { db in try LinkedIdentity.fetchOne(db, key: ["provider": provider, "subject": subject]) }
+        try await writer.read { db in try IdentityRow.fetchOne(db, key: ["provider": provider, "subject": subject])?.value }
     }
 
     /// One indexed statement on the calling thread (`statementRead`): every `capture_user` reply lists them.
@@ -60,7 +62,7 @@ struct SQLiteIdentityRepository: IdentityRepository {
     static func list(userID: String, in db: Database) throws -> [LinkedIdentity] {
         let statement = try db.cachedStatement(
             sql: "SELECT * FROM identities WHERE userID = ? ORDER BY linkedAt, provider")
-        return try LinkedIdentity.fetchAll(statement, arguments: [userID])
+        return try IdentityRow.fetchAll(statement, arguments: [userID]).map(\.value)
     }
 
     func link(_ identity: LinkedIdentity) async throws {
@@ -69,7 +71,7 @@ struct SQLiteIdentityRepository: IdentityRepository {
 
     static func link(_ identity: LinkedIdentity, in db: Database) throws {
         do {
-            try identity.insert(db)
+            try IdentityRow(identity).insert(db)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             throw CaptureError.notPermitted("this \(identity.provider) account is linked to another user")
         }
@@ -88,7 +90,7 @@ struct SQLiteIdentityRepository: IdentityRepository {
 
     func unlink(provider: String, subject: String, userID: String) async throws -> Bool {
         try await writer.write { db in
-            try LinkedIdentity.filter(
+            try IdentityRow.filter(
                 Column("provider") == provider && Column("subject") == subject && Column("userID") == userID
             ).deleteAll(db) > 0
         }
@@ -123,9 +125,10 @@ struct SQLiteProviderRevocationRepository: ProviderRevocationRepository {
 
     func due(at date: Date, limit: Int) async throws -> [ProviderRevocation] {
         try await writer.read { db in
-            try ProviderRevocation.fetchAll(
+            try ProviderRevocationRow.fetchAll(
                 db, sql: "SELECT * FROM provider_revocations WHERE nextAttemptAt <= ? ORDER BY nextAttemptAt, id LIMIT ?",
-                arguments: [date, limit])
+                arguments: [date, limit]
+            ).map(\.value)
         }
     }
 

@@ -38,12 +38,12 @@ extension SQLiteUserRepository {
         stored.number = try number ?? Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(number), 0) + 1 FROM users"))
         let unique = (stored.uniqueValues ?? [:]).sorted { $0.key < $1.key }
         if unique.isEmpty {
-            try stored.insert(db)
+            try UserRow(stored).insert(db)
             return .success(stored)
         }
         var conflict: ImportConflict?
         try db.inSavepoint {
-            try stored.insert(db)
+            try UserRow(stored).insert(db)
             let claim = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)")
             for (attribute, value) in unique {

@@ -12,7 +12,7 @@ struct SQLiteUserRepository: UserRepository {
             var stored = user
             // Inside the write transaction, so no two records get the same number.
             stored.number = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(number), 0) + 1 FROM users")
-            try stored.insert(db)
+            try UserRow(stored).insert(db)
             try Self.writeUniqueValues(of: stored, in: db)
             if let identity { try SQLiteIdentityRepository.link(identity, in: db) }
             return stored
@@ -40,20 +40,20 @@ struct SQLiteUserRepository: UserRepository {
                 && (row[2] as Date?) == user.emailVerifiedAt
         }
         if unchanged == true, let profileColumns {
-            try user.update(db, columns: profileColumns)
+            try UserRow(user).update(db, columns: profileColumns)
         } else {
-            try user.update(db)
+            try UserRow(user).update(db)
         }
     }
 
-    /// Every column `User.encode` writes but the key and `standingColumns`, taken from the encoding itself, so a
+    /// Every column `UserRow.encode` writes but the key and `standingColumns`, taken from the encoding itself, so a
     /// column added there is written here too; nil (write them all) if a sample could not be encoded.
     private static let profileColumns: [String]? = {
         let sample = User(id: "", email: "", passwordHash: nil, createdAt: Date(timeIntervalSinceReferenceDate: 0))
-        return (try? sample.databaseDictionary.keys).map { $0.filter { !(["id"] + standingColumns).contains($0) } }
+        return (try? UserRow(sample).databaseDictionary.keys).map { $0.filter { !(["id"] + standingColumns).contains($0) } }
     }()
 
-    private static let byIDSQL = "SELECT \(User.selection) FROM users WHERE id = ?"
+    private static let byIDSQL = "SELECT \(UserRow.selection) FROM users WHERE id = ?"
 
     func find(id: String) async throws -> User? {
         try await writer.statementRead { db in try Self.user(id: id, in: db) }
@@ -62,16 +62,16 @@ struct SQLiteUserRepository: UserRepository {
     /// By primary key through a cached prepared statement (token checks read it with the token), its text made once.
     static func user(id: String, in db: Database) throws -> User? {
         let statement = try db.cachedStatement(sql: byIDSQL)
-        return try statement.first(arguments: [id]) { User(row: $0, selectionAt: 0) }
+        return try statement.first(arguments: [id]) { UserRow.user($0, at: 0) }
     }
 
     func find(email: String) async throws -> User? {
-        try await writer.read { db in try User.filter(Column("email") == email).fetchOne(db) }
+        try await writer.read { db in try UserRow.filter(Column("email") == email).value(db) }
     }
 
     func list(search: String?, page: Page) async throws -> [User] {
         try await writer.read { db in
-            var request = User.all()
+            var request = UserRow.all()
             if let search, !search.isEmpty {
                 // LIKE with the wildcards of the search itself escaped: a search for "a_b" finds only "a_b".
                 let pattern =
@@ -82,20 +82,20 @@ struct SQLiteUserRepository: UserRepository {
                     sql: "(email LIKE ? ESCAPE '\\' OR json_extract(profile, '$.displayName') LIKE ? ESCAPE '\\')",
                     arguments: [pattern, pattern])
             }
-            return try request.order(Column("createdAt"), Column("id")).limit(page.limit, offset: page.offset).fetchAll(db)
+            return try request.order(Column("createdAt"), Column("id")).limit(page.limit, offset: page.offset).values(db)
         }
     }
 
     func delete(id: String) async throws -> Bool {
         // Every table that names a user (tokens, codes, identities, user_unique, passkeys, ceremonies, second_factors)
         // references users ON DELETE CASCADE (foreign keys are on).
-        try await writer.write { db in try User.deleteOne(db, key: id) }
+        try await writer.write { db in try UserRow.deleteOne(db, key: id) }
     }
 
     func deletionsRequested(before cutoff: Date, limit: Int) async throws -> [User] {
         try await writer.read { db in
-            try User.filter(Column("deleteRequestedAt") <= cutoff).order(Column("deleteRequestedAt"), Column("id"))
-                .limit(limit).fetchAll(db)
+            try UserRow.filter(Column("deleteRequestedAt") <= cutoff).order(Column("deleteRequestedAt"), Column("id"))
+                .limit(limit).values(db)
         }
     }
 
@@ -111,7 +111,7 @@ struct SQLiteUserRepository: UserRepository {
             try db.execute(
                 sql: "UPDATE audit_log SET target = ?, detail = NULL WHERE target = ? OR lower(target) = ?",
                 arguments: [pseudonym, user.id, user.email.lowercased()])
-            return try User.deleteOne(db, key: user.id)
+            return try UserRow.deleteOne(db, key: user.id)
         }
     }
 

@@ -36,7 +36,7 @@ public struct ClientView: Codable, Sendable, Equatable {
         confidential = client.isConfidential
         redirectURIs = client.redirectURIs
         allowedOrigins = client.allowedOrigins
-        responseTypes = client.responseTypes
+        responseTypes = client.responseTypes.map(\.rawValue)
         legacyTokenURL = client.legacyTokenURL
         accessTokenLifeHours = client.accessTokenLifeHours
         siteName = client.siteName

@@ -2,7 +2,7 @@ import Foundation
 
 /// `requireVerifiedEmail` on every path that hands a client a token.
 public struct ProvenAddress: Sendable {
-    let tokens: any TokenRepository
+    let checks: any TokenChecks
     let throttle: SignInThrottle
     let catalog: FlowCatalog
     let time: any TimeSource
@@ -31,7 +31,7 @@ extension ProvenAddress {
     /// checked before the one-use token is spent, so the session goes on once the address is proven.
     func requireProvenAddress(presenting token: String, client: Client) async throws {
         guard client.requireVerifiedEmail,
-            let lookup = try await tokens.findWithUser(hash: TokenMinter.key(token)),
+            let lookup = try await checks.check(TokenMinter.key(token), .user),
             lookup.record.clientID == client.clientID, let user = lookup.user
         else { return }
         try await requireProvenAddress(of: user, client: client)

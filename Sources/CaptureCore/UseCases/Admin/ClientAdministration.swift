@@ -20,7 +20,7 @@ extension ClientAdministration {
             var client = Client(
                 clientID: entry.clientId, name: entry.name ?? entry.clientId,
                 secretHash: entry.secret.map(TokenMinter.hash), redirectURIs: entry.redirectUris ?? [],
-                allowedOrigins: entry.allowedOrigins ?? [], responseTypes: entry.responseTypes ?? ["token"],
+                allowedOrigins: entry.allowedOrigins ?? [], responseTypes: ResponseType.list(entry.responseTypes ?? ["token"]),
                 legacyTokenURL: entry.legacyTokenUrl ?? false, accessTokenLifeHours: entry.accessTokenLifeHours,
                 createdAt: existing?.createdAt ?? time.now())
             client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
@@ -42,7 +42,8 @@ extension ClientAdministration {
         var client = Client(
             clientID: draft.id, name: draft.name ?? draft.id, secretHash: secret.map(TokenMinter.hash),
             redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins,
-            responseTypes: draft.responseTypes.isEmpty ? ["token"] : draft.responseTypes, legacyTokenURL: draft.legacyTokenURL,
+            responseTypes: draft.responseTypes.isEmpty ? [.token] : ResponseType.list(draft.responseTypes),
+            legacyTokenURL: draft.legacyTokenURL,
             createdAt: time.now())
         client.pages = draft.pages
         try Self.checkPages(of: client)
@@ -66,7 +67,7 @@ extension ClientAdministration {
         }
         if let uris = change.redirectURIs { client.redirectURIs = uris }
         if let origins = change.allowedOrigins { client.allowedOrigins = origins }
-        if let types = change.responseTypes { client.responseTypes = types.isEmpty ? ["token"] : types }
+        if let types = change.responseTypes { client.responseTypes = types.isEmpty ? [.token] : ResponseType.list(types) }
         if let legacy = change.legacyTokenURL { client.legacyTokenURL = legacy }
         for (value, keyPath) in [
             (change.siteName, \Client.siteName), (change.verifyEmailURL, \Client.verifyEmailURL),

@@ -107,7 +107,7 @@ extension FlowPageService {
         else {
             throw refuse("response_type must be token or code.")
         }
-        guard client.responseTypes.contains(responseType.rawValue) else {
+        guard client.responseTypes.contains(responseType) else {
             throw refuse("The app “\(clientID)” may not use response_type=\(responseType.rawValue).")
         }
         var codeChallenge: String?

@@ -25,7 +25,7 @@ extension FlowSteps {
         guard let responseType = ResponseType(parameter: request.responseType, fallback: .token) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }
-        guard client.responseTypes.contains(responseType.rawValue) else {
+        guard client.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "'\(responseType.rawValue)' is not allowed for this client")
         }
         try clientAccess.checkRedirect(request.redirectURI, for: client)

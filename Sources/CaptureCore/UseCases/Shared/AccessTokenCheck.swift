@@ -2,7 +2,7 @@ import Foundation
 
 /// What an access token proves: the user and token behind it, or the documented refusal.
 public struct AccessTokenCheck: Sendable {
-    let tokens: any TokenRepository
+    let checks: any TokenChecks
     let time: any TimeSource
 }
 
@@ -11,19 +11,19 @@ extension AccessTokenCheck {
     /// deactivated account → 403.
     public func authenticate(accessToken: String?) async throws -> (User, TokenRecord) {
         let (user, lookup) = try await authenticated(accessToken: accessToken, { $0 }) {
-            try await tokens.findWithUser(hash: $0)
+            try await checks.check($0, .user)
         }
         return (user, lookup.record)
     }
 
-    /// `authenticate` for `/entity`: the user's record as stored comes with the check (`TokenRepository.findWithRecord`).
-    func authenticatedRecord(accessToken: String?) async throws -> (User, RecordLookup) {
-        try await authenticated(accessToken: accessToken, { $0.check }) { try await tokens.findWithRecord(hash: $0) }
+    /// `authenticate` for `/entity`: the user's record as stored comes with the check (`TokenChecks`, `.record`).
+    func authenticatedRecord(accessToken: String?) async throws -> (User, TokenCheck) {
+        try await authenticated(accessToken: accessToken, { $0 }) { try await checks.check($0, .record) }
     }
 
     /// `authenticate`'s checks on what `find` reads for the token's key (its `check`).
     private func authenticated<Lookup>(
-        accessToken: String?, _ check: (Lookup) -> TokenLookup, _ find: (String) async throws -> Lookup?
+        accessToken: String?, _ check: (Lookup) -> TokenCheck, _ find: (String) async throws -> Lookup?
     ) async throws -> (User, Lookup) {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
         guard let found = try await find(TokenMinter.key(accessToken)) else { throw CaptureError.invalidAccessToken }

@@ -67,7 +67,7 @@ extension SocialService {
         guard let responseType = ResponseType(parameter: start.responseType, fallback: flowDefault) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }
-        guard client.responseTypes.contains(responseType.rawValue) else {
+        guard client.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "'\(responseType.rawValue)' is not allowed for this client")
         }
         // The hand-off sends the answer to the app (which gives the token to its page); otherwise to the page.

@@ -32,7 +32,7 @@ extension TokenService {
         guard abs(now.timeIntervalSince(signedAt)) <= Self.signedRefreshClockSkew else {
             throw CaptureError.invalidArgument("date", "is more than 5 minutes away from the service's clock")
         }
-        guard let lookup = try await tokens.findWithUser(hash: TokenMinter.key(accessToken)),
+        guard let lookup = try await checks.check(TokenMinter.key(accessToken), .user),
             lookup.record.kind == .access, clientID.map({ $0 == lookup.record.clientID }) ?? true
         else { throw CaptureError.invalidAccessToken }
         let (stored, user) = (lookup.record, lookup.user)

@@ -44,7 +44,7 @@ extension TokenService {
             throw CaptureError.missingArgument(assertion?.isEmpty == false ? "audience" : "assertion")
         }
         guard let origin = URLOrigin.reused(audience) else { return .failure(reason: "audience must be an http(s) origin") }
-        guard let lookup = try await tokens.findWithAccount(hash: TokenMinter.key(assertion)),
+        guard let lookup = try await checks.check(TokenMinter.key(assertion), .account),
             lookup.record.kind == .access, let account = lookup.account
         else { return .failure(reason: "assertion is not a token this service issued") }
         let record = lookup.record

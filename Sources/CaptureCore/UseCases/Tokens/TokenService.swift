@@ -3,6 +3,7 @@ import Foundation
 /// The token endpoints: refresh, code exchange, revocation, introspection, `/verify`, Janrain's signed refresh.
 public struct TokenService: Sendable {
     let tokens: any TokenRepository
+    let checks: any TokenChecks
     let time: any TimeSource
     let metrics: CaptureMetrics
     let settings: ServiceSettings
@@ -61,10 +62,10 @@ extension TokenService {
     /// What an operator or backend may learn about a token: nil when it is not active.
     public func introspect(token: String) async throws -> Introspection? {
         guard !token.isEmpty else { return nil }
-        return introspection(of: try await tokens.findWithAccount(hash: TokenMinter.key(token)))
+        return introspection(of: try await checks.check(TokenMinter.key(token), .account))
     }
 
-    func introspection(of lookup: AccountLookup?) -> Introspection? {
+    func introspection(of lookup: TokenCheck?) -> Introspection? {
         guard let lookup, lookup.record.kind.authorizes, lookup.record.state(at: time.now()) == .active,
             let account = lookup.account, !account.isDisabled
         else { return nil }
@@ -77,8 +78,8 @@ extension TokenService {
     public func introspect(token: String?, clientID: String?, clientSecret: String?) async throws -> Introspection? {
         guard let clientID, !clientID.isEmpty else { throw CaptureError.invalidClient }
         let presented = token.flatMap { $0.isEmpty ? nil : $0 }
-        var lookup: AccountLookup?
-        if let presented { lookup = try await tokens.findWithAccount(hash: TokenMinter.key(presented)) }
+        var lookup: TokenCheck?
+        if let presented { lookup = try await checks.check(TokenMinter.key(presented), .account) }
         let client = try await clientAccess.authenticateClient(
             id: clientID, secret: clientSecret, version: lookup?.clientsVersion)
         guard client.isConfidential else {

@@ -31,7 +31,7 @@ struct TokenUserStatement: KeyedStatement {
     static let sql = """
         SELECT \(PostgresTokenRepository.columns), \(PostgresUserRepository.columns(prefix: "u_", table: "u")),
             (\(PostgresClientRepository.versionQuery)) AS clients_version,
-            hashtextextended(u.id, 0) AS u_key\(PostgresTokenRepository.linkedColumns)
+            hashtextextended(u.id, 0) AS u_key\(PostgresTokenChecks.linkedColumns)
         FROM tokens LEFT JOIN users u ON u.id = tokens.user_id WHERE hash = $1
         """
     let key: String
@@ -56,7 +56,7 @@ struct TokenAccountStatement: KeyedStatement {
 struct KeptUserStatement: KeyedStatement {
     static let name = "capture_kept_user"
     static let sql = """
-        SELECT \(PostgresUserRepository.columns(prefix: "u_", table: "u"))\(PostgresTokenRepository.linkedColumns)
+        SELECT \(PostgresUserRepository.columns(prefix: "u_", table: "u"))\(PostgresTokenChecks.linkedColumns)
         FROM users u WHERE u.id = $1
         """
     let key: String

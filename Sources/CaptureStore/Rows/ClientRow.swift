@@ -1,0 +1,57 @@
+import CaptureCore
+import Foundation
+import GRDB
+
+/// A row of `clients`, as SQLite keeps it (lists as JSON text, GRDB's `Codable` encoding), and its mapping to and from
+/// `Client`. A response type this build does not know reads as none.
+struct ClientRow: StoredRow, Codable, PersistableRecord {
+    static let databaseTableName = "clients"
+
+    var clientID: String
+    var name: String
+    var secretHash: String?
+    var redirectURIs: [String]
+    var allowedOrigins: [String]
+    var responseTypes: [String]
+    var legacyTokenURL: Bool
+    var accessTokenLifeHours: Double?
+    var keepSessionsOnPasswordChange: Bool
+    var requireVerifiedEmail: Bool
+    var allowUnverifiedEmail: Bool
+    var siteName: String?
+    var verifyEmailURL: String?
+    var passwordRecoverURL: String?
+    var createdAt: Date
+
+    init(_ client: Client) {
+        clientID = client.clientID
+        name = client.name
+        secretHash = client.secretHash
+        redirectURIs = client.redirectURIs
+        allowedOrigins = client.allowedOrigins
+        responseTypes = client.responseTypes.map(\.rawValue)
+        legacyTokenURL = client.legacyTokenURL
+        accessTokenLifeHours = client.accessTokenLifeHours
+        keepSessionsOnPasswordChange = client.keepSessionsOnPasswordChange
+        requireVerifiedEmail = client.requireVerifiedEmail
+        allowUnverifiedEmail = client.allowUnverifiedEmail
+        siteName = client.siteName
+        verifyEmailURL = client.verifyEmailURL
+        passwordRecoverURL = client.passwordRecoverURL
+        createdAt = client.createdAt
+    }
+
+    var value: Client {
+        var client = Client(
+            clientID: clientID, name: name, secretHash: secretHash, redirectURIs: redirectURIs,
+            allowedOrigins: allowedOrigins, responseTypes: ResponseType.list(responseTypes),
+            legacyTokenURL: legacyTokenURL, accessTokenLifeHours: accessTokenLifeHours, createdAt: createdAt)
+        client.keepSessionsOnPasswordChange = keepSessionsOnPasswordChange
+        client.requireVerifiedEmail = requireVerifiedEmail
+        client.allowUnverifiedEmail = allowUnverifiedEmail
+        client.siteName = siteName
+        client.verifyEmailURL = verifyEmailURL
+        client.passwordRecoverURL = passwordRecoverURL
+        return client
+    }
+}
