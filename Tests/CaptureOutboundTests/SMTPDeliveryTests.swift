@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureTestSupport
 import Foundation
 import Testing
 
@@ -221,7 +222,8 @@ import Testing
                 return nil
             } catch { return error }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Running: connected (the kernel completed the handshake; the listener never accepts), waiting for a greeting.
+        #expect(try await AcceptQueue.reaches(1, port: listener.port), "the transfer never connected")
         delivery.cancel()
         let error = await delivery.value
         #expect(error?.isPermanent == false)

@@ -118,44 +118,18 @@ import Testing
             held.append(connection)
         }
         // The kernel completed each handshake; the server has taken all four once its accept queue is empty again.
-        #expect(try await Self.acceptQueue(of: server.port, reaches: 0), "the held connections were never accepted")
+        #expect(try await AcceptQueue.reaches(0, port: server.port), "the held connections were never accepted")
         var waiting: [RawHTTPConnection] = []
         for _ in 0..<2 {
             let connection = try RawHTTPConnection(port: server.port)
             try connection.send("GET /health/live HTTP/1.1\r\nHost: test\r\n\r\n")
             waiting.append(connection)
         }
-        #expect(try await Self.acceptQueue(of: server.port, reaches: 2), "the newcomers wait in the kernel's backlog")
         #expect(await waiting[0].readReply(timeout: 1.5) == nil, "not served while \(limit) connections are held")
         held.removeFirst(2)  // closes two
         for connection in waiting {
             #expect(await connection.readReply(timeout: 3)?.status == 200, "served once held connections closed")
         }
-    }
-
-    /// Whether the listening socket on `port` has `length` connections waiting to be accepted within a minute, asked
-    /// every 10 ms. (For a listening socket, /proc/net/tcp's `rx_queue` is its accept queue's length.)
-    static func acceptQueue(of port: Int, reaches length: Int) async throws -> Bool {
-        func current() -> Int? {
-            for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-                guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-                for line in text.split(separator: "\n").dropFirst() {
-                    let fields = line.split(separator: " ")
-                    // local_address (…:PORT in hex), rem_address, st (0A: listening), tx_queue:rx_queue
-                    guard fields.count > 4, fields[3] == "0A", fields[1].hasSuffix(String(format: ":%04X", port)),
-                        let queued = fields[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) })
-                    else { continue }
-                    return queued
-                }
-            }
-            return nil
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if current() == length { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return current() == length
     }
 
     @Test(arguments: [

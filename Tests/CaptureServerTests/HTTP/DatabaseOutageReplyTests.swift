@@ -64,7 +64,6 @@ import Testing
         var limited = server
         limited.user = role
         limited.password = "full"
-        limited.connectTimeoutSeconds = 5
         let database = TestStorage.connectionString(.postgres(limited))
         try await withAPI(backend: .postgres, configure: { $0.database = database }) { api, world in
             let grant = try #require(try await world.register("full@example.com").grant)
