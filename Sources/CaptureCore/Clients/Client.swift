@@ -25,6 +25,10 @@ public struct Client: Sendable, Equatable {
     public var siteName: String?
     public var verifyEmailURL: String?
     public var passwordRecoverURL: String?
+    /// What it may call on Janrain's server API (`ClientFeature`); an app's sign-in client is `login_client` only.
+    public var features: Set<ClientFeature> = [.loginClient]
+    /// Addresses or CIDR ranges its server API calls may come from (Janrain's `whitelist`); empty: anywhere.
+    public var whitelist: [String] = []
     public var createdAt: Date
 
     public init(
