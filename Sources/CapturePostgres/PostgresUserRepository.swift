@@ -57,6 +57,20 @@ struct PostgresUserRepository: UserRepository {
             .first.map { try Self.record($0) }
     }
 
+    func find(number: Int64) async throws -> User? {
+        try await store.query("SELECT \(unescaped: Self.columns()) FROM users WHERE number = \(number)")
+            .first.map { try Self.record($0) }
+    }
+
+    func find(unique attribute: String, text: String) async throws -> User? {
+        try await store.query(
+            """
+            SELECT \(unescaped: Self.columns()) FROM users
+            WHERE id = (SELECT user_id FROM user_unique WHERE attribute = \(attribute) AND value = \(text))
+            """
+        ).first.map { try Self.record($0) }
+    }
+
     func list(search: String?, page: Page) async throws -> [User] {
         if let search, !search.isEmpty {
             // ILIKE with the wildcards of the search itself escaped: a search for "a_b" finds only "a_b".

@@ -95,6 +95,9 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
         signIn: features.signIn, social: features.social, settings: features.settings, proxies: features.proxies,
         profile: features.profile, privacy: features.privacy, tokens: features.tokens
     ).addRoutes(to: capture)
+    ServerAPIController(
+        records: features.records, profile: features.profile, settings: features.settings, proxies: features.proxies
+    ).addRoutes(to: capture)
     AccountRecoveryController(proxies: features.proxies, settings: features.settings, recovery: features.recovery).addRoutes(
         to: capture)
     FactorsController(

@@ -5,12 +5,15 @@ import Foundation
 public enum AuditActor: Sendable, Equatable, CustomStringConvertible {
     case adminKey(String)
     case capturectl(String)
+    /// A client calling Janrain's server API (`clients/*`, `settings/*`, record writes), by its id.
+    case client(String)
     case service
 
     public var description: String {
         switch self {
         case .adminKey(let id): "admin-key:\(id)"
         case .capturectl(let user): "capturectl:\(user)"
+        case .client(let id): "client:\(id)"
         case .service: "service"
         }
     }

@@ -6,6 +6,10 @@ public struct Client: Sendable, Equatable {
     public var name: String
     /// SHA-256 hex of the secret; nil for a public (native) client.
     public var secretHash: String?
+    /// The secret sealed under the code key (`ClientSecrets`), for checking Janrain-signed requests, which are signed
+    /// with the secret itself; nil for a public client and for one whose secret was made before secrets were sealed
+    /// (it signs requests again after `clients/reset_secret`).
+    public var sealedSecret: String?
     /// Absolute URLs, or paths starting with "/" that resolve against the service's public origin.
     public var redirectURIs: [String]
     public var allowedOrigins: [String]

@@ -273,14 +273,20 @@ public struct EntityDocument: Sendable, Equatable {
     public var uniqueValues: [String: String] {
         var found: [String: String] = [:]
         for path in schema.uniquePaths {
-            guard let value = try? self.value(at: path) else { continue }
-            switch value {
-            case .string(let text): found[path.description] = text.lowercased()
-            case .int, .double, .bool: found[path.description] = value.compactText
-            default: continue
-            }
+            guard let value = try? self.value(at: path), let text = Self.uniqueText(of: value) else { continue }
+            found[path.description] = text
         }
         return found
+    }
+
+    /// The text a unique attribute's index holds for `value`: text lower-cased, numbers and booleans as JSON writes
+    /// them; nil for anything else.
+    public static func uniqueText(of value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text.lowercased()
+        case .int, .double, .bool: value.compactText
+        default: nil
+        }
     }
 }
 

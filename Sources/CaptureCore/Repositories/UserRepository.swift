@@ -13,6 +13,10 @@ public protocol UserRepository: Sendable {
     func update(_ user: User) async throws
     func find(id: String) async throws -> User?
     func find(email: String) async throws -> User?
+    /// By Janrain's numeric `id`.
+    func find(number: Int64) async throws -> User?
+    /// The record holding `text` (`EntityDocument.uniqueText`) in the unique attribute at dot path `attribute`.
+    func find(unique attribute: String, text: String) async throws -> User?
     /// Users in order of creation; with `search`, only those whose address or display name contains it
     /// (case-insensitive).
     func list(search: String?, page: Page) async throws -> [User]

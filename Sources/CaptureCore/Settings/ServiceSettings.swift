@@ -82,6 +82,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var codeKeyFile = ".data/code.key"
     /// How recent the sign-in behind a session must be for it to change the account's address.
     public var recentSignInMinutes = 10.0
+    /// How far a Janrain-signed server API call's `Date` may be from the service's clock, either way.
+    public var signedRequestWindowSeconds = 300.0
     /// How long the old address's link can undo an address change.
     public var addressRestoreHours = 72.0
     /// The one forwarding header `trustedProxies` write (`X-Forwarded-For` or `Forwarded`); the other is ignored.

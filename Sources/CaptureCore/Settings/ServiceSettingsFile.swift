@@ -58,6 +58,7 @@ struct ServiceSettingsFile: Decodable {
     var proxyHeader: String?
     var codeKeyFile: String?
     var recentSignInMinutes: Double?
+    var signedRequestWindowSeconds: Double?
     var addressRestoreHours: Double?
     var logFormat: String?
     var logLevel: String?
@@ -127,6 +128,14 @@ extension ServiceSettings {
                 throw SettingsError(file: name, key: "recentSignInMinutes", problem: "must be more than 0, got \(minutes)")
             }
             settings.recentSignInMinutes = minutes
+        }
+        if let seconds = raw.signedRequestWindowSeconds {
+            guard seconds > 0, seconds <= 3600 else {
+                throw SettingsError(
+                    file: name, key: "signedRequestWindowSeconds", problem: "must be more than 0 and at most 3600, got \(seconds)"
+                )
+            }
+            settings.signedRequestWindowSeconds = seconds
         }
         if let hours = raw.addressRestoreHours {
             guard hours > 0 else {

@@ -30,6 +30,11 @@ public struct CaptureFeatures: Sendable {
     public let clientAdmin: ClientAdministration
     public let admin: AdminService
     public let housekeeping: Housekeeping
+    /// Janrain's server API: who may call it, and its record calls.
+    public let serverAuthentication: ServerAuthentication
+    public let records: RecordService
+    /// Client secrets sealed for Janrain-signed requests.
+    public let clientSecrets: ClientSecrets
     /// Provider links as operators and the data download list them.
     public let providerLinks: ProviderLinks
     /// Mints the service's tokens and identifiers (`TokenMinter`).
@@ -131,6 +136,17 @@ public struct CaptureFeatures: Sendable {
             hasher: parts.hasher, time: time, metrics: metrics, catalog: catalog, steps: steps,
             accessTokens: accessTokens, writer: writer, addressChange: addressChange, stepUp: stepUp)
 
+        let clientSecrets = ClientSecrets(key: codeKey)
+        let serverAuthentication = ServerAuthentication(
+            clientAccess: clientAccess, accessTokens: accessTokens, secrets: clientSecrets,
+            throttle: ClientAuthThrottle(store: store.throttle, settings: settings), settings: settings, time: time,
+            audit: audit)
+        self.clientSecrets = clientSecrets
+        self.serverAuthentication = serverAuthentication
+        self.records = RecordService(
+            users: store.users, identities: store.identities, passkeys: store.passkeys, hasher: parts.hasher,
+            catalog: catalog, time: time, minter: minter, authentication: serverAuthentication, profile: profile,
+            removal: removal, writer: writer, audit: audit)
         self.audit = audit
         self.providerLinks = providerLinks
         self.clients = clientAccess

@@ -25,10 +25,6 @@ struct CaptureAPIController {
         router.post(RouterPath(FormEndpoint.registerWithProvider.path), use: authenticating(social.registerWithProvider))
         router.post("/oauth/link_account_native", use: linkAccount)
         router.post("/oauth/unlink_account_native", use: unlinkAccount)
-        router.post("/entity", use: entity)
-        router.post("/entity.update", use: changeEntity(.update))
-        router.post("/entity.replace", use: changeEntity(.replace))
-        router.post("/entity.delete", use: changeEntity(.delete))
         router.post("/oauth/refresh_access_token", use: refreshAccessToken)
     }
 
@@ -89,28 +85,6 @@ struct CaptureAPIController {
         return Reply.ok(["erase_at": .string(CaptureDate.format(erasure))])
     }
 
-    @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let parameters = try await APIRequest.parameters(request, limit: limit)
-        try Self.refuseUnknown(parameters, allowed: Self.entityParameters)
-        return Reply.ok(
-            result: try await profile.entityResultJSON(
-                accessToken: APIRequest.accessToken(request, parameters: parameters), attributeName: parameters["attribute_name"])
-        )
-    }
-
-    /// `/entity.update` (merge), `/entity.replace`, `/entity.delete`: the record as it now is, in `result`.
-    func changeEntity(_ kind: EntityChangeRequest.Kind) -> @Sendable (Request, CaptureRequestContext) async throws -> Response {
-        { request, context in
-            let parameters = try await APIRequest.parameters(request, limit: limit)
-            try Self.refuseUnknown(parameters, allowed: EntityChangeRequest.parameters)
-            // The service checks the token before it parses the JSON (see changeEntity(_:accessToken:parameters:)).
-            let user = try await profile.changeEntity(
-                kind, accessToken: APIRequest.accessToken(request, parameters: parameters), parameters: parameters,
-                remoteAddress: APIRequest.origin(request, context: context, proxies: proxies).address)
-            return Reply.ok(["result": try await profile.record(of: user)])
-        }
-    }
-
     /// Janrain's signed refresh: a new access token for one whose refresh_secret signature checks out.
     @Sendable func refreshAccessToken(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let parameters = try await APIRequest.parameters(request, limit: limit)
@@ -125,9 +99,6 @@ struct CaptureAPIController {
             "capture_user": try await profile.record(of: refreshed.user),
         ])
     }
-
-    /// `/entity`'s parameters, made once (every token check of a backend passes through here).
-    static let entityParameters: Set<String> = ["access_token", "client_id", "type_name", "attribute_name"]
 
     /// Refuses a parameter the endpoint does not take, naming the first one in order so that the same request is
     /// always answered the same way; sorting happens only for a request that is refused.

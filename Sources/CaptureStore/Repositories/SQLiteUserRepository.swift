@@ -69,6 +69,18 @@ struct SQLiteUserRepository: UserRepository {
         try await writer.read { db in try UserRow.filter(Column("email") == email).value(db) }
     }
 
+    func find(number: Int64) async throws -> User? {
+        try await writer.read { db in try UserRow.filter(Column("number") == number).value(db) }
+    }
+
+    func find(unique attribute: String, text: String) async throws -> User? {
+        try await writer.read { db in
+            try UserRow.filter(
+                sql: "id = (SELECT userID FROM user_unique WHERE attribute = ? AND value = ?)", arguments: [attribute, text]
+            ).value(db)
+        }
+    }
+
     func list(search: String?, page: Page) async throws -> [User] {
         try await writer.read { db in
             var request = UserRow.all()

@@ -52,6 +52,14 @@ extension ProfileService {
         _ kind: EntityChangeRequest.Kind, accessToken: String?, parameters: [String: String], remoteAddress: String? = nil
     ) async throws -> User {
         let (user, token) = try await accessTokens.authenticate(accessToken: accessToken)
+        return try await changeEntity(kind, of: user, token: token, parameters: parameters, remoteAddress: remoteAddress)
+    }
+
+    /// `changeEntity` for the user and token a check already found (the server API's calls with a user's token).
+    public func changeEntity(
+        _ kind: EntityChangeRequest.Kind, of user: User, token: TokenRecord, parameters: [String: String],
+        remoteAddress: String?
+    ) async throws -> User {
         let change = try EntityChangeRequest(kind, parameters: parameters)
         var document = user.document(schema: catalog.schema, asUser: true)
         switch (change.kind, change.value) {

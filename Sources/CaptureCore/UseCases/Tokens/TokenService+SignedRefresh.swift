@@ -25,7 +25,7 @@ extension TokenService {
         guard let accessToken, !accessToken.isEmpty else { throw CaptureError.missingArgument("access_token") }
         guard let date, !date.isEmpty else { throw CaptureError.missingArgument("date") }
         guard let signature, !signature.isEmpty else { throw CaptureError.missingArgument("signature") }
-        guard let signedAt = Self.parseSignatureDate(date) else {
+        guard let signedAt = JanrainSignature.date(date) else {
             throw CaptureError.invalidArgument("date", "must be UTC 'yyyy-MM-dd HH:mm:ss'")
         }
         let now = time.now()
@@ -41,13 +41,8 @@ extension TokenService {
         guard let secret = stored.refreshSecret else {
             throw CaptureError.notPermitted("this session was started without a refresh_secret")
         }
-        // A form body turns an unescaped '+' of the Base64 signature into a space; undo that.
-        let presented = signature.replacingOccurrences(of: " ", with: "+")
-        let expected = Data(
-            HMAC<Insecure.SHA1>.authenticationCode(
-                for: Data("refresh_access_token\n\(date)\n\(accessToken)\n".utf8), using: SymmetricKey(data: Data(secret.utf8)))
-        ).base64EncodedString()
-        guard ConstantTime.equals(presented, expected) else {
+        guard JanrainSignature.verifies(signature, text: "refresh_access_token\n\(date)\n\(accessToken)\n", secret: secret)
+        else {
             throw CaptureError.invalidArgument("signature", "does not match the access token, date and refresh_secret")
         }
         // The lookup already brought the user: a deactivated account ends the session here (a deleted one took
@@ -77,28 +72,8 @@ extension TokenService {
             metrics.revoked(revoked, .accountDisabled)
             throw CaptureError.accountDeactivated
         }
-        if case .accountDisabled(let revoked) = outcome {
-            // Deactivated since the lookup above.
-            metrics.revoked(revoked, .accountDisabled)
-            throw CaptureError.accountDeactivated
-        }
         guard case .redeemed = outcome else { throw CaptureError.invalidAccessToken }
         metrics.issued([.access])
         return RefreshedAccess(accessToken: fresh, expiresIn: Int(lifetime), user: user)
-    }
-
-    /// `yyyy-MM-dd HH:mm:ss` in UTC, exactly.
-    static func parseSignatureDate(_ text: String) -> Date? {
-        // The length first (O(1)): this runs before the token is looked up, on whatever the caller sent.
-        guard text.utf8.count == 19 else { return nil }
-        let parts = text.split(whereSeparator: { "- :".contains($0) }).map { Int($0) }
-        guard parts.count == 6, parts.allSatisfy({ $0 != nil }) else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(identifier: "UTC")
-        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
-        (components.hour, components.minute, components.second) = (parts[3], parts[4], parts[5])
-        guard components.isValidDate, let date = components.date else { return nil }
-        return date
     }
 }

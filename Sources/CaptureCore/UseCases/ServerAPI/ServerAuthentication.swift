@@ -1,0 +1,78 @@
+import Foundation
+
+/// Who may make a server API call, decided in one place before any of the calls: a client's secret (HTTP Basic or
+/// parameters) or its Janrain signature within the date window, from an address on its whitelist, holding a feature
+/// that permits the kind of call; or, where the call allows it, a user's access token, which reaches only its own
+/// record. Every failure is one of Janrain's 400-range answers and nothing more.
+public struct ServerAuthentication: Sendable {
+    let clientAccess: ClientAccess
+    let accessTokens: AccessTokenCheck
+    let secrets: ClientSecrets
+    let throttle: ClientAuthThrottle
+    let settings: ServiceSettings
+    let time: any TimeSource
+    let audit: AuditTrail
+}
+
+extension ServerAuthentication {
+    /// The caller of `request`, permitted to make a call of `kind`; with `userToken`, an access token is taken too.
+    public func caller(
+        _ request: ServerRequest, for kind: ServerCallKind, userToken: Bool = false
+    ) async throws
+        -> ServerCaller
+    {
+        switch request.credentials {
+        case .none:
+            throw CaptureError.missingArgument("client_id")
+        case .accessToken(let token):
+            guard userToken else {
+                throw CaptureError.notPermitted("this call takes a client's id and secret or signature, not an access token")
+            }
+            let (user, record) = try await accessTokens.authenticate(accessToken: token)
+            return .user(user, record)
+        case .secret(let id, let secret):
+            return .client(
+                try await permitted(id, request, kind) { client in
+                    client.secretHash.map { ConstantTime.equals(TokenMinter.hash(secret), $0) } ?? false
+                })
+        case .signed(let id, let signature, let date):
+            guard let signedAt = JanrainSignature.date(date) else {
+                throw CaptureError.invalidArgument("Date", "must be the UTC date and time 'yyyy-MM-dd HH:mm:ss'")
+            }
+            guard abs(time.now().timeIntervalSince(signedAt)) <= settings.signedRequestWindowSeconds else {
+                throw CaptureError.notPermitted(
+                    "the request's Date is more than \(Int(settings.signedRequestWindowSeconds)) seconds from the service's clock"
+                )
+            }
+            let text = JanrainSignature.signedText(path: request.path, date: date, parameters: request.parameters)
+            return .client(
+                try await permitted(id, request, kind) { client in
+                    secrets.secret(of: client).map { JanrainSignature.verifies(signature, text: text, secret: $0) } ?? false
+                })
+        }
+    }
+
+    /// The client `id` names once `proves` accepts what it presented, checked against its whitelist and features.
+    private func permitted(
+        _ id: String, _ request: ServerRequest, _ kind: ServerCallKind, proves: (Client) -> Bool
+    ) async throws -> Client {
+        // A public client has no secret to prove: it fails like a wrong secret.
+        guard let client = try await clientAccess.registeredClient(id), client.isConfidential, proves(client) else {
+            let now = time.now()
+            let limited = try await throttle.failed(clientID: id, address: request.remoteAddress, now: now)
+            await audit.recordSecurityEvent(
+                "client.auth_failed", target: id, outcome: limited ? "rate_limited" : "invalid_client",
+                detail: "server API \(request.path) from \(request.remoteAddress ?? "an unknown address")", oncePer: 60)
+            throw limited ? CaptureError.rateLimited : CaptureError.invalidClient
+        }
+        if !client.whitelist.isEmpty {
+            guard let address = request.remoteAddress, let ranges = TrustedProxies(client.whitelist), ranges.trusts(address)
+            else { throw CaptureError.notPermitted("this client may not call from this address (its whitelist)") }
+        }
+        guard kind.isPermitted(for: client.features) else {
+            let needed = kind.permittedBy.map(\.rawValue).sorted().joined(separator: ", ")
+            throw CaptureError.notPermitted("this client lacks the feature this call needs (one of: \(needed))")
+        }
+        return client
+    }
+}

@@ -1,0 +1,84 @@
+import CaptureCore
+import CaptureJSON
+import Hummingbird
+
+/// Janrain's server-to-server API for customers' backends (`entity*`, `entityType*`): read the call, let one
+/// feature answer it, write Janrain's reply. Who may call is decided by `ServerAuthentication` in Core.
+struct ServerAPIController {
+    let records: RecordService
+    let profile: ProfileService
+    let settings: ServiceSettings
+    let proxies: TrustedProxies
+
+    func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        router.post("/entity", use: entity)
+        router.post("/entity.create", use: create)
+        router.post("/entity.bulkCreate", use: bulkCreate)
+        router.post("/entity.update", use: change(.update))
+        router.post("/entity.replace", use: change(.replace))
+        router.post("/entity.delete", use: change(.delete))
+        router.post("/entityType", use: entityType)
+        router.post("/entityType.list", use: entityTypes)
+    }
+
+    /// Every call may name the entity type; the selectors name a record.
+    static let common: Set<String> = ["type_name"]
+    static let reading = common.union(EntitySelector.parameters).union(["attributes", "attribute_name"])
+    static let writing = common.union(EntitySelector.parameters).union(EntityChangeRequest.parameters)
+
+    private func read(
+        _ request: Request, _ context: CaptureRequestContext, _ allowed: Set<String>
+    ) async throws
+        -> ServerRequest
+    {
+        try await ServerRequests.read(
+            request, context: context, proxies: proxies, limit: settings.maxBodyBytes, allowed: allowed)
+    }
+
+    @Sendable func entity(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let call = try await read(request, context, Self.reading)
+        // A user's token reading its whole record: written from the stored text in one lookup (the SDKs' hot path).
+        if case .accessToken(let token) = call.credentials, call.parameters["attributes"] == nil {
+            return Reply.ok(
+                result: try await profile.entityResultJSON(accessToken: token, attributeName: call.parameters["attribute_name"]))
+        }
+        return Reply.ok(["result": try await records.entity(call)])
+    }
+
+    @Sendable func create(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let user = try await records.create(try await read(request, context, Self.common.union(["attributes"])))
+        return Reply.ok(["id": .int(user.number ?? 0), "uuid": .string(user.id)])
+    }
+
+    @Sendable func bulkCreate(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let results = try await records.bulkCreate(try await read(request, context, Self.common.union(["all_attributes"])))
+        return Reply.ok([
+            "uuid_results": .array(results.map { result in (try? result.get()).map { .string($0.id) } ?? Self.error(result) }),
+            "results": .array(results.map { result in (try? result.get()).map { .int($0.number ?? 0) } ?? Self.error(result) }),
+        ])
+    }
+
+    /// One refused element of a bulk call, in Janrain's error shape.
+    private static func error(_ result: Result<User, CaptureError>) -> JSONValue {
+        guard case .failure(let error) = result else { return .null }
+        return Reply.captureErrorBody(error)
+    }
+
+    func change(_ kind: EntityChangeRequest.Kind) -> @Sendable (Request, CaptureRequestContext) async throws -> Response {
+        { request, context in
+            let call = try await read(request, context, Self.writing)
+            let user = try await records.change(kind, call)
+            // A whole record deleted has nothing left to show.
+            if kind == .delete && (call.parameters["attribute_name"] ?? "").isEmpty { return Reply.ok() }
+            return Reply.ok(["result": try await profile.record(of: user)])
+        }
+    }
+
+    @Sendable func entityType(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        Reply.ok(["schema": try await records.entityType(try await read(request, context, Self.common))])
+    }
+
+    @Sendable func entityTypes(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        Reply.ok(["results": try await records.entityTypes(try await read(request, context, Self.common))])
+    }
+}
