@@ -33,6 +33,7 @@ public struct CaptureFeatures: Sendable {
     /// Janrain's server API: who may call it, and its record calls.
     public let serverAuthentication: ServerAuthentication
     public let records: RecordService
+    public let access: AccessIssuing
     /// Client secrets sealed for Janrain-signed requests.
     public let clientSecrets: ClientSecrets
     /// Provider links as operators and the data download list them.
@@ -137,10 +138,14 @@ public struct CaptureFeatures: Sendable {
             accessTokens: accessTokens, writer: writer, addressChange: addressChange, stepUp: stepUp)
 
         let clientSecrets = ClientSecrets(key: codeKey)
+        let creationTokens = CreationTokens(key: codeKey, store: store.throttle, minter: minter, time: time)
         let serverAuthentication = ServerAuthentication(
             clientAccess: clientAccess, accessTokens: accessTokens, secrets: clientSecrets,
-            throttle: ClientAuthThrottle(store: store.throttle, settings: settings), settings: settings, time: time,
-            audit: audit)
+            throttle: ClientAuthThrottle(store: store.throttle, settings: settings), creationTokens: creationTokens,
+            settings: settings, time: time, audit: audit)
+        self.access = AccessIssuing(
+            users: store.users, catalog: catalog, authentication: serverAuthentication, clientAccess: clientAccess,
+            issuer: issuer, creationTokens: creationTokens, audit: audit)
         self.clientSecrets = clientSecrets
         self.serverAuthentication = serverAuthentication
         self.records = RecordService(

@@ -6,6 +6,7 @@ import Hummingbird
 /// feature answer it, write Janrain's reply. Who may call is decided by `ServerAuthentication` in Core.
 struct ServerAPIController {
     let records: RecordService
+    let access: AccessIssuing
     let profile: ProfileService
     let settings: ServiceSettings
     let proxies: TrustedProxies
@@ -19,6 +20,9 @@ struct ServerAPIController {
         router.post("/entity.delete", use: change(.delete))
         router.post("/entityType", use: entityType)
         router.post("/entityType.list", use: entityTypes)
+        router.post("/access/getAccessToken", use: accessToken)
+        router.post("/access/getAuthorizationCode", use: authorizationCode)
+        router.post("/access/getCreationToken", use: creationToken)
     }
 
     /// Every call may name the entity type; the selectors name a record.
@@ -80,5 +84,23 @@ struct ServerAPIController {
 
     @Sendable func entityTypes(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         Reply.ok(["results": try await records.entityTypes(try await read(request, context, Self.common))])
+    }
+
+    static let issuing = common.union(EntitySelector.parameters).union(["for_client_id"])
+
+    @Sendable func accessToken(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let grant = try await access.accessToken(try await read(request, context, Self.issuing))
+        return Reply.ok(["accessToken": .string(grant.accessToken), "expires_in": .int(Int64(grant.expiresIn))])
+    }
+
+    @Sendable func authorizationCode(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let code = try await access.authorizationCode(try await read(request, context, Self.issuing.union(["redirect_uri"])))
+        return Reply.ok(["authorizationCode": .string(code)])
+    }
+
+    @Sendable func creationToken(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let token = try await access.creationToken(
+            try await read(request, context, Self.common.union(["for_client_id", "lifetime"])))
+        return Reply.ok(["creation_token": .string(token)])
     }
 }

@@ -39,6 +39,9 @@ enum ServerRequests {
             return .secret(clientID: id, secret: secret)
         }
         if let token = parameters["access_token"] { return .accessToken(token) }
+        if let id = parameters["client_id"], let token = parameters["creation_token"] {
+            return .creationToken(clientID: id, token: token)
+        }
         if parameters["client_secret"] != nil { throw CaptureError.missingArgument("client_id") }
         return .none
     }

@@ -9,6 +9,7 @@ public struct ServerAuthentication: Sendable {
     let accessTokens: AccessTokenCheck
     let secrets: ClientSecrets
     let throttle: ClientAuthThrottle
+    let creationTokens: CreationTokens
     let settings: ServiceSettings
     let time: any TimeSource
     let audit: AuditTrail
@@ -24,6 +25,8 @@ extension ServerAuthentication {
         switch request.credentials {
         case .none:
             throw CaptureError.missingArgument("client_id")
+        case .creationToken:
+            throw CaptureError.notPermitted("a creation_token is taken by entity.create only")
         case .accessToken(let token):
             guard userToken else {
                 throw CaptureError.notPermitted("this call takes a client's id and secret or signature, not an access token")
@@ -50,6 +53,18 @@ extension ServerAuthentication {
                     secrets.secret(of: client).map { JanrainSignature.verifies(signature, text: text, secret: $0) } ?? false
                 })
         }
+    }
+
+    /// The client creating a record: one that may write records, or one presenting a creation token made for it
+    /// (used up here).
+    public func creator(_ request: ServerRequest) async throws -> String {
+        guard case .creationToken(let id, let token) = request.credentials else {
+            return try await caller(request, for: .writeRecords).clientID
+        }
+        guard try await clientAccess.registeredClient(id) != nil, try await creationTokens.redeem(token, for: id) else {
+            throw CaptureError.invalidArgument("creation_token", "is not a creation token for this client, or was used or expired")
+        }
+        return id
     }
 
     /// The client `id` names once `proves` accepts what it presented, checked against its whitelist and features.

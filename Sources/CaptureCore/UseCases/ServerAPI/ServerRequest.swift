@@ -9,6 +9,8 @@ public struct ServerRequest: Sendable, Equatable {
         case signed(clientID: String, signature: String, date: String)
         /// A user's access token (`Authorization: OAuth …`, `Bearer …` or `access_token`).
         case accessToken(String)
+        /// `client_id` with a `creation_token` from `access/getCreationToken`: one `entity.create`, no secret.
+        case creationToken(clientID: String, token: String)
         case none
     }
 
@@ -26,7 +28,9 @@ public struct ServerRequest: Sendable, Equatable {
     }
 
     /// The parameters that carry credentials; they are never part of what a signature covers.
-    public static let credentialParameters: Set<String> = ["client_id", "client_secret", "access_token"]
+    public static let credentialParameters: Set<String> = [
+        "client_id", "client_secret", "access_token", "creation_token",
+    ]
 }
 
 /// Who a server API call was made by.

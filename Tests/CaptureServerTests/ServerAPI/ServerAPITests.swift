@@ -1,0 +1,150 @@
+import CaptureCore
+import CaptureTestSupport
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Janrain's server API as a customer's backend calls it: the three ways a client proves itself, the features that
+/// decide what it may call, a user's token kept to its own record, and the record, issuing and creation calls.
+@Suite struct ServerAPITests {
+    @Test func aClientProvesItselfByBasicParametersOrSignatureAndNothingElse() async throws {
+        try await withAPI { api, world in
+            let backend = try await ServerAPIClients.add(world, "crm-backend", [.directAccess])
+            let user = try await world.register("basic@example.com").user
+            let select = ["uuid": user.id, "type_name": "user"]
+            for credentials in [backend.basic, backend.parameters, backend.signed("/entity", select, world)] {
+                let reply = try await api.post("/entity", select.merging(credentials.fields) { _, new in new }, headers: credentials.headers)
+                #expect(reply.stat == "ok", "\(reply.text)")
+                #expect((reply["result"] as? [String: Any])?["email"] as? String == "basic@example.com")
+            }
+            var wrong = backend
+            wrong.secret = "not-the-secret"
+            for credentials in [wrong.basic, wrong.parameters, wrong.signed("/entity", select, world)] {
+                let reply = try await api.post("/entity", select.merging(credentials.fields) { _, new in new }, headers: credentials.headers)
+                #expect(reply.status == .ok && reply.stat == "error" && reply.code == 402, "\(reply.text)")
+                #expect(reply["result"] == nil)
+            }
+            // A signature over other parameters than those sent, and one made too long ago.
+            let tampered = backend.signed("/entity", ["uuid": "someone-else", "type_name": "user"], world)
+            #expect(try await api.post("/entity", select, headers: tampered.headers).code == 402)
+            let stale = backend.signed("/entity", select, world, at: world.time.now().addingTimeInterval(-301))
+            let staleReply = try await api.post("/entity", select, headers: stale.headers)
+            #expect(staleReply.code == 403 && staleReply.text.contains("Date"), "\(staleReply.text)")
+            let otherCall = backend.signed("/entity.delete", select, world)
+            #expect(try await api.post("/entity", select, headers: otherCall.headers).code == 402)
+        }
+    }
+
+    @Test func featuresDecideWhatAClientMayCall() async throws {
+        try await withAPI { api, world in
+            let reader = try await ServerAPIClients.add(world, "reporting", [.directReadAccess])
+            let login = try await ServerAPIClients.add(world, "app-login", [.loginClient])
+            let user = try await world.register("features@example.com").user
+            let read = ["uuid": user.id].merging(reader.basic.fields) { _, new in new }
+            #expect(try await api.post("/entity", read, headers: reader.basic.headers).stat == "ok")
+            let write = read.merging(["attributes": #"{"givenName":"Changed"}"#]) { _, new in new }
+            #expect(try await api.post("/entity.update", write, headers: reader.basic.headers).code == 403)
+            #expect(try await api.post("/entity", ["uuid": user.id], headers: login.basic.headers).code == 403)
+            // The demo app's public client has no secret: whatever it presents, it is refused.
+            let publicClient = ["uuid": user.id, "client_id": "demo-mobile-app", "client_secret": "x"]
+            #expect(try await api.post("/entity", publicClient).code == 402)
+            let whitelisted = try await ServerAPIClients.add(world, "office-only", [.owner], whitelist: ["10.1.0.0/16"])
+            #expect(try await api.post("/entity", ["uuid": user.id], headers: whitelisted.basic.headers).code == 403)
+        }
+    }
+
+    @Test func aUsersTokenReachesOnlyItsOwnRecordWhateverItNames() async throws {
+        try await withAPI { api, world in
+            let own = try await world.register("own@example.com")
+            let other = try await world.register("other@example.com").user
+            let token = own.grant!.accessToken
+            let read = try await api.post("/entity", ["access_token": token, "uuid": other.id])
+            #expect((read["result"] as? [String: Any])?["email"] as? String == "own@example.com")
+            let write = try await api.post(
+                "/entity.update", ["uuid": other.id, "attributes": #"{"givenName":"Mallory"}"#],
+                headers: [.authorization: "OAuth \(token)"])
+            #expect(write.stat == "ok", "\(write.text)")
+            #expect(try await world.service.store.users.find(id: other.id)?.givenName == "Tess")
+            #expect(try await world.service.store.users.find(id: own.user.id)?.givenName == "Mallory")
+            #expect(try await api.post("/entity.create", ["access_token": token, "attributes": "{}"]).code == 403)
+        }
+    }
+
+    @Test func recordsAreCreatedInBulkUpdatedReplacedAndDeleted() async throws {
+        try await withAPI { api, world in
+            let backend = try await ServerAPIClients.add(world, "crm-writer", [.directAccess])
+            let auth = backend.basic.headers
+            let created = try await api.post(
+                "/entity.create",
+                ["type_name": "user", "attributes": #"{"email":"New@Example.com","password":"a long passphrase","givenName":"Ada","primaryAddress":{"city":"Paris"}}"#],
+                headers: auth)
+            #expect(created.stat == "ok" && created["id"] is Int && created["uuid"] is String, "\(created.text)")
+            let uuid = try #require(created["uuid"] as? String)
+            let stored = try #require(try await world.service.store.users.find(id: uuid))
+            #expect(stored.email == "new@example.com" && stored.passwordHash?.hasPrefix("$2") == true)
+            let signIn = try await world.service.signIn.signIn(
+                FlowRequest(parameters: TestWorld.signIn(email: "new@example.com", password: "a long passphrase")))
+            #expect(signIn.user.id == uuid)
+
+            let bulk = try await api.post(
+                "/entity.bulkCreate",
+                ["all_attributes": #"[{"email":"b1@example.com"},{"email":"new@example.com"},{"email":"b3@example.com","uuid":"x"}, {"email":"b4@example.com"}]"#],
+                headers: auth)
+            let uuids = try #require(bulk["uuid_results"] as? [Any])
+            #expect(uuids.count == 4 && uuids[0] is String && uuids[3] is String, "\(bulk.text)")
+            #expect((uuids[1] as? [String: Any])?["code"] as? Int == 361, "a taken address is a unique value taken")
+            #expect((uuids[2] as? [String: Any])?["code"] as? Int == 200, "the service's uuid is not written")
+
+            let updated = try await api.post(
+                "/entity.update", ["uuid": uuid, "attributes": #"{"familyName":"Lovelace"}"#], headers: auth)
+            let record = try #require(updated["result"] as? [String: Any])
+            #expect(record["givenName"] as? String == "Ada" && record["familyName"] as? String == "Lovelace")
+            let replaced = try await api.post(
+                "/entity.replace", ["id": "\(created["id"] as! Int)", "attributes": #"{"email":"new@example.com","givenName":"Augusta"}"#],
+                headers: auth)
+            let after = try #require(replaced["result"] as? [String: Any])
+            #expect(after["givenName"] as? String == "Augusta" && after["familyName"] is NSNull)
+            #expect((after["primaryAddress"] as? [String: Any])?["city"] is NSNull)
+
+            let byKey = try await api.post(
+                "/entity", ["key_attribute": "email", "key_value": #""NEW@example.com""#, "attributes": #"["givenName"]"#],
+                headers: auth)
+            #expect((byKey["result"] as? [String: Any]).map { $0.count == 1 && $0["givenName"] as? String == "Augusta" } == true)
+
+            #expect(try await api.post("/entity.delete", ["uuid": uuid], headers: auth).stat == "ok")
+            #expect(try await api.post("/entity", ["uuid": uuid], headers: auth).code == 310)
+            let log = try await world.service.audit.auditLog(AuditFilter(page: Page(limit: 50)))
+            #expect(log.contains { $0.actor == "client:crm-writer" && $0.action == "user.create" })
+        }
+    }
+
+    @Test func issuedTokensReadTheRecordAndACreationTokenCreatesOnce() async throws {
+        try await withAPI { api, world in
+            let issuer = try await ServerAPIClients.add(world, "token-issuer", [.accessIssuer])
+            let user = try await world.register("issued@example.com").user
+            let issued = try await api.post("/access/getAccessToken", ["uuid": user.id, "type_name": "user"], headers: issuer.basic.headers)
+            let token = try #require(issued["accessToken"] as? String, "\(issued.text)")
+            let read = try await api.post("/entity", [:], headers: [.authorization: "OAuth \(token)"])
+            #expect((read["result"] as? [String: Any])?["uuid"] as? String == user.id)
+            #expect(try await api.post("/entity", ["uuid": user.id], headers: issuer.basic.headers).code == 403)
+
+            let made = try await api.post(
+                "/access/getCreationToken", ["for_client_id": "demo-mobile-app", "lifetime": "60"], headers: issuer.basic.headers)
+            let creation = try #require(made["creation_token"] as? String, "\(made.text)")
+            let fields = ["client_id": "demo-mobile-app", "creation_token": creation, "attributes": #"{"email":"self@example.com"}"#]
+            #expect(try await api.post("/entity.create", fields).stat == "ok")
+            let again = fields.merging(["attributes": #"{"email":"twice@example.com"}"#]) { _, new in new }
+            #expect(try await api.post("/entity.create", again).code == 200, "a creation token works once")
+        }
+    }
+
+    @Test func failedClientAuthenticationsAreThrottledLikePasswords() async throws {
+        try await withAPI(configure: { $0.signInMaxFailures = 3 }) { api, world in
+            var backend = try await ServerAPIClients.add(world, "guessed", [.directAccess])
+            backend.secret = "guess"
+            var codes: [Int] = []
+            for _ in 0..<5 { codes.append(try await api.post("/entity", ["uuid": "x"], headers: backend.basic.headers).code ?? 0) }
+            #expect(codes == [402, 402, 402, 510, 510])
+        }
+    }
+}
