@@ -40,13 +40,13 @@ extension PostgresUserRepository {
         }
     }
 
-    /// One index per unique or `indexed` profile attribute, on `PostgresFilterSQL.expression(of:)`; the filter indexes
+    /// One index per unique or `indexed` profile attribute, on `PostgresFilterSQL.indexKey(of:)`; the filter indexes
     /// of attributes no longer marked are dropped. Under an advisory lock, so instances starting together take turns.
     func prepareFilterIndexes(for schema: EntitySchema) async throws {
         var wanted: [String: String] = [:]
         for field in schema.indexedFilterFields {
-            let expression = PostgresFilterSQL.expression(of: .profile(field))
-            wanted[FilterIndexName.name(forExpression: expression)] = expression
+            let key = PostgresFilterSQL.indexKey(of: field)
+            wanted[FilterIndexName.name(forExpression: key)] = key
         }
         let indexes = wanted
         try await store.transaction(mayTellChanges: { _ in false }) { connection in
@@ -65,9 +65,8 @@ extension PostgresUserRepository {
             for name in existing where indexes[name] == nil {
                 try await connection.rows(PostgresQuery(unsafeSQL: "DROP INDEX \(name)"))
             }
-            for (name, expression) in indexes.sorted(by: { $0.key < $1.key }) where !existing.contains(name) {
-                try await connection.rows(
-                    PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(name) ON users ((\(expression)))"))
+            for (name, key) in indexes.sorted(by: { $0.key < $1.key }) where !existing.contains(name) {
+                try await connection.rows(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(name) ON users (\(key))"))
             }
         }
     }

@@ -280,6 +280,29 @@ import Testing
             #expect(plan.contains(index), "\(text): \(plan)")
             #expect(try await users.count(filter, timeout: .seconds(30)) == count, "\(text)")
         }
+        // An export's page reads `number`'s index in order: no sort of the rest of the table.
+        let export = try await Self.exportPlan(after: rows / 2, storage)
+        #expect(export.contains("number") && !export.contains("TEMP B-TREE") && !export.contains("Sort"), "\(export)")
+    }
+
+    /// The plan of an export's page (Janrain's advice: `sort_on ["id"]`, `filter "id > <last id>"`, `max_results`).
+    static func exportPlan(after last: Int, _ storage: OpenedStorage) async throws -> String {
+        let order = [EntitySort(field: .record(.id))]
+        switch storage.location {
+        case .sqlite:
+            let (condition, arguments) = SQLiteFilterSQL.condition(.compare(.record(.id), .greater, .integer(Int64(last))))
+            return try await storage.sqlite!.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "EXPLAIN QUERY PLAN SELECT * FROM users WHERE \(condition) ORDER BY \(SQLiteFilterSQL.orderBy(order)) LIMIT 1000",
+                    arguments: arguments
+                ).map { $0["detail"] as String }.joined(separator: "\n")
+            }
+        case .postgres(let location):
+            let sql = "EXPLAIN SELECT * FROM users WHERE number > \(last) ORDER BY \(PostgresFilterSQL.orderBy(order)) LIMIT 1000"
+            return try await PostgresTestServer.shared.rows(sql, on: location).map { $0.joined() }.joined(separator: "\n")
+        }
     }
 
     /// The query plan of `SELECT … WHERE filter`, as one text.

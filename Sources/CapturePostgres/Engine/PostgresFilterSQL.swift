@@ -58,10 +58,24 @@ struct PostgresFilterSQL {
         }
     }
 
-    /// `ORDER BY`'s keys, NULL first ascending and last descending, as on SQLite.
+    /// `ORDER BY`'s keys, NULL first ascending and last descending, as on SQLite. The columns that are never null get
+    /// no NULLS clause, so their btree indexes (ascending, nulls last: PostgreSQL's default) give the order, as
+    /// `number` does for exports paging by `id > n`; the profile indexes are made `NULLS FIRST` for the same reason.
     static func orderBy(_ order: [EntitySort]) -> String {
-        order.map { "\(ordered($0.field)) \($0.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")" }
-            .joined(separator: ", ")
+        order.map { key in
+            let nulls: String
+            switch key.field {
+            case .record(.uuid), .record(.id), .record(.email), .record(.created), .record(.lastUpdated): nulls = ""
+            default: nulls = key.descending ? " NULLS LAST" : " NULLS FIRST"
+            }
+            return "\(ordered(key.field)) \(key.descending ? "DESC" : "ASC")\(nulls)"
+        }.joined(separator: ", ")
+    }
+
+    /// The key of a profile attribute's index: its expression, ascending with nulls first (scanned forward for an
+    /// ascending sort, backward for a descending one).
+    static func indexKey(of field: ProfileField) -> String {
+        "(\(expression(of: .profile(field)))) NULLS FIRST"
     }
 
     private mutating func append(_ filter: EntityFilter) {
