@@ -96,6 +96,9 @@ enum PostgresMigrations {
                     + "ADD COLUMN password_recover_url text"
             ]
         ),
+        // Janrain's filters and sorts on `lastUpdated`, as v20 (`created_at` has `users_by_creation` since p1, and
+        // `number` its unique index); profile attributes get theirs at startup, from the schema.
+        ("p15-entity-filters", ["CREATE INDEX users_by_update ON users (updated_at)"]),
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -147,6 +147,8 @@ public enum CaptureServerMain {
         let metrics = CaptureMetrics.prometheus(registry)
         // Opened and migrated here, so every service below starts on a migrated schema.
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
+        // The indexes entity.find's filters use on the schema's unique and `indexed` attributes.
+        try await storage.repositories.users.prepareFilterIndexes(for: catalog.schema)
         let codeKey = try CodeKey.load(environment: ProcessInfo.processInfo.environment, file: settings.codeKeyFile)
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
         let (providers, problems) = await SocialProviders.discover(

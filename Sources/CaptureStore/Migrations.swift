@@ -300,6 +300,13 @@ enum Migrations {
                 t.add(column: "passwordRecoverURL", .text)
             }
         }
+        migrator.registerMigration("v20-entity-filters") { db in
+            // Janrain's filters and sorts on `created` and `lastUpdated` (`entity.find`, "everything updated since");
+            // `number` (exports paging by `id > n`) has `users_by_number`. Profile attributes get theirs at startup,
+            // from the schema (`prepareFilterIndexes`).
+            try db.create(index: "users_by_creation", on: "users", columns: ["createdAt"])
+            try db.create(index: "users_by_update", on: "users", columns: ["updatedAt"])
+        }
         return migrator
     }
 }

@@ -28,11 +28,15 @@ public struct AttributeDefinition: Sendable, Equatable, Decodable {
     public var unique: Bool = false
     /// Users cannot write it through their access token; operators and imports can.
     public var readOnly: Bool = false
+    /// Storage keeps an index of its values, for `entity.find` filters and sorts on it (unique ones have one anyway).
+    /// Optional in schema.json; a scalar outside any plural.
+    public var indexed: Bool = false
     /// The attributes of an object, or of each element of a plural.
     public var attributes: [String: AttributeDefinition] = [:]
 
     enum CodingKeys: String, CodingKey {
-        case type, required, length, minLength, maxBytes, pattern, format, minimum, maximum, unique, readOnly, attributes
+        case type, required, length, minLength, maxBytes, pattern, format, minimum, maximum, unique, readOnly, indexed
+        case attributes
     }
 
     public init(name: String, type: Kind, attributes: [String: AttributeDefinition] = [:]) {
@@ -54,6 +58,7 @@ public struct AttributeDefinition: Sendable, Equatable, Decodable {
         maximum = try container.decodeIfPresent(Double.self, forKey: .maximum)
         unique = try container.decodeIfPresent(Bool.self, forKey: .unique) ?? false
         readOnly = try container.decodeIfPresent(Bool.self, forKey: .readOnly) ?? false
+        indexed = try container.decodeIfPresent(Bool.self, forKey: .indexed) ?? false
         attributes = try container.decodeIfPresent([String: AttributeDefinition].self, forKey: .attributes) ?? [:]
         for (key, var child) in attributes {
             child.name = key

@@ -69,6 +69,27 @@ public struct EntitySchema: Sendable, Equatable {
     }
 }
 
+extension EntitySchema {
+    /// The profile attributes storage indexes for filters and sorts (`entity.find`): the scalars outside plurals
+    /// marked `unique` or `indexed` (`email` has its own column), as the filter names them, in path order.
+    public var indexedFilterFields: [ProfileField] {
+        func walk(_ scope: [String: AttributeDefinition], _ prefix: [String]) -> [ProfileField] {
+            scope.values.sorted { $0.name < $1.name }.flatMap { definition -> [ProfileField] in
+                let names = prefix + [definition.name]
+                if definition.type == .object { return walk(definition.attributes, names) }
+                guard definition.type.isScalar, definition.unique || definition.indexed,
+                    names != ["email"],
+                    let field = try? FilterResolver(schema: self).field(
+                        names.joined(separator: "."), at: nil, argument: "schema"),
+                    case .profile(let profile) = field
+                else { return [] }
+                return [profile]
+            }
+        }
+        return walk(attributes, [])
+    }
+}
+
 /// The on-disk shape of `schema.json`.
 struct SchemaFile: Decodable {
     var attributes: [String: AttributeDefinition]
@@ -115,6 +136,9 @@ extension EntitySchema {
                     guard !definition.unique else { throw fail(here, "only a single value can be unique") }
                 }
                 if definition.unique && inPlural { throw fail(here, "a value inside a plural cannot be unique") }
+                if definition.indexed && (inPlural || !definition.type.isScalar) {
+                    throw fail(here, "only a single value outside a plural can be indexed")
+                }
                 if let pattern = definition.pattern {
                     guard definition.type.holdsText, (try? NSRegularExpression(pattern: pattern)) != nil else {
                         throw fail(here, "pattern must be a valid regular expression on a string attribute")

@@ -34,6 +34,7 @@ extension CaptureError {
         case .unsupportedGrantType(let type): ("error.unsupportedGrantType", ["type": type])
         case .unexpected: ("error.unexpected", [:])
         case .storageUnavailable: ("error.storageUnavailable", [:])
+        case .filterOperatorRemoved(let name): ("error.filterOperatorRemoved", ["operator": name])
         }
     }
 

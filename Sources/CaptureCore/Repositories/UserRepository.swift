@@ -20,6 +20,16 @@ public protocol UserRepository: Sendable {
     /// Users in order of creation; with `search`, only those whose address or display name contains it
     /// (case-insensitive).
     func list(search: String?, page: Page) async throws -> [User]
+    /// `entity.find`: the records `query.filter` matches (all without one), in `query.order`, from `firstResult`, at
+    /// most `maxResults`. The filter runs in the database (each backend compiles it to parameterised SQL); past
+    /// `query.timeout` the query is stopped and this throws `EntityQuery.timedOut` (Janrain's 200 on `timeout`).
+    func find(_ query: EntityQuery) async throws -> [User]
+    /// `entity.count`: how many records `filter` matches (all without one), stopped like `find` after `timeout`.
+    func count(_ filter: EntityFilter?, timeout: Duration) async throws -> Int
+    /// Creates the indexes `entity.find` uses for the schema's unique and `indexed` profile attributes
+    /// (`EntitySchema.indexedFilterFields`), each on exactly the expression the backend's filters compile to, and drops
+    /// those of attributes no longer marked. Idempotent; run at startup, after the schema is loaded.
+    func prepareFilterIndexes(for schema: EntitySchema) async throws
     /// Deletes the user and, in the same transaction, every token of theirs.
     @discardableResult func delete(id: String) async throws -> Bool
     /// Accounts their owners deleted at or before `cutoff`, oldest request first.

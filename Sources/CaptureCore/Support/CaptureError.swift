@@ -54,6 +54,9 @@ public enum CaptureError: Error, Equatable, Sendable {
     /// The database cannot be reached for a moment (restarting, failing over, out of connections): nothing was
     /// acknowledged, and the same request may be sent again shortly. HTTP 503 with `Retry-After`.
     case storageUnavailable
+    /// A filter (`entity.find`, `entity.count`) uses an operator Janrain removed from its grammar (`contains`):
+    /// Janrain's 485.
+    case filterOperatorRemoved(String)
     case unexpected(String)
 
     /// Janrain's numeric error code.
@@ -82,6 +85,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .unexpected: 500
         case .storageUnavailable: 503
         case .rateLimited: 510
+        case .filterOperatorRemoved: 485
         }
     }
 
@@ -118,6 +122,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .requestTooLarge: "request_too_large"
         case .unsupportedContentType: "unsupported_content_type"
         case .unsupportedGrantType: "unsupported_grant_type"
+        case .filterOperatorRemoved: "unsupported_filter_operator"
         }
     }
 
@@ -158,6 +163,8 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .unsupportedContentType(let type):
             "content type '\(type)' is not accepted; send application/x-www-form-urlencoded"
         case .unsupportedGrantType(let type): "grant_type '\(type)' is not supported"
+        case .filterOperatorRemoved(let name):
+            "filter: the '\(name)' operator was removed; compare with =, !=, <, <=, >, >= or 'is null'"
         }
     }
 }
