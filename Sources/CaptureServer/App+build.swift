@@ -96,7 +96,8 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
         profile: features.profile, privacy: features.privacy, tokens: features.tokens
     ).addRoutes(to: capture)
     ServerAPIController(
-        records: features.records, access: features.access, profile: features.profile, settings: features.settings, proxies: features.proxies
+        records: features.records, access: features.access, profile: features.profile, settings: features.settings,
+        proxies: features.proxies
     ).addRoutes(to: capture)
     AccountRecoveryController(proxies: features.proxies, settings: features.settings, recovery: features.recovery).addRoutes(
         to: capture)

@@ -13,6 +13,8 @@ struct ServerAPIController {
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.post("/entity", use: entity)
+        router.post("/entity.find", use: find)
+        router.post("/entity.count", use: count)
         router.post("/entity.create", use: create)
         router.post("/entity.bulkCreate", use: bulkCreate)
         router.post("/entity.update", use: change(.update))
@@ -47,6 +49,22 @@ struct ServerAPIController {
                 result: try await profile.entityResultJSON(accessToken: token, attributeName: call.parameters["attribute_name"]))
         }
         return Reply.ok(["result": try await records.entity(call)])
+    }
+
+    static let finding = common.union([
+        "filter", "attributes", "sort_on", "max_results", "first_result", "show_total_count", "timeout",
+    ])
+
+    @Sendable func find(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let found = try await records.find(try await read(request, context, Self.finding))
+        var fields: [String: JSONValue] = ["results": .array(found.results), "result_count": .int(Int64(found.results.count))]
+        if let total = found.totalCount { fields["total_count"] = .int(Int64(total)) }
+        return Reply.ok(fields)
+    }
+
+    @Sendable func count(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        let total = try await records.count(try await read(request, context, Self.common.union(["filter", "timeout"])))
+        return Reply.ok(["total_count": .int(Int64(total))])
     }
 
     @Sendable func create(_ request: Request, context: CaptureRequestContext) async throws -> Response {

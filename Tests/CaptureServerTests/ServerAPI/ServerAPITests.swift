@@ -13,14 +13,16 @@ import Testing
             let user = try await world.register("basic@example.com").user
             let select = ["uuid": user.id, "type_name": "user"]
             for credentials in [backend.basic, backend.parameters, backend.signed("/entity", select, world)] {
-                let reply = try await api.post("/entity", select.merging(credentials.fields) { _, new in new }, headers: credentials.headers)
+                let reply = try await api.post(
+                    "/entity", select.merging(credentials.fields) { _, new in new }, headers: credentials.headers)
                 #expect(reply.stat == "ok", "\(reply.text)")
                 #expect((reply["result"] as? [String: Any])?["email"] as? String == "basic@example.com")
             }
             var wrong = backend
             wrong.secret = "not-the-secret"
             for credentials in [wrong.basic, wrong.parameters, wrong.signed("/entity", select, world)] {
-                let reply = try await api.post("/entity", select.merging(credentials.fields) { _, new in new }, headers: credentials.headers)
+                let reply = try await api.post(
+                    "/entity", select.merging(credentials.fields) { _, new in new }, headers: credentials.headers)
                 #expect(reply.status == .ok && reply.stat == "error" && reply.code == 402, "\(reply.text)")
                 #expect(reply["result"] == nil)
             }
@@ -76,7 +78,11 @@ import Testing
             let auth = backend.basic.headers
             let created = try await api.post(
                 "/entity.create",
-                ["type_name": "user", "attributes": #"{"email":"New@Example.com","password":"a long passphrase","givenName":"Ada","primaryAddress":{"city":"Paris"}}"#],
+                [
+                    "type_name": "user",
+                    "attributes":
+                        #"{"email":"New@Example.com","password":"a long passphrase","givenName":"Ada","primaryAddress":{"city":"Paris"}}"#,
+                ],
                 headers: auth)
             #expect(created.stat == "ok" && created["id"] is Int && created["uuid"] is String, "\(created.text)")
             let uuid = try #require(created["uuid"] as? String)
@@ -88,7 +94,10 @@ import Testing
 
             let bulk = try await api.post(
                 "/entity.bulkCreate",
-                ["all_attributes": #"[{"email":"b1@example.com"},{"email":"new@example.com"},{"email":"b3@example.com","uuid":"x"}, {"email":"b4@example.com"}]"#],
+                [
+                    "all_attributes":
+                        #"[{"email":"b1@example.com"},{"email":"new@example.com"},{"email":"b3@example.com","uuid":"x"}, {"email":"b4@example.com"}]"#
+                ],
                 headers: auth)
             let uuids = try #require(bulk["uuid_results"] as? [Any])
             #expect(uuids.count == 4 && uuids[0] is String && uuids[3] is String, "\(bulk.text)")
@@ -100,7 +109,8 @@ import Testing
             let record = try #require(updated["result"] as? [String: Any])
             #expect(record["givenName"] as? String == "Ada" && record["familyName"] as? String == "Lovelace")
             let replaced = try await api.post(
-                "/entity.replace", ["id": "\(created["id"] as! Int)", "attributes": #"{"email":"new@example.com","givenName":"Augusta"}"#],
+                "/entity.replace",
+                ["id": "\(created["id"] as! Int)", "attributes": #"{"email":"new@example.com","givenName":"Augusta"}"#],
                 headers: auth)
             let after = try #require(replaced["result"] as? [String: Any])
             #expect(after["givenName"] as? String == "Augusta" && after["familyName"] is NSNull)
@@ -122,7 +132,8 @@ import Testing
         try await withAPI { api, world in
             let issuer = try await ServerAPIClients.add(world, "token-issuer", [.accessIssuer])
             let user = try await world.register("issued@example.com").user
-            let issued = try await api.post("/access/getAccessToken", ["uuid": user.id, "type_name": "user"], headers: issuer.basic.headers)
+            let issued = try await api.post(
+                "/access/getAccessToken", ["uuid": user.id, "type_name": "user"], headers: issuer.basic.headers)
             let token = try #require(issued["accessToken"] as? String, "\(issued.text)")
             let read = try await api.post("/entity", [:], headers: [.authorization: "OAuth \(token)"])
             #expect((read["result"] as? [String: Any])?["uuid"] as? String == user.id)
@@ -131,7 +142,9 @@ import Testing
             let made = try await api.post(
                 "/access/getCreationToken", ["for_client_id": "demo-mobile-app", "lifetime": "60"], headers: issuer.basic.headers)
             let creation = try #require(made["creation_token"] as? String, "\(made.text)")
-            let fields = ["client_id": "demo-mobile-app", "creation_token": creation, "attributes": #"{"email":"self@example.com"}"#]
+            let fields = [
+                "client_id": "demo-mobile-app", "creation_token": creation, "attributes": #"{"email":"self@example.com"}"#,
+            ]
             #expect(try await api.post("/entity.create", fields).stat == "ok")
             let again = fields.merging(["attributes": #"{"email":"twice@example.com"}"#]) { _, new in new }
             #expect(try await api.post("/entity.create", again).code == 200, "a creation token works once")
@@ -143,8 +156,48 @@ import Testing
             var backend = try await ServerAPIClients.add(world, "guessed", [.directAccess])
             backend.secret = "guess"
             var codes: [Int] = []
-            for _ in 0..<5 { codes.append(try await api.post("/entity", ["uuid": "x"], headers: backend.basic.headers).code ?? 0) }
+            for _ in 0..<5 {
+                codes.append(try await api.post("/entity", ["uuid": "x"], headers: backend.basic.headers).code ?? 0)
+            }
             #expect(codes == [402, 402, 402, 510, 510])
         }
     }
+
+    @Test func recordsAreFoundCountedAndExportedByIDPages() async throws {
+        try await withAPI { api, world in
+            let reader = try await ServerAPIClients.add(world, "exporter", [.directReadAccess])
+            let auth = reader.basic.headers
+            for index in 0..<7 { try await world.register("export\(index)@example.com") }
+            let count = try await api.post("/entity.count", ["filter": "email != 'export3@example.com'"], headers: auth)
+            #expect(count["total_count"] as? Int == 6, "\(count.text)")
+            let one = try await api.post(
+                "/entity.find", ["filter": "email = 'export5@example.com'", "attributes": #"["email","uuid"]"#], headers: auth)
+            let found = try #require(one["results"] as? [[String: Any]], "\(one.text)")
+            #expect(found.count == 1 && found[0].count == 2 && one["result_count"] as? Int == 1)
+
+            // Janrain's export loop: sorted by id, each page after the last id seen.
+            var last = 0, seen: [Int] = []
+            while true {
+                let page = try await api.post(
+                    "/entity.find",
+                    ["filter": "id > \(last)", "sort_on": #"["id"]"#, "max_results": "3", "attributes": #"["id"]"#],
+                    headers: auth)
+                let ids = (page["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+                seen += ids
+                guard ids.count == 3, let next = ids.last else { break }
+                last = next
+            }
+            #expect(seen.count == 7 && seen == seen.sorted())
+            let total = try await api.post("/entity.find", ["show_total_count": "true", "max_results": "2"], headers: auth)
+            #expect(total["total_count"] as? Int == 7 && (total["results"] as? [Any])?.count == 2)
+            for hostile in ["email = 'x' or 1=1 --", "email = '", "((((((((((", "email contains 'a'"] {
+                let refused = try await api.post("/entity.find", ["filter": hostile], headers: auth)
+                #expect(refused.status == .ok && refused.stat == "error" && refused.results == nil, "\(hostile)")
+            }
+        }
+    }
+}
+
+extension Reply {
+    var results: [Any]? { json["results"] as? [Any] }
 }

@@ -62,7 +62,8 @@ extension ServerAuthentication {
             return try await caller(request, for: .writeRecords).clientID
         }
         guard try await clientAccess.registeredClient(id) != nil, try await creationTokens.redeem(token, for: id) else {
-            throw CaptureError.invalidArgument("creation_token", "is not a creation token for this client, or was used or expired")
+            throw CaptureError.invalidArgument(
+                "creation_token", "is not a creation token for this client, or was used or expired")
         }
         return id
     }
