@@ -1,16 +1,18 @@
 import Foundation
 
-/// Who did something: an admin API key (by its public id), an operator at `capturectl` on the database file, or
-/// the service itself (security events).
+/// Who did something: an admin API key (by its public id), an operator at `capturectl` on the database file, a
+/// client on Janrain's server API (`clients/*`, `settings/*`, by its id), or the service itself (security events).
 public enum AuditActor: Sendable, Equatable, CustomStringConvertible {
     case adminKey(String)
     case capturectl(String)
+    case client(String)
     case service
 
     public var description: String {
         switch self {
         case .adminKey(let id): "admin-key:\(id)"
         case .capturectl(let user): "capturectl:\(user)"
+        case .client(let id): "client:\(id)"
         case .service: "service"
         }
     }

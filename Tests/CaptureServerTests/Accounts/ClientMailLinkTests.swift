@@ -59,7 +59,7 @@ import Testing
                 let refused = try await admin.send(.patch, "/clients/shop-web", json: #"{"\#(key)": "\#(value)"}"#)
                 #expect(refused.status == .badRequest, "\(key) \(value): \(refused.json)")
             }
-            let stored = try #require(try await world.service.store.clients.find(id: "shop-web"))
+            let stored = try await world.service.clientAdmin.ownPages(of: "shop-web")
             #expect(stored.passwordRecoverURL == "https://shop.example/account?lang=en" && stored.siteName == "Orchard Shop")
         }
     }
