@@ -28,6 +28,8 @@ public struct CaptureFeatures: Sendable {
     public let privacy: PrivacyService
     public let factors: FactorService
     public let clientAdmin: ClientAdministration
+    /// Janrain's `clients/*` and `settings/*` on the server API.
+    public let clientSettings: ClientSettingsService
     /// Janrain's client settings as pages and mails read them (a client's own over the defaults).
     public let clientSettingsAccess: ClientSettingsAccess
     public let admin: AdminService
@@ -142,6 +144,9 @@ public struct CaptureFeatures: Sendable {
         self.accessTokens = accessTokens
         self.clientAdmin = clientAdmin
         self.clientSettingsAccess = clientSettingsAccess
+        self.clientSettings = ClientSettingsService(
+            clients: store.clients, clientSettings: store.clientSettings, time: time, minter: minter,
+            settingsAccess: clientSettingsAccess, clientAdmin: clientAdmin, audit: audit)
         self.profile = profile
         self.tokens = TokenService(
             tokens: store.tokens, checks: store.checks, time: time, metrics: metrics, settings: settings, issuer: issuer,
