@@ -20,12 +20,14 @@ extension FlowPageService {
         guard let flow = named ?? catalog.janrainFallback else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(name)'")
         }
-        let client = try await clientAccess.client(id: clientID)
+        let version = try await clients.version()
+        let client = try await clientAccess.client(id: clientID, version: version)
         if let locale, !Localization.isLanguageTag(locale) {
             throw CaptureError.invalidArgument("locale", "'\(locale)' is not a language tag such as en-US")
         }
         return WidgetFlowView(
-            flow: flow, isFallback: named == nil, client: client, pages: try await clientSettings.pages(of: client),
+            flow: flow, isFallback: named == nil, client: client,
+            pages: try await clientSettings.pages(of: client, version: version),
             locale: catalog.localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: flow.locale))
     }
 
