@@ -11,11 +11,12 @@ struct ClientCommand: AsyncParsableCommand {
 
     static let columns: [Output.Column] = [
         .init("CLIENT ID", "client_id"), .init("NAME", "name"), .init("TYPE", "type"), .init("RESPONSE TYPES", "response_types"),
-        .init("REDIRECT URIS", "redirect_uris"), .init("CREATED", "created_at"),
+        .init("FEATURES", "features"), .init("REDIRECT URIS", "redirect_uris"), .init("CREATED", "created_at"),
     ]
     static let fields = [
         "client_id", "name", "type", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url",
-        "access_token_life_hours", "site_name", "verify_email_url", "password_recover_url", "created_at",
+        "access_token_life_hours", "site_name", "verify_email_url", "password_recover_url", "features", "whitelist",
+        "created_at",
     ]
 }
 
@@ -51,6 +52,29 @@ struct ClientValueOptions: ParsableArguments {
             "The client's page a reset mail's link opens, on one of its origins (Janrain's password_recover_url; "
                 + "update: '' clears it).", valueName: "url"))
     var passwordRecoverURL: String?
+    @Option(
+        name: .customLong("feature"),
+        help: ArgumentHelp(
+            "A Janrain client feature: owner, direct_access, direct_read_access, access_issuer or login_client; "
+                + "repeatable (default for add: login_client; update: the ones given replace the stored ones).",
+            valueName: "name"))
+    var features: [String] = []
+    @Option(
+        name: .customLong("whitelist"),
+        help: ArgumentHelp(
+            "An address or CIDR range the client's server API calls may come from; repeatable (none: anywhere; "
+                + "update: the ones given replace the stored ones, '' alone clears them).", valueName: "cidr"))
+    var whitelist: [String] = []
+
+    /// The features asked for; nil when none were.
+    func parsedFeatures() throws -> Set<ClientFeature>? {
+        features.isEmpty ? nil : try ClientFeature.parsed(features, argument: "feature")
+    }
+
+    /// The whitelist asked for (empty entries dropped: `--whitelist ''` clears it); nil when none was.
+    var givenWhitelist: [String]? {
+        whitelist.isEmpty ? nil : whitelist.filter { !$0.isEmpty }
+    }
 }
 
 extension ClientCommand {
@@ -78,6 +102,8 @@ extension ClientCommand {
             draft.legacyTokenURL = legacyTokenURL
             draft.pages = ClientPages(
                 siteName: values.siteName, verifyEmailURL: values.verifyEmailURL, passwordRecoverURL: values.passwordRecoverURL)
+            draft.features = try values.parsedFeatures()
+            draft.whitelist = values.givenWhitelist ?? []
             let client = draft
             try await options.withConsole(creatingDatabase: true) { console, output in
                 let added = try await console.perform(AdminOperations.addClient, client)
@@ -145,6 +171,8 @@ extension ClientCommand {
             change.siteName = values.siteName
             change.verifyEmailURL = values.verifyEmailURL
             change.passwordRecoverURL = values.passwordRecoverURL
+            change.features = try values.parsedFeatures()
+            change.whitelist = values.givenWhitelist
             let asked = change
             try await options.withConsole { console, output in
                 try output.record(

@@ -18,9 +18,8 @@ struct PostgresClientRepository: ClientRepository {
                         access_token_life_hours = excluded.access_token_life_hours,
                         keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
                         require_verified_email = excluded.require_verified_email,
-                        allow_unverified_email = excluded.allow_unverified_email, site_name = excluded.site_name,
-                        verify_email_url = excluded.verify_email_url,
-                        password_recover_url = excluded.password_recover_url, created_at = excluded.created_at
+                        allow_unverified_email = excluded.allow_unverified_email, features = excluded.features,
+                        whitelist = excluded.whitelist, created_at = excluded.created_at
                     """))
         await changed()
     }
@@ -45,11 +44,11 @@ struct PostgresClientRepository: ClientRepository {
         """
         INSERT INTO clients (client_id, name, secret_hash, redirect_uris, allowed_origins, response_types,
             legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
-            allow_unverified_email, site_name, verify_email_url, password_recover_url, created_at)
+            allow_unverified_email, features, whitelist, created_at)
         VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
             \(client.allowedOrigins), \(client.responseTypes.map(\.rawValue)), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
             \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.allowUnverifiedEmail),
-            \(client.siteName), \(client.verifyEmailURL), \(client.passwordRecoverURL), \(client.createdAt))
+            \(client.features.sorted().map(\.rawValue)), \(client.whitelist), \(client.createdAt))
         \(unescaped: onConflict)
         """
     }
@@ -91,9 +90,8 @@ struct PostgresClientRepository: ClientRepository {
         client.keepSessionsOnPasswordChange = try c("keep_sessions_on_password_change")
         client.requireVerifiedEmail = try c("require_verified_email")
         client.allowUnverifiedEmail = try c("allow_unverified_email")
-        client.siteName = try c("site_name")
-        client.verifyEmailURL = try c("verify_email_url")
-        client.passwordRecoverURL = try c("password_recover_url")
+        client.features = Set((try c("features", as: [String].self)).compactMap(ClientFeature.init(rawValue:)))
+        client.whitelist = try c("whitelist")
         return client
     }
 }

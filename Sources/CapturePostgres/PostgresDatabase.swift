@@ -59,6 +59,7 @@ public final class PostgresDatabase: Sendable {
             tokens: PostgresTokenRepository(store: named("tokens")),
             checks: PostgresTokenChecks(store: named("tokens")).cached(by: checks, metrics: metrics),
             clients: PostgresClientRepository(store: named("clients"), changes: changes),
+            clientSettings: PostgresClientSettingsRepository(store: named("client_settings")),
             throttle: PostgresThrottleRepository(store: named("throttle")),
             codes: PostgresCodeRepository(store: named("codes")),
             outbox: PostgresOutboxRepository(store: named("outbox")),

@@ -99,6 +99,38 @@ enum PostgresMigrations {
         // Janrain's filters and sorts on `lastUpdated`, as v20 (`created_at` has `users_by_creation` since p1, and
         // `number` its unique index); profile attributes get theirs at startup, from the schema.
         ("p15-entity-filters", ["CREATE INDEX users_by_update ON users (updated_at)"]),
+        // Janrain's client features and whitelist; the app's default settings and each client's own, which take over
+        // p14's three columns, as v21. A setting's change is a change of the clients (their version and notice).
+        ("p16-client-settings", clientSettings),
+    ]
+
+    private static let clientSettings = [
+        """
+        ALTER TABLE clients ADD COLUMN features text[] NOT NULL DEFAULT ARRAY['login_client'],
+            ADD COLUMN whitelist text[] NOT NULL DEFAULT ARRAY[]::text[]
+        """,
+        "CREATE TABLE default_settings (key text PRIMARY KEY, value text NOT NULL)",
+        """
+        CREATE TABLE client_settings (
+            client_id text NOT NULL REFERENCES clients ON DELETE CASCADE, key text NOT NULL, value text NOT NULL,
+            PRIMARY KEY (client_id, key))
+        """,
+        """
+        INSERT INTO client_settings (client_id, key, value)
+        SELECT client_id, 'site_name', site_name FROM clients WHERE site_name IS NOT NULL
+        UNION ALL SELECT client_id, 'verify_email_url', verify_email_url FROM clients WHERE verify_email_url IS NOT NULL
+        UNION ALL SELECT client_id, 'password_recover_url', password_recover_url FROM clients
+            WHERE password_recover_url IS NOT NULL
+        """,
+        "ALTER TABLE clients DROP COLUMN site_name, DROP COLUMN verify_email_url, DROP COLUMN password_recover_url",
+        """
+        CREATE TRIGGER default_settings_changed AFTER INSERT OR UPDATE OR DELETE ON default_settings
+        FOR EACH STATEMENT EXECUTE FUNCTION clients_changed()
+        """,
+        """
+        CREATE TRIGGER client_settings_changed AFTER INSERT OR UPDATE OR DELETE ON client_settings
+        FOR EACH STATEMENT EXECUTE FUNCTION clients_changed()
+        """,
     ]
 
     /// Applies the missing steps in one transaction; refuses a database a newer build migrated. A schema named in the

@@ -26,9 +26,11 @@ public enum StoreCopy {
                 ("clientID", .text), ("name", .text), ("secretHash", .text), ("redirectURIs", .texts),
                 ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
                 ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
-                ("allowUnverifiedEmail", .bool), ("siteName", .text), ("verifyEmailURL", .text),
-                ("passwordRecoverURL", .text), ("createdAt", .date),
+                ("allowUnverifiedEmail", .bool), ("features", .texts), ("whitelist", .texts), ("createdAt", .date),
             ]),
+        StoredTable("default_settings", orderedBy: ["key"], [("key", .text), ("value", .text)]),
+        StoredTable(
+            "client_settings", orderedBy: ["clientID", "key"], [("clientID", .text), ("key", .text), ("value", .text)]),
         StoredTable(
             "tokens", orderedBy: ["id"], generatedID: true,
             [

@@ -98,6 +98,7 @@ public enum CaptureDatabase {
             tokens: SQLiteTokenRepository(writer: named("tokens")),
             checks: SQLiteTokenChecks(writer: named("tokens")).cached(by: cache, metrics: metrics),
             clients: SQLiteClientRepository(writer: named("clients")),
+            clientSettings: SQLiteClientSettingsRepository(writer: named("client_settings")),
             throttle: SQLiteThrottleRepository(writer: named("throttle")),
             codes: SQLiteCodeRepository(writer: named("codes")),
             outbox: SQLiteOutboxRepository(writer: named("outbox")),

@@ -307,6 +307,46 @@ enum Migrations {
             try db.create(index: "users_by_creation", on: "users", columns: ["createdAt"])
             try db.create(index: "users_by_update", on: "users", columns: ["updatedAt"])
         }
+        migrator.registerMigration("v21-client-settings") { db in
+            // Janrain's client features and whitelist; the app's default settings and each client's own, which take
+            // over v19's three columns (docs/adr/0063-client-settings-in-the-database.md). Existing clients are
+            // apps' sign-in clients: login_client.
+            try db.alter(table: "clients") { t in
+                t.add(column: "features", .jsonText).notNull().defaults(to: #"["login_client"]"#)
+                t.add(column: "whitelist", .jsonText).notNull().defaults(to: "[]")
+            }
+            try db.create(table: "default_settings", options: [.withoutRowID]) { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "client_settings", options: [.withoutRowID]) { t in
+                t.column("clientID", .text).notNull().references("clients", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("value", .text).notNull()
+                t.primaryKey(["clientID", "key"])
+            }
+            for (column, key) in [
+                ("siteName", "site_name"), ("verifyEmailURL", "verify_email_url"),
+                ("passwordRecoverURL", "password_recover_url"),
+            ] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO client_settings (clientID, key, value)
+                        SELECT clientID, ?, \(column) FROM clients WHERE \(column) IS NOT NULL
+                        """, arguments: [key])
+                try db.alter(table: "clients") { t in t.drop(column: column) }
+            }
+            // A setting changes what a client's pages and mails show: it counts as a change of the clients.
+            for table in ["default_settings", "client_settings"] {
+                for event in ["INSERT", "UPDATE", "DELETE"] {
+                    try db.execute(
+                        sql: """
+                            CREATE TRIGGER \(table)_changed_on_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN
+                            UPDATE change_counters SET version = version + 1 WHERE name = 'clients'; END
+                            """)
+                }
+            }
+        }
         return migrator
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// copy serving the same sessions.
 @Suite struct DatabaseCopyTests {
     /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
-    /// a confidential client, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
+    /// a confidential client and client settings, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
     /// social sign-in under way, a passkey, a ceremony under way and a second factor.
     static func populated() async throws -> (TestWorld, IssuedGrant) {
         let world = try await TestWorld.current(backend: .sqlite)
@@ -27,6 +27,9 @@ import Testing
         _ = try await service.clientAdmin.addClient(
             id: "copied-backend", name: "Copied", confidential: true, redirectURIs: ["https://a.example/cb"],
             allowedOrigins: ["https://a.example"], responseTypes: ["code", "token"], legacyTokenURL: true)
+        try await service.store.clientSettings.change(.defaults, set: ["site_name": "Copied app"], removing: [])
+        try await service.store.clientSettings.change(
+            .client("copied-backend"), set: ["password_recover_url": "https://a.example/reset"], removing: [])
         _ = try await service.admin.createAdminKey(name: "copy", by: .service)
         let user = try #require(try await service.store.users.find(email: "other@example.com"))
         try await service.store.identities.link(

@@ -140,9 +140,40 @@ struct ClientCommandTests {
         #expect(refused.status == 2 && refused.stderr.contains("origins"), "\(refused.stderr)")
         let cleared = try await cli.run(["client", "update", "orchard-web", "--verify-email-url", ""])
         #expect(cleared.status == 0, "\(cleared.stderr)")
-        let stored = try #require(try await world.service.store.clients.find(id: "orchard-web"))
+        let stored = try await world.service.clientAdmin.ownPages(of: "orchard-web")
         #expect(stored.verifyEmailURL == nil && stored.passwordRecoverURL == "https://orchard.example/account")
         #expect(stored.siteName == "Orchard")
+    }
+
+    /// Issue 51: Janrain's client features and IP whitelist, set by add and update, shown by show and list.
+    @Test("client add and update take --feature and --whitelist", arguments: CLIMode.allCases)
+    func featuresAndWhitelist(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        let added = try await cli.run([
+            "client", "add", "crm-sync", "--confidential", "--feature", "direct_access", "--feature", "access_issuer",
+            "--whitelist", "192.0.2.0/24", "--json",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try added.object()["features"] as? [String] == ["access_issuer", "direct_access"])
+        #expect(try added.object()["whitelist"] as? [String] == ["192.0.2.0/24"])
+        let plain = try await cli.run(["client", "add", "plain-app"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try await world.service.store.clients.find(id: "plain-app")?.features == [.loginClient])
+
+        let refused = try await cli.run(["client", "update", "crm-sync", "--feature", "root"])
+        #expect(refused.status != 0 && refused.stderr.contains("feature"), "\(refused.stderr)")
+        let badRange = try await cli.run(["client", "update", "crm-sync", "--whitelist", "example.com"])
+        #expect(badRange.status != 0 && badRange.stderr.contains("CIDR"), "\(badRange.stderr)")
+
+        let updated = try await cli.run(["client", "update", "crm-sync", "--feature", "owner", "--whitelist", ""])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        let stored = try #require(try await world.service.store.clients.find(id: "crm-sync"))
+        #expect(stored.features == [.owner] && stored.whitelist.isEmpty)
+        let shown = try await cli.run(["client", "show", "crm-sync"])
+        #expect(shown.stdout.contains("features") && shown.stdout.contains("owner"), "\(shown.stdout)")
+        let listed = try await cli.run(["client", "list"])
+        #expect(listed.stdout.contains("FEATURES") && listed.stdout.contains("login_client"), "\(listed.stdout)")
     }
 
     @Test("client add --confidential prints the secret once; client show never does", arguments: CLIMode.allCases)

@@ -58,9 +58,9 @@ import Testing
                 "response_types": .array(client.responseTypes.map { JSONValue.string($0.rawValue) }),
                 "legacy_token_url": .bool(client.legacyTokenURL),
                 "access_token_life_hours": client.accessTokenLifeHours.map(JSONValue.double) ?? .null,
-                "site_name": .optional(client.siteName), "verify_email_url": .optional(client.verifyEmailURL),
-                "password_recover_url": .optional(client.passwordRecoverURL),
-                "created_at": date(client.createdAt),
+                "site_name": .null, "verify_email_url": .null, "password_recover_url": .null,
+                "features": .array(client.features.map(\.rawValue).sorted().map(JSONValue.string)),
+                "whitelist": .array(client.whitelist.map(JSONValue.string)), "created_at": date(client.createdAt),
             ]
             if let secret {
                 fields["client_secret"] = .string(secret)

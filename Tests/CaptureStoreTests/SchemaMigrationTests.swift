@@ -38,4 +38,34 @@ import Testing
         let new = try await users.insert(User(id: "u-3", email: "new@example.com", passwordHash: nil, createdAt: Date()))
         #expect(new.number == 3)
     }
+
+    /// Migration v21: a client's pages (v19's columns) become its settings; existing clients are login clients.
+    @Test func clientPagesBecomeSettingsAndClientsBecomeLoginClients() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("v19-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try Migrations.migrator.migrate(queue, upTo: "v19-client-pages")
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO clients (clientID, name, redirectURIs, allowedOrigins, responseTypes, legacyTokenURL,
+                                         siteName, passwordRecoverURL, createdAt)
+                    VALUES ('shop', 'Shop', '[]', '["https://shop.example"]', '["token"]', 0, 'Orchard',
+                            'https://shop.example/reset', '2020-01-01 00:00:00.000'),
+                           ('bare', 'Bare', '[]', '[]', '["token"]', 0, NULL, NULL, '2020-01-01 00:00:00.000')
+                    """)
+        }
+        try queue.close()
+
+        let pool = try CaptureDatabase.open(path: path)
+        let repositories = CaptureDatabase.repositories(pool)
+        #expect(try await repositories.clients.find(id: "shop")?.features == [.loginClient])
+        #expect(try await repositories.clients.find(id: "bare")?.whitelist == [])
+        #expect(
+            try await repositories.clientSettings.values(of: .client("shop"))
+                == ["site_name": "Orchard", "password_recover_url": "https://shop.example/reset"])
+        #expect(try await repositories.clientSettings.values(of: .client("bare")).isEmpty)
+        let columns = try await pool.read { db in try db.columns(in: "clients").map(\.name) }
+        #expect(!columns.contains("siteName") && columns.contains("features"))
+    }
 }

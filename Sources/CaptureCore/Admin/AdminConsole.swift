@@ -38,8 +38,12 @@ public struct ClientDraft: Sendable, Equatable {
     public var allowedOrigins: [String] = []
     public var responseTypes: [String] = []
     public var legacyTokenURL = false
-    /// Janrain's `site_name`, `verify_email_url`, `password_recover_url` (`ClientPages`).
+    /// Janrain's `site_name`, `verify_email_url`, `password_recover_url` (`ClientPages`), stored as its settings.
     public var pages = ClientPages()
+    /// What it may call on Janrain's server API; nil: `login_client` only.
+    public var features: Set<ClientFeature>?
+    /// Addresses or CIDR ranges its server API calls may come from (`ClientWhitelist`); empty: anywhere.
+    public var whitelist: [String] = []
 
     public init(id: String) { self.id = id }
 }
@@ -55,12 +59,16 @@ public struct ClientChange: Sendable, Equatable {
     public var siteName: String?
     public var verifyEmailURL: String?
     public var passwordRecoverURL: String?
+    /// Replaces the client's features (Janrain's `clients/set_features`).
+    public var features: Set<ClientFeature>?
+    /// Replaces the client's whitelist; empty: anywhere.
+    public var whitelist: [String]?
 
     public init() {}
 
     public var isEmpty: Bool {
         name == nil && redirectURIs == nil && allowedOrigins == nil && responseTypes == nil && legacyTokenURL == nil
-            && siteName == nil && verifyEmailURL == nil && passwordRecoverURL == nil
+            && siteName == nil && verifyEmailURL == nil && passwordRecoverURL == nil && features == nil && whitelist == nil
     }
 }
 

@@ -155,11 +155,19 @@ public enum AdminOperations {
 
     public static let clients = AdminOperation<AdminNothing, AdminList<ClientView>>(
         .get, "/clients", read: { _ in AdminNothing() }, write: { _ in AdminCall() }
-    ) { features, _, _ in AdminList(items: try await features.clientAdmin.listClients().map { ClientView($0) }, nextOffset: nil) }
+    ) { features, _, _ in
+        var views: [ClientView] = []
+        for client in try await features.clientAdmin.listClients() {
+            views.append(ClientView(client, pages: try await features.clientAdmin.ownPages(of: client.clientID)))
+        }
+        return AdminList(items: views, nextOffset: nil)
+    }
 
     public static let client = AdminOperation<String, ClientView>(
         .get, "/clients/:client", read: { try $0.reference("client") }, write: { AdminCall(references: ["client": $0]) }
-    ) { features, id, _ in ClientView(try await features.clientAdmin.findClient(id)) }
+    ) { features, id, _ in
+        ClientView(try await features.clientAdmin.findClient(id), pages: try await features.clientAdmin.ownPages(of: id))
+    }
 
     /// With `clientSecret` once for a confidential client.
     public static let addClient = AdminOperation<ClientDraft, ClientView>(
@@ -167,7 +175,7 @@ public enum AdminOperations {
         audit: { ("client.add", $0.id) }
     ) { features, draft, _ in
         let (client, secret) = try await features.clientAdmin.addClient(draft)
-        return ClientView(client, secret: secret)
+        return ClientView(client, pages: try await features.clientAdmin.ownPages(of: client.clientID), secret: secret)
     }
 
     public static let updateClient = AdminOperation<ClientUpdate, ClientView>(
@@ -179,7 +187,11 @@ public enum AdminOperations {
             return call
         },
         audit: { ("client.update", $0.id) }
-    ) { features, input, _ in ClientView(try await features.clientAdmin.updateClient(input.id, input.change)) }
+    ) { features, input, _ in
+        ClientView(
+            try await features.clientAdmin.updateClient(input.id, input.change),
+            pages: try await features.clientAdmin.ownPages(of: input.id))
+    }
 
     public static let removeClient = AdminOperation<String, RemovedClientView>(
         .delete, "/clients/:client", read: { try $0.reference("client") }, write: { AdminCall(references: ["client": $0]) },
@@ -249,7 +261,7 @@ public struct AdminNothing: Sendable, Equatable {
 extension ClientDraft {
     static let fields: Set<String> = [
         "client_id", "name", "confidential", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url",
-        "site_name", "verify_email_url", "password_recover_url",
+        "site_name", "verify_email_url", "password_recover_url", "features", "whitelist",
     ]
 
     init(call: AdminCall) throws {
@@ -264,6 +276,8 @@ extension ClientDraft {
         pages = ClientPages(
             siteName: try call.string("site_name"), verifyEmailURL: try call.string("verify_email_url"),
             passwordRecoverURL: try call.string("password_recover_url"))
+        features = try call.strings("features").map { try ClientFeature.parsed($0) }
+        whitelist = try call.strings("whitelist") ?? []
     }
 
     var call: AdminCall {
@@ -275,6 +289,8 @@ extension ClientDraft {
         ]
         if let name { body["name"] = .string(name) }
         for (key, value) in pages.janrainClientSettings { body[key] = .string(value) }
+        if let features { body["features"] = .array(features.sorted().map { .string($0.rawValue) }) }
+        if !whitelist.isEmpty { body["whitelist"] = .array(whitelist.map(JSONValue.string)) }
         return AdminCall(body: body)
     }
 }
@@ -282,7 +298,7 @@ extension ClientDraft {
 extension ClientChange {
     static let fields: Set<String> = [
         "name", "redirect_uris", "allowed_origins", "response_types", "legacy_token_url", "site_name", "verify_email_url",
-        "password_recover_url",
+        "password_recover_url", "features", "whitelist",
     ]
 
     init(call: AdminCall) throws {
@@ -295,6 +311,8 @@ extension ClientChange {
         siteName = try call.string("site_name")
         verifyEmailURL = try call.string("verify_email_url")
         passwordRecoverURL = try call.string("password_recover_url")
+        features = try call.strings("features").map { try ClientFeature.parsed($0) }
+        whitelist = try call.strings("whitelist")
     }
 
     var call: AdminCall {
@@ -306,6 +324,8 @@ extension ClientChange {
         if let legacyTokenURL { body["legacy_token_url"] = .bool(legacyTokenURL) }
         let pages = [("site_name", siteName), ("verify_email_url", verifyEmailURL), ("password_recover_url", passwordRecoverURL)]
         for case (let key, let value?) in pages { body[key] = .string(value) }
+        if let features { body["features"] = .array(features.sorted().map { .string($0.rawValue) }) }
+        if let whitelist { body["whitelist"] = .array(whitelist.map(JSONValue.string)) }
         return AdminCall(body: body)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Who did something: an admin API key (by its public id), an operator at `capturectl` on the database file, or
-/// the service itself (security events).
+/// Who did something: an admin API key (by its public id), an operator at `capturectl` on the database file, a
+/// client on Janrain's server API (`clients/*`, `settings/*`, by its id), or the service itself (security events).
 public enum AuditActor: Sendable, Equatable, CustomStringConvertible {
     case adminKey(String)
     case capturectl(String)

@@ -24,11 +24,8 @@ public struct Client: Sendable, Equatable {
     /// `/verify` answers `okay` for an address not proven yet too (saying `email_verified: false`); off, it asserts
     /// only proven addresses, as a BrowserID verifier's `okay` means "this person controls this address".
     public var allowUnverifiedEmail: Bool = false
-    /// Janrain's `site_name`, `verify_email_url` and `password_recover_url` (`ClientPages`): the name its mail goes
-    /// by and the pages a mailed code's link opens (nil: the service's own flow page).
-    public var siteName: String?
-    public var verifyEmailURL: String?
-    public var passwordRecoverURL: String?
+    /// Its Janrain client settings (`site_name`, `verify_email_url`, …) are not here: they are stored apart, over the
+    /// app's defaults, and read through `ClientSettingsAccess` (docs/adr/0063-client-settings-in-the-database.md).
     /// What it may call on Janrain's server API (`ClientFeature`); an app's sign-in client is `login_client` only.
     public var features: Set<ClientFeature> = [.loginClient]
     /// Addresses or CIDR ranges its server API calls may come from (Janrain's `whitelist`); empty: anywhere.
@@ -52,16 +49,6 @@ public struct Client: Sendable, Equatable {
     }
 
     public var isConfidential: Bool { secretHash != nil }
-
-    /// The client's own pages (`ClientPages`).
-    public var pages: ClientPages {
-        get { ClientPages(siteName: siteName, verifyEmailURL: verifyEmailURL, passwordRecoverURL: passwordRecoverURL) }
-        set {
-            siteName = newValue.siteName
-            verifyEmailURL = newValue.verifyEmailURL
-            passwordRecoverURL = newValue.passwordRecoverURL
-        }
-    }
 
     /// The origins the client's pages and apps run on: its allowed origins and the origins of its redirect URIs
     /// (path-only redirect URIs live on this service's own origin, `publicOrigin`).

@@ -24,6 +24,15 @@ public enum ClientFeature: String, Sendable, Equatable, Hashable, CaseIterable, 
         }
         return features
     }
+
+    /// `parse` for an argument: an unknown name is Janrain's 200 `invalid_argument` naming it and the known ones.
+    public static func parsed(_ names: [String], argument: String = "features") throws -> Set<ClientFeature> {
+        guard let features = parse(names) else {
+            let known = allCases.map(\.rawValue).joined(separator: ", ")
+            throw CaptureError.invalidArgument(argument, "names an unknown feature (known: \(known))")
+        }
+        return features
+    }
 }
 
 /// The kinds of server API call, each with the features that permit it (Janrain's reference pages: reads need

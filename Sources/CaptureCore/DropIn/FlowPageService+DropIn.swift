@@ -4,6 +4,8 @@ public struct WidgetFlowView: Sendable {
     /// The page named a flow this service does not have; `flow` is the Janrain fallback serving it.
     public let isFallback: Bool
     public let client: Client
+    /// The client's settings a page reads (`janrain.capture.ui.getClientSettings()`), its own over the defaults.
+    public let pages: ClientPages
     /// The page's `language` when it is a catalog's, else the browser's languages, else the flow's.
     public let locale: String
 }
@@ -18,12 +20,14 @@ extension FlowPageService {
         guard let flow = named ?? catalog.janrainFallback else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(name)'")
         }
-        let client = try await clientAccess.client(id: clientID)
+        let version = try await clients.version()
+        let client = try await clientAccess.client(id: clientID, version: version)
         if let locale, !Localization.isLanguageTag(locale) {
             throw CaptureError.invalidArgument("locale", "'\(locale)' is not a language tag such as en-US")
         }
         return WidgetFlowView(
             flow: flow, isFallback: named == nil, client: client,
+            pages: try await clientSettings.pages(of: client, version: version),
             locale: catalog.localization.negotiate(explicit: locale, acceptLanguage: acceptLanguage, fallback: flow.locale))
     }
 

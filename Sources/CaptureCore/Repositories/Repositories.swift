@@ -5,6 +5,8 @@ public struct Repositories: Sendable {
     /// Token checks (`TokenChecks`): the backend's engine, behind a cache where the backend provides one.
     public let checks: any TokenChecks
     public let clients: any ClientRepository
+    /// Janrain's client settings, the app's defaults and each client's own.
+    public let clientSettings: any ClientSettingsRepository
     public let throttle: any ThrottleRepository
     public let codes: any CodeRepository
     public let outbox: any OutboxRepository
@@ -21,7 +23,8 @@ public struct Repositories: Sendable {
 
     public init(
         users: any UserRepository, tokens: any TokenRepository, checks: any TokenChecks, clients: any ClientRepository,
-        throttle: any ThrottleRepository, codes: any CodeRepository, outbox: any OutboxRepository,
+        clientSettings: any ClientSettingsRepository, throttle: any ThrottleRepository, codes: any CodeRepository,
+        outbox: any OutboxRepository,
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
@@ -31,6 +34,7 @@ public struct Repositories: Sendable {
         self.tokens = tokens
         self.checks = checks
         self.clients = clients
+        self.clientSettings = clientSettings
         self.throttle = throttle
         self.codes = codes
         self.outbox = outbox

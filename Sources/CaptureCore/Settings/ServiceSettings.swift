@@ -134,6 +134,13 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var siteName: String?
     public var verifyEmailUrl: String?
     public var passwordRecoverUrl: String?
+    /// Janrain's client settings beyond those three (`default_flow_name`, or any key its pages read), seeding the
+    /// stored ones (`ClientSettingsAccess`).
+    public var settings: [String: String]?
+    /// What it may call on Janrain's server API (`ClientFeature` names); absent: as stored, `login_client` when new.
+    public var features: [String]?
+    /// Addresses or CIDR ranges its server API calls may come from (`ClientWhitelist`); absent: as stored.
+    public var whitelist: [String]?
     /// The client's iOS apps as `TEAMID.bundle.id`: listed in `apple-app-site-association`'s `webcredentials`.
     public var iosAppIds: [String]?
     /// The client's Android apps: listed in `assetlinks.json`, and their signing keys' origins accepted by passkeys.
@@ -143,5 +150,11 @@ public struct ClientSettings: Sendable, Equatable, Codable {
 
     public init(clientId: String) {
         self.clientId = clientId
+    }
+
+    /// The client settings this entry pins: `settings`, then `siteName`, `verifyEmailUrl`, `passwordRecoverUrl` over
+    /// the same keys in it.
+    public var seedSettings: [String: String] {
+        (settings ?? [:]).merging(ClientPages(self).janrainClientSettings) { _, named in named }
     }
 }

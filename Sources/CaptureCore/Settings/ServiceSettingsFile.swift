@@ -241,6 +241,18 @@ extension ServiceSettings {
             for (name, url) in [("verifyEmailUrl", client.verifyEmailUrl), ("passwordRecoverUrl", client.passwordRecoverUrl)] {
                 if let url, let problem = ClientPages.problem(withPage: url, of: client) { throw fail("\(key).\(name)", problem) }
             }
+            for (name, value) in (client.settings ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if let problem = ClientSettingRules.problem(key: name, value: value, for: client) {
+                    throw fail("\(key).settings.\(name)", problem)
+                }
+            }
+            if let names = client.features, ClientFeature.parse(names) == nil {
+                let known = ClientFeature.allCases.map(\.rawValue).joined(separator: ", ")
+                throw fail("\(key).features", "names an unknown feature (known: \(known))")
+            }
+            if let whitelist = client.whitelist, let problem = ClientWhitelist.problem(with: whitelist) {
+                throw fail("\(key).whitelist", problem)
+            }
             if let (themeKey, problem) = client.theme?.problem() { throw fail("\(key).theme.\(themeKey)", problem) }
             if let (appKey, problem) = AppAssociation.problem(with: client) { throw fail("\(key).\(appKey)", problem) }
         }

@@ -28,6 +28,10 @@ public struct CaptureFeatures: Sendable {
     public let privacy: PrivacyService
     public let factors: FactorService
     public let clientAdmin: ClientAdministration
+    /// Janrain's `clients/*` and `settings/*` on the server API.
+    public let clientSettings: ClientSettingsService
+    /// Janrain's client settings as pages and mails read them (a client's own over the defaults).
+    public let clientSettingsAccess: ClientSettingsAccess
     public let admin: AdminService
     public let housekeeping: Housekeeping
     /// Janrain's server API: who may call it, and its record calls.
@@ -93,12 +97,14 @@ public struct CaptureFeatures: Sendable {
 
         let audit = AuditTrail(log: store.audit, time: time, settings: settings)
         let clientAccess = ClientAccess(clients: store.clients, clientDirectory: ClientDirectory(), settings: settings)
+        let clientSettingsAccess = ClientSettingsAccess(clients: store.clients, clientSettings: store.clientSettings)
         let accessTokens = AccessTokenCheck(checks: store.checks, time: time)
         let issuer = TokenIssuer(tokens: store.tokens, minter: minter, time: time, settings: settings, metrics: metrics)
         let oneTimeCodes = OneTimeCodes(
             users: store.users, throttleStore: store.throttle, codes: store.codes, outbox: store.outbox,
             templates: MailTemplates.load(directory: settings.mailTemplatesDirectory), mailSignal: mailSignal,
-            codeKey: codeKey, minter: minter, time: time, settings: settings, catalog: catalog)
+            codeKey: codeKey, minter: minter, time: time, settings: settings, catalog: catalog,
+            clientSettings: clientSettingsAccess)
         let writer = RecordWriter(catalog: catalog, time: time, audit: audit)
         let admission = Admission(users: store.users, time: time, catalog: catalog, settings: settings, audit: audit)
         let terms = TermsGate(
@@ -130,7 +136,8 @@ public struct CaptureFeatures: Sendable {
             users: store.users, tokens: store.tokens, codeKey: codeKey, catalog: catalog, time: time, metrics: metrics,
             settings: settings, oneTimeCodes: oneTimeCodes, revocations: revocations, audit: audit)
         let clientAdmin = ClientAdministration(
-            clients: store.clients, tokens: store.tokens, catalog: catalog, settings: settings, time: time,
+            clients: store.clients, clientSettings: store.clientSettings, tokens: store.tokens, catalog: catalog,
+            settings: settings, time: time,
             minter: minter, metrics: metrics, clientAccess: clientAccess)
         let profile = ProfileService(
             users: store.users, tokens: store.tokens, identities: store.identities, passkeys: store.passkeys,
@@ -157,6 +164,10 @@ public struct CaptureFeatures: Sendable {
         self.clients = clientAccess
         self.accessTokens = accessTokens
         self.clientAdmin = clientAdmin
+        self.clientSettingsAccess = clientSettingsAccess
+        self.clientSettings = ClientSettingsService(
+            clients: store.clients, clientSettings: store.clientSettings, time: time, minter: minter,
+            settingsAccess: clientSettingsAccess, clientAdmin: clientAdmin, audit: audit)
         self.profile = profile
         self.tokens = TokenService(
             tokens: store.tokens, checks: store.checks, time: time, metrics: metrics, settings: settings, issuer: issuer,
@@ -164,7 +175,7 @@ public struct CaptureFeatures: Sendable {
         self.flowPages = FlowPageService(
             clients: store.clients, catalog: catalog, settings: settings,
             flowPageViews: VersionedCache(capacity: 1024), crossOrigins: VersionedCache(capacity: 1), social: social,
-            clientAccess: clientAccess, steps: steps)
+            clientAccess: clientAccess, clientSettings: clientSettingsAccess, steps: steps)
         self.signIn = SignInService(
             users: store.users, throttle: throttle, hasher: parts.hasher, decoyHash: parts.decoyHash, time: time,
             metrics: metrics, ceremonies: store.ceremonies, catalog: catalog, settings: settings, minter: minter,
@@ -191,7 +202,8 @@ public struct CaptureFeatures: Sendable {
             users: store.users, ceremonies: store.ceremonies, secondFactors: store.secondFactors,
             passkeys: store.passkeys, time: time, minter: minter, relyingParty: AppAssociation.relyingParty(settings),
             codeKey: codeKey, settings: settings, metrics: metrics, admission: admission, steps: steps, audit: audit,
-            accessTokens: accessTokens, stepUp: stepUp, secondFactor: secondFactor, clientAccess: clientAccess)
+            accessTokens: accessTokens, stepUp: stepUp, secondFactor: secondFactor, clientAccess: clientAccess,
+            clientSettings: clientSettingsAccess)
         self.admin = AdminService(
             users: store.users, tokens: store.tokens, outbox: store.outbox, adminKeys: store.adminKeys,
             passkeys: store.passkeys, secondFactors: store.secondFactors, time: time, minter: minter,

@@ -52,7 +52,7 @@ struct DropInController {
             "flow": catalog.widgetFlow(
                 view.flow, messages: messages, fallbackFor: view.isFallback ? context.parameters.get("flow") : nil),
             "clientSettings": .object(
-                view.client.pages.janrainClientSettings.mapValues(JSONValue.string)),
+                view.pages.janrainClientSettings.mapValues(JSONValue.string)),
         ]
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

@@ -3,7 +3,7 @@ import GRDB
 
 /// On every connection that can write (`CaptureDatabase.open`, in the service and in capturectl alike): the rows of
 /// `tokens` a transaction updates or deletes, the rows of `users` it deletes or whose id, address or standing
-/// (`SQLiteUserRepository.standingColumns`) it updates, and any change to `clients`, stamped in `ChangeStamps` before
+/// (`SQLiteUserRepository.standingColumns`) it updates, and any change to `clients` or the client settings, stamped in `ChangeStamps` before
 /// the commit and again after it. Inserts are not stamped: nothing cached can depend on a row that was not there.
 /// A user's other columns (the profile, `lastLoginAt`) are read afresh by whoever needs them, never kept. Only
 /// SQLite's own connections are seen, so a change made to the file by other software (the `sqlite3` shell) reaches a
@@ -18,15 +18,19 @@ final class ChangeRecorder: TransactionObserver {
     static let userColumns: Set<String> = Set(
         (["id"] + SQLiteUserRepository.standingColumns).flatMap { [$0, $0.lowercased()] })
 
+    /// The tables whose changes bump the clients version (migrations v8, v20): a kept check holds that version.
+    static let clientTables: Set<String> = ["clients", "client_settings", "default_settings"]
+
     init(stamps: ChangeStamps) {
         self.stamps = stamps
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         switch eventKind {
-        case .insert(let table): table == "clients"
+        case .insert(let table): Self.clientTables.contains(table)
         case .update("users", let columns): !columns.isDisjoint(with: Self.userColumns)
-        case .update(let table, _), .delete(let table): table == "tokens" || table == "users" || table == "clients"
+        case .update(let table, _), .delete(let table):
+            table == "tokens" || table == "users" || Self.clientTables.contains(table)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// A row of `clients`, as SQLite keeps it (lists as JSON text, GRDB's `Codable` encoding), and its mapping to and from
-/// `Client`. A response type this build does not know reads as none.
+/// `Client`. A response type or feature this build does not know reads as none.
 struct ClientRow: StoredRow, Codable, PersistableRecord {
     static let databaseTableName = "clients"
 
@@ -18,9 +18,8 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
     var keepSessionsOnPasswordChange: Bool
     var requireVerifiedEmail: Bool
     var allowUnverifiedEmail: Bool
-    var siteName: String?
-    var verifyEmailURL: String?
-    var passwordRecoverURL: String?
+    var features: [String]
+    var whitelist: [String]
     var createdAt: Date
 
     init(_ client: Client) {
@@ -35,9 +34,8 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
         keepSessionsOnPasswordChange = client.keepSessionsOnPasswordChange
         requireVerifiedEmail = client.requireVerifiedEmail
         allowUnverifiedEmail = client.allowUnverifiedEmail
-        siteName = client.siteName
-        verifyEmailURL = client.verifyEmailURL
-        passwordRecoverURL = client.passwordRecoverURL
+        features = client.features.sorted().map(\.rawValue)
+        whitelist = client.whitelist
         createdAt = client.createdAt
     }
 
@@ -49,9 +47,8 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
         client.keepSessionsOnPasswordChange = keepSessionsOnPasswordChange
         client.requireVerifiedEmail = requireVerifiedEmail
         client.allowUnverifiedEmail = allowUnverifiedEmail
-        client.siteName = siteName
-        client.verifyEmailURL = verifyEmailURL
-        client.passwordRecoverURL = passwordRecoverURL
+        client.features = Set(features.compactMap(ClientFeature.init(rawValue:)))
+        client.whitelist = whitelist
         return client
     }
 }

@@ -59,8 +59,35 @@ import Testing
                 let refused = try await admin.send(.patch, "/clients/shop-web", json: #"{"\#(key)": "\#(value)"}"#)
                 #expect(refused.status == .badRequest, "\(key) \(value): \(refused.json)")
             }
-            let stored = try #require(try await world.service.store.clients.find(id: "shop-web"))
+            let stored = try await world.service.clientAdmin.ownPages(of: "shop-web")
             #expect(stored.passwordRecoverURL == "https://shop.example/account?lang=en" && stored.siteName == "Orchard Shop")
+        }
+    }
+
+    /// Issue 51: settings stored through Janrain's `settings/*` (the client's own over the app's defaults) reach the
+    /// mail of a client registered at run time, on the very next message.
+    @Test func settingsFromTheServerAPIAndTheDefaultsReachTheMail() async throws {
+        try await AdminAPITests.withAdmin { admin, api, world in
+            let plum = #"{"client_id": "plum-web", "allowed_origins": ["https://plum.example"]}"#
+            #expect(try await admin.send(.post, "/clients", json: plum).status == .created)
+            let caller = try #require(try await world.service.store.clients.find(id: "plum-web"))
+            let settings = world.service.clientSettings
+            _ = try await settings.setDefault(by: caller, key: "site_name", value: "Plum Group")
+            _ = try await settings.setMulti(
+                by: caller, items: #"{"password_recover_url": "https://plum.example/reset"}"#, forClientID: "plum-web")
+
+            var registration = TestWorld.registration(email: "ada@plum.example")
+            registration["client_id"] = "plum-web"
+            #expect(try await api.post("/oauth/register_native_traditional", registration).stat == "ok")
+            #expect(try await Self.newest(world, to: "ada@plum.example").contains("Plum Group"))
+
+            _ = try await settings.set(by: caller, key: "site_name", value: "Plum Shop", forClientID: nil)
+            var forgot = AccountRecoveryTests.flow("forgotPasswordForm", ["signInEmailAddress": "ada@plum.example"])
+            forgot["client_id"] = "plum-web"
+            #expect(try await api.post("/oauth/forgot_password_native", forgot).stat == "ok")
+            let reset = try await Self.newest(world, to: "ada@plum.example")
+            #expect(reset.contains("https://plum.example/reset?screenToRender=resetPasswordRequestCode#"), "\(reset)")
+            #expect(reset.contains("Plum Shop") && !reset.contains("Plum Group"), "\(reset)")
         }
     }
 }

@@ -16,20 +16,25 @@ public struct ClientView: Codable, Sendable, Equatable {
     public var siteName: String?
     public var verifyEmailURL: String?
     public var passwordRecoverURL: String?
+    /// Janrain's client features, sorted by name.
+    public var features: [String]
+    /// Addresses or CIDR ranges its server API calls may come from; empty: anywhere.
+    public var whitelist: [String]
     public var createdAt: Date
     /// Left out unless a secret was just made.
     public var clientSecret: String?
     public var note: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, type, confidential, note
+        case name, type, confidential, note, features, whitelist
         case clientID = "client_id", redirectURIs = "redirect_uris", allowedOrigins = "allowed_origins"
         case responseTypes = "response_types", legacyTokenURL = "legacy_token_url"
         case accessTokenLifeHours = "access_token_life_hours", createdAt = "created_at", clientSecret = "client_secret"
         case siteName = "site_name", verifyEmailURL = "verify_email_url", passwordRecoverURL = "password_recover_url"
     }
 
-    public init(_ client: Client, secret: String? = nil) {
+    /// `pages`: the client's own settings of those names (`ClientAdministration.ownPages`).
+    public init(_ client: Client, pages: ClientPages = ClientPages(), secret: String? = nil) {
         clientID = client.clientID
         name = client.name
         type = client.isConfidential ? "confidential" : "public"
@@ -39,9 +44,11 @@ public struct ClientView: Codable, Sendable, Equatable {
         responseTypes = client.responseTypes.map(\.rawValue)
         legacyTokenURL = client.legacyTokenURL
         accessTokenLifeHours = client.accessTokenLifeHours
-        siteName = client.siteName
-        verifyEmailURL = client.verifyEmailURL
-        passwordRecoverURL = client.passwordRecoverURL
+        siteName = pages.siteName
+        verifyEmailURL = pages.verifyEmailURL
+        passwordRecoverURL = pages.passwordRecoverURL
+        features = client.features.sorted().map(\.rawValue)
+        whitelist = client.whitelist
         createdAt = client.createdAt
         clientSecret = secret
         note = secret.map { _ in AdminDocuments.secretNote }
@@ -61,6 +68,8 @@ public struct ClientView: Codable, Sendable, Equatable {
         try container.encode(siteName, forKey: .siteName)
         try container.encode(verifyEmailURL, forKey: .verifyEmailURL)
         try container.encode(passwordRecoverURL, forKey: .passwordRecoverURL)
+        try container.encode(features, forKey: .features)
+        try container.encode(whitelist, forKey: .whitelist)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(clientSecret, forKey: .clientSecret)
         try container.encodeIfPresent(note, forKey: .note)

@@ -3,6 +3,7 @@ import Foundation
 /// Operators' verbs on clients: add, update, rotate, remove, and the settings' clients kept in the store.
 public struct ClientAdministration: Sendable {
     let clients: any ClientRepository
+    let clientSettings: any ClientSettingsRepository
     let tokens: any TokenRepository
     let catalog: FlowCatalog
     let settings: ServiceSettings
@@ -13,7 +14,10 @@ public struct ClientAdministration: Sendable {
 }
 
 extension ClientAdministration {
-    /// Writes the clients pinned in Settings into storage (secrets as hashes), so both the service and capturectl see them.
+    /// Writes the clients pinned in Settings into storage (secrets as hashes), so both the service and capturectl see
+    /// them. service.json wins for what it names: its features, whitelist and settings (`siteName`, `verifyEmailUrl`,
+    /// `passwordRecoverUrl`, `settings`) replace the stored ones at every start; what it leaves out (a setting made
+    /// with `settings/set`, features given with `clients/set_features`) stays as stored (docs/adr/0063).
     public func syncSettingsClients() async throws {
         for entry in settings.clients {
             let existing = try await clients.find(id: entry.clientId)
@@ -26,13 +30,18 @@ extension ClientAdministration {
             client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
             client.requireVerifiedEmail = entry.requireVerifiedEmail ?? false
             client.allowUnverifiedEmail = entry.allowUnverifiedEmail ?? false
-            client.pages = ClientPages(entry)
+            client.features =
+                entry.features.flatMap(ClientFeature.parse) ?? existing?.features ?? [.loginClient]
+            client.whitelist = entry.whitelist.map(ClientWhitelist.normalized) ?? existing?.whitelist ?? []
             try await clients.upsert(client)
+            let seed = entry.seedSettings
+            if !seed.isEmpty { try await clientSettings.change(.client(client.clientID), set: seed, removing: []) }
         }
     }
 
     /// Registers a client; returns the secret once (only its hash is stored) for a confidential client.
     public func addClient(_ draft: ClientDraft) async throws -> (Client, secret: String?) {
+        try Self.checkWhitelist(draft.whitelist)
         guard ClientRules.isValidClientID(draft.id) else {
             throw CaptureError.invalidArgument("client_id", "must be 3-64 letters, digits, '-', '_' or '.'")
         }
@@ -45,9 +54,12 @@ extension ClientAdministration {
             responseTypes: draft.responseTypes.isEmpty ? [.token] : ResponseType.list(draft.responseTypes),
             legacyTokenURL: draft.legacyTokenURL,
             createdAt: time.now())
-        client.pages = draft.pages
-        try Self.checkPages(of: client)
+        client.features = draft.features ?? [.loginClient]
+        client.whitelist = ClientWhitelist.normalized(draft.whitelist)
+        let pages = draft.pages.janrainClientSettings
+        try Self.checkSettings(pages, of: client)
         try await clients.insert(client)
+        if !pages.isEmpty { try await clientSettings.change(.client(client.clientID), set: pages, removing: []) }
         return (client, secret)
     }
 
@@ -69,29 +81,38 @@ extension ClientAdministration {
         if let origins = change.allowedOrigins { client.allowedOrigins = origins }
         if let types = change.responseTypes { client.responseTypes = types.isEmpty ? [.token] : ResponseType.list(types) }
         if let legacy = change.legacyTokenURL { client.legacyTokenURL = legacy }
-        for (value, keyPath) in [
-            (change.siteName, \Client.siteName), (change.verifyEmailURL, \Client.verifyEmailURL),
-            (change.passwordRecoverURL, \Client.passwordRecoverURL),
-        ] {
-            if let value { client[keyPath: keyPath] = value.isEmpty ? nil : value }
+        if let features = change.features { client.features = features }
+        if let whitelist = change.whitelist {
+            try Self.checkWhitelist(whitelist)
+            client.whitelist = ClientWhitelist.normalized(whitelist)
         }
-        try Self.checkPages(of: client)
+        let pages = [
+            (ClientSettingKey.siteName, change.siteName), (ClientSettingKey.verifyEmailURL, change.verifyEmailURL),
+            (ClientSettingKey.passwordRecoverURL, change.passwordRecoverURL),
+        ]
+        let given = pages.reduce(into: [String: String]()) { given, pair in if let value = pair.1 { given[pair.0] = value } }
+        let set = given.filter { !$0.value.isEmpty }
+        try Self.checkSettings(set, of: client)
         try await clients.upsert(client)
+        if !given.isEmpty {
+            try await clientSettings.change(
+                .client(id), set: set, removing: Set(given.filter { $0.value.isEmpty }.keys))
+        }
         return client
     }
 
-    /// A client's pages, as settings check them (`ClientPages`): a name people can read, and links only to an
-    /// origin the client names, so a mailed code never leads anywhere its registration does not.
-    private static func checkPages(of client: Client) throws {
-        if let name = client.siteName, !ClientPages.isDisplayName(name) {
-            throw CaptureError.invalidArgument("site_name", "must be 1 to 120 characters, none of them control characters")
-        }
-        for (argument, url) in [("verify_email_url", client.verifyEmailURL), ("password_recover_url", client.passwordRecoverURL)]
-        {
-            if let url, let problem = ClientPages.problem(withPage: url, of: client) {
-                throw CaptureError.invalidArgument(argument, problem)
+    /// Settings as every path checks them (`ClientSettingRules`): for a client's pages a name people can read, and
+    /// links only to an origin the client names, so a mailed code never leads anywhere its registration does not.
+    static func checkSettings(_ items: [String: String], of client: Client?) throws {
+        for (key, value) in items.sorted(by: { $0.key < $1.key }) {
+            if let problem = ClientSettingRules.problem(key: key, value: value, for: client) {
+                throw CaptureError.invalidArgument(key, problem)
             }
         }
+    }
+
+    static func checkWhitelist(_ entries: [String]) throws {
+        if let problem = ClientWhitelist.problem(with: entries) { throw CaptureError.invalidArgument("whitelist", problem) }
     }
 
     private static func checkClientValues(redirectURIs: [String], allowedOrigins: [String], responseTypes: [String]) throws {
@@ -117,6 +138,14 @@ extension ClientAdministration {
 
     public func listClients() async throws -> [Client] {
         try await clients.list()
+    }
+
+    /// The client's own settings (without the app's defaults) as its pages: what `client add/update` set.
+    public func ownPages(of id: String) async throws -> ClientPages {
+        let own = try await clientSettings.values(of: .client(id))
+        return ClientPages(
+            siteName: own[ClientSettingKey.siteName], verifyEmailURL: own[ClientSettingKey.verifyEmailURL],
+            passwordRecoverURL: own[ClientSettingKey.passwordRecoverURL])
     }
 
     /// Removes a client registered at run time and revokes its tokens; clients pinned in Settings are refused

@@ -29,7 +29,7 @@ extension FactorService {
                 hash: TokenMinter.hash(ticket), kind: .totpSetup, userID: user.id, clientID: token.clientID,
                 payload: codeKey.seal(secret), createdAt: now,
                 expiresAt: now.addingTimeInterval(SecondFactorCheck.secondFactorLifetime * 2)))
-        let issuer = settings.clients.first { $0.clientId == token.clientID }?.siteName ?? settings.appID
+        let issuer = try await clientSettings.value(ClientSettingKey.siteName, for: token.clientID) ?? settings.appID
         return AuthenticatorSetup(
             secret: Base32.grouped(Base32.encode(secret)),
             provisioningURI: TOTP(secret: secret).provisioningURI(issuer: issuer, account: user.email), setupTicket: ticket)

@@ -21,6 +21,7 @@ public struct FactorService: Sendable {
     let stepUp: StepUpCheck
     let secondFactor: SecondFactorCheck
     let clientAccess: ClientAccess
+    let clientSettings: ClientSettingsAccess
 }
 
 extension FactorService {

@@ -65,6 +65,7 @@ public struct FlowPageService: Sendable {
     let crossOrigins: VersionedCache<Int, Set<URLOrigin>>
     let social: SocialProviders
     let clientAccess: ClientAccess
+    let clientSettings: ClientSettingsAccess
     let steps: FlowSteps
 }
 

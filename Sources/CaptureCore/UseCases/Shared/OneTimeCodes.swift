@@ -13,6 +13,7 @@ public struct OneTimeCodes: Sendable {
     let time: any TimeSource
     let settings: ServiceSettings
     let catalog: FlowCatalog
+    let clientSettings: ClientSettingsAccess
 }
 
 extension OneTimeCodes {
@@ -40,13 +41,15 @@ extension OneTimeCodes {
         let live = user.flatMap { $0.isDisabled ? nil : $0 }
         // Tagged for an address without a live account too ("" is nobody's id): both paths do the same work.
         let linkCode = codeGuessing.linkCode(code, userID: live?.id ?? "", address: email, purpose: purpose)
+        let pages = try await clientSettings.pages(of: context.client)
         let rendered = templates.render(
             kind, locale: locale,
             values: values.merging([
                 "code": code, "name": user?.displayName ?? email, "origin": settings.resolvedPublicOrigin,
-                "site": context.client.siteName ?? settings.resolvedPublicOrigin,
+                "site": pages.siteName ?? settings.resolvedPublicOrigin,
                 "expires": Self.describe(lifetime, in: catalog.localization.messages(for: locale)),
-                "link": codeLink(screen: screen, code: linkCode, email: email, context: context, locale: locale),
+                "link": codeLink(
+                    screen: screen, code: linkCode, email: email, pages: pages, context: context, locale: locale),
             ]) { given, _ in given })
         let entry = OutboxEntry(
             messageID: "\(minter.identifier())@\(URLOrigin(settings.resolvedPublicOrigin)?.host ?? settings.host)",
@@ -157,8 +160,10 @@ extension OneTimeCodes {
     /// A link that opens `screen` with the code filled in: on the client's own page when its settings name one
     /// (ClientPages), else on the flow page. Code and address travel in the fragment, which browsers never send to a
     /// server, so they reach no log and no `Referer`.
-    func codeLink(screen: String, code: String, email: String, context: FlowContext, locale: String?) -> String {
-        if let page = context.client.pages.link(screen: screen, code: code, email: email) {
+    func codeLink(
+        screen: String, code: String, email: String, pages: ClientPages, context: FlowContext, locale: String?
+    ) -> String {
+        if let page = pages.link(screen: screen, code: code, email: email) {
             return page
         }
         var query = URLComponents()
