@@ -68,11 +68,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if case .sqlite(let path) = location, !creatingDatabase, !FileManager.default.fileExists(atPath: path) {
             throw CaptureError.recordNotFound("database file '\(path)'")
         }
+        // The deployment's code key, as the server loads it: the secrets capturectl makes are sealed under it (for
+        // Janrain-signed requests) and its erasures' audit pseudonyms are the server's.
+        let codeKey = try CodeKey.load(environment: environment, file: resolved.codeKeyFile)
         let storage = try await OpenedStorage.open(location)
         let result: Result<T, any Error>
         do {
-            result = .success(
-                try await body(await CaptureFeatures.make(settings: resolved, catalog: catalog, store: storage.repositories)))
+            let features = await CaptureFeatures.make(
+                settings: resolved, catalog: catalog, store: storage.repositories, codeKey: codeKey)
+            result = .success(try await body(features))
         } catch {
             result = .failure(error)
         }

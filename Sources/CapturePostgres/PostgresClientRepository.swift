@@ -19,7 +19,8 @@ struct PostgresClientRepository: ClientRepository {
                         keep_sessions_on_password_change = excluded.keep_sessions_on_password_change,
                         require_verified_email = excluded.require_verified_email,
                         allow_unverified_email = excluded.allow_unverified_email, features = excluded.features,
-                        whitelist = excluded.whitelist, created_at = excluded.created_at
+                        whitelist = excluded.whitelist, sealed_secret = excluded.sealed_secret,
+                        created_at = excluded.created_at
                     """))
         await changed()
     }
@@ -44,11 +45,11 @@ struct PostgresClientRepository: ClientRepository {
         """
         INSERT INTO clients (client_id, name, secret_hash, redirect_uris, allowed_origins, response_types,
             legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
-            allow_unverified_email, features, whitelist, created_at)
+            allow_unverified_email, features, whitelist, sealed_secret, created_at)
         VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
             \(client.allowedOrigins), \(client.responseTypes.map(\.rawValue)), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
             \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.allowUnverifiedEmail),
-            \(client.features.sorted().map(\.rawValue)), \(client.whitelist), \(client.createdAt))
+            \(client.features.sorted().map(\.rawValue)), \(client.whitelist), \(client.sealedSecret), \(client.createdAt))
         \(unescaped: onConflict)
         """
     }
@@ -92,6 +93,7 @@ struct PostgresClientRepository: ClientRepository {
         client.allowUnverifiedEmail = try c("allow_unverified_email")
         client.features = Set((try c("features", as: [String].self)).compactMap(ClientFeature.init(rawValue:)))
         client.whitelist = try c("whitelist")
+        client.sealedSecret = try c("sealed_secret")
         return client
     }
 }

@@ -102,6 +102,8 @@ enum PostgresMigrations {
         // Janrain's client features and whitelist; the app's default settings and each client's own, which take over
         // p14's three columns, as v21. A setting's change is a change of the clients (their version and notice).
         ("p16-client-settings", clientSettings),
+        // A client's secret sealed under the code key, for Janrain-signed requests (as v22).
+        ("p17-sealed-client-secrets", ["ALTER TABLE clients ADD COLUMN sealed_secret text"]),
     ]
 
     private static let clientSettings = [

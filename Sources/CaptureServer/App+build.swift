@@ -99,6 +99,10 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
         records: features.records, access: features.access, profile: features.profile, settings: features.settings,
         proxies: features.proxies
     ).addRoutes(to: capture)
+    ServerClientsController(
+        authentication: features.serverAuthentication, clientSettings: features.clientSettings,
+        settings: features.settings, proxies: features.proxies
+    ).addRoutes(to: capture)
     AccountRecoveryController(proxies: features.proxies, settings: features.settings, recovery: features.recovery).addRoutes(
         to: capture)
     FactorsController(

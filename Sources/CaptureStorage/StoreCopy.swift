@@ -26,7 +26,8 @@ public enum StoreCopy {
                 ("clientID", .text), ("name", .text), ("secretHash", .text), ("redirectURIs", .texts),
                 ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
                 ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
-                ("allowUnverifiedEmail", .bool), ("features", .texts), ("whitelist", .texts), ("createdAt", .date),
+                ("allowUnverifiedEmail", .bool), ("features", .texts), ("whitelist", .texts), ("sealedSecret", .text),
+                ("createdAt", .date),
             ]),
         StoredTable("default_settings", orderedBy: ["key"], [("key", .text), ("value", .text)]),
         StoredTable(

@@ -347,6 +347,11 @@ enum Migrations {
                 }
             }
         }
+        migrator.registerMigration("v22-sealed-client-secrets") { db in
+            // A client's secret sealed under the code key (`ClientSecrets`): Janrain-signed requests are checked with
+            // the secret itself (docs/adr/0064-server-api-authentication.md).
+            try db.alter(table: "clients") { t in t.add(column: "sealedSecret", .text) }
+        }
         return migrator
     }
 }

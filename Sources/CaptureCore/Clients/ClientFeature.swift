@@ -36,9 +36,10 @@ public enum ClientFeature: String, Sendable, Equatable, Hashable, CaseIterable, 
 }
 
 /// The kinds of server API call, each with the features that permit it (Janrain's reference pages: reads need
-/// `direct_read_access` or more, writes `direct_access`, token issuing `access_issuer`, clients and settings `owner`).
+/// `direct_read_access` or more, writes `direct_access`, token issuing `access_issuer`, clients and other clients'
+/// settings `owner`; a client's own settings any feature).
 public enum ServerCallKind: String, Sendable, Equatable, CaseIterable {
-    case readRecords, writeRecords, issueTokens, administerClients
+    case readRecords, writeRecords, issueTokens, administerClients, ownSettings
 
     public var permittedBy: Set<ClientFeature> {
         switch self {
@@ -46,6 +47,7 @@ public enum ServerCallKind: String, Sendable, Equatable, CaseIterable {
         case .writeRecords: [.owner, .directAccess]
         case .issueTokens: [.owner, .directAccess, .accessIssuer]
         case .administerClients: [.owner]
+        case .ownSettings: Set(ClientFeature.allCases)
         }
     }
 

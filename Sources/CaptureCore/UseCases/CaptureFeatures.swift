@@ -138,7 +138,7 @@ public struct CaptureFeatures: Sendable {
         let clientAdmin = ClientAdministration(
             clients: store.clients, clientSettings: store.clientSettings, tokens: store.tokens, catalog: catalog,
             settings: settings, time: time,
-            minter: minter, metrics: metrics, clientAccess: clientAccess)
+            minter: minter, metrics: metrics, clientAccess: clientAccess, secrets: ClientSecrets(key: codeKey))
         let profile = ProfileService(
             users: store.users, tokens: store.tokens, identities: store.identities, passkeys: store.passkeys,
             hasher: parts.hasher, time: time, metrics: metrics, catalog: catalog, steps: steps,
@@ -167,6 +167,7 @@ public struct CaptureFeatures: Sendable {
         self.clientSettingsAccess = clientSettingsAccess
         self.clientSettings = ClientSettingsService(
             clients: store.clients, clientSettings: store.clientSettings, time: time, minter: minter,
+            secrets: ClientSecrets(key: codeKey),
             settingsAccess: clientSettingsAccess, clientAdmin: clientAdmin, audit: audit)
         self.profile = profile
         self.tokens = TokenService(

@@ -10,6 +10,7 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
     var clientID: String
     var name: String
     var secretHash: String?
+    var sealedSecret: String?
     var redirectURIs: [String]
     var allowedOrigins: [String]
     var responseTypes: [String]
@@ -26,6 +27,7 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
         clientID = client.clientID
         name = client.name
         secretHash = client.secretHash
+        sealedSecret = client.sealedSecret
         redirectURIs = client.redirectURIs
         allowedOrigins = client.allowedOrigins
         responseTypes = client.responseTypes.map(\.rawValue)
@@ -49,6 +51,7 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
         client.allowUnverifiedEmail = allowUnverifiedEmail
         client.features = Set(features.compactMap(ClientFeature.init(rawValue:)))
         client.whitelist = whitelist
+        client.sealedSecret = sealedSecret
         return client
     }
 }

@@ -196,6 +196,41 @@ import Testing
             }
         }
     }
+
+    @Test func anOwnerManagesClientsAndSettingsAndOthersOnlyTheirOwnSettings() async throws {
+        try await withAPI { api, world in
+            let owner = try await ServerAPIClients.add(world, "app-owner", [.owner])
+            let reader = try await ServerAPIClients.add(world, "settings-reader", [.directReadAccess])
+            let added = try await api.post(
+                "/clients/add", ["description": "CRM", "features": #"["direct_access"]"#], headers: owner.basic.headers)
+            let id = try #require(added["client_id"] as? String, "\(added.text)")
+            let secret = try #require(added["client_secret"] as? String)
+            let crm = ServerAPIClient(id: id, secret: secret)
+            let list = try await api.post("/clients/list", ["has_features": #"["direct_access"]"#], headers: owner.basic.headers)
+            #expect((list.results as? [[String: Any]])?.map { $0["client_id"] as? String } == [id])
+            // The new client signs its calls at once: its secret was sealed when it was made.
+            let count = crm.signed("/entity.count", [:], world)
+            #expect(try await api.post("/entity.count", [:], headers: count.headers).stat == "ok")
+
+            #expect(try await api.post("/clients/list", [:], headers: reader.basic.headers).code == 403)
+            let own = try await api.post(
+                "/settings/set", ["key": "site_name", "value": "Reports"], headers: reader.basic.headers)
+            #expect(own.stat == "ok", "\(own.text)")
+            let other = ["key": "site_name", "value": "Hijacked", "for_client_id": id]
+            #expect(try await api.post("/settings/set", other, headers: reader.basic.headers).code == 403)
+            #expect(
+                try await api.post("/settings/set_default", ["key": "site_name", "value": "App"], headers: reader.basic.headers)
+                    .code == 403)
+            #expect(
+                try await api.post("/settings/set_default", ["key": "site_name", "value": "App"], headers: owner.basic.headers)
+                    .stat == "ok")
+            let items = try await api.post("/settings/items", ["for_client_id": id], headers: owner.basic.headers)
+            #expect((items["result"] as? [String: Any])?["site_name"] as? String == "App", "\(items.text)")
+            let reset = try await api.post("/clients/reset_secret", ["for_client_id": id], headers: owner.basic.headers)
+            #expect(reset["new_secret"] is String)
+            #expect(try await api.post("/entity.count", [:], headers: crm.basic.headers).code == 402, "the old secret ended")
+        }
+    }
 }
 
 extension Reply {

@@ -28,7 +28,7 @@ struct ServerAPIClient: Sendable {
 }
 
 enum ServerAPIClients {
-    /// Registers a confidential client with `features`, its secret sealed as the service seals secrets it makes.
+    /// Registers a confidential client with `features` (and a whitelist), as an operator registers one.
     static func add(
         _ world: TestWorld, _ id: String, _ features: Set<ClientFeature>, whitelist: [String] = []
     ) async throws -> ServerAPIClient {
@@ -38,7 +38,6 @@ enum ServerAPIClients {
         var client = added
         client.features = features
         client.whitelist = whitelist
-        client.sealedSecret = world.service.clientSecrets.seal(secret!)
         try await world.service.store.clients.upsert(client)
         return ServerAPIClient(id: id, secret: secret!)
     }

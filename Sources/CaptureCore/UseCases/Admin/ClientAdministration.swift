@@ -11,6 +11,7 @@ public struct ClientAdministration: Sendable {
     let minter: TokenMinter
     let metrics: CaptureMetrics
     let clientAccess: ClientAccess
+    let secrets: ClientSecrets
 }
 
 extension ClientAdministration {
@@ -23,10 +24,11 @@ extension ClientAdministration {
             let existing = try await clients.find(id: entry.clientId)
             var client = Client(
                 clientID: entry.clientId, name: entry.name ?? entry.clientId,
-                secretHash: entry.secret.map(TokenMinter.hash), redirectURIs: entry.redirectUris ?? [],
+                redirectURIs: entry.redirectUris ?? [],
                 allowedOrigins: entry.allowedOrigins ?? [], responseTypes: ResponseType.list(entry.responseTypes ?? ["token"]),
                 legacyTokenURL: entry.legacyTokenUrl ?? false, accessTokenLifeHours: entry.accessTokenLifeHours,
                 createdAt: existing?.createdAt ?? time.now())
+            if let secret = entry.secret { client = secrets.giving(secret, to: client) }
             client.keepSessionsOnPasswordChange = entry.keepSessionsOnPasswordChange ?? false
             client.requireVerifiedEmail = entry.requireVerifiedEmail ?? false
             client.allowUnverifiedEmail = entry.allowUnverifiedEmail ?? false
@@ -49,11 +51,12 @@ extension ClientAdministration {
             redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins, responseTypes: draft.responseTypes)
         let secret = draft.confidential ? minter.mint() : nil
         var client = Client(
-            clientID: draft.id, name: draft.name ?? draft.id, secretHash: secret.map(TokenMinter.hash),
+            clientID: draft.id, name: draft.name ?? draft.id,
             redirectURIs: draft.redirectURIs, allowedOrigins: draft.allowedOrigins,
             responseTypes: draft.responseTypes.isEmpty ? [.token] : ResponseType.list(draft.responseTypes),
             legacyTokenURL: draft.legacyTokenURL,
             createdAt: time.now())
+        if let secret { client = secrets.giving(secret, to: client) }
         client.features = draft.features ?? [.loginClient]
         client.whitelist = ClientWhitelist.normalized(draft.whitelist)
         let pages = draft.pages.janrainClientSettings
@@ -167,7 +170,7 @@ extension ClientAdministration {
             throw CaptureError.notPermitted("client '\(id)' is public (a native app): it has no secret to rotate")
         }
         let secret = minter.mint()
-        client.secretHash = TokenMinter.hash(secret)
+        client = secrets.giving(secret, to: client)
         try await clients.upsert(client)
         return (client, secret)
     }

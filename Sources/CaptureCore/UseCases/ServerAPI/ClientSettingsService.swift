@@ -11,6 +11,7 @@ public struct ClientSettingsService: Sendable {
     let clientSettings: any ClientSettingsRepository
     let time: any TimeSource
     let minter: TokenMinter
+    let secrets: ClientSecrets
     let settingsAccess: ClientSettingsAccess
     let clientAdmin: ClientAdministration
     let audit: AuditTrail
@@ -33,7 +34,7 @@ extension ClientSettingsService {
         let id = Self.clientID(minter.random)
         let secret = minter.mint()
         try await audit.audited("client.add", target: id, by: .client(caller.clientID)) {
-            var client = Client(clientID: id, name: name, secretHash: TokenMinter.hash(secret), createdAt: time.now())
+            var client = secrets.giving(secret, to: Client(clientID: id, name: name, createdAt: time.now()))
             client.features = granted
             client.whitelist = []
             try await clients.insert(client)

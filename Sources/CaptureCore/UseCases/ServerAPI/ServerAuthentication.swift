@@ -55,6 +55,17 @@ extension ServerAuthentication {
         }
     }
 
+    /// The client calling `clients/*` or `settings/*`. A client's own settings are its own to read and change (any
+    /// feature); another client's (`for_client_id`), the app's defaults and the clients themselves need `owner`.
+    public func administrator(_ request: ServerRequest, ownSettingsOnly: Bool = false) async throws -> Client {
+        let other = request.parameters["for_client_id"].map { !$0.isEmpty && $0 != request.credentials.clientID } ?? false
+        let kind: ServerCallKind = ownSettingsOnly && !other ? .ownSettings : .administerClients
+        guard case .client(let client) = try await caller(request, for: kind) else {
+            throw CaptureError.notPermitted("this call takes a client's id and secret or signature")
+        }
+        return client
+    }
+
     /// The client creating a record: one that may write records, or one presenting a creation token made for it
     /// (used up here).
     public func creator(_ request: ServerRequest) async throws -> String {
@@ -81,9 +92,8 @@ extension ServerAuthentication {
                 detail: "server API \(request.path) from \(request.remoteAddress ?? "an unknown address")", oncePer: 60)
             throw limited ? CaptureError.rateLimited : CaptureError.invalidClient
         }
-        if !client.whitelist.isEmpty {
-            guard let address = request.remoteAddress, let ranges = TrustedProxies(client.whitelist), ranges.trusts(address)
-            else { throw CaptureError.notPermitted("this client may not call from this address (its whitelist)") }
+        guard client.allowsCall(from: request.remoteAddress) else {
+            throw CaptureError.notPermitted("this client may not call from this address (its whitelist)")
         }
         guard kind.isPermitted(for: client.features) else {
             let needed = kind.permittedBy.map(\.rawValue).sorted().joined(separator: ", ")

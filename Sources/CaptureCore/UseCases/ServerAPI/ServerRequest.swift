@@ -12,6 +12,14 @@ public struct ServerRequest: Sendable, Equatable {
         /// `client_id` with a `creation_token` from `access/getCreationToken`: one `entity.create`, no secret.
         case creationToken(clientID: String, token: String)
         case none
+
+        /// The client the credentials name (for a user's token, none).
+        public var clientID: String? {
+            switch self {
+            case .secret(let id, _), .signed(let id, _, _), .creationToken(let id, _): id
+            case .accessToken, .none: nil
+            }
+        }
     }
 
     /// The call's path as signed, e.g. `/entity.find`.
