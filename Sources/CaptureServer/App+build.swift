@@ -152,8 +152,6 @@ public enum CaptureServerMain {
         let metrics = CaptureMetrics.prometheus(registry)
         // Opened and migrated here, so every service below starts on a migrated schema.
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
-        // The indexes entity.find's filters use on the schema's unique and `indexed` attributes.
-        try await storage.repositories.users.prepareFilterIndexes(for: catalog.schema)
         let codeKey = try CodeKey.load(environment: ProcessInfo.processInfo.environment, file: settings.codeKeyFile)
         // A provider that cannot be discovered is left out by name; the others and traditional sign-in still work.
         let (providers, problems) = await SocialProviders.discover(
@@ -175,7 +173,12 @@ public enum CaptureServerMain {
         let services: [any Service] = storage.services + [mail as (any Service)?, purge].compactMap { $0 }
         let app = try buildApplication(
             features: features, logger: logger, services: services,
-            beforeServerStarts: { [clientAdmin = features.clientAdmin] in try await clientAdmin.syncSettingsClients() }
+            // Once the storage's services run (PostgreSQL's pool serves queries only then): the settings' clients,
+            // and the indexes entity.find's filters use on the schema's unique and `indexed` attributes.
+            beforeServerStarts: { [clientAdmin = features.clientAdmin, users = storage.repositories.users] in
+                try await clientAdmin.syncSettingsClients()
+                try await users.prepareFilterIndexes(for: catalog.schema)
+            }
         ) { port in
             let origin = settings.publicOrigin ?? "http://\(settings.host):\(port)"
             logger.info("capture-server listening on \(settings.host):\(port)")

@@ -35,6 +35,7 @@ extension CaptureError {
         case .unexpected: ("error.unexpected", [:])
         case .storageUnavailable: ("error.storageUnavailable", [:])
         case .filterOperatorRemoved(let name): ("error.filterOperatorRemoved", ["operator": name])
+        case .duplicateArgument(let name, let reason): ("error.invalidArgument", ["argument": name, "reason": reason])
         }
     }
 

@@ -57,6 +57,8 @@ public enum CaptureError: Error, Equatable, Sendable {
     /// A filter (`entity.find`, `entity.count`) uses an operator Janrain removed from its grammar (`contains`):
     /// Janrain's 485.
     case filterOperatorRemoved(String)
+    /// A call named one thing two ways (`uuid` and `id`): Janrain's 201, naming the second.
+    case duplicateArgument(String, String)
     case unexpected(String)
 
     /// Janrain's numeric error code.
@@ -86,6 +88,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .storageUnavailable: 503
         case .rateLimited: 510
         case .filterOperatorRemoved: 485
+        case .duplicateArgument: 201
         }
     }
 
@@ -123,6 +126,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .unsupportedContentType: "unsupported_content_type"
         case .unsupportedGrantType: "unsupported_grant_type"
         case .filterOperatorRemoved: "unsupported_filter_operator"
+        case .duplicateArgument: "duplicate_argument"
         }
     }
 
@@ -165,6 +169,7 @@ public enum CaptureError: Error, Equatable, Sendable {
         case .unsupportedGrantType(let type): "grant_type '\(type)' is not supported"
         case .filterOperatorRemoved(let name):
             "filter: the '\(name)' operator was removed; compare with =, !=, <, <=, >, >= or 'is null'"
+        case .duplicateArgument(let name, let reason): "\(name): \(reason)"
         }
     }
 }

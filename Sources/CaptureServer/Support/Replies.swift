@@ -104,8 +104,11 @@ enum Reply {
         case .mergeRequired(let provider, let email):
             body["existing_provider"] = .string(provider)
             if let email { body["existing_email"] = .string(email) }
-        case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name):
+        case .invalidArgument(let name, _), .malformedRequest(let name, _), .missingArgument(let name),
+            .duplicateArgument(let name, _):
+            // `argument_name` is Janrain's; `argument`, the same value, what this service's pages read.
             body["argument"] = .string(name)
+            body["argument_name"] = .string(name)
         case .secondFactorRequired(let ticket):
             body["second_factor_ticket"] = .string(ticket)
         case .termsNotAccepted(let ticket, let documents):

@@ -8,7 +8,13 @@ enum ServerRequests {
     static func read(
         _ request: Request, context: CaptureRequestContext, proxies: TrustedProxies, limit: Int, allowed: Set<String>
     ) async throws -> ServerRequest {
-        var parameters = try await APIRequest.parameters(request, limit: limit)
+        var parameters: [String: String]
+        do {
+            parameters = try await APIRequest.parameters(request, limit: limit)
+        } catch CaptureError.malformedRequest(let name, let reason) where !["body", "query"].contains(name) {
+            // A value the service cannot take (a NUL in a field): Janrain's 200 naming it, as every argument error.
+            throw CaptureError.invalidArgument(name, reason)
+        }
         let credentials = try credentials(request, parameters: parameters)
         for name in ServerRequest.credentialParameters { parameters[name] = nil }
         try CaptureAPIController.refuseUnknown(parameters, allowed: allowed)
@@ -28,7 +34,9 @@ enum ServerRequests {
                 guard let colon = value.firstIndex(of: ":") else {
                     throw CaptureError.invalidArgument("Authorization", "must be 'Signature client_id:signature'")
                 }
-                guard let date = request.headers.value(.date) else { throw CaptureError.missingArgument("Date") }
+                guard let date = request.headers.value(.date) else {
+                    throw CaptureError.notPermitted("a signed request carries the Date it signed")
+                }
                 return .signed(
                     clientID: String(value[..<colon]), signature: String(value[value.index(after: colon)...]), date: date)
             }
@@ -42,6 +50,8 @@ enum ServerRequests {
         if let id = parameters["client_id"], let token = parameters["creation_token"] {
             return .creationToken(clientID: id, token: token)
         }
+        // An id without a secret (an app's public client): refused as a wrong secret.
+        if let id = parameters["client_id"] { return .secret(clientID: id, secret: "") }
         if parameters["client_secret"] != nil { throw CaptureError.missingArgument("client_id") }
         return .none
     }

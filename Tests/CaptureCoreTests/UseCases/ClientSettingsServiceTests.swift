@@ -138,7 +138,7 @@ import Testing
         #expect(try await service.deleteDefault(by: owner, key: "level") == ["result": false])
         #expect(
             try await service.getAll(by: owner)
-                == ["result": ["default_settings": ["site_name": "Orchard"], "client_settings": ["app-owner": ["owner": "Jay"]]]])
+                == ["default_settings": ["site_name": "Orchard"], "client_settings": ["app-owner": ["owner": "Jay"]]])
         // A page address must be on the client's origins; the defaults' must at least be an address.
         await #expect(throws: CaptureError.self) {
             try await service.set(by: owner, key: "password_recover_url", value: "https://elsewhere.example/r", forClientID: nil)

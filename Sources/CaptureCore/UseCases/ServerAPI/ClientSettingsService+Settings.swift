@@ -70,10 +70,8 @@ extension ClientSettingsService {
         let defaults = try await clientSettings.values(of: .defaults)
         let own = try await clientSettings.allClientValues()
         return [
-            "result": [
-                "default_settings": .object(defaults.mapValues(JSONValue.string)),
-                "client_settings": .object(own.mapValues { .object($0.mapValues(JSONValue.string)) }),
-            ]
+            "default_settings": .object(defaults.mapValues(JSONValue.string)),
+            "client_settings": .object(own.mapValues { .object($0.mapValues(JSONValue.string)) }),
         ]
     }
 }

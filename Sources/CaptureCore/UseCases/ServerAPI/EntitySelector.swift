@@ -15,7 +15,7 @@ public enum EntitySelector: Sendable, Equatable {
     public init(_ parameters: [String: String], schema: EntitySchema) throws(CaptureError) {
         let given = ["uuid", "id", "key_attribute"].filter { parameters[$0] != nil }
         guard given.count <= 1 else {
-            throw .invalidArgument(given[1], "give one of uuid, id or key_attribute, not several")
+            throw .duplicateArgument(given[1], "give one of uuid, id or key_attribute, not several")
         }
         if let uuid = parameters["uuid"] {
             self = .uuid(uuid.lowercased())
@@ -24,8 +24,10 @@ public enum EntitySelector: Sendable, Equatable {
             self = .number(number)
         } else if let attribute = parameters["key_attribute"] {
             guard let raw = parameters["key_value"] else { throw .missingArgument("key_value") }
-            // Janrain's key_value is JSON (`"a@example.com"`); a bare value is taken as written.
-            let value = (try? JSONParser.parse(raw, limits: .standard)) ?? .string(raw)
+            // Janrain's key_value is JSON: `"a@example.com"`, not the bare address.
+            guard let value = try? JSONParser.parse(raw, limits: .standard) else {
+                throw .invalidArgument("key_value", "must be JSON, such as \"a@example.com\" with its quotes")
+            }
             let path: EntityPath
             do { path = try EntityPath(parsing: attribute) } catch { throw .invalidArgument("key_attribute", "is not a path") }
             if attribute == "email" {

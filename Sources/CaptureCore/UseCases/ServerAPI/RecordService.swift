@@ -45,16 +45,16 @@ extension RecordService {
         return picked.apply(to: record)
     }
 
-    /// `entityType`: the schema in Janrain's shape.
+    /// `entityType`: the schema in Janrain's shape, for any client that proves itself (Janrain's: every feature).
     public func entityType(_ request: ServerRequest) async throws -> JSONValue {
-        _ = try await authentication.caller(request, for: .readRecords)
+        _ = try await authentication.caller(request, for: .ownSettings)
         try Self.checkTypeName(request.parameters, required: true)
         return ["name": "user", "attr_defs": .array(EntityTypeDocument.attributes(of: catalog.schema))]
     }
 
-    /// `entityType.list`: the one entity type.
+    /// `entityType.list`: the one entity type (Janrain's: owner only).
     public func entityTypes(_ request: ServerRequest) async throws -> JSONValue {
-        _ = try await authentication.caller(request, for: .readRecords)
+        _ = try await authentication.caller(request, for: .administerClients)
         return ["user"]
     }
 
