@@ -44,7 +44,7 @@ threads=${BENCH_THREADS:-$(nproc)}
 timeout=${BENCH_TIMEOUT:-30s}
 cost=${BENCH_BCRYPT_COST:-10}
 bcrypt_seconds=${BENCH_BCRYPT_SECONDS:-$duration}
-routes=${BENCH_ROUTES:-bare entity introspect verify page page_inm refresh update code bcrypt signin storm}
+routes=${BENCH_ROUTES:-bare entity server_entity server_find introspect verify page page_inm refresh update code bcrypt signin storm}
 perf_route=${BENCH_PERF:-}
 perf_round=${BENCH_PERF_ROUND:-0}
 out_dir=${BENCH_OUT:-bench-results}
@@ -130,12 +130,18 @@ PY
   local sample_refresh sample_code
   sample_refresh=$(tail -1 "$pools/refresh.txt"); sed -i '$d' "$pools/refresh.txt"
   sample_code=$(tail -1 "$pools/codes.txt"); sed -i '$d' "$pools/codes.txt"
+  # The server API's pools: every imported record's uuid, and its address.
+  python3 -c 'import json,sys; [print(json.loads(l)["uuid"]) for l in open(sys.argv[1]) if l.strip()]' \
+    "$work/export.jsonl" >"$pools/uuids.txt"
+  python3 -c "import sys; print('\n'.join(f'user{i}@example.com' for i in range(int(sys.argv[1]))))" "$users" \
+    >"$pools/emails.txt"
   # Sign-in accounts: generate-export.py's user N has the password "imported password N%3" (bcrypt cost 10).
   python3 -c "import sys; n=int(sys.argv[1]); print('\n'.join(f'user{i}@example.com imported password {i % 3}' for i in range(n)))" \
     "$users" >"$pools/accounts.txt"
 
   local secret
-  secret=$("${ctl[@]}" client add bench-backend --confidential --json "${common[@]}" |
+  # A customer's backend: introspection, and Janrain's server API (records read by uuid and found by email).
+  secret=$("${ctl[@]}" client add bench-backend --confidential --feature direct_access --json "${common[@]}" |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
   basics[$b]=$(printf 'bench-backend:%s' "$secret" | base64 -w0)
 
@@ -152,6 +158,10 @@ PY
   access=$(head -1 "$pools/access.txt")
   sample bare '^HTTP/1.1 200' "$base/health/live"
   sample entity '"stat" ?: ?"ok"' "$base/entity" -d "access_token=$access"
+  sample server_entity '"stat" ?: ?"ok"' "$base/entity" -u "bench-backend:$secret" \
+    -d "type_name=user&uuid=$(head -1 "$pools/uuids.txt")"
+  sample server_find '"result_count" ?: ?1' "$base/entity.find" -u "bench-backend:$secret" \
+    --data-urlencode "filter=email = 'user0@example.com'"
   sample introspect '"active" ?: ?true' "$base/oauth/introspect" -u "bench-backend:$secret" -d "token=$access"
   sample verify '"status" ?: ?"okay"' "$base/verify" -d "assertion=$access&audience=$audience"
   sample page '<html' "$base/flows/webViewSignIn?client_id=demo-mobile-app"
@@ -313,6 +323,8 @@ for ((round = 0; round < rounds; round++)); do
         bare) load bare bare "$round" "$duration" "$connections" ;;
         entity | introspect | verify | update) load "$route" "$route" "$round" "$duration" "$connections" "$pools/access.txt" ;;
         page | page_inm) load "$route" "$route" "$round" "$duration" "$connections" ;;
+        server_entity) load server_entity server_entity "$round" "$duration" "$connections" "$pools/uuids.txt" ;;
+        server_find) load server_find server_find "$round" "$duration" "$connections" "$pools/emails.txt" ;;
         refresh) load refresh refresh "$round" "$duration" "$connections" "$pools/refresh.txt" ;;
         code) load code code "$round" "$code_duration" "$connections" "$pools/codes.txt" ;;
         signin) load signin signin "$round" "$duration" "$signin_connections" "$pools/accounts.txt" ;;
@@ -335,6 +347,16 @@ for ((round = 0; round < rounds; round++)); do
     done
   done
 done
+# The server API's export and unindexed find, once per backend, after the rounds (they read every record).
+for backend in "${backends[@]}"; do
+  if [[ " $routes " == *" server_entity "* || " $routes " == *" server_find "* ]]; then
+    say "$backend: a full export by id pages and a find on an unindexed attribute"
+    scripts/bench/server-api.py "${bases[$backend]}" "${basics[$backend]}" "$users" >"$work/server-api-$backend.json"
+    say "$backend: $(cat "$work/server-api-$backend.json")"
+  else
+    echo '{}' >"$work/server-api-$backend.json"
+  fi
+done
 loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # What each backend's server used, and how its database was seeded.
 for b in "${backends[@]}"; do
@@ -346,6 +368,7 @@ for b in "${backends[@]}"; do
 import json, sys
 path, name, peak_kib, threads, users_s, tokens_s, seed_log, etag, instances = sys.argv[1:]
 json.dump({"backend": name, "peak_rss_mib": round(int(peak_kib) / 1024, 1), "server_threads": int(threads),
+           "server_api": json.load(open(path.replace("backend-", "server-api-"))),
            "seed_users_seconds": float(users_s), "seed_tokens_seconds": float(tokens_s), "seed_tokens": seed_log,
            "page_etag": etag, "instances": int(instances)}, open(path, "w"))
 PY

@@ -4,7 +4,7 @@
 --   BENCH rps=… p50_us=… p99_us=… requests=… ok=… bad=… non2xx=… socket_errors=… timeouts=… used=… pool=… exhausted=…
 -- Environment: BENCH_MODE, BENCH_FILE (tokens, one a line), BENCH_THREADS (wrk -t), BENCH_ROUND/BENCH_ROUNDS (the
 -- one-use pools, refresh and code, take slice ROUND of ROUNDS so no round presents a token an earlier one used),
--- BENCH_BASIC (introspection's Basic credentials), BENCH_AUDIENCE (/verify), BENCH_ETAG (If-None-Match value),
+-- BENCH_BASIC (introspection's and the server API's Basic credentials), BENCH_AUDIENCE (/verify), BENCH_ETAG (If-None-Match value),
 -- BENCH_EXPECT_304 (1 when the page sends an ETag, so a conditional request must be answered 304).
 
 local mode = os.getenv("BENCH_MODE") or "bare"
@@ -94,6 +94,19 @@ function init(args)
     load(file, false)
     preformat(function(token) return wrk.format("POST", "/entity", form, "access_token=" .. token) end)
     judge = function(status, body) return status == 200 and has(body, statOk) and has(body, '"result"') end
+  elseif mode == "server_entity" or mode == "server_find" then
+    -- A customer's backend (HTTP Basic): a record by uuid, or the one record an address finds.
+    load(file, false)
+    local headers = { ["Content-Type"] = form["Content-Type"], ["Authorization"] = "Basic " .. os.getenv("BENCH_BASIC") }
+    if mode == "server_entity" then
+      preformat(function(uuid) return wrk.format("POST", "/entity", headers, "type_name=user&uuid=" .. uuid) end)
+      judge = function(status, body) return status == 200 and has(body, statOk) and has(body, '"result"') end
+    else
+      preformat(function(email)
+        return wrk.format("POST", "/entity.find", headers, "type_name=user&filter=" .. urlencode("email = '" .. email .. "'"))
+      end)
+      judge = function(status, body) return status == 200 and has(body, statOk) and has(body, '"result_count":1') end
+    end
   elseif mode == "update" then
     load(file, false)
     local value = urlencode('{"givenName":"Bench","primaryAddress":{"city":"Lyon"}}')

@@ -17,6 +17,8 @@ import sys
 ORDER = [
     ("bare", "GET /health/live (ceiling)"),
     ("entity", "POST /entity (token check)"),
+    ("server_entity", "POST /entity by uuid (client)"),
+    ("server_find", "POST /entity.find by email (client)"),
     ("introspect", "POST /oauth/introspect"),
     ("verify", "POST /verify"),
     ("page", "GET flow page"),
@@ -145,6 +147,11 @@ def main(meta_path, results_path, prefix):
                    f"{info['peak_rss_mib']} MiB, {info['server_threads']} threads at the end"
                    + (f"; {instances} instances behind nginx (req/s is their sum, cpu µs both instances' "
                       "but not nginx's; split: the share each answered)" if instances > 1 else ""))
+        api = info.get("server_api") or {}
+        if api:
+            out.append(f"server API: export of {api['export_records']} records by id pages of {api['export_batch']} "
+                       f"in {api['export_seconds']} s ({api['export_pages']} calls); entity.find on an unindexed "
+                       f"attribute {api['unindexed_find_ms']} ms, entity.count on one {api['unindexed_count_ms']} ms")
         out.append(f"{'path':<36} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'x bare':>7} {'p99 x':>6} {'errors':>7} "
                    f"{'cpu µs':>7} {'db µs':>7}" + (f" {'split':>9}" if instances > 1 else ""))
         for route, label in ORDER:

@@ -22,6 +22,7 @@ struct ServerAPIController {
         router.post("/entity.delete", use: change(.delete))
         router.post("/entityType", use: entityType)
         router.post("/entityType.list", use: entityTypes)
+        for name in Self.schemaChanges { router.post(RouterPath("/\(name)"), use: schemaChange) }
         router.post("/access/getAccessToken", use: accessToken)
         router.post("/access/getAuthorizationCode", use: authorizationCode)
         router.post("/access/getCreationToken", use: creationToken)
@@ -94,6 +95,19 @@ struct ServerAPIController {
             if kind == .delete && (call.parameters["attribute_name"] ?? "").isEmpty { return Reply.ok() }
             return Reply.ok(["result": try await profile.record(of: user)])
         }
+    }
+
+    /// Janrain's calls that change the schema: here the schema is a file, so each answers how to change it.
+    static let schemaChanges = [
+        "entityType.create", "entityType.delete", "entityType.addAttribute", "entityType.removeAttribute",
+        "entityType.setAttributeConstraints", "entityType.setAttributeDescription", "entityType.addRule",
+        "entityType.removeRule", "entityType.rules",
+    ]
+
+    @Sendable func schemaChange(_ request: Request, context: CaptureRequestContext) async throws -> Response {
+        throw CaptureError.notPermitted(
+            "the schema is Settings/schema.json here: change the attribute there and restart the service "
+                + "(no migration is needed; docs/janrain-migration.md, \"Your backends\")")
     }
 
     @Sendable func entityType(_ request: Request, context: CaptureRequestContext) async throws -> Response {

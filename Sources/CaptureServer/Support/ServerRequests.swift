@@ -8,13 +8,7 @@ enum ServerRequests {
     static func read(
         _ request: Request, context: CaptureRequestContext, proxies: TrustedProxies, limit: Int, allowed: Set<String>
     ) async throws -> ServerRequest {
-        var parameters: [String: String]
-        do {
-            parameters = try await APIRequest.parameters(request, limit: limit)
-        } catch CaptureError.malformedRequest(let name, let reason) where !["body", "query"].contains(name) {
-            // A value the service cannot take (a NUL in a field): Janrain's 200 naming it, as every argument error.
-            throw CaptureError.invalidArgument(name, reason)
-        }
+        var parameters = try await APIRequest.parameters(request, limit: limit)
         let credentials = try credentials(request, parameters: parameters)
         for name in ServerRequest.credentialParameters { parameters[name] = nil }
         try CaptureAPIController.refuseUnknown(parameters, allowed: allowed)

@@ -231,6 +231,23 @@ import Testing
             #expect(try await api.post("/entity.count", [:], headers: crm.basic.headers).code == 402, "the old secret ended")
         }
     }
+
+    @Test func theSchemaIsReadInJanrainsShapeAndChangedOnlyInItsFile() async throws {
+        try await withAPI { api, world in
+            let reader = try await ServerAPIClients.add(world, "schema-reader", [.directReadAccess])
+            let owner = try await ServerAPIClients.add(world, "schema-owner", [.owner])
+            let schema = try await api.post("/entityType", ["type_name": "user"], headers: reader.basic.headers)
+            let definitions = try #require((schema["schema"] as? [String: Any])?["attr_defs"] as? [[String: Any]])
+            let address = definitions.first { $0["name"] as? String == "primaryAddress" }
+            #expect((address?["attr_defs"] as? [Any])?.isEmpty == false && address?["type"] as? String == "object")
+            #expect(definitions.contains { $0["name"] as? String == "uuid" && $0["type"] as? String == "uuid" })
+            #expect(try await api.post("/entityType", ["type_name": "pets"], headers: reader.basic.headers).code == 200)
+            #expect(try await api.post("/entityType.list", [:], headers: reader.basic.headers).code == 403)
+            #expect(try await api.post("/entityType.list", [:], headers: owner.basic.headers).results?.count == 1)
+            let change = try await api.post("/entityType.addAttribute", ["type_name": "user"], headers: owner.basic.headers)
+            #expect(change.code == 403 && change.text.contains("Settings/schema.json"))
+        }
+    }
 }
 
 extension Reply {
