@@ -9,7 +9,8 @@ struct UserCommand: AsyncParsableCommand {
         abstract:
             "List, search, show and export users; sign them out everywhere, disable, re-enable, reset their factors, deactivate or reactivate their accounts, erase or import them.",
         subcommands: [
-            List.self, Show.self, Export.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self, Deactivate.self,
+            List.self, Find.self, Show.self, Export.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self,
+            Deactivate.self,
             Reactivate.self, Delete.self, Import.self,
         ])
 
@@ -38,6 +39,27 @@ extension UserCommand {
                 try output.list(
                     UserCommand.columns,
                     try await console.perform(AdminOperations.users, UserQuery(search: search, page: paging.page)))
+            }
+        }
+    }
+
+    /// Janrain's filters for operators, as a backend's `entity.find` takes them.
+    struct Find: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "find",
+            abstract: "Users matching a Janrain filter (entity.find's grammar), in order of Janrain's id.",
+            discussion: "Example: capturectl user find --filter \"primaryAddress.city = 'Paris' and lastUpdated > '2026-01-01'\"")
+
+        @Option(help: ArgumentHelp("Janrain's filter grammar, run in the database.", valueName: "filter"))
+        var filter: String
+        @OptionGroup var paging: PageOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                try output.list(
+                    UserCommand.columns,
+                    try await console.perform(AdminOperations.users, UserQuery(filter: filter, page: paging.page)))
             }
         }
     }

@@ -43,6 +43,21 @@ struct UserCommandTests {
                 && accounts[0]["identifier"] as? String == "example:1234")
     }
 
+    @Test("user find takes Janrain's filters, in the database, on both consoles", arguments: CLIMode.allCases)
+    func findByFilter(mode: CLIMode) async throws {
+        let world = try await TestWorld.current()
+        let cli = CLISession(world, mode)
+        for name in ["paris", "lyon", "paris-too"] { try await world.register("\(name)@example.com") }
+        let found = try await cli.run([
+            "user", "find", "--filter", "email = 'paris@example.com' or email = 'paris-too@example.com'",
+        ])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.contains("paris@example.com") && found.stdout.contains("paris-too@example.com"))
+        #expect(!found.stdout.contains("lyon@example.com"))
+        let broken = try await cli.run(["user", "find", "--filter", "email = 'unclosed"])
+        #expect(broken.status == 1 && broken.stderr.contains("position"), "\(broken.stderr)")
+    }
+
     @Test("user export prints everything kept about the user as one document", arguments: CLIMode.allCases)
     func export(mode: CLIMode) async throws {
         let world = try await TestWorld.current()

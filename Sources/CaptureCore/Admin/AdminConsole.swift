@@ -21,10 +21,13 @@ public struct TokenQuery: Sendable, Equatable {
 public struct UserQuery: Sendable, Equatable {
     /// A part of the address or display name.
     public var search: String?
+    /// Janrain's filter grammar (`entity.find`'s), run in the database; in order of Janrain's `id`.
+    public var filter: String?
     public var page: Page
 
-    public init(search: String? = nil, page: Page = Page()) {
+    public init(search: String? = nil, filter: String? = nil, page: Page = Page()) {
         self.search = search
+        self.filter = filter
         self.page = page
     }
 }

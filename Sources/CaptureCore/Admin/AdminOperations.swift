@@ -75,11 +75,11 @@ public enum AdminOperations {
     // MARK: users
 
     public static let users = AdminOperation<UserQuery, AdminList<UserView>>(
-        .get, "/users", fields: ["search", "limit", "offset"],
-        read: { UserQuery(search: $0.query["search"], page: try $0.page()) },
-        write: { AdminCall(query: AdminCall.query(["search": $0.search], page: $0.page)) }
+        .get, "/users", fields: ["search", "filter", "limit", "offset"],
+        read: { UserQuery(search: $0.query["search"], filter: $0.query["filter"], page: try $0.page()) },
+        write: { AdminCall(query: AdminCall.query(["search": $0.search, "filter": $0.filter], page: $0.page)) }
     ) { features, query, _ in
-        let users = try await features.admin.listUsers(search: query.search, page: query.page)
+        let users = try await features.admin.listUsers(search: query.search, filter: query.filter, page: query.page)
         return AdminList(items: users.map { UserView($0) }, nextOffset: query.page.next(after: users.count))
     }
 

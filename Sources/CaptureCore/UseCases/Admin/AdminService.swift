@@ -29,8 +29,15 @@ extension AdminService {
     }
 
     /// Users in order of creation; `search` matches a part of the address or display name.
-    public func listUsers(search: String? = nil, page: Page = Page()) async throws -> [User] {
-        try await users.list(search: search, page: page)
+    /// With `filter` (Janrain's grammar, as `entity.find` takes it), the matching records in order of Janrain's `id`,
+    /// found by the database; `search` and `filter` do not go together.
+    public func listUsers(search: String? = nil, filter: String? = nil, page: Page = Page()) async throws -> [User] {
+        guard let filter, !filter.isEmpty else { return try await users.list(search: search, page: page) }
+        if let search, !search.isEmpty { throw CaptureError.invalidArgument("filter", "give search or filter, not both") }
+        return try await users.find(
+            EntityQuery(
+                filter: try EntityFilter.parse(filter, schema: catalog.schema),
+                maxResults: min(page.limit, EntityQuery.maxResultsLimit), firstResult: page.offset))
     }
 
     /// Tokens matching a filter, newest first; `user` may be an id or an address.
