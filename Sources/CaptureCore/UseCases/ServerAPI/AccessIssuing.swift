@@ -52,6 +52,9 @@ extension AccessIssuing {
             }
             lifetime = seconds
         }
+        try await audit.record(
+            "token.issue", target: client.clientID, by: .client(caller.clientID), outcome: AuditEntry.success,
+            detail: "creation token for \(Int(lifetime)) s")
         return creationTokens.issue(for: client.clientID, lifetime: lifetime)
     }
 

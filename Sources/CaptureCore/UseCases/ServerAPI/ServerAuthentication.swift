@@ -39,8 +39,9 @@ extension ServerAuthentication {
                     client.secretHash.map { ConstantTime.equals(TokenMinter.hash(secret), $0) } ?? false
                 })
         case .signed(let id, let signature, let date):
+            // Refused as a stale one is: a signed call stands or falls by its Date.
             guard let signedAt = JanrainSignature.date(date) else {
-                throw CaptureError.invalidArgument("Date", "must be the UTC date and time 'yyyy-MM-dd HH:mm:ss'")
+                throw CaptureError.notPermitted("the request's Date must be the UTC date and time 'yyyy-MM-dd HH:mm:ss'")
             }
             guard abs(time.now().timeIntervalSince(signedAt)) <= settings.signedRequestWindowSeconds else {
                 throw CaptureError.notPermitted(
