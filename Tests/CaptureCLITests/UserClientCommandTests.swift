@@ -55,7 +55,7 @@ struct UserCommandTests {
         #expect(found.stdout.contains("paris@example.com") && found.stdout.contains("paris-too@example.com"))
         #expect(!found.stdout.contains("lyon@example.com"))
         let broken = try await cli.run(["user", "find", "--filter", "email = 'unclosed"])
-        #expect(broken.status == 1 && broken.stderr.contains("position"), "\(broken.stderr)")
+        #expect(broken.status == 2 && broken.stderr.contains("position"), "a bad filter is a usage error: \(broken.stderr)")
     }
 
     @Test("user export prints everything kept about the user as one document", arguments: CLIMode.allCases)

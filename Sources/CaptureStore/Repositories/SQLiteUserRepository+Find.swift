@@ -15,7 +15,9 @@ extension SQLiteUserRepository {
         let arguments = filterArguments + [query.maxResults, query.firstResult]
         return try await writer.read { db in
             try Self.withDeadline(query.timeout, in: db) {
-                try UserRow.fetchAll(db, sql: sql, arguments: arguments).map(\.value)
+                // Cached by its text: a filter's SQL holds its shape only (values are arguments), so a backend's
+                // repeated lookups (by email, by id pages) compile once per connection.
+                try UserRow.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map(\.value)
             }
         }
     }
@@ -24,7 +26,8 @@ extension SQLiteUserRepository {
         let (condition, arguments) = filter.map(SQLiteFilterSQL.condition) ?? ("1", StatementArguments())
         return try await writer.read { db in
             try Self.withDeadline(timeout, in: db) {
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE \(condition)", arguments: arguments) ?? 0
+                try Int.fetchOne(
+                    try db.cachedStatement(sql: "SELECT COUNT(*) FROM users WHERE \(condition)"), arguments: arguments) ?? 0
             }
         }
     }
