@@ -58,6 +58,10 @@ public final class PostgresDatabase: Sendable {
             users: PostgresUserRepository(store: named("users")),
             tokens: PostgresTokenRepository(store: named("tokens")),
             checks: PostgresTokenChecks(store: named("tokens")).cached(by: checks, metrics: metrics),
+            records: PostgresRecordReads(
+                users: PostgresUserRepository(store: named("users")),
+                identities: PostgresIdentityRepository(store: named("identities")),
+                passkeys: PostgresPasskeyRepository(store: named("passkeys"))),
             clients: PostgresClientRepository(store: named("clients"), changes: changes),
             clientSettings: PostgresClientSettingsRepository(store: named("client_settings")),
             throttle: PostgresThrottleRepository(store: named("throttle")),

@@ -97,6 +97,7 @@ public enum CaptureDatabase {
             users: SQLiteUserRepository(writer: named("users")),
             tokens: SQLiteTokenRepository(writer: named("tokens")),
             checks: SQLiteTokenChecks(writer: named("tokens")).cached(by: cache, metrics: metrics),
+            records: SQLiteRecordReads(writer: named("users")),
             clients: SQLiteClientRepository(writer: named("clients")),
             clientSettings: SQLiteClientSettingsRepository(writer: named("client_settings")),
             throttle: SQLiteThrottleRepository(writer: named("throttle")),

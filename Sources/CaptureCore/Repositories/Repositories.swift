@@ -4,6 +4,8 @@ public struct Repositories: Sendable {
     public let tokens: any TokenRepository
     /// Token checks (`TokenChecks`): the backend's engine, behind a cache where the backend provides one.
     public let checks: any TokenChecks
+    /// The records the server API answers with (`RecordReads`): the backend's engine.
+    public let records: any RecordReads
     public let clients: any ClientRepository
     /// Janrain's client settings, the app's defaults and each client's own.
     public let clientSettings: any ClientSettingsRepository
@@ -22,7 +24,8 @@ public struct Repositories: Sendable {
     public let isReady: @Sendable () async -> Bool
 
     public init(
-        users: any UserRepository, tokens: any TokenRepository, checks: any TokenChecks, clients: any ClientRepository,
+        users: any UserRepository, tokens: any TokenRepository, checks: any TokenChecks, records: any RecordReads,
+        clients: any ClientRepository,
         clientSettings: any ClientSettingsRepository, throttle: any ThrottleRepository, codes: any CodeRepository,
         outbox: any OutboxRepository,
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
@@ -33,6 +36,7 @@ public struct Repositories: Sendable {
         self.users = users
         self.tokens = tokens
         self.checks = checks
+        self.records = records
         self.clients = clients
         self.clientSettings = clientSettings
         self.throttle = throttle

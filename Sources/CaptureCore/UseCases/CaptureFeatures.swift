@@ -156,7 +156,7 @@ public struct CaptureFeatures: Sendable {
         self.clientSecrets = clientSecrets
         self.serverAuthentication = serverAuthentication
         self.records = RecordService(
-            users: store.users, identities: store.identities, passkeys: store.passkeys, hasher: parts.hasher,
+            users: store.users, records: store.records, hasher: parts.hasher,
             catalog: catalog, time: time, minter: minter, authentication: serverAuthentication, profile: profile,
             removal: removal, writer: writer, audit: audit)
         self.audit = audit

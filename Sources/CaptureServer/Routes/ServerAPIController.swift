@@ -49,7 +49,7 @@ struct ServerAPIController {
             return Reply.ok(
                 result: try await profile.entityResultJSON(accessToken: token, attributeName: call.parameters["attribute_name"]))
         }
-        return Reply.ok(["result": try await records.entity(call)])
+        return Reply.ok(result: try await records.entity(call))
     }
 
     static let finding = common.union([
@@ -58,9 +58,17 @@ struct ServerAPIController {
 
     @Sendable func find(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let found = try await records.find(try await read(request, context, Self.finding))
-        var fields: [String: JSONValue] = ["results": .array(found.results), "result_count": .int(Int64(found.results.count))]
-        if let total = found.totalCount { fields["total_count"] = .int(Int64(total)) }
-        return Reply.ok(fields)
+        // The records' JSON is written already: the reply is put around it.
+        var bytes = Array(#"{"result_count":\#(found.results.count),"results":["#.utf8)
+        bytes.reserveCapacity(found.results.reduce(64) { $0 + $1.count + 1 })
+        for (index, record) in found.results.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: record)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        if let total = found.totalCount { bytes.append(contentsOf: #","total_count":\#(total)"#.utf8) }
+        bytes.append(contentsOf: #","stat":"ok"}"#.utf8)
+        return Reply.json(bytes: bytes)
     }
 
     @Sendable func count(_ request: Request, context: CaptureRequestContext) async throws -> Response {

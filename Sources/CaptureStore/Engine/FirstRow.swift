@@ -21,6 +21,26 @@ extension Statement {
     }
 }
 
+extension Statement {
+    /// Every row, each decoded as `first` decodes one.
+    func all<T>(arguments: StatementArguments, _ decode: (SelectedColumns) throws -> T) throws -> [T] {
+        try setArguments(arguments)
+        defer { sqlite3_reset(sqliteStatement) }
+        var rows: [T] = []
+        while true {
+            switch sqlite3_step(sqliteStatement) {
+            case SQLITE_ROW: rows.append(try decode(SelectedColumns(statement: sqliteStatement)))
+            case SQLITE_DONE: return rows
+            case let code:
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))), sql: sql,
+                    arguments: arguments)
+            }
+        }
+    }
+}
+
 /// The row a statement has stepped to, read by position straight from SQLite.
 struct SelectedColumns {
     let statement: SQLiteStatement

@@ -248,6 +248,26 @@ import Testing
             #expect(change.code == 403 && change.text.contains("Settings/schema.json"))
         }
     }
+
+    @Test func aRecordShowsItsLinkedAccountsWhetherReadByUUIDOrFound() async throws {
+        try await withAPI { api, world in
+            let reader = try await ServerAPIClients.add(world, "links-reader", [.directReadAccess])
+            let user = try await world.register("linked@example.com").user
+            try await world.register("plain@example.com")
+            try await world.service.store.identities.link(
+                LinkedIdentity(provider: "example", subject: "42", userID: user.id, email: "l@id.example", linkedAt: Date()))
+            let read = try await api.post("/entity", ["uuid": user.id], headers: reader.basic.headers)
+            let profiles = (read["result"] as? [String: Any])?["profiles"] as? [[String: Any]]
+            #expect(profiles?.count == 1 && (read["result"] as? [String: Any])?["givenName"] as? String == "Tess", "\(read.text)")
+            let found = try await api.post(
+                "/entity.find",
+                ["filter": "email = 'linked@example.com' or email = 'plain@example.com'", "sort_on": #"["email"]"#],
+                headers: reader.basic.headers)
+            let records = try #require(found.results as? [[String: Any]], "\(found.text)")
+            #expect(records.map { ($0["profiles"] as? [Any])?.count } == [1, 0])
+            #expect(records.map { $0["email"] as? String } == ["linked@example.com", "plain@example.com"])
+        }
+    }
 }
 
 extension Reply {

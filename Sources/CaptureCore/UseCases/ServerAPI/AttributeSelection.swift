@@ -27,9 +27,6 @@ struct AttributeSelection: Sendable, Equatable {
         }
     }
 
-    /// Whether the selection shows the linked accounts or passkeys, which are read apart from the record.
-    var needsLinks: Bool { paths.contains { $0.first == "profiles" || $0.first == "passkeys" } }
-
     /// `record` with only the selected attributes (an absent one is null).
     func apply(to record: JSONValue) -> JSONValue {
         var picked: [String: JSONValue] = [:]

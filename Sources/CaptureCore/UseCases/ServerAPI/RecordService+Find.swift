@@ -1,8 +1,8 @@
 import CaptureJSON
 
-/// What `entity.find` answers: the page of records and, when asked, how many match in all.
+/// What `entity.find` answers: the page of records (each its JSON) and, when asked, how many match in all.
 public struct FoundRecords: Sendable {
-    public var results: [JSONValue]
+    public var results: [[UInt8]]
     public var totalCount: Int?
 }
 
@@ -18,21 +18,8 @@ extension RecordService {
             schema: catalog.schema, filter: parameters["filter"], sortOn: parameters["sort_on"],
             maxResults: parameters["max_results"], firstResult: parameters["first_result"], timeout: parameters["timeout"])
         let selection = try AttributeSelection(parameters["attributes"])
-        let users = try await self.users.find(query)
-        var results: [JSONValue] = []
-        results.reserveCapacity(users.count)
-        let encoder = EntityEncoder(schema: catalog.schema)
-        for user in users {
-            // Linked accounts and passkeys are read only when the reply shows them.
-            let record: JSONValue
-            if let selection, !selection.needsLinks {
-                record = encoder.record(user)
-            } else {
-                record = encoder.record(
-                    user, profiles: try await identities.list(userID: user.id),
-                    passkeys: try await passkeys.list(userID: user.id))
-            }
-            results.append(selection?.apply(to: record) ?? record)
+        let results = try await records.records(query).map { stored in
+            try view(of: stored, parameters: [:], selection: selection)
         }
         var found = FoundRecords(results: results)
         if try Self.flag(parameters["show_total_count"], "show_total_count") {

@@ -8,8 +8,7 @@ import Foundation
 /// Records written here are the records everything else reads: the same schema checks, stamps, audit rows.
 public struct RecordService: Sendable {
     let users: any UserRepository
-    let identities: any IdentityRepository
-    let passkeys: any PasskeyRepository
+    let records: any RecordReads
     let hasher: any PasswordHasher
     let catalog: FlowCatalog
     let time: any TimeSource
@@ -25,24 +24,35 @@ extension RecordService {
     /// Elements one `entity.bulkCreate` takes: each may carry a password to hash.
     public static let bulkLimit = 100
 
-    /// `entity`: the record (or the attributes `attributes` picks, or the one `attribute_name` names).
-    public func entity(_ request: ServerRequest) async throws -> JSONValue {
-        let user: User
+    /// `entity`: the record's JSON (or the attributes `attributes` picks, or the one `attribute_name` names).
+    public func entity(_ request: ServerRequest) async throws -> [UInt8] {
+        let selector: EntitySelector
         switch try await authentication.caller(request, for: .readRecords, userToken: true) {
-        case .user(let own, _): user = own
-        case .client: user = try await users.find(try EntitySelector(request.parameters, schema: catalog.schema))
+        case .user(let own, _): selector = .uuid(own.id)
+        case .client: selector = try EntitySelector(request.parameters, schema: catalog.schema)
         }
-        return try await view(of: user, parameters: request.parameters)
+        guard let stored = try await records.record(selector) else { throw CaptureError.recordNotFound("record") }
+        return try view(
+            of: stored, parameters: request.parameters, selection: try AttributeSelection(request.parameters["attributes"]))
     }
 
-    /// The record as a call's `attribute_name` or `attributes` asks for it.
-    func view(of user: User, parameters: [String: String]) async throws -> JSONValue {
+    /// The record as a call's `attribute_name` or `attributes` asks for it; the whole record is written from its stored
+    /// text (`EntityEncoder.write`), as `/entity` writes a token's.
+    func view(of stored: StoredRecord, parameters: [String: String], selection: AttributeSelection?) throws -> [UInt8] {
         let encoder = EntityEncoder(schema: catalog.schema)
-        if let name = parameters["attribute_name"], !name.isEmpty { return try encoder.attribute(name, of: user) }
-        let record = encoder.record(
-            user, profiles: try await identities.list(userID: user.id), passkeys: try await passkeys.list(userID: user.id))
-        guard let picked = try AttributeSelection(parameters["attributes"]) else { return record }
-        return picked.apply(to: record)
+        if let name = parameters["attribute_name"], !name.isEmpty {
+            return try encoder.attribute(name, of: stored.parsedUser).encodedBytes()
+        }
+        if let selection {
+            let record = encoder.record(stored.parsedUser, profiles: stored.profiles, passkeys: stored.passkeys)
+            return selection.apply(to: record).encodedBytes()
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(4096)
+        encoder.write(
+            stored.user, storedProfile: stored.storedProfile, profiles: stored.profiles, passkeys: stored.passkeys,
+            to: &output)
+        return output
     }
 
     /// `entityType`: the schema in Janrain's shape, for any client that proves itself (Janrain's: every feature).
