@@ -4,7 +4,9 @@ import Foundation
 /// parameters) or its Janrain signature within the date window, from an address on its whitelist, holding a feature
 /// that permits the kind of call; or, where the call allows it, a user's access token, which reaches only its own
 /// record. Every failure is one of Janrain's 400-range answers and nothing more.
-public struct ServerAuthentication: Sendable {
+///
+/// A class, as `RecordService` is: every server API call passes through it, and a struct this size is copied per call.
+public final class ServerAuthentication: Sendable {
     let clientAccess: ClientAccess
     let accessTokens: AccessTokenCheck
     let secrets: ClientSecrets
@@ -13,6 +15,20 @@ public struct ServerAuthentication: Sendable {
     let settings: ServiceSettings
     let time: any TimeSource
     let audit: AuditTrail
+
+    init(
+        clientAccess: ClientAccess, accessTokens: AccessTokenCheck, secrets: ClientSecrets, throttle: ClientAuthThrottle,
+        creationTokens: CreationTokens, settings: ServiceSettings, time: any TimeSource, audit: AuditTrail
+    ) {
+        self.clientAccess = clientAccess
+        self.accessTokens = accessTokens
+        self.secrets = secrets
+        self.throttle = throttle
+        self.creationTokens = creationTokens
+        self.settings = settings
+        self.time = time
+        self.audit = audit
+    }
 }
 
 extension ServerAuthentication {
