@@ -241,10 +241,17 @@ def test_a_revocation_through_one_instance_is_refused_by_the_other(cluster):
 
         status, revoked, _ = issuer.post("/oauth/revoke", {"client_id": CLIENT_ID, "token": token})  # RFC 7009
         assert status == 200, (status, revoked)
-        # The very next call on the other instance is refused (Janrain's error, in an HTTP 200 as Janrain sends it).
-        status, refused, _ = _entity(other, token)
-        assert refused["stat"] == "error" and refused["error"] == "invalid_access_token", (status, refused)
+        # The revoking instance refuses at once; the other once the change notice reaches it, within a second as
+        # docs/threat-model.md bounds it ("A revoked token still let through by another instance"): on a loaded
+        # machine the notice can take longer than the next request (Janrain's error, in an HTTP 200).
         status, refused, _ = _entity(issuer, token)
+        assert refused["stat"] == "error" and refused["error"] == "invalid_access_token", (status, refused)
+        deadline = time.monotonic() + 1.0
+        while True:
+            status, refused, _ = _entity(other, token)
+            if refused.get("stat") == "error" or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
         assert refused["stat"] == "error" and refused["error"] == "invalid_access_token", (status, refused)
 
 
