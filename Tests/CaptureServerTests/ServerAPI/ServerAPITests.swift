@@ -266,6 +266,10 @@ import Testing
             let records = try #require(found.results as? [[String: Any]], "\(found.text)")
             #expect(records.map { ($0["profiles"] as? [Any])?.count } == [1, 0])
             #expect(records.map { $0["email"] as? String } == ["linked@example.com", "plain@example.com"])
+            // Found by its key alone (read like a record by selector), it shows its accounts too.
+            let alone = try await api.post(
+                "/entity.find", ["filter": "email = 'linked@example.com'"], headers: reader.basic.headers)
+            #expect((alone.results?.first as? [String: Any]).flatMap { $0["profiles"] as? [Any] }?.count == 1, "\(alone.text)")
         }
     }
 }
