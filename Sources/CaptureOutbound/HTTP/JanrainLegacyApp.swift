@@ -125,3 +125,10 @@ public struct JanrainLegacyApp: LegacyApp {
     static let limits = JSONParser.Limits(
         maxInputBytes: 262_144, maxDepth: 32, maxValues: 20_000, maxStringBytes: 65_536, maxNumberBytes: 64)
 }
+
+/// The owner client's secret is in `authorization`: the app describes itself by the old app's origin alone
+/// (Redaction.swift's rule for values that hold secrets).
+extension JanrainLegacyApp: CustomStringConvertible, CustomReflectable {
+    public var description: String { "JanrainLegacyApp(\(settings.base), secret redacted)" }
+    public var customMirror: Mirror { Mirror(self, children: ["base": settings.base], displayStyle: .struct) }
+}
