@@ -21,8 +21,9 @@ public enum CaptureDate {
         let interval = date.timeIntervalSince1970
         var seconds = time_t(interval.rounded(.down))
         // Millisecond precision, as the database keeps dates (GRDB), so a record reads the same before and after
-        // it is stored; the 0.5 µs allowance absorbs floating-point error in dates read back from storage.
-        let millis = min(Int(((interval - Double(seconds)) * 1000 + 0.0005).rounded(.down)), 999)
+        // it is stored; the 2 µs allowance absorbs floating-point error in dates read back from storage, and
+        // PostgreSQL's encoding, which truncates to the microsecond (x.646 written comes back as x.645999).
+        let millis = min(Int(((interval - Double(seconds)) * 1000 + 0.002).rounded(.down)), 999)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func append(_ number: Int, digits: Int) {
