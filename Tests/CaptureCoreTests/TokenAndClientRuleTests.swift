@@ -169,7 +169,7 @@ import Testing
             let date = Date(timeIntervalSince1970: seconds)
             let interval = date.timeIntervalSince1970
             var whole = time_t(interval.rounded(.down))
-            let millis = min(Int(((interval - Double(whole)) * 1000 + 0.0005).rounded(.down)), 999)
+            let millis = min(Int(((interval - Double(whole)) * 1000 + 0.002).rounded(.down)), 999)
             var parts = tm()
             gmtime_r(&whole, &parts)
             let expected = String(
