@@ -286,6 +286,23 @@ def test_a_pull_from_janrain_takes_its_records_as_janrain_shapes_them(apps, reco
     assert (summary["read"], summary["created"], summary["unchanged"]) == (2, 0, 2), summary
 
 
+def test_a_source_answering_503_is_tried_again_with_backoff(apps, recording):
+    _, new, _ = apps
+    recording.unavailable = 2
+    secret_file = new.work / "recorded-secret-503"
+    secret_file.write_text(janrain_recording.CLIENT_SECRET)
+    started = time.monotonic()
+    done = new.capturectl("migrate", "janrain", "--from", recording.base, "--client-id", janrain_recording.CLIENT_ID,
+                          "--client-secret-file", str(secret_file), "--state", str(new.work / "recorded-503.json"),
+                          "--ignore-unknown", "--json")
+    assert done.returncode == 0, done.stderr
+    # Two refusals, then the recorded page: waits of 1 s and 2 s between the tries.
+    assert time.monotonic() - started >= 3
+    finds = [path for path, _, _ in recording.calls if path == "/entity.find"]
+    assert len(finds) == 3, recording.calls  # three tries of the page; a short page is the last
+    assert json.loads(done.stdout)["read"] == 2
+
+
 def test_janrains_refusal_of_the_client_is_reported_as_janrain_said_it(apps, recording):
     _, new, _ = apps
     secret_file = new.work / "recorded-wrong"

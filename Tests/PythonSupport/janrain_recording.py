@@ -24,6 +24,8 @@ class Recording:
 
     def __init__(self):
         self.calls = []
+        # How many entity.find calls answer 503 first (a Janrain node being replaced), before the recorded reply.
+        self.unavailable = 0
         recording = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -31,6 +33,12 @@ class Recording:
                 length = int(self.headers.get("Content-Length") or 0)
                 form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
                 recording.calls.append((self.path, form, self.headers.get("Authorization", "")))
+                if self.path == "/entity.find" and recording.unavailable > 0:
+                    recording.unavailable -= 1
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 expected = "Basic " + base64.b64encode(("%s:%s" % (CLIENT_ID, CLIENT_SECRET)).encode()).decode()
                 if self.headers.get("Authorization") != expected:
                     body = reply("error-invalid-client.json")
