@@ -112,6 +112,22 @@ enum PostgresMigrations {
                     + "ADD COLUMN retiring_secret_expires_at timestamptz"
             ]
         ),
+        // The highest Janrain number any record held, kept past its deletion: ids are never given again (as v24).
+        (
+            "p19-user-number-floor",
+            [
+                "CREATE TABLE user_number_floor (highest bigint NOT NULL)",
+                "INSERT INTO user_number_floor (highest) SELECT COALESCE(MAX(number), 0) FROM users",
+                """
+                CREATE FUNCTION users_number_floor() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN UPDATE user_number_floor SET highest = GREATEST(highest, NEW.number); RETURN NULL; END $$
+                """,
+                """
+                CREATE TRIGGER users_number_floor AFTER INSERT ON users FOR EACH ROW WHEN (NEW.number IS NOT NULL)
+                EXECUTE FUNCTION users_number_floor()
+                """,
+            ]
+        ),
     ]
 
     private static let clientSettings = [

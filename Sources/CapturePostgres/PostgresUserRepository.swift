@@ -189,8 +189,14 @@ struct PostgresUserRepository: UserRepository {
     /// The next Janrain number; the lock is held until the transaction ends.
     private static func nextNumber(on connection: PostgresConnection, locked: Bool = false) async throws -> Int64 {
         if !locked { try await connection.lock("users.number") }
-        return try await connection.rows("SELECT COALESCE(MAX(number), 0) + 1 AS n FROM users")
-            .first.map { try Columns($0)("n", as: Int64.self) } ?? 1
+        // Past every stored number and past the highest any record ever held (p19): ids are never given again.
+        return try await connection.rows(
+            """
+            SELECT GREATEST(COALESCE(MAX(number), 0), COALESCE((SELECT highest FROM user_number_floor), 0)) + 1 AS n
+            FROM users
+            """
+        )
+        .first.map { try Columns($0)("n", as: Int64.self) } ?? 1
     }
 
     private static func insert(_ user: User, on connection: PostgresConnection) async throws {

@@ -360,6 +360,17 @@ enum Migrations {
                 t.add(column: "retiringSecretExpiresAt", .datetime)
             }
         }
+        migrator.registerMigration("v24-user-number-floor") { db in
+            // Janrain's ids are never given again: the highest number any record held (imported ones included),
+            // kept when that record is deleted, so a new registration never takes an id at or below it.
+            try db.execute(sql: "CREATE TABLE user_number_floor (highest INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO user_number_floor (highest) SELECT IFNULL(MAX(number), 0) FROM users")
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER users_number_floor AFTER INSERT ON users WHEN NEW.number IS NOT NULL BEGIN
+                    UPDATE user_number_floor SET highest = MAX(highest, NEW.number); END
+                    """)
+        }
         return migrator
     }
 }

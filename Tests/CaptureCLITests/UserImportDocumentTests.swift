@@ -75,4 +75,18 @@ struct UserImportDocumentTests {
         #expect(try await world.service.admin.findUser("user2@example.com").number == 3)
         #expect(try await world.service.admin.listUsers().count == 5)
     }
+
+    @Test("an id is never given again: not after the highest record, imported or registered, is deleted")
+    func idsNeverGivenAgain() async throws {
+        let world = try await TestWorld.current()
+        let file = try Export.write(Export.record(499), name: "high.jsonl")  // Janrain id 500
+        let imported = try await CLI.run(["user", "import", file.path], in: world)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        _ = try await world.service.admin.deleteUser("user499@example.com")
+        let first = try await world.register("after-import@example.com")
+        #expect(first.user.number == 501)
+        _ = try await world.service.admin.deleteUser("after-import@example.com")
+        let second = try await world.register("after-delete@example.com")
+        #expect(second.user.number == 502)
+    }
 }

@@ -35,7 +35,7 @@ extension SQLiteUserRepository {
             return .failure(.email)
         }
         var stored = user
-        stored.number = try number ?? Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(number), 0) + 1 FROM users"))
+        stored.number = try number ?? Int64.fetchOne(db.cachedStatement(sql: SQLiteUserRepository.nextNumber))
         let unique = (stored.uniqueValues ?? [:]).sorted { $0.key < $1.key }
         if unique.isEmpty {
             try UserRow(stored).insert(db)

@@ -11,13 +11,18 @@ struct SQLiteUserRepository: UserRepository {
         try await writeMappingDuplicates { db in
             var stored = user
             // Inside the write transaction, so no two records get the same number.
-            stored.number = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(number), 0) + 1 FROM users")
+            stored.number = try Int64.fetchOne(db, sql: Self.nextNumber)
             try UserRow(stored).insert(db)
             try Self.writeUniqueValues(of: stored, in: db)
             if let identity { try SQLiteIdentityRepository.link(identity, in: db) }
             return stored
         }
     }
+
+    /// The next Janrain number: past every stored one and past the highest any record ever held (v24).
+    static let nextNumber = """
+        SELECT MAX(IFNULL((SELECT MAX(number) FROM users), 0), IFNULL((SELECT highest FROM user_number_floor), 0)) + 1
+        """
 
     func update(_ user: User) async throws {
         try await writeMappingDuplicates { db in
