@@ -16,7 +16,7 @@ public struct ImportInput: Sendable {
 extension AdminService {
     /// `capturectl user import`: reads an export file record by record and stores each record whole or not at
     /// all, in batches of `options.batchSize` (`importRecords`). `progress` hears the running summary after each
-    /// batch.
+    /// full batch (not after the last one: the caller has the summary then).
     public func importUsers(
         from url: URL, options: ImportOptions, progress: (ImportSummary) -> Void = { _ in },
         refused: (ImportRefusal) -> Void
@@ -34,7 +34,6 @@ extension AdminService {
             }
         }
         try await importRecords(batch, options: options, into: &summary, refused: refused)
-        progress(summary)
         return summary
     }
 
