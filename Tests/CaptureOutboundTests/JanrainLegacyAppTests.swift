@@ -33,7 +33,7 @@ import Testing
             Issue.record("a closed port is a failure")
             return
         }
-        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(Date().timeIntervalSince(started) < 3, "refused at once, on a thread of its own")
         #expect(!reason.contains("pw") && !reason.contains("a@example.com"))
         guard case .failed = await app.record(.email("a@example.com")) else {
             Issue.record("a closed port is a failure")

@@ -108,6 +108,31 @@ import Testing
         #expect(await app.signIns == 1)
     }
 
+    /// A record imported without a usable hash gets the typed password when the old app vouches for the same record;
+    /// a record made here (a social sign-in: no password) cannot be given one by the old app.
+    @Test func aLocalRecordWithoutAPasswordIsCompletedOnlyByItsOwnUUID() async throws {
+        let app = ScriptedLegacyApp(
+            password: "old password",
+            records: [
+                "jo@example.com": Self.record("jo@example.com"),
+                "kim@example.com": Self.record("kim@example.com", uuid: "22222222-3333-4444-8555-666666666666"),
+            ])
+        let world = try await Self.world(app)
+        let imported = User(id: Self.uuid, email: "jo@example.com", passwordHash: nil, createdAt: world.time.now())
+        let madeHere = User(
+            id: "77777777-8888-4999-8aaa-bbbbbbbbbbbb", email: "kim@example.com", passwordHash: nil,
+            createdAt: world.time.now())
+        _ = try await world.service.store.users.importBatch([imported, madeHere])
+        let result = try await Self.signIn(world, "jo@example.com", "old password")
+        #expect(result.user.id == Self.uuid)
+        #expect(try await world.service.store.users.find(id: Self.uuid)?.passwordHash != nil)
+        await #expect(throws: CaptureError.invalidCredentials) {
+            try await Self.signIn(world, "kim@example.com", "old password")
+        }
+        #expect(try await world.service.store.users.find(email: "kim@example.com")?.passwordHash == nil)
+        #expect(await app.signIns == 2)
+    }
+
     @Test func theOldAppsNoIsTheOrdinaryRefusalAndNothingIsCreated() async throws {
         let app = ScriptedLegacyApp(password: "old password", records: ["bo@example.com": Self.record("bo@example.com")])
         let world = try await Self.world(app)
