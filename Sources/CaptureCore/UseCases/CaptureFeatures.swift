@@ -103,7 +103,8 @@ public struct CaptureFeatures: Sendable {
         self.mailSignal = mailSignal
 
         let audit = AuditTrail(log: store.audit, time: time, settings: settings)
-        let clientAccess = ClientAccess(clients: store.clients, clientDirectory: ClientDirectory(), settings: settings)
+        let clientAccess = ClientAccess(
+            clients: store.clients, clientDirectory: ClientDirectory(), settings: settings, time: time)
         let clientSettingsAccess = ClientSettingsAccess(clients: store.clients, clientSettings: store.clientSettings)
         let accessTokens = AccessTokenCheck(checks: store.checks, time: time)
         let issuer = TokenIssuer(tokens: store.tokens, minter: minter, time: time, settings: settings, metrics: metrics)
