@@ -133,6 +133,20 @@ import Testing
         #expect(await app.signIns == 2)
     }
 
+    /// Two sign-ins of one person racing: the one that finds the record already migrated by the other goes on with
+    /// it (its password is the one the old app vouched for) instead of failing; one record, one audit row.
+    @Test func aSignInThatLosesTheRaceToMigrateSignsInWithTheRecordTheOtherMade() async throws {
+        let app = ScriptedLegacyApp(password: "old password", records: ["lu@example.com": Self.record("lu@example.com")])
+        let world = try await Self.world(app)
+        await app.setMeanwhile {
+            _ = try? await Self.signIn(world, "lu@example.com", "old password")
+        }
+        let result = try await Self.signIn(world, "lu@example.com", "old password")
+        #expect(result.user.id == Self.uuid)
+        #expect(await app.signIns == 2)
+        #expect(try await world.service.audit.auditLog(AuditFilter(action: "user.migrated")).count == 1)
+    }
+
     @Test func theOldAppsNoIsTheOrdinaryRefusalAndNothingIsCreated() async throws {
         let app = ScriptedLegacyApp(password: "old password", records: ["bo@example.com": Self.record("bo@example.com")])
         let world = try await Self.world(app)
@@ -236,6 +250,10 @@ actor ScriptedLegacyApp: LegacyApp {
     let failing: Bool
     private(set) var signIns = 0
     private(set) var lookups = 0
+    /// Runs while a sign-in waits for the old app's answer (another request doing its work meanwhile).
+    var meanwhile: (@Sendable () async -> Void)?
+
+    func setMeanwhile(_ work: @escaping @Sendable () async -> Void) { meanwhile = work }
 
     init(password: String, records: [String: JSONValue], answeredUUID: String? = nil, failing: Bool = false) {
         self.password = password
@@ -246,6 +264,10 @@ actor ScriptedLegacyApp: LegacyApp {
 
     func signIn(email: String, password: String) async -> LegacyAnswer<String> {
         signIns += 1
+        if let work = meanwhile {
+            meanwhile = nil
+            await work()
+        }
         if failing { return .failed("scripted: no answer") }
         guard password == self.password, let record = records[email], case .object(let members) = record,
             case .string(let uuid)? = members["uuid"]
