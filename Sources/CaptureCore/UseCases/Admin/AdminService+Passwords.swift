@@ -18,7 +18,8 @@ extension AdminService {
             format = .legacy(name)
         } else {
             throw CaptureError.invalidArgument(
-                "format", "one of \((LegacyPasswordHash.formats + ["unusable"]).joined(separator: ", ")); bcrypt is never cleared")
+                "format", "one of \((LegacyPasswordHash.formats + ["unusable"]).joined(separator: ", ")); bcrypt is never cleared"
+            )
         }
         var cleared: [User] = []
         try await eachUser { user in
