@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import PostgresNIO
 
 /// Clients in PostgreSQL; every change bumps the `clients` change counter (a statement trigger), whose notice
@@ -20,7 +21,9 @@ struct PostgresClientRepository: ClientRepository {
                         require_verified_email = excluded.require_verified_email,
                         allow_unverified_email = excluded.allow_unverified_email, features = excluded.features,
                         whitelist = excluded.whitelist, sealed_secret = excluded.sealed_secret,
-                        created_at = excluded.created_at
+                        retiring_secret_hash = excluded.retiring_secret_hash,
+                        retiring_sealed_secret = excluded.retiring_sealed_secret,
+                        retiring_secret_expires_at = excluded.retiring_secret_expires_at, created_at = excluded.created_at
                     """))
         await changed()
     }
@@ -45,11 +48,13 @@ struct PostgresClientRepository: ClientRepository {
         """
         INSERT INTO clients (client_id, name, secret_hash, redirect_uris, allowed_origins, response_types,
             legacy_token_url, access_token_life_hours, keep_sessions_on_password_change, require_verified_email,
-            allow_unverified_email, features, whitelist, sealed_secret, created_at)
+            allow_unverified_email, features, whitelist, sealed_secret, retiring_secret_hash, retiring_sealed_secret,
+            retiring_secret_expires_at, created_at)
         VALUES (\(client.clientID), \(client.name), \(client.secretHash), \(client.redirectURIs),
             \(client.allowedOrigins), \(client.responseTypes.map(\.rawValue)), \(client.legacyTokenURL), \(client.accessTokenLifeHours),
             \(client.keepSessionsOnPasswordChange), \(client.requireVerifiedEmail), \(client.allowUnverifiedEmail),
-            \(client.features.sorted().map(\.rawValue)), \(client.whitelist), \(client.sealedSecret), \(client.createdAt))
+            \(client.features.sorted().map(\.rawValue)), \(client.whitelist), \(client.sealedSecret), \(client.retiringSecret?.hash),
+            \(client.retiringSecret?.sealed), \(client.retiringSecret?.expiresAt), \(client.createdAt))
         \(unescaped: onConflict)
         """
     }
@@ -94,6 +99,11 @@ struct PostgresClientRepository: ClientRepository {
         client.features = Set((try c("features", as: [String].self)).compactMap(ClientFeature.init(rawValue:)))
         client.whitelist = try c("whitelist")
         client.sealedSecret = try c("sealed_secret")
+        let retiringHash: String? = try c("retiring_secret_hash")
+        let retiringExpiry: Date? = try c("retiring_secret_expires_at")
+        if let hash = retiringHash, let expiry = retiringExpiry {
+            client.retiringSecret = RetiringSecret(hash: hash, sealed: try c("retiring_sealed_secret"), expiresAt: expiry)
+        }
         return client
     }
 }

@@ -104,6 +104,14 @@ enum PostgresMigrations {
         ("p16-client-settings", clientSettings),
         // A client's secret sealed under the code key, for Janrain-signed requests (as v22).
         ("p17-sealed-client-secrets", ["ALTER TABLE clients ADD COLUMN sealed_secret text"]),
+        // The secret a client had before a rotation that keeps it for a while (as v23).
+        (
+            "p18-retiring-client-secrets",
+            [
+                "ALTER TABLE clients ADD COLUMN retiring_secret_hash text, ADD COLUMN retiring_sealed_secret text, "
+                    + "ADD COLUMN retiring_secret_expires_at timestamptz"
+            ]
+        ),
     ]
 
     private static let clientSettings = [

@@ -157,9 +157,16 @@ public enum CaptureServerMain {
         let (providers, problems) = await SocialProviders.discover(
             settings.socialProviders, secrets: settings.providerSecrets, transport: CurlProviderTransport())
         for problem in problems { logger.warning("\(problem)") }
+        // Sign-in-time migration from the Janrain app being replaced, until its cutover (never its secret in a log).
+        var legacy: JanrainLegacyApp?
+        if let old = settings.legacyJanrain {
+            let secret = try LegacyJanrainSecret.read(old, environment: ProcessInfo.processInfo.environment)
+            legacy = JanrainLegacyApp(settings: old, secret: secret)
+            logger.info("sign-in migration from \(old.base) (client \(old.clientId)) until \(old.cutover)")
+        }
         let features = await CaptureFeatures.make(
             settings: settings, catalog: catalog, store: storage.repositories, social: providers, codeKey: codeKey,
-            metrics: metrics)
+            metrics: metrics, legacy: legacy)
         // With an SMTP relay the outbox is delivered in the background; without one messages wait in it.
         let mail = settings.smtp.map { relay in
             MailDeliveryService(

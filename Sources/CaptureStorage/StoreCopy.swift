@@ -27,6 +27,7 @@ public enum StoreCopy {
                 ("allowedOrigins", .texts), ("responseTypes", .texts), ("legacyTokenURL", .bool),
                 ("accessTokenLifeHours", .real), ("keepSessionsOnPasswordChange", .bool), ("requireVerifiedEmail", .bool),
                 ("allowUnverifiedEmail", .bool), ("features", .texts), ("whitelist", .texts), ("sealedSecret", .text),
+                ("retiringSecretHash", .text), ("retiringSealedSecret", .text), ("retiringSecretExpiresAt", .date),
                 ("createdAt", .date),
             ]),
         StoredTable("default_settings", orderedBy: ["key"], [("key", .text), ("value", .text)]),

@@ -352,6 +352,14 @@ enum Migrations {
             // the secret itself (docs/adr/0064-server-api-authentication.md).
             try db.alter(table: "clients") { t in t.add(column: "sealedSecret", .text) }
         }
+        migrator.registerMigration("v23-retiring-client-secrets") { db in
+            // The secret a client had before `clients/reset_secret` with `hours_to_live`, until it expires.
+            try db.alter(table: "clients") { t in
+                t.add(column: "retiringSecretHash", .text)
+                t.add(column: "retiringSealedSecret", .text)
+                t.add(column: "retiringSecretExpiresAt", .datetime)
+            }
+        }
         return migrator
     }
 }

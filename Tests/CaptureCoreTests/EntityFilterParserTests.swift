@@ -58,6 +58,23 @@ import Testing
         #expect(try parse("memberCode is not null") == .not(.isNull(profile("memberCode", .text))))
     }
 
+    @Test func onlyAnEqualityOnARecordKeyMatchesAtMostOne() throws {
+        for text in [
+            "email = 'a@example.com'", "uuid = 'x'", "id = 7", "id = 7 and gender = 'A'",
+            "(lastUpdated > '2024-01-01' and email = 'a@example.com')",
+        ] {
+            #expect(try parse(text).matchesAtMostOne, "\(text)")
+        }
+        // An `or`, a `not`, an order or a profile attribute can match many (unique profile values included: storage
+        // keeps them in JSON, not in a key column).
+        for text in [
+            "email = 'a' or email = 'b'", "not email = 'a'", "id >= 7", "email != 'a'", "memberCode = 'A'",
+            "id is null",
+        ] {
+            #expect(try !parse(text).matchesAtMostOne, "\(text)")
+        }
+    }
+
     @Test func stringsEscapeQuotesDoubledOrWithABackslash() throws {
         #expect(try parse("gender = 'O''Brien'") == gender("O'Brien"))
         #expect(try parse(#"gender = 'O\'Brien'"#) == gender("O'Brien"))

@@ -169,7 +169,7 @@ import Testing
             let date = Date(timeIntervalSince1970: seconds)
             let interval = date.timeIntervalSince1970
             var whole = time_t(interval.rounded(.down))
-            let millis = min(Int(((interval - Double(whole)) * 1000 + 0.0005).rounded(.down)), 999)
+            let millis = min(Int(((interval - Double(whole)) * 1_000_000 + 1.5).rounded(.down)) / 1000, 999)
             var parts = tm()
             gmtime_r(&whole, &parts)
             let expected = String(
@@ -180,6 +180,9 @@ import Testing
             CaptureDate.write(date, to: &appended)
             #expect(appended == Array(("x" + expected).utf8))
         }
+        // A millisecond date PostgreSQL kept in whole microseconds, truncated just below it, reads as it was written.
+        #expect(CaptureDate.format(Date(timeIntervalSince1970: 1_800_000_000.586999)).hasSuffix(":00.587000 +0000"))
+        #expect(CaptureDate.format(Date(timeIntervalSince1970: 1_800_000_000.586997)).hasSuffix(":00.586000 +0000"))
     }
 
     /// `/verify` parses its audience through `URLOrigin.reused`: the same answers as a fresh parse, the first time and

@@ -77,7 +77,8 @@ public struct TestWorld: Sendable {
 
     public static func make(
         backend: TestBackend = .selected, settingsDirectory: URL = settingsDirectory, time: TestTime = TestTime(),
-        metrics: CaptureMetrics = .facade, configure: (inout ServiceSettings) -> Void = { _ in }
+        metrics: CaptureMetrics = .facade, legacy: (any LegacyApp)? = nil,
+        configure: (inout ServiceSettings) -> Void = { _ in }
     ) async throws -> TestWorld {
         let location = try await TestStorage.newLocation(backend)
         var settings = try ServiceSettings.load(file: settingsDirectory.appendingPathComponent("service.json"))
@@ -88,7 +89,7 @@ public struct TestWorld: Sendable {
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics)
         let service = await CaptureFeatures.make(
             settings: settings, catalog: try FlowCatalog.load(directory: settingsDirectory), store: storage.repositories,
-            time: time, metrics: metrics)
+            time: time, metrics: metrics, legacy: legacy)
         try await service.clientAdmin.syncSettingsClients()
         return TestWorld(service: service, storage: storage, database: settings.database, time: time)
     }

@@ -10,6 +10,8 @@ public struct Client: Sendable, Equatable {
     /// with the secret itself; nil for a public client and for one whose secret was made before secrets were sealed
     /// (it signs requests again after `clients/reset_secret`).
     public var sealedSecret: String?
+    /// The secret it had before a rotation that kept the old one for a while (`RetiringSecret`), until then.
+    public var retiringSecret: RetiringSecret?
     /// Absolute URLs, or paths starting with "/" that resolve against the service's public origin.
     public var redirectURIs: [String]
     public var allowedOrigins: [String]

@@ -95,6 +95,9 @@ public struct ServiceSettings: Sendable, Equatable {
     /// How long a SIGTERM or SIGINT waits for requests in flight and the background work to finish before they are
     /// cancelled; the process ends within this and one more second, whatever its database connections are doing.
     public var shutdownGraceSeconds = 10.0
+    /// The Janrain app being replaced, asked at sign-in until its cutover (`LegacyJanrainSettings`); nil: never. Its
+    /// client secret is read only where the server starts (`LegacyJanrainSecret`), so capturectl never needs it.
+    public var legacyJanrain: LegacyJanrainSettings?
 
     public init() {}
 

@@ -65,6 +65,7 @@ struct ServiceSettingsFile: Decodable {
     var requestLogLevel: String?
     var purgeIntervalMinutes: Double?
     var shutdownGraceSeconds: Double?
+    var legacyJanrain: LegacyJanrainSettings?
 }
 
 extension ServiceSettings {
@@ -158,6 +159,12 @@ extension ServiceSettings {
         }
         if let minutes = raw.purgeIntervalMinutes { settings.purgeIntervalMinutes = minutes }
         if let seconds = raw.shutdownGraceSeconds { settings.shutdownGraceSeconds = seconds }
+        if var legacy = raw.legacyJanrain {
+            legacy.clientSecretFile = legacy.clientSecretFile.map {
+                URL(fileURLWithPath: $0, relativeTo: base).standardizedFileURL.path
+            }
+            settings.legacyJanrain = legacy
+        }
         try settings.validate(file: name)
         return settings
     }
@@ -294,5 +301,6 @@ extension ServiceSettings {
         }
         if let adminHost, adminHost.isEmpty { throw fail("adminHost", "must not be empty") }
         try validateOperations(file: file)
+        if let (key, problem) = legacyJanrain?.problem() { throw fail("legacyJanrain.\(key)", problem) }
     }
 }

@@ -21,8 +21,9 @@ public enum CaptureDate {
         let interval = date.timeIntervalSince1970
         var seconds = time_t(interval.rounded(.down))
         // Millisecond precision, as the database keeps dates (GRDB), so a record reads the same before and after
-        // it is stored; the 0.5 µs allowance absorbs floating-point error in dates read back from storage.
-        let millis = min(Int(((interval - Double(seconds)) * 1000 + 0.0005).rounded(.down)), 999)
+        // it is stored; the 1.5 µs allowance absorbs floating-point error in dates read back from storage and
+        // PostgreSQL's truncation to whole microseconds (a kept `created` of .587 came back as .586999).
+        let millis = min(Int(((interval - Double(seconds)) * 1_000_000 + 1.5).rounded(.down)) / 1000, 999)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func append(_ number: Int, digits: Int) {

@@ -66,11 +66,18 @@ public struct CaptureFeatures: Sendable {
         /// The key codes are stored under (`CodeKey`): the server loads the deployment's; tests and tools use their own.
         public var codeKey: CodeKey = .ephemeral()
         public var metrics: CaptureMetrics = .facade
+        /// The Janrain app being replaced (`settings.legacyJanrain`), asked by `LegacyMigration`; nil: never.
+        public var legacy: (any LegacyApp)?
+        /// Its breaker, one per process (kept here so `with(social:)` keeps counting).
+        public var legacyBreaker: LegacyBreaker?
 
         public init(
             hasher: any PasswordHasher, time: any TimeSource, random: any RandomSource, decoyHash: String,
-            social: SocialProviders = .none, codeKey: CodeKey = .ephemeral(), metrics: CaptureMetrics = .facade
+            social: SocialProviders = .none, codeKey: CodeKey = .ephemeral(), metrics: CaptureMetrics = .facade,
+            legacy: (any LegacyApp)? = nil, legacyBreaker: LegacyBreaker? = nil
         ) {
+            self.legacy = legacy
+            self.legacyBreaker = legacyBreaker
             self.hasher = hasher
             self.time = time
             self.random = random
@@ -96,7 +103,8 @@ public struct CaptureFeatures: Sendable {
         self.mailSignal = mailSignal
 
         let audit = AuditTrail(log: store.audit, time: time, settings: settings)
-        let clientAccess = ClientAccess(clients: store.clients, clientDirectory: ClientDirectory(), settings: settings)
+        let clientAccess = ClientAccess(
+            clients: store.clients, clientDirectory: ClientDirectory(), settings: settings, time: time)
         let clientSettingsAccess = ClientSettingsAccess(clients: store.clients, clientSettings: store.clientSettings)
         let accessTokens = AccessTokenCheck(checks: store.checks, time: time)
         let issuer = TokenIssuer(tokens: store.tokens, minter: minter, time: time, settings: settings, metrics: metrics)
@@ -127,6 +135,10 @@ public struct CaptureFeatures: Sendable {
         let mailboxProof = MailboxProof(
             identities: store.identities, tokens: store.tokens, social: social, time: time, metrics: metrics,
             oneTimeCodes: oneTimeCodes, audit: audit)
+        let migration = LegacyMigration(
+            legacy: parts.legacy, settings: settings.legacyJanrain,
+            breaker: parts.legacyBreaker ?? settings.legacyJanrain.map(LegacyBreaker.init), users: store.users,
+            hasher: parts.hasher, catalog: catalog, time: time, audit: audit)
         let providerLinks = ProviderLinks(
             socialLogins: store.socialLogins, identities: store.identities, social: social, time: time)
         let revocations = ProviderRevocations(
@@ -182,7 +194,7 @@ public struct CaptureFeatures: Sendable {
             metrics: metrics, ceremonies: store.ceremonies, catalog: catalog, settings: settings, minter: minter,
             steps: steps, admission: admission, terms: terms, issuer: issuer, audit: audit, writer: writer,
             oneTimeCodes: oneTimeCodes, provenAddress: provenAddress, secondFactor: secondFactor,
-            providerLinks: providerLinks)
+            providerLinks: providerLinks, migration: migration)
         self.social = SocialService(
             users: store.users, identities: store.identities, socialLogins: store.socialLogins, throttle: throttle,
             time: time, minter: minter, social: social, catalog: catalog, settings: settings, metrics: metrics,
@@ -193,7 +205,7 @@ public struct CaptureFeatures: Sendable {
         self.recovery = RecoveryService(
             users: store.users, tokens: store.tokens, throttle: throttle, codes: store.codes, hasher: parts.hasher,
             time: time, metrics: metrics, catalog: catalog, steps: steps, audit: audit, oneTimeCodes: oneTimeCodes,
-            addressChange: addressChange, mailboxProof: mailboxProof)
+            addressChange: addressChange, mailboxProof: mailboxProof, migration: migration)
         self.privacy = PrivacyService(
             users: store.users, tokens: store.tokens, secondFactors: store.secondFactors, time: time, metrics: metrics,
             catalog: catalog, settings: settings, steps: steps, removal: removal, accessTokens: accessTokens,
@@ -221,14 +233,16 @@ public struct CaptureFeatures: Sendable {
     public static func make(
         settings: ServiceSettings, catalog: FlowCatalog, store: Repositories,
         time: any TimeSource = SystemTime(), random: any RandomSource = SystemRandom(),
-        social: SocialProviders = .none, codeKey: CodeKey = .ephemeral(), metrics: CaptureMetrics = .facade
+        social: SocialProviders = .none, codeKey: CodeKey = .ephemeral(), metrics: CaptureMetrics = .facade,
+        legacy: (any LegacyApp)? = nil
     ) async -> CaptureFeatures {
         let hasher = BcryptPasswordHasher(cost: settings.bcryptCost)
         return CaptureFeatures(
             settings: settings, catalog: catalog, store: store,
             parts: Parts(
                 hasher: hasher, time: time, random: random, decoyHash: hasher.decoy(random: random), social: social,
-                codeKey: codeKey, metrics: metrics))
+                codeKey: codeKey, metrics: metrics, legacy: legacy,
+                legacyBreaker: settings.legacyJanrain.map(LegacyBreaker.init)))
     }
 
     /// The same features with other providers (the server resolves them after the store is open).

@@ -39,7 +39,7 @@ public struct User: Sendable, Equatable {
 
     /// Lower-cased and trimmed: addresses are unique regardless of case.
     public static func normalize(email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        email.trimmedOfWhitespace.lowercased()
     }
 
     /// Text attributes of the demo schema that operators' tools show.

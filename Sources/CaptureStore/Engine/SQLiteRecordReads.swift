@@ -3,7 +3,8 @@ import GRDB
 
 /// The server API's record reads on SQLite (`RecordReads`): the user's columns decoded by position with its profile
 /// kept as stored text, and whether it has linked accounts or passkeys (`TokenCheckSQL.linked`), whose lists are
-/// then read in the same transaction; a record by selector is one statement on the calling thread when it has none.
+/// then read in the same transaction; a record by selector, or a find whose filter matches at most one record
+/// (`EntityFilter.matchesAtMostOne`), is one statement on the calling thread when it has none.
 struct SQLiteRecordReads: RecordReads {
     let writer: MeteredDatabase
 
@@ -40,6 +41,19 @@ struct SQLiteRecordReads: RecordReads {
             ORDER BY \(SQLiteFilterSQL.orderBy(query.order)) LIMIT ? OFFSET ?
             """
         let arguments = filterArguments + [query.maxResults, query.firstResult]
+        if query.filter?.matchesAtMostOne == true {
+            // An index lookup like `record(_:)`'s: one statement on the calling thread, its lists read again in one
+            // transaction when it has some.
+            let found = try await writer.statementRead(
+                { db in try db.cachedStatement(sql: sql).all(arguments: arguments, Self.decode) }, operation: "records")
+            guard found.contains(where: \.linked) else { return found.map(\.0) }
+            return try await writer.pointRead(
+                { db in
+                    try db.cachedStatement(sql: sql).all(arguments: arguments, Self.decode).map { record, linked in
+                        linked ? try Self.listing(record, in: db) : record
+                    }
+                }, operation: "records")
+        }
         return try await writer.read { db in
             let found = try SQLiteUserRepository.withDeadline(query.timeout, in: db) {
                 try db.cachedStatement(sql: sql).all(arguments: arguments, Self.decode)

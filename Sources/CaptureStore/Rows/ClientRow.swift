@@ -11,6 +11,9 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
     var name: String
     var secretHash: String?
     var sealedSecret: String?
+    var retiringSecretHash: String?
+    var retiringSealedSecret: String?
+    var retiringSecretExpiresAt: Date?
     var redirectURIs: [String]
     var allowedOrigins: [String]
     var responseTypes: [String]
@@ -28,6 +31,9 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
         name = client.name
         secretHash = client.secretHash
         sealedSecret = client.sealedSecret
+        retiringSecretHash = client.retiringSecret?.hash
+        retiringSealedSecret = client.retiringSecret?.sealed
+        retiringSecretExpiresAt = client.retiringSecret?.expiresAt
         redirectURIs = client.redirectURIs
         allowedOrigins = client.allowedOrigins
         responseTypes = client.responseTypes.map(\.rawValue)
@@ -52,6 +58,9 @@ struct ClientRow: StoredRow, Codable, PersistableRecord {
         client.features = Set(features.compactMap(ClientFeature.init(rawValue:)))
         client.whitelist = whitelist
         client.sealedSecret = sealedSecret
+        if let hash = retiringSecretHash, let expiry = retiringSecretExpiresAt {
+            client.retiringSecret = RetiringSecret(hash: hash, sealed: retiringSealedSecret, expiresAt: expiry)
+        }
         return client
     }
 }

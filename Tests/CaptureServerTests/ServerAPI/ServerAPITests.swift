@@ -232,6 +232,41 @@ import Testing
         }
     }
 
+    @Test func aResetSecretKeepsTheOldOneForItsHoursToLiveEverywhereThenEndsIt() async throws {
+        try await withAPI { api, world in
+            let owner = try await ServerAPIClients.add(world, "rotation-owner", [.owner])
+            let old = try await ServerAPIClients.add(world, "rotation-crm", [.directReadAccess])
+            let over = try await api.post(
+                "/clients/reset_secret", ["for_client_id": old.id, "hours_to_live": "169"], headers: owner.basic.headers)
+            #expect(over.code == 200 && over.json["argument_name"] as? String == "hours_to_live", "\(over.text)")
+            let reset = try await api.post(
+                "/clients/reset_secret", ["for_client_id": old.id, "hours_to_live": "2"], headers: owner.basic.headers)
+            let new = ServerAPIClient(id: old.id, secret: try #require(reset["new_secret"] as? String, "\(reset.text)"))
+
+            // Both secrets work for two hours: in Basic, signed, and where OAuth's endpoints check a client.
+            func works(_ client: ServerAPIClient) async throws -> [Bool] {
+                let basic = try await api.post("/entity.count", [:], headers: client.basic.headers)
+                let signed = try await api.post("/entity.count", [:], headers: client.signed("/entity.count", [:], world).headers)
+                let introspect = try await api.post("/oauth/introspect", ["token": "made-up"], headers: client.basic.headers)
+                return [basic.stat == "ok", signed.stat == "ok", introspect.status == .ok]
+            }
+            #expect(try await works(old) == [true, true, true])
+            #expect(try await works(new) == [true, true, true])
+            world.time.advance(by: 2 * 3600)
+            #expect(try await works(old) == [false, false, false], "the old secret ended when its hours did")
+            #expect(try await works(new) == [true, true, true])
+
+            // Without hours_to_live the secret ends at once, and so does one still retiring from an earlier reset.
+            let kept = try await api.post(
+                "/clients/reset_secret", ["for_client_id": old.id, "hours_to_live": "1"], headers: owner.basic.headers)
+            let newer = ServerAPIClient(id: old.id, secret: try #require(kept["new_secret"] as? String))
+            let ended = try await api.post("/clients/reset_secret", ["for_client_id": old.id], headers: owner.basic.headers)
+            #expect(ended["new_secret"] is String)
+            #expect(try await works(new) == [false, false, false])
+            #expect(try await works(newer) == [false, false, false])
+        }
+    }
+
     @Test func theSchemaIsReadInJanrainsShapeAndChangedOnlyInItsFile() async throws {
         try await withAPI { api, world in
             let reader = try await ServerAPIClients.add(world, "schema-reader", [.directReadAccess])
@@ -266,6 +301,10 @@ import Testing
             let records = try #require(found.results as? [[String: Any]], "\(found.text)")
             #expect(records.map { ($0["profiles"] as? [Any])?.count } == [1, 0])
             #expect(records.map { $0["email"] as? String } == ["linked@example.com", "plain@example.com"])
+            // Found by its key alone (read like a record by selector), it shows its accounts too.
+            let alone = try await api.post(
+                "/entity.find", ["filter": "email = 'linked@example.com'"], headers: reader.basic.headers)
+            #expect((alone.results?.first as? [String: Any]).flatMap { $0["profiles"] as? [Any] }?.count == 1, "\(alone.text)")
         }
     }
 }

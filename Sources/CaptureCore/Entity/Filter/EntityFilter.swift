@@ -43,6 +43,19 @@ public indirect enum EntityFilter: Sendable, Equatable {
         try FilterResolver(schema: schema).resolve(try FilterParser.parse(text, limits: limits))
     }
 
+    /// Whether at most one record can match: an equality on one of the record's keys (`uuid`, `id`, `email`, each
+    /// unique in storage), alone or as one condition of an `and`. Storage may read such a filter as it reads one record
+    /// by selector (an index lookup, no scan), whatever else the filter says.
+    public var matchesAtMostOne: Bool {
+        switch self {
+        case .compare(.record(.uuid), .equal, _), .compare(.record(.id), .equal, _),
+            .compare(.record(.email), .equal, _), .never:
+            true
+        case .all(let conditions): conditions.contains { $0.matchesAtMostOne }
+        case .any, .not, .isNull, .compare: false
+        }
+    }
+
     static func error(_ problem: String, at position: Int) -> CaptureError {
         .invalidArgument("filter", "\(problem) at position \(position)")
     }

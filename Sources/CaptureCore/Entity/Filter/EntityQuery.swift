@@ -45,7 +45,7 @@ public struct EntityQuery: Sendable, Equatable {
         timeout: String?
     ) throws(CaptureError) {
         self.init()
-        if let filter, !filter.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let filter, !filter.isBlank {
             self.filter = try EntityFilter.parse(filter, schema: schema)
         }
         if let sortOn { sort = try Self.sortKeys(sortOn, schema: schema) }

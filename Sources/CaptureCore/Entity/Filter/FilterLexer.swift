@@ -75,26 +75,26 @@ struct FilterLexer {
     private mutating func string() throws(CaptureError) -> String {
         let position = index + 1
         index += 1
-        var text = String.UnicodeScalarView()
+        var text: [UInt8] = []
         while let scalar = peek() {
             if scalar.properties.generalCategory == .control && scalar != "\t" && scalar != "\n" && scalar != "\r" {
                 throw EntityFilter.error("a control character is not allowed", at: index + 1)
             }
             if scalar == "'" {
                 if peek(1) == "'" {
-                    text.append("'")
+                    text.append(UInt8(ascii: "'"))
                     index += 2
                     continue
                 }
                 index += 1
-                return String(text)
+                return String(decoding: text, as: UTF8.self)
             }
             if scalar == "\\", let escaped = peek(1), escaped == "'" || escaped == "\\" {
-                text.append(escaped)
+                text.append(UInt8(escaped.value))
                 index += 2
                 continue
             }
-            text.append(scalar)
+            text.append(contentsOf: scalar.utf8)
             index += 1
         }
         throw EntityFilter.error("the string that starts here has no closing quote", at: position)
@@ -119,18 +119,19 @@ struct FilterLexer {
         if let scalar = peek(), Self.isNameStart(scalar) || Self.isDigit(scalar) || scalar == "." {
             throw EntityFilter.error("'\(Self.shown(scalar))' cannot follow a number", at: index + 1)
         }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[start..<index])
-        return String(text)
+        return Self.ascii(scalars[start..<index])
     }
 
     /// A name, keyword or dotted path: ASCII letters, digits, `_` and `.` (the path is checked when it is resolved).
     private mutating func word() -> String {
         let start = index
         while let scalar = peek(), Self.isNameStart(scalar) || Self.isDigit(scalar) || scalar == "." { index += 1 }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[start..<index])
-        return String(text)
+        return Self.ascii(scalars[start..<index])
+    }
+
+    /// Scalars the lexer took as ASCII (digits, letters, signs) as a string.
+    private static func ascii(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        String(decoding: scalars.map { UInt8(truncatingIfNeeded: $0.value) }, as: UTF8.self)
     }
 
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar >= "0" && scalar <= "9" }

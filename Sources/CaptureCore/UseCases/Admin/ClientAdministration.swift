@@ -162,15 +162,19 @@ extension ClientAdministration {
         return (client, revoked.count)
     }
 
-    /// A new secret for a confidential client, returned once; the old one stops working at once.
-    public func rotateClientSecret(_ id: String) async throws -> (client: Client, secret: String) {
+    /// A new secret for a confidential client, returned once; the old one stops working at once, or after
+    /// `keepingOldHours` (`RetiringSecret`).
+    public func rotateClientSecret(
+        _ id: String, keepingOldHours: Int = 0
+    ) async throws -> (client: Client, secret: String) {
         var client = try await findClient(id)
         try refuseSettingsClient(id, to: "rotate the secret of")
         guard client.isConfidential else {
             throw CaptureError.notPermitted("client '\(id)' is public (a native app): it has no secret to rotate")
         }
         let secret = minter.mint()
-        client = secrets.giving(secret, to: client)
+        let keepingOld = keepingOldHours > 0 ? time.now().addingTimeInterval(Double(keepingOldHours) * 3600) : nil
+        client = secrets.giving(secret, to: client, keepingOldUntil: keepingOld)
         try await clients.upsert(client)
         return (client, secret)
     }

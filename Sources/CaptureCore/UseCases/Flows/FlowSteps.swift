@@ -90,7 +90,7 @@ extension FlowSteps {
     func flowClient(of request: FlowRequest, issuesTokens: Bool) async throws -> Client {
         let client = try await clientAccess.client(id: request.clientID)
         guard client.isConfidential, request.clientSecret == nil else {
-            try ClientAccess.checkSecret(request.clientSecret, of: client)
+            try clientAccess.checkSecret(request.clientSecret, of: client)
             return client
         }
         let responseType = ResponseType(parameter: request.responseType, fallback: .token)

@@ -20,12 +20,14 @@ public struct SignInService: Sendable {
     let provenAddress: ProvenAddress
     let secondFactor: SecondFactorCheck
     let providerLinks: ProviderLinks
+    let migration: LegacyMigration
 }
 
 extension SignInService {
     /// `/oauth/auth_native_traditional`: checks the address and password; an unknown address and a wrong
     /// password fail alike (210) and take alike (a decoy bcrypt check). Each attempt is charged to the
-    /// throttle before the password is checked (510 when a limit is used up; see `SignInThrottle`).
+    /// throttle before the password is checked (510 when a limit is used up; see `SignInThrottle`), and before the
+    /// old Janrain app is asked about an address with no local password (`LegacyMigration`).
     public func signIn(_ request: FlowRequest) async throws -> AuthResult {
         try await metrics.countingSignIn(.password) { try await signInWithPassword(request) }
     }
@@ -52,7 +54,13 @@ extension SignInService {
         }
 
         let verified = await hasher.verify(password, hash: found?.passwordHash ?? decoyHash)
-        guard verified, var user = found else { throw CaptureError.invalidCredentials }
+        var checked = verified ? found : nil
+        // No local password to check (an address unknown here, or a record without a hash): until the cutover the
+        // old Janrain app is asked once (`LegacyMigration`); its "no", or no answer, is this refusal too.
+        if !verified, migration.asks(for: found, now: time.now()) {
+            checked = await migration.signIn(email: email, password: password, found: found)
+        }
+        guard var user = checked else { throw CaptureError.invalidCredentials }
         try await throttle.succeeded(attempt, now: time.now())
         try admission.admit(user, reactivating: request.reactivate)
         // The right password on an unverified address: a fresh code the page's verifyEmail screen asks for.

@@ -89,16 +89,23 @@ extension ClientSettingsService {
         return [:]
     }
 
-    /// `clients/reset_secret`: a new secret, answered this once as `new_secret`. `hours_to_live` (0-168) is checked
-    /// as Janrain's, but the old secret stops working at once: only one secret's hash is kept.
+    /// `clients/reset_secret`: a new secret, answered this once as `new_secret`; the old one keeps working for
+    /// `hours_to_live` hours (0, the default, to 168), then stops (`RetiringSecret`).
     public func resetSecret(by caller: Client, forClientID: String?, hoursToLive: String?) async throws -> JSONValue {
         let id = try ServerArguments.required(forClientID, "for_client_id")
-        if let hoursToLive, !hoursToLive.isEmpty, !(Int(hoursToLive).map { (0...168).contains($0) } ?? false) {
-            throw CaptureError.invalidArgument("hours_to_live", "must be a whole number of hours from 0 to 168")
+        var hours = 0
+        if let hoursToLive, !hoursToLive.isEmpty {
+            guard let given = Int(hoursToLive), (0...RetiringSecret.maxHours).contains(given) else {
+                throw CaptureError.invalidArgument(
+                    "hours_to_live", "must be a whole number of hours from 0 to \(RetiringSecret.maxHours)")
+            }
+            hours = given
         }
         _ = try await client(id)
-        let secret = try await audit.audited("client.rotate_secret", target: id, by: .client(caller.clientID)) {
-            try await clientAdmin.rotateClientSecret(id).secret
+        let secret = try await audit.audited(
+            "client.rotate_secret", target: id, by: .client(caller.clientID), detail: { _ in "old secret kept \(hours) h" }
+        ) {
+            try await clientAdmin.rotateClientSecret(id, keepingOldHours: hours).secret
         }
         return ["new_secret": .string(secret)]
     }

@@ -33,8 +33,7 @@ extension RecordService {
         _ = try await authentication.caller(request, for: .readRecords)
         try Self.checkTypeName(request.parameters)
         let filter = try request.parameters["filter"].flatMap { text in
-            text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                ? nil : try EntityFilter.parse(text, schema: catalog.schema)
+            text.isBlank ? nil : try EntityFilter.parse(text, schema: catalog.schema)
         }
         return try await users.count(filter, timeout: try EntityQuery.timeout(request.parameters["timeout"]))
     }

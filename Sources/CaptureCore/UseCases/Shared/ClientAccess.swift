@@ -5,6 +5,7 @@ public struct ClientAccess: Sendable {
     let clients: any ClientRepository
     let clientDirectory: ClientDirectory
     let settings: ServiceSettings
+    let time: any TimeSource
 }
 
 extension ClientAccess {
@@ -26,16 +27,14 @@ extension ClientAccess {
     /// Public clients present their id; confidential ones must also present the right secret.
     public func authenticateClient(id: String?, secret: String?, version: Int64? = nil) async throws -> Client {
         let client = try await client(id: id, version: version)
-        try Self.checkSecret(secret, of: client)
+        try checkSecret(secret, of: client)
         return client
     }
 
-    /// A confidential client's secret must be the right one; a public client has none to present.
-    static func checkSecret(_ secret: String?, of client: Client) throws {
-        if let expected = client.secretHash {
-            guard let secret, ConstantTime.equals(TokenMinter.hash(secret), expected) else {
-                throw CaptureError.invalidClient
-            }
+    /// A confidential client's secret must be the right one (`Client.accepts`); a public client has none to present.
+    func checkSecret(_ secret: String?, of client: Client) throws {
+        if client.isConfidential {
+            guard let secret, client.accepts(secret: secret, at: time.now()) else { throw CaptureError.invalidClient }
         } else if secret != nil {
             throw CaptureError.invalidClient
         }
