@@ -8,10 +8,14 @@ extension UserCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import users from a Janrain export (JSON lines or CSV), keeping their password hashes.",
+            abstract: "Import users from a Janrain export (JSON lines, a JSON array or entity.find reply, or CSV).",
             discussion: """
                 Each record is imported whole or refused whole, with its line and Janrain's error (on stderr, or as \
-                JSON lines in --rejects). Records are checked against Settings/schema.json; uuid, id, created, \
+                JSON lines in --rejects). Records are taken as Janrain's entity and entity.find return them: a \
+                .json file may hold one array of records or a saved reply ({"stat":"ok","results":[...]}). A uuid \
+                stored already is updated when the record's lastUpdated is later, else left unchanged, so an import \
+                can run again; social profiles of providers configured here become linked accounts (others are \
+                counted, not kept). Records are checked against Settings/schema.json; uuid, id, created, \
                 lastUpdated, lastLogin and emailVerified are kept; password is a bcrypt hash ($2a$, $2b$, $2y$), a \
                 crypt, phpass or PHC string ($1$, $5$, $6$, $P$, $argon2id$, $scrypt$, $pbkdf2-sha256$…), Janrain's \
                 {"type":"password-…","value":…,"salt":…} in any of its formats (docs/janrain-migration.md), or absent; \
@@ -60,24 +64,42 @@ extension UserCommand {
             }
             try await options.withFeatures(creatingDatabase: true) { features, output in
                 let sink = try RejectSink(path: rejects)
-                let summary = try await features.admin.importUsers(from: url, options: importOptions) { sink.write($0) }
+                let progress = ProgressPrinter(label: "records")
+                let summary = try await features.admin.importUsers(
+                    from: url, options: importOptions, progress: { progress.update($0.read) }, refused: { sink.write($0) })
+                progress.finish(summary.read)
                 sink.close()
-                var text = "read \(summary.read), imported \(summary.imported), refused \(summary.refused)"
-                if summary.renumbered > 0 { text += " (\(summary.renumbered) kept their uuid but got a new numeric id)" }
-                output.message(
-                    text,
-                    object: [
-                        "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
-                        "refused": .int(Int64(summary.refused)), "renumbered": .int(Int64(summary.renumbered)),
-                    ])
+                output.message(summary.text, object: .object(summary.object))
                 if summary.refused > 0 { throw ExitCode(1) }
             }
         }
     }
 }
 
+extension ImportSummary {
+    /// The summary line: counts that are 0 beyond read / imported / refused are left out.
+    var text: String {
+        var text = "read \(read), imported \(imported), refused \(refused)"
+        if updated > 0 || unchanged > 0 { text += " (created \(created), updated \(updated), unchanged \(unchanged))" }
+        if renumbered > 0 { text += " (\(renumbered) kept their uuid but got a new numeric id)" }
+        if profilesLinked > 0 || profilesNotLinked > 0 {
+            text += "; social profiles: \(profilesLinked) linked, \(profilesNotLinked) of providers not configured here"
+        }
+        return text
+    }
+
+    var object: [String: JSONValue] {
+        [
+            "read": .int(Int64(read)), "imported": .int(Int64(imported)), "created": .int(Int64(created)),
+            "updated": .int(Int64(updated)), "unchanged": .int(Int64(unchanged)), "refused": .int(Int64(refused)),
+            "renumbered": .int(Int64(renumbered)), "profiles_linked": .int(Int64(profilesLinked)),
+            "profiles_not_linked": .int(Int64(profilesNotLinked)),
+        ]
+    }
+}
+
 /// Where refusals go: a line each on stderr, or a JSON object per line in the `--rejects` file.
-private struct RejectSink {
+struct RejectSink {
     let handle: FileHandle
     let asJSON: Bool
 
@@ -99,6 +121,7 @@ private struct RejectSink {
             let object: JSONValue = [
                 "line": .int(Int64(refusal.line)), "code": .int(Int64(refusal.code)), "error": .string(refusal.error),
                 "attribute": .optional(refusal.attribute), "message": .string(refusal.message),
+                "uuid": .optional(refusal.uuid),
             ]
             text = String(decoding: object.encoded(), as: UTF8.self) + "\n"
         } else {

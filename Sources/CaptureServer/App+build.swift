@@ -149,6 +149,14 @@ public enum CaptureServerMain {
         if let problem = LegalTerms.problem(documents: settings.legalDocuments, schema: catalog.schema) {
             throw SettingsError(file: "service.json", key: "legalDocuments", problem: problem)
         }
+        // Sign-in-time migration from the Janrain app being replaced, until its cutover (never its secret in a log);
+        // its secret is read before the database opens, so a missing one stops the start with nothing to close.
+        var legacy: JanrainLegacyApp?
+        if let old = settings.legacyJanrain {
+            let secret = try LegacyJanrainSecret.read(old, environment: ProcessInfo.processInfo.environment)
+            legacy = JanrainLegacyApp(settings: old, secret: secret)
+            logger.info("sign-in migration from \(old.base) (client \(old.clientId)) until \(old.cutover)")
+        }
         let metrics = CaptureMetrics.prometheus(registry)
         // Opened and migrated here, so every service below starts on a migrated schema.
         let storage = try await OpenedStorage.open(try settings.databaseLocation(), metrics: metrics, service: true)
@@ -157,13 +165,6 @@ public enum CaptureServerMain {
         let (providers, problems) = await SocialProviders.discover(
             settings.socialProviders, secrets: settings.providerSecrets, transport: CurlProviderTransport())
         for problem in problems { logger.warning("\(problem)") }
-        // Sign-in-time migration from the Janrain app being replaced, until its cutover (never its secret in a log).
-        var legacy: JanrainLegacyApp?
-        if let old = settings.legacyJanrain {
-            let secret = try LegacyJanrainSecret.read(old, environment: ProcessInfo.processInfo.environment)
-            legacy = JanrainLegacyApp(settings: old, secret: secret)
-            logger.info("sign-in migration from \(old.base) (client \(old.clientId)) until \(old.cutover)")
-        }
         let features = await CaptureFeatures.make(
             settings: settings, catalog: catalog, store: storage.repositories, social: providers, codeKey: codeKey,
             metrics: metrics, legacy: legacy)

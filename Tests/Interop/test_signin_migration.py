@@ -299,7 +299,7 @@ def test_after_the_cutover_the_old_app_is_never_asked(world):
         service["legacyJanrain"] = legacy_settings(world.proxy, secret_file, cutover="2020-01-01T00:00:00Z")
 
     server_bin = _binary("CAPTURE_SERVER_BIN", ".build/debug/capture-server")
-    after = CaptureInstance(server_bin, world.new.capturectl, ROOT, _test_settings, "after-cutover", configure)
+    after = CaptureInstance(server_bin, world.new.capturectl_bin, ROOT, _test_settings, "after-cutover", configure)
     try:
         after.start()
         email, _ = world.register_on_old_app()

@@ -1,7 +1,7 @@
 """Password hashes of every format a Janrain export carries, made by tools nobody here wrote: passlib (Debian's
 python3-passlib, with argon2-cffi for argon2), `mkpasswd` (Debian's whois), `openssl passwd`, and Python's hashlib
 for the plain and salted digests passlib lacks (computed from each format's definition in
-docs/adr/0066-legacy-password-hashes.md). Each case is the record's `password` value as an export has it and the
+docs/adr/0067-legacy-password-hashes.md). Each case is the record's `password` value as an export has it and the
 format name the service should report for it."""
 
 import base64

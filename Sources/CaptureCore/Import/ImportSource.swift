@@ -1,7 +1,8 @@
 import CaptureJSON
 import Foundation
 
-/// The records of an export file, one at a time, each with the line it starts on. A record that cannot even be
+/// The records of an export file, one at a time, each with the line it starts on: JSON lines, one JSON document
+/// (an array of records, or a saved `entity.find` / `entity` reply: `JSONDocumentRecords`), or CSV. A record that cannot even be
 /// read (broken JSON, a CSV row of the wrong width, a line over the size limit) comes as its refusal; a file that
 /// cannot be read, or a CSV header that names no attributes of the schema, stops the import before it starts.
 struct ImportSource {
@@ -18,11 +19,13 @@ struct ImportSource {
 
     private var lines: LineReader
     private let csv: CSVColumns?
+    private var document: JSONDocumentRecords?
 
     init(url: URL, options: ImportOptions, schema: EntitySchema) throws(ImportFileError) {
         lines = try LineReader(url: url, maxLineBytes: Self.maxLineBytes)
         guard options.format == .csv else {
             csv = nil
+            document = try JSONDocumentRecords(url: url)
             return
         }
         guard let header = try lines.next() else { throw ImportFileError("the CSV file is empty: it needs a header row") }
@@ -34,6 +37,15 @@ struct ImportSource {
 
     /// The next record, or nil at the end of the file; blank lines are skipped.
     mutating func next() throws(ImportFileError) -> Record? {
+        if document != nil {
+            guard let record = try document?.next() else { return nil }
+            guard record.bytes.count <= Self.maxLineBytes else {
+                return Record(
+                    line: record.line,
+                    value: .failure(.invalidArgument("record", "the record is longer than \(Self.maxLineBytes) bytes")))
+            }
+            return Record(line: record.line, value: Self.json(Array(record.bytes)))
+        }
         while let line = try lines.next() {
             switch line {
             case .tooLong(let number):

@@ -1,6 +1,7 @@
 /// How `capturectl user import` reads a file of exported records.
 public enum ImportFormat: String, Sendable, CaseIterable {
-    /// One JSON object per line, as Janrain's bulk export writes records.
+    /// One JSON object per line, as Janrain's bulk export writes records; or one JSON document: an array of records,
+    /// or a saved `entity.find` reply (`results`) or `entity` reply (`result`).
     case jsonl
     /// A header row of attribute paths (`primaryAddress.city`), then one record per row.
     case csv
@@ -42,37 +43,66 @@ public struct ImportRefusal: Sendable, Equatable {
     /// Dot path of the attribute at fault, when one is.
     public var attribute: String?
     public var message: String
+    /// The record's `uuid`, when it has one (a pull names failures by it).
+    public var uuid: String?
 
-    public init(line: Int, code: Int, error: String, attribute: String?, message: String) {
+    public init(line: Int, code: Int, error: String, attribute: String?, message: String, uuid: String? = nil) {
         self.line = line
         self.code = code
         self.error = error
         self.attribute = attribute
         self.message = message
+        self.uuid = uuid
     }
 
-    init(line: Int, _ violation: SchemaViolation) {
+    init(line: Int, _ violation: SchemaViolation, uuid: String? = nil) {
         self.init(
             line: line, code: violation.code, error: violation.error,
-            attribute: violation.path.isEmpty ? nil : violation.path, message: violation.message)
+            attribute: violation.path.isEmpty ? nil : violation.path, message: violation.message, uuid: uuid)
     }
 
-    init(line: Int, _ error: CaptureError) {
+    init(line: Int, _ error: CaptureError, uuid: String? = nil) {
         if case .schemaViolation(let violation) = error {
-            self.init(line: line, violation)
+            self.init(line: line, violation, uuid: uuid)
         } else {
-            self.init(line: line, code: error.code, error: error.error, attribute: nil, message: error.errorDescription)
+            self.init(
+                line: line, code: error.code, error: error.error, attribute: nil, message: error.errorDescription,
+                uuid: uuid)
         }
     }
 }
 
-/// The outcome of a whole import: every record read was either imported or refused.
+/// The outcome of a whole import: every record read was created, updated, left unchanged or refused.
 public struct ImportSummary: Sendable, Equatable {
     public var read = 0
-    public var imported = 0
+    /// Records whose `uuid` was new here.
+    public var created = 0
+    /// Stored records the source's newer copy (a later `lastUpdated`) replaced.
+    public var updated = 0
+    /// Stored records the source holds no newer copy of.
+    public var unchanged = 0
     public var refused = 0
-    /// Imported records whose Janrain numeric `id` was taken here, so they got a new one.
+    /// Created records whose Janrain numeric `id` was taken here, so they got a new one.
     public var renumbered = 0
+    /// Social `profiles` linked as provider accounts of a provider configured here.
+    public var profilesLinked = 0
+    /// Social `profiles` of providers not configured here (or linked to someone else here): not kept.
+    public var profilesNotLinked = 0
+
+    /// Records stored by this import (created or updated).
+    public var imported: Int { created + updated }
 
     public init() {}
+
+    /// Adds another run's counts (a pull's batches).
+    public mutating func add(_ other: ImportSummary) {
+        read += other.read
+        created += other.created
+        updated += other.updated
+        unchanged += other.unchanged
+        refused += other.refused
+        renumbered += other.renumbered
+        profilesLinked += other.profilesLinked
+        profilesNotLinked += other.profilesNotLinked
+    }
 }

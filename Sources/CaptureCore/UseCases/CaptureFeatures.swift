@@ -218,7 +218,8 @@ public struct CaptureFeatures: Sendable {
             accessTokens: accessTokens, stepUp: stepUp, secondFactor: secondFactor, clientAccess: clientAccess,
             clientSettings: clientSettingsAccess)
         self.admin = AdminService(
-            users: store.users, tokens: store.tokens, outbox: store.outbox, adminKeys: store.adminKeys,
+            users: store.users, identities: store.identities, tokens: store.tokens, outbox: store.outbox,
+            adminKeys: store.adminKeys,
             passkeys: store.passkeys, secondFactors: store.secondFactors, time: time, minter: minter,
             mailSignal: mailSignal, metrics: metrics, settings: settings, catalog: catalog, clientAdmin: clientAdmin,
             removal: removal, audit: audit)

@@ -3,7 +3,7 @@ import CaptureTestSupport
 import Foundation
 import Testing
 
-/// Issue 52: `entity.create` keeps a password object's hash in any format an import reads (docs/adr/0066-legacy-password-hashes.md), refuses a
+/// Issue 52: `entity.create` keeps a password object's hash in any format an import reads (docs/adr/0067-legacy-password-hashes.md), refuses a
 /// costly one with Janrain's error, and the owner's first sign-in makes it bcrypt.
 @Suite struct ServerAPILegacyHashTests {
     @Test func aCreatedRecordKeepsALegacyHashUntilItsOwnerSignsIn() async throws {

@@ -1,4 +1,4 @@
-/// The most one check of an imported hash may cost, per family (docs/adr/0066-legacy-password-hashes.md). Each cap is above
+/// The most one check of an imported hash may cost, per family (docs/adr/0067-legacy-password-hashes.md). Each cap is above
 /// what the format's usual tools make today (passlib's defaults, PHP's, glibc's) and keeps one check within about
 /// the time of a bcrypt check at `BcryptCost.range`'s top, so a crafted import line cannot make a sign-in attempt
 /// hold a hashing thread for long, nor allocate more than a bounded amount of memory.

@@ -1,4 +1,4 @@
-/// Reading legacy hashes as exports carry them (docs/adr/0066-legacy-password-hashes.md): self-describing strings (PHC,
+/// Reading legacy hashes as exports carry them (docs/adr/0067-legacy-password-hashes.md): self-describing strings (PHC,
 /// crypt, phpass) alone, and Janrain's `{"type": "password-…", "value": …, "salt": …}` objects.
 extension LegacyPasswordHash {
     /// The hash a string names by its own prefix: `$argon2id$`, `$argon2i$`, `$argon2d$`, `$scrypt$`, passlib's

@@ -1,6 +1,6 @@
 /// A password hash made by another system (an imported Janrain record), kept in the password column until its owner's
 /// first sign-in replaces it with bcrypt. Stored as `$legacy$<format>$<parameters>`: no bcrypt hash (`$2…`), crypt
-/// string or PHC string begins that way, so a stored hash always says its format (docs/adr/0066-legacy-password-hashes.md).
+/// string or PHC string begins that way, so a stored hash always says its format (docs/adr/0067-legacy-password-hashes.md).
 enum LegacyPasswordHash: Sendable, Equatable {
     case digest(SaltedDigestHash)
     case pbkdf2(PBKDF2Hash)

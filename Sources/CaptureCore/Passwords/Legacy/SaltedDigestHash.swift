@@ -2,7 +2,7 @@ import Crypto
 
 /// One pass of a plain digest over the password, with or without a salt: Janrain's `password-md5`, `password-sha`
 /// (SHA-1), `password-sha-256`, `password-sha-512`, `password-md5-salted-left`/`-right` (the salt before or after the
-/// password) and `password-netforum` (SHA-1 of the salt then the password; docs/adr/0066-legacy-password-hashes.md). Stored as
+/// password) and `password-netforum` (SHA-1 of the salt then the password; docs/adr/0067-legacy-password-hashes.md). Stored as
 /// `<salt hex>$<digest hex>`, the salt empty for the unsalted ones.
 struct SaltedDigestHash: Sendable, Equatable {
     enum Format: String, CaseIterable, Sendable {

@@ -1,56 +1,144 @@
+import CaptureJSON
 import Foundation
+
+/// One record to import: where it came from (its line in a file, or its place in a pull) and its JSON, or why it
+/// could not even be read.
+public struct ImportInput: Sendable {
+    public var line: Int
+    public var value: Result<JSONValue, CaptureError>
+
+    public init(line: Int, value: Result<JSONValue, CaptureError>) {
+        self.line = line
+        self.value = value
+    }
+}
 
 extension AdminService {
     /// `capturectl user import`: reads an export file record by record and stores each record whole or not at
-    /// all. Records are checked here (the schema, the password hash, the service's own attributes) and written in
-    /// batches of `options.batchSize`, one transaction each; a record that is refused (the schema's reason, or a
-    /// collision with a stored record or an earlier one of the file) is reported through `refused` with its line,
-    /// in line order batch by batch, and does not stop the others.
+    /// all, in batches of `options.batchSize` (`importRecords`). `progress` hears the running summary after each
+    /// batch.
     public func importUsers(
-        from url: URL, options: ImportOptions, refused: (ImportRefusal) -> Void
+        from url: URL, options: ImportOptions, progress: (ImportSummary) -> Void = { _ in },
+        refused: (ImportRefusal) -> Void
     ) async throws -> ImportSummary {
         var source = try ImportSource(url: url, options: options, schema: catalog.schema)
-        var batch = ImportBatch(capacity: options.batchSize)
         var summary = ImportSummary()
+        var batch: [ImportInput] = []
+        batch.reserveCapacity(options.batchSize)
         while let record = try source.next() {
-            summary.read += 1
-            do {
-                let user = try ImportRecord.user(
-                    from: record.value.get(), schema: catalog.schema, ignoreUnknown: options.ignoreUnknown,
-                    now: time.now(), newID: minter.identifier)
-                batch.users.append((record.line, user))
-            } catch {
-                batch.refusals.append(ImportRefusal(line: record.line, error))
-            }
-            if batch.users.count >= options.batchSize {
-                try await store(&batch, into: &summary, refused: refused)
+            batch.append(ImportInput(line: record.line, value: record.value))
+            if batch.count >= options.batchSize {
+                try await importRecords(batch, options: options, into: &summary, refused: refused)
+                batch.removeAll(keepingCapacity: true)
+                progress(summary)
             }
         }
-        try await store(&batch, into: &summary, refused: refused)
+        try await importRecords(batch, options: options, into: &summary, refused: refused)
+        progress(summary)
         return summary
     }
 
-    /// Writes the batch's records, counts and reports the outcome, and empties the batch.
-    private func store(
-        _ batch: inout ImportBatch, into summary: inout ImportSummary, refused: (ImportRefusal) -> Void
+    /// Imports records as Janrain's `entity` and `entity.find` answer them, the import's and the pull's one path.
+    /// Each is checked (the schema, the password hash, the service's own attributes) and then:
+    /// - a `uuid` not stored yet is created, in one write transaction for the new records of the call, keeping its
+    ///   `id` (ImportSummary.renumbered when another record holds it);
+    /// - a stored `uuid` is updated when the record's `lastUpdated` is later than the stored one, and left as it is
+    ///   otherwise (unchanged, or changed here since: the newer copy wins), so running an import again duplicates
+    ///   nothing;
+    /// - its `profiles` become linked provider accounts when the provider is configured here (`ImportedProfiles`).
+    /// A record that is refused is reported through `refused` (line order) and does not stop the others.
+    public func importRecords(
+        _ records: [ImportInput], options: ImportOptions, into summary: inout ImportSummary,
+        refused: (ImportRefusal) -> Void
     ) async throws {
-        if !batch.users.isEmpty {
-            let outcomes = try await users.importBatch(batch.users.map(\.user))
-            for ((line, user), outcome) in zip(batch.users, outcomes) {
+        var refusals: [ImportRefusal] = []
+        var fresh: [(line: Int, user: User, profiles: JSONValue?)] = []
+        for record in records {
+            summary.read += 1
+            var uuid: String?
+            do {
+                guard case .object(var members) = try record.value.get() else {
+                    throw CaptureError.schemaViolation(SchemaViolation(.invalidJSONType, "", "a record must be a JSON object"))
+                }
+                if case .string(let text)? = members["uuid"] { uuid = text.lowercased() }
+                // The service's own lists, not schema attributes: linked accounts are taken below; passkeys are bound
+                // to the old app's origin and carry no key, so they cannot move.
+                let profiles = members.removeValue(forKey: "profiles")
+                members.removeValue(forKey: "passkeys")
+                let user = try ImportRecord.user(
+                    from: .object(members), schema: catalog.schema, ignoreUnknown: options.ignoreUnknown,
+                    now: time.now(), newID: minter.identifier)
+                if let stored = try await users.find(id: user.id) {
+                    try await refresh(stored, with: user, profiles: profiles, into: &summary)
+                } else {
+                    fresh.append((record.line, user, profiles))
+                }
+            } catch let error as CaptureError {
+                refusals.append(ImportRefusal(line: record.line, error, uuid: uuid))
+            }
+        }
+        if !fresh.isEmpty {
+            let outcomes = try await users.importBatch(fresh.map(\.user))
+            for (record, outcome) in zip(fresh, outcomes) {
                 switch outcome {
                 case .success(let stored):
-                    summary.imported += 1
-                    if user.number != nil && stored.number != user.number { summary.renumbered += 1 }
+                    summary.created += 1
+                    if record.user.number != nil && stored.number != record.user.number { summary.renumbered += 1 }
+                    try await link(record.profiles, to: stored, into: &summary)
                 case .failure(let conflict):
-                    batch.refusals.append(ImportRefusal(line: line, Self.violation(conflict)))
+                    refusals.append(ImportRefusal(line: record.line, Self.violation(conflict), uuid: record.user.id))
                 }
             }
         }
-        summary.refused += batch.refusals.count
-        batch.refusals.sort { $0.line < $1.line }
-        batch.refusals.forEach(refused)
-        batch.users.removeAll(keepingCapacity: true)
-        batch.refusals.removeAll(keepingCapacity: true)
+        summary.refused += refusals.count
+        refusals.sort { $0.line < $1.line }
+        refusals.forEach(refused)
+    }
+
+    /// A record stored already: written over when the source's copy is newer, its `id` and local state (disabled,
+    /// deletion requested) kept.
+    private func refresh(
+        _ stored: User, with imported: User, profiles: JSONValue?, into summary: inout ImportSummary
+    )
+        async throws
+    {
+        // Storage may keep dates to the millisecond (SQLite): a copy within a millisecond of the stored one is it.
+        guard imported.updatedAt.timeIntervalSince(stored.updatedAt) > 0.001 else {
+            summary.unchanged += 1
+            try await link(profiles, to: stored, into: &summary)
+            return
+        }
+        var user = imported
+        user.number = stored.number
+        user.disabledAt = stored.disabledAt
+        user.deleteRequestedAt = stored.deleteRequestedAt
+        // A legacy hash (docs/adr/0067-legacy-password-hashes.md) stands in only until the first sign-in here: it
+        // never replaces the bcrypt hash that sign-in (or a reset) made since.
+        let incoming = StoredPasswordHash.format(of: user.passwordHash)
+        if user.passwordHash == nil || (incoming != .bcrypt && StoredPasswordHash.format(of: stored.passwordHash) == .bcrypt) {
+            user.passwordHash = stored.passwordHash
+        }
+        try await users.update(user)
+        summary.updated += 1
+        try await link(profiles, to: user, into: &summary)
+    }
+
+    /// Links the record's `profiles` whose provider is configured here; counts the others, which are not kept.
+    private func link(_ profiles: JSONValue?, to user: User, into summary: inout ImportSummary) async throws {
+        let found = ImportedProfiles.read(
+            profiles, userID: user.id, providers: settings.socialProviders.map(\.name), now: time.now())
+        summary.profilesNotLinked += found.unmatched
+        guard !found.links.isEmpty else { return }
+        let existing = Set(try await identities.list(userID: user.id).map(\.identifier))
+        for identity in found.links where !existing.contains(identity.identifier) {
+            do {
+                try await identities.link(identity)
+                summary.profilesLinked += 1
+            } catch CaptureError.notPermitted {
+                // The provider account is linked to someone else here: not taken from them.
+                summary.profilesNotLinked += 1
+            }
+        }
     }
 
     static func violation(_ conflict: ImportConflict) -> SchemaViolation {
@@ -59,15 +147,5 @@ extension AdminService {
         case .email: SchemaViolation(.unique, "email", "this email address is already in use")
         case .unique(let path): SchemaViolation(.unique, path, "this \(path) is already taken")
         }
-    }
-}
-
-/// The records read since the last write: those to store, and those already refused.
-private struct ImportBatch {
-    var users: [(line: Int, user: User)] = []
-    var refusals: [ImportRefusal] = []
-
-    init(capacity: Int) {
-        users.reserveCapacity(capacity)
     }
 }

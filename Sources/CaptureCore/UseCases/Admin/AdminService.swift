@@ -4,6 +4,7 @@ import Foundation
 /// Operators' verbs on users, tokens, admin keys, the outbox and imports.
 public struct AdminService: Sendable {
     let users: any UserRepository
+    let identities: any IdentityRepository
     let tokens: any TokenRepository
     let outbox: any OutboxRepository
     let adminKeys: any AdminKeyRepository

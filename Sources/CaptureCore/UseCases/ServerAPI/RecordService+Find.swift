@@ -11,15 +11,16 @@ extension RecordService {
     /// `first_result`), each as `attributes` picks, with `total_count` when `show_total_count` is true. The filter runs
     /// in the database within `timeout`.
     public func find(_ request: ServerRequest) async throws -> FoundRecords {
-        _ = try await authentication.caller(request, for: .readRecords)
+        let caller = try await authentication.caller(request, for: .readRecords)
         try Self.checkTypeName(request.parameters)
         let parameters = request.parameters
+        let showsHash = Self.showsHash(caller)
         let query = try EntityQuery(
             schema: catalog.schema, filter: parameters["filter"], sortOn: parameters["sort_on"],
             maxResults: parameters["max_results"], firstResult: parameters["first_result"], timeout: parameters["timeout"])
         let selection = try AttributeSelection(parameters["attributes"])
         let results = try await records.records(query).map { stored in
-            try view(of: stored, parameters: [:], selection: selection)
+            try view(of: stored, parameters: [:], selection: selection, showsHash: showsHash)
         }
         var found = FoundRecords(results: results)
         if try Self.flag(parameters["show_total_count"], "show_total_count") {

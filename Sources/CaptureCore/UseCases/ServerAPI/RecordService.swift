@@ -48,25 +48,43 @@ extension RecordService {
     /// `entity`: the record's JSON (or the attributes `attributes` picks, or the one `attribute_name` names).
     public func entity(_ request: ServerRequest) async throws -> [UInt8] {
         let selector: EntitySelector
-        switch try await authentication.caller(request, for: .readRecords, userToken: true) {
+        let caller = try await authentication.caller(request, for: .readRecords, userToken: true)
+        switch caller {
         case .user(let own, _): selector = .uuid(own.id)
         case .client: selector = try EntitySelector(request.parameters, schema: catalog.schema)
         }
         guard let stored = try await records.record(selector) else { throw CaptureError.recordNotFound("record") }
         return try view(
-            of: stored, parameters: request.parameters, selection: try AttributeSelection(request.parameters["attributes"]))
+            of: stored, parameters: request.parameters, selection: try AttributeSelection(request.parameters["attributes"]),
+            showsHash: Self.showsHash(caller))
+    }
+
+    /// Only an owner client sees a record's password hash, and only when its `attributes` name `password`: a
+    /// migration's pull (`capturectl migrate janrain`) moves the hash as Janrain's `{"type": "password-bcrypt",
+    /// "value": …}` so that nobody has to reset; no other caller, and no whole-record read, ever carries it.
+    static func showsHash(_ caller: ServerCaller) -> Bool {
+        if case .client(let client) = caller { return client.features.contains(.owner) }
+        return false
     }
 
     /// The record as a call's `attribute_name` or `attributes` asks for it; the whole record is written from its stored
     /// text (`EntityEncoder.write`), as `/entity` writes a token's.
-    func view(of stored: StoredRecord, parameters: [String: String], selection: AttributeSelection?) throws -> [UInt8] {
+    func view(
+        of stored: StoredRecord, parameters: [String: String], selection: AttributeSelection?, showsHash: Bool = false
+    ) throws -> [UInt8] {
         let encoder = EntityEncoder(schema: catalog.schema)
         if let name = parameters["attribute_name"], !name.isEmpty {
             return try encoder.attribute(name, of: stored.parsedUser).encodedBytes()
         }
         if let selection {
             let record = encoder.record(stored.parsedUser, profiles: stored.profiles, passkeys: stored.passkeys)
-            return selection.apply(to: record).encodedBytes()
+            var picked = selection.apply(to: record)
+            if showsHash, selection.paths.contains(["password"]), case .object(var members) = picked {
+                members["password"] =
+                    stored.user.passwordHash.map { ["type": "password-bcrypt", "value": .string($0)] } ?? .null
+                picked = .object(members)
+            }
+            return picked.encodedBytes()
         }
         var output: [UInt8] = []
         output.reserveCapacity(4096)
