@@ -52,6 +52,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 // NIOThreadPool: the bounded threads bcrypt runs on (HashingPool).
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // Imported legacy password hashes (Passwords/Legacy): crypt(3) methods and argon2.
+                "CXCrypt", "CArgon2",
             ]
         ),
         // Token checks kept in memory and the change stamps that retire them: what both stores' caches are made of.
@@ -95,6 +97,9 @@ let package = Package(
             ]),
         // sqlite3_config (variadic) as typed wrappers: the process-wide settings CaptureStore makes (SQLiteLibrary).
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
+        // libxcrypt's crypt_rn and libargon2: imported MD5/SHA/DES crypt and argon2 hashes (Passwords/Legacy).
+        .systemLibrary(name: "CXCrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "CArgon2", providers: [.apt(["libargon2-dev"])]),
         // libcurl as a Swift module: the header's typed wrappers stand in for the variadic curl_easy_setopt/getinfo.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The one outbound client (SMTP relay, social providers, webhooks): the only place libcurl is used.

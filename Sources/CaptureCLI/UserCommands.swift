@@ -11,7 +11,7 @@ struct UserCommand: AsyncParsableCommand {
         subcommands: [
             List.self, Find.self, Show.self, Export.self, SignOut.self, Disable.self, Enable.self, ResetFactors.self,
             Deactivate.self,
-            Reactivate.self, Delete.self, Import.self,
+            Reactivate.self, Delete.self, Import.self, Passwords.self,
         ])
 
     static let columns: [Output.Column] = [
@@ -19,7 +19,7 @@ struct UserCommand: AsyncParsableCommand {
         .init("CREATED", "created_at"), .init("LAST LOGIN", "last_login_at"),
     ]
     static let fields = [
-        "id", "email", "state", "display_name", "given_name", "family_name", "birthday", "phone", "has_password",
+        "id", "email", "state", "display_name", "given_name", "family_name", "birthday", "phone", "has_password", "password",
         "email_verified_at", "created_at", "updated_at", "last_login_at", "disabled_at", "delete_requested_at",
     ]
 }
@@ -76,6 +76,39 @@ extension UserCommand {
             try await options.withConsole { console, output in
                 try output.record(
                     UserCommand.fields + ["linked_accounts"], try await console.perform(AdminOperations.user, reference))
+            }
+        }
+    }
+
+    /// How many users' passwords are in each format: imported legacy hashes left to migrate at sign-in.
+    struct Passwords: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "passwords",
+            abstract: "Count users per stored password format (bcrypt, none, imported formats still migrating).",
+            discussion: """
+                Imported formats other than bcrypt become bcrypt at each user's first sign-in. --clear FORMAT removes \
+                the passwords still in one of them (the users set a new one through a reset link), for weak formats \
+                an operator will not keep (docs/threat-model.md).
+                """)
+
+        @Option(help: ArgumentHelp("Remove the passwords still in this imported format.", valueName: "format"))
+        var clear: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await options.withConsole { console, output in
+                if let clear {
+                    let result = try await console.perform(AdminOperations.clearPasswords, clear)
+                    try output.message("cleared \(Output.plural(result.cleared, "password")) in \(clear)", view: result)
+                    return
+                }
+                let view = try await console.perform(AdminOperations.passwordFormats, AdminNothing())
+                if output.json {
+                    output.emit(try AdminViews.document(view))
+                } else {
+                    let rows = view.formats.map { [$0.format, String($0.users)] }
+                    print(Output.table(["FORMAT", "USERS"], rows: rows), terminator: "")
+                }
             }
         }
     }

@@ -16,8 +16,10 @@ extension UserCommand {
                 stored already is updated when the record's lastUpdated is later, else left unchanged, so an import \
                 can run again; social profiles of providers configured here become linked accounts (others are \
                 counted, not kept). Records are checked against Settings/schema.json; uuid, id, created, \
-                lastUpdated, lastLogin and emailVerified are kept; password must be a bcrypt hash ($2a$, $2b$, $2y$) \
-                or {"type":"password-bcrypt","value":…}, or absent. In CSV, the header names attributes \
+                lastUpdated, lastLogin and emailVerified are kept; password is a bcrypt hash ($2a$, $2b$, $2y$), a \
+                crypt, phpass or PHC string ($1$, $5$, $6$, $P$, $argon2id$, $scrypt$, $pbkdf2-sha256$…), Janrain's \
+                {"type":"password-…","value":…,"salt":…} in any of its formats (docs/janrain-migration.md), or absent; \
+                a format other than bcrypt becomes bcrypt at the user's first sign-in. In CSV, the header names attributes \
                 (primaryAddress.city for an object member) and a plural is one cell of JSON.
                 Exit codes: 0 every record imported, 1 some refused (or the file cannot be read), 2 usage.
                 """)

@@ -44,8 +44,8 @@ struct UserImportTests {
         var lines = [good(1), good(2)]  // lines 1, 2
         lines.append("{\"email\": \"broken@example.com\",")  // 3: not JSON
         lines.append(Export.record(3, ["password": "\"hunter2\""]))  // 4: plain text
-        lines.append(Export.record(4, ["password": "\"5f4dcc3b5aa765d61d8327deb882cf99\""]))  // 5: MD5
-        lines.append(Export.record(5, ["password": #"{"type":"password-md5","value":"5f4dcc3b5aa765d61d8327deb882cf99"}"#]))  // 6
+        lines.append(Export.record(4, ["password": "\"5f4dcc3b5aa765d61d8327deb882cf99\""]))  // 5: a bare MD5
+        lines.append(Export.record(5, ["password": #"{"type":"password-md4","value":"5f4dcc3b5aa765d61d8327deb882cf99"}"#]))  // 6
         lines.append(Export.record(6, ["favouriteColour": "\"teal\""]))  // 7: unknown attribute
         lines.append(Export.record(7, ["email": "null"]))  // 8: no email
         lines.append(Export.record(8, ["email": "\"user1@example.com\""]))  // 9: email earlier in the file
@@ -68,9 +68,9 @@ struct UserImportTests {
         #expect(result.stdout == "read 17, imported 3, refused 14\n")
         let expected = [
             "line 3: 200 invalid_argument: record: not valid JSON",
-            "line 4: 340 invalid_data_format (password): password is not a bcrypt hash",
-            "line 5: 340 invalid_data_format (password): password is not a bcrypt hash",
-            "line 6: 340 invalid_data_format (password): password must be a bcrypt hash, or",
+            "line 4: 340 invalid_data_format (password): password is not a hash this service reads",
+            "line 5: 340 invalid_data_format (password): password is not a hash this service reads",
+            "line 6: 340 invalid_data_format (password): password: 'password-md4' is not a password type",
             "line 7: 223 unknown_attribute (favouriteColour):",
             "line 8: 362 missing_required_attribute (email): email is required",
             "line 9: 361 unique_violation (email): this email address is already in use",
@@ -217,7 +217,7 @@ struct UserImportTests {
         #expect(
             result.stderr == """
                 line 3: 340 invalid_data_format (aboutMe): aboutMe contains control characters
-                line 6: 340 invalid_data_format (password): password is not a bcrypt hash ($2a$, $2b$ or $2y$); plain or other hashes are never stored
+                line 6: 340 invalid_data_format (password): password is not a hash this service reads (bcrypt, a crypt or PHC string, or {"type": "password-…", "value": …}); plain passwords are never stored
                 line 7: 341 invalid_json_type (optIn.status): optIn.status must be true or false
 
                 """)

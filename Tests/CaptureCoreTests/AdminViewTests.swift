@@ -31,7 +31,8 @@ import Testing
                 "given_name": .optional(user.givenName), "family_name": .optional(user.familyName),
                 "birthday": .optional(user.birthday), "phone": .optional(user.phone),
                 "has_password": .bool(user.passwordHash != nil), "email_verified_at": date(user.emailVerifiedAt),
-                "created_at": date(user.createdAt), "updated_at": date(user.updatedAt),
+                "password": .string(user.passwordHash == nil ? "none" : "bcrypt"), "created_at": date(user.createdAt),
+                "updated_at": date(user.updatedAt),
                 "last_login_at": date(user.lastLoginAt), "disabled_at": date(user.disabledAt),
                 "delete_requested_at": date(user.deleteRequestedAt),
             ]

@@ -6,6 +6,7 @@ records there, as Janrain's migration clients do. The interop lane runs this fil
 
 import email
 import email.policy
+import os
 import re
 import sys
 import pathlib
@@ -26,7 +27,12 @@ from conftest import HTTP_TIMEOUT, PUBLIC_CLIENT_ID, ROOT, _binary, _test_settin
 
 FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US", "response_type": "token"}
 OLD_PASSWORD = "old app password 1"
-TIMEOUT = 3  # legacyJanrain.timeoutSeconds of the instance under test
+TIMEOUT = 5  # legacyJanrain.timeoutSeconds of the instance under test (the old app hashes beside the whole suite)
+# Wall-clock bounds hold on a quiet machine (CAPTURE_TEST_TIMING=1, as make bench sets it; TestTiming in Swift); beside
+# the whole suite on two cores a test proves the behaviour (the call is cut long before the old app would answer, the
+# old app is not asked) and prints the times.
+STRICT = os.environ.get("CAPTURE_TEST_TIMING") == "1"
+SLOW_DELAY = TIMEOUT + 25  # how long the slow old app takes: far past the timeout
 FAILURES = 3  # legacyJanrain.breakerFailures
 COOLDOWN = 4  # legacyJanrain.breakerCooldownSeconds
 CODE_PATTERN = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
@@ -214,20 +220,23 @@ def test_an_old_app_that_is_down_is_the_ordinary_reply_at_once(world):
     finally:
         world.settle()
     same_reply(reply, ordinary)
-    assert took < TIMEOUT, "a closed port is refused at once (%.2fs)" % took
+    print("a closed port: the ordinary reply in %.2f s" % took)
+    assert took < (1.0 if STRICT else TIMEOUT), "a closed port is refused at once (%.2fs)" % took
     assert not world.local_user(email)
 
 
 def test_a_slow_old_app_is_the_ordinary_reply_within_the_timeout(world):
     ordinary = ordinary_refusal(world)
     email, _ = world.register_on_old_app()
-    world.proxy.set_mode("slow", delay=TIMEOUT + 4)
+    world.proxy.set_mode("slow", delay=SLOW_DELAY)
     try:
         reply, took = world.sign_in(email, OLD_PASSWORD)
     finally:
         world.settle()
     same_reply(reply, ordinary)
-    assert took < TIMEOUT + 1.5, "the call is cut at the timeout (%.2fs)" % took
+    print("a slow old app: the ordinary reply in %.2f s (timeout %s s)" % (took, TIMEOUT))
+    assert took >= TIMEOUT - 0.5, "the old app was waited for, up to the timeout (%.2fs)" % took
+    assert took < (TIMEOUT + 1.5 if STRICT else SLOW_DELAY - 10), "the call is cut at the timeout (%.2fs)" % took
     assert not world.local_user(email)
 
 
@@ -257,7 +266,7 @@ def test_the_breaker_stops_asking_after_consecutive_failures(world):
     assert world.proxy.total() == before + FAILURES
     for _ in range(3):
         reply, took = world.sign_in(email, OLD_PASSWORD)
-        assert reply["code"] == 210 and took < TIMEOUT
+        assert reply["code"] == 210 and (took < 1.0 or not STRICT), took
     assert world.proxy.total() == before + FAILURES, "open: the old app is not asked"
     # After the cool-down one trial goes through; the old app is back, so it migrates and closes the breaker.
     time.sleep(COOLDOWN + 0.5)

@@ -6,7 +6,7 @@ public enum AdminOperations {
     public static let all: [any AdminRoute] = [
         tokens, introspect, purgeExpiredTokens, token, revokeToken,
         users, user, deleteUser, disableUser, enableUser, deactivateUser, reactivateUser, exportUser, resetFactors,
-        signOutUser,
+        signOutUser, passwordFormats, clearPasswords,
         clients, addClient, client, updateClient, removeClient, rotateClientSecret, revokeClientTokens,
         audit,
     ]
@@ -90,6 +90,18 @@ public enum AdminOperations {
         let user = try await features.admin.findUser(reference)
         return UserView(user, linked: try await features.providerLinks.linkedAccounts(of: user))
     }
+
+    /// How many users' passwords are in each stored format (imported legacy hashes still migrating).
+    public static let passwordFormats = AdminOperation<AdminNothing, PasswordFormatsView>(
+        .get, "/password-formats", read: { _ in AdminNothing() }, write: { _ in AdminCall() }
+    ) { features, _, _ in PasswordFormatsView(try await features.admin.passwordFormats()) }
+
+    /// Removes the passwords still in one legacy format (its users reset them): weak imports an operator will not keep.
+    public static let clearPasswords = AdminOperation<String, PasswordsClearedView>(
+        .post, "/password-formats/:format/clear", read: { try $0.reference("format") },
+        write: { AdminCall(references: ["format": $0]) }, audit: { ("user.passwords_clear", $0) },
+        detail: { "cleared \($0.cleared)" }
+    ) { features, format, _ in PasswordsClearedView(cleared: try await features.admin.clearPasswords(format: format)) }
 
     public static let disableUser = userChange("/users/:user/disable", "user.disable") { features, reference in
         UserView(try await features.admin.setDisabled(reference, disabled: true))

@@ -1,26 +1,68 @@
 import CaptureJSON
 
-/// The `password` of an exported record: only a bcrypt hash is taken, kept as it is, so the user signs in with
-/// their old password. Janrain exports it as the hash text, or as `{"type": "password-bcrypt", "value": "$2a$…"}`
-/// (the schema type of Janrain's password attribute); both are read. Anything else (plain text, MD5, SHA-256
-/// crypt) is refused: the service never stores a password it cannot check with bcrypt, nor one in clear.
+/// The `password` of an exported record, kept as it is so the user signs in with their old password. Janrain exports
+/// it as the hash text, or as `{"type": "password-…", "value": …}` with `salt` (and `iterations`) where the format has
+/// them. bcrypt is stored as it is; every other format Janrain names, and PHC strings, is stored tagged
+/// (`LegacyPasswordHash`) and becomes bcrypt at its owner's first sign-in. Plain text and unknown formats are refused,
+/// and so is a hash whose cost could let one sign-in attempt occupy the service (`LegacyHashCosts`).
 enum ImportedPasswordHash {
     /// The hash to store, or nil when the record has no password (the user then resets it).
     static func hash(from value: JSONValue?) throws(SchemaViolation) -> String? {
         switch value {
         case nil, .null?: return nil
-        case .string(let text)?: return try checked(text)
+        case .string(let text)?:
+            if text.hasPrefix("$2") { return try checked(text) }
+            guard let legacy = try reading({ () throws(LegacyHashError) in try LegacyPasswordHash.fromText(text) }) else {
+                throw SchemaViolation(
+                    .invalidDataFormat, "password",
+                    "password is not a hash this service reads (bcrypt, a crypt or PHC string, or {\"type\": \"password-…\", \"value\": …}); plain passwords are never stored"
+                )
+            }
+            return legacy.stored
         case .object(let members)?:
-            guard members.keys.allSatisfy({ $0 == "type" || $0 == "value" }),
-                members["type"] == .string("password-bcrypt"), case .string(let text)? = members["value"]
+            guard members.keys.allSatisfy(["type", "value", "salt", "iterations"].contains),
+                case .string(let type)? = members["type"], case .string(let text)? = members["value"]
             else {
                 throw SchemaViolation(
                     .invalidDataFormat, "password",
-                    "password must be a bcrypt hash, or {\"type\": \"password-bcrypt\", \"value\": hash}")
+                    "password must be a hash, or {\"type\": \"password-…\", \"value\": hash} with its salt and iterations")
             }
-            return try checked(text)
+            if type == "password-bcrypt" {
+                guard members.count == 2 else {
+                    throw SchemaViolation(.invalidDataFormat, "password", "password-bcrypt takes only type and value")
+                }
+                return try checked(text)
+            }
+            let salt: String?
+            switch members["salt"] {
+            case nil, .null?: salt = nil
+            case .string(let text)?: salt = text
+            default: throw SchemaViolation(.invalidJSONType, "password", "a password's salt is a string")
+            }
+            let iterations: Int?
+            switch members["iterations"] {
+            case nil, .null?: iterations = nil
+            case .int(let number)? where number >= 0 && number <= Int64(Int32.max): iterations = Int(number)
+            case .string(let digits)? where digits.count <= 10 && Int(digits) != nil: iterations = Int(digits)
+            default: throw SchemaViolation(.invalidJSONType, "password", "a password's iterations are a whole number")
+            }
+            return try reading { () throws(LegacyHashError) in
+                try LegacyPasswordHash.fromJanrain(type: type, value: text, salt: salt, iterations: iterations)
+            }.stored
         default:
-            throw SchemaViolation(.invalidJSONType, "password", "password must be a bcrypt hash (a string)")
+            throw SchemaViolation(.invalidJSONType, "password", "password must be a hash (a string) or a password object")
+        }
+    }
+
+    /// A legacy reading's refusal as the import's: a malformed hash is a data format error, a costly one a constraint.
+    private static func reading<T>(_ read: () throws(LegacyHashError) -> T) throws(SchemaViolation) -> T {
+        do { return try read() } catch {
+            switch error {
+            case .malformed(let why): throw SchemaViolation(.invalidDataFormat, "password", "password: \(why)")
+            case .tooCostly(let why):
+                throw SchemaViolation(
+                    .constraint, "password", "password: \(why) (higher costs would let one sign-in attempt occupy the service)")
+            }
         }
     }
 

@@ -70,7 +70,13 @@ public struct LegacyMigration: Sendable {
         await breaker.finish(permit, answered: answered, now: time.now())
         guard let record, var user = imported(record, email: email) else { return nil }
         user.passwordHash = await hasher.hash(password)
-        return await keep(user, found: found, how: "sign-in")
+        if let kept = await keep(user, found: found, how: "sign-in") { return kept }
+        // Another sign-in of the same person (a second tap, a second device) migrated the record meanwhile: it holds
+        // the password the old app just vouched for, so this sign-in goes on with it rather than failing.
+        guard found == nil, let other = try? await users.find(email: user.email), other.id == user.id,
+            let hash = other.passwordHash, await hasher.verify(password, hash: hash)
+        else { return nil }
+        return other
     }
 
     /// A forgot-password for an address unknown here: the old app's record for it, created here without a

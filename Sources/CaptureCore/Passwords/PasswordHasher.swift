@@ -26,12 +26,17 @@ public enum BcryptCost {
     }
 }
 
-/// bcrypt (hummingbird-auth) on the `HashingPool`, never on an event loop.
+/// bcrypt (hummingbird-auth) on the `HashingPool`, never on an event loop; checks every stored format
+/// (`StoredPasswordHash`) and makes only bcrypt.
 public struct BcryptPasswordHasher: PasswordHasher {
     public let cost: Int
+    /// A bcrypt hash at `cost` that no password matches (an all-zero salt and digest): what a legacy check spends
+    /// besides its own work, so it takes at least a bcrypt check's time.
+    let timingFloor: String
 
     public init(cost: Int) {
         self.cost = cost
+        timingFloor = "$2b$" + (cost < 10 ? "0\(cost)" : "\(cost)") + "$" + String(repeating: ".", count: 53)
     }
 
     public func hash(_ password: String) async -> String {
@@ -39,11 +44,9 @@ public struct BcryptPasswordHasher: PasswordHasher {
         return await HashingPool.run { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// A hash costlier than `BcryptCost.range` (stored before imports were bounded) is never run: it would hold a
-    /// hashing thread for hours; its owner resets the password.
     public func verify(_ password: String, hash: String) async -> Bool {
-        if let stored = BcryptCost.of(hash), stored > BcryptCost.range.upperBound { return false }
-        return await HashingPool.run { Bcrypt.verify(password, hash: hash) }
+        let floor = timingFloor
+        return await HashingPool.run { StoredPasswordHash.matches(password, stored: hash, timingFloor: floor) }
     }
 
     /// A hash for unknown accounts, so checking a password against it takes as long as against a real one: bcrypt's
@@ -57,8 +60,10 @@ public struct BcryptPasswordHasher: PasswordHasher {
         return "$2b$\(costText)$" + String(decoding: characters, as: UTF8.self)
     }
 
-    /// A lower cost than ours (an imported hash, or one made before the setting was raised); never lowered.
+    /// A lower cost than ours (an imported hash, or one made before the setting was raised; never lowered), or a
+    /// legacy format (an imported Janrain hash), which becomes bcrypt at its owner's first sign-in.
     public func needsRehash(_ hash: String) -> Bool {
-        BcryptCost.of(hash).map { $0 < cost } ?? false
+        if hash.hasPrefix(LegacyPasswordHash.prefix) { return true }
+        return BcryptCost.of(hash).map { $0 < cost } ?? false
     }
 }

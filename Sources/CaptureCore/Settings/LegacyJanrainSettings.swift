@@ -31,7 +31,8 @@ public struct LegacyJanrainSettings: Sendable, Equatable, Codable {
     /// asked for `breakerCooldownSeconds`.
     public var breakerFailures: Int?
     public var breakerCooldownSeconds: Double?
-    /// Calls to the old app in flight at once; a sign-in beyond them is not checked there (the ordinary refusal).
+    /// Calls to the old app in flight at once (each on a libcurl thread of its own); a sign-in beyond them is not
+    /// checked there (the ordinary refusal).
     public var maxConcurrentCalls: Int?
     /// Plain `http://` for the old app, allowed only on loopback (a second instance of this service in tests).
     public var allowPlainHTTP: Bool?
@@ -60,7 +61,7 @@ public struct LegacyJanrainSettings: Sendable, Equatable, Codable {
     public var resolvedTimeout: Double { timeoutSeconds ?? 3 }
     public var resolvedBreakerFailures: Int { breakerFailures ?? 5 }
     public var resolvedBreakerCooldown: Double { breakerCooldownSeconds ?? 60 }
-    public var resolvedMaxConcurrentCalls: Int { maxConcurrentCalls ?? 16 }
+    public var resolvedMaxConcurrentCalls: Int { maxConcurrentCalls ?? 8 }
 
     /// The old app's origin (`captureUrl` without any path), calls are made under.
     public var base: String { URLOrigin(captureUrl)?.description ?? captureUrl }
@@ -92,8 +93,8 @@ public struct LegacyJanrainSettings: Sendable, Equatable, Codable {
         guard resolvedBreakerCooldown > 0, resolvedBreakerCooldown <= 86400 else {
             return ("breakerCooldownSeconds", "must be above 0 and at most 86400")
         }
-        guard (1...1000).contains(resolvedMaxConcurrentCalls) else {
-            return ("maxConcurrentCalls", "must be between 1 and 1000")
+        guard (1...64).contains(resolvedMaxConcurrentCalls) else {
+            return ("maxConcurrentCalls", "must be between 1 and 64")
         }
         if clientSecretFile != nil && clientSecretEnvironment != nil {
             return ("clientSecretFile", "give the secret by a file or by an environment variable, not both")

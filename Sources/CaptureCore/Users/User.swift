@@ -1,7 +1,8 @@
 import CaptureJSON
 import Foundation
 
-/// A registered person. The password is only ever held as a bcrypt hash.
+/// A registered person. The password is only ever held as a hash: bcrypt, or an imported legacy format until the
+/// first sign-in (`StoredPasswordHash`).
 public struct User: Sendable, Equatable {
     public var id: String
     /// Janrain's numeric `id`, given by storage when the record is first saved.

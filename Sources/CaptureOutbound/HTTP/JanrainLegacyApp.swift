@@ -13,10 +13,14 @@ public struct JanrainLegacyApp: LegacyApp {
     let authorization: String
     let client: OutboundHTTPClient
 
-    public init(settings: LegacyJanrainSettings, secret: String, client: OutboundHTTPClient = OutboundHTTPClient()) {
+    /// `client`: unless given, one of its own with a libcurl thread for each call `maxConcurrentCalls` lets run, so a
+    /// call never waits for a thread (its timeout is all it can take) and a slow old app never delays the social
+    /// providers' calls on the shared threads.
+    public init(settings: LegacyJanrainSettings, secret: String, client: OutboundHTTPClient? = nil) {
         self.settings = settings
         self.authorization = "Basic " + Data("\(settings.clientId):\(secret)".utf8).base64EncodedString()
-        self.client = client
+        self.client =
+            client ?? OutboundHTTPClient(client: CurlClient(threadCount: settings.resolvedMaxConcurrentCalls))
     }
 
     public func signIn(email: String, password: String) async -> LegacyAnswer<String> {

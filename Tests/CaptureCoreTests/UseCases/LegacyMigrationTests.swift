@@ -108,6 +108,45 @@ import Testing
         #expect(await app.signIns == 1)
     }
 
+    /// A record imported without a usable hash gets the typed password when the old app vouches for the same record;
+    /// a record made here (a social sign-in: no password) cannot be given one by the old app.
+    @Test func aLocalRecordWithoutAPasswordIsCompletedOnlyByItsOwnUUID() async throws {
+        let app = ScriptedLegacyApp(
+            password: "old password",
+            records: [
+                "jo@example.com": Self.record("jo@example.com"),
+                "kim@example.com": Self.record("kim@example.com", uuid: "22222222-3333-4444-8555-666666666666"),
+            ])
+        let world = try await Self.world(app)
+        let imported = User(id: Self.uuid, email: "jo@example.com", passwordHash: nil, createdAt: world.time.now())
+        let madeHere = User(
+            id: "77777777-8888-4999-8aaa-bbbbbbbbbbbb", email: "kim@example.com", passwordHash: nil,
+            createdAt: world.time.now())
+        _ = try await world.service.store.users.importBatch([imported, madeHere])
+        let result = try await Self.signIn(world, "jo@example.com", "old password")
+        #expect(result.user.id == Self.uuid)
+        #expect(try await world.service.store.users.find(id: Self.uuid)?.passwordHash != nil)
+        await #expect(throws: CaptureError.invalidCredentials) {
+            try await Self.signIn(world, "kim@example.com", "old password")
+        }
+        #expect(try await world.service.store.users.find(email: "kim@example.com")?.passwordHash == nil)
+        #expect(await app.signIns == 2)
+    }
+
+    /// Two sign-ins of one person racing: the one that finds the record already migrated by the other goes on with
+    /// it (its password is the one the old app vouched for) instead of failing; one record, one audit row.
+    @Test func aSignInThatLosesTheRaceToMigrateSignsInWithTheRecordTheOtherMade() async throws {
+        let app = ScriptedLegacyApp(password: "old password", records: ["lu@example.com": Self.record("lu@example.com")])
+        let world = try await Self.world(app)
+        await app.setMeanwhile {
+            _ = try? await Self.signIn(world, "lu@example.com", "old password")
+        }
+        let result = try await Self.signIn(world, "lu@example.com", "old password")
+        #expect(result.user.id == Self.uuid)
+        #expect(await app.signIns == 2)
+        #expect(try await world.service.audit.auditLog(AuditFilter(action: "user.migrated")).count == 1)
+    }
+
     @Test func theOldAppsNoIsTheOrdinaryRefusalAndNothingIsCreated() async throws {
         let app = ScriptedLegacyApp(password: "old password", records: ["bo@example.com": Self.record("bo@example.com")])
         let world = try await Self.world(app)
@@ -211,6 +250,10 @@ actor ScriptedLegacyApp: LegacyApp {
     let failing: Bool
     private(set) var signIns = 0
     private(set) var lookups = 0
+    /// Runs while a sign-in waits for the old app's answer (another request doing its work meanwhile).
+    var meanwhile: (@Sendable () async -> Void)?
+
+    func setMeanwhile(_ work: @escaping @Sendable () async -> Void) { meanwhile = work }
 
     init(password: String, records: [String: JSONValue], answeredUUID: String? = nil, failing: Bool = false) {
         self.password = password
@@ -221,6 +264,10 @@ actor ScriptedLegacyApp: LegacyApp {
 
     func signIn(email: String, password: String) async -> LegacyAnswer<String> {
         signIns += 1
+        if let work = meanwhile {
+            meanwhile = nil
+            await work()
+        }
         if failing { return .failed("scripted: no answer") }
         guard password == self.password, let record = records[email], case .object(let members) = record,
             case .string(let uuid)? = members["uuid"]

@@ -44,6 +44,11 @@ import Testing
         }
         expect(try Self.schema("AdminRevoked"), RevocationView.CodingKeys.self)
         expect(try Self.schema("AdminPurged"), PurgeView.CodingKeys.self)
+        let formats = try Self.schema("AdminPasswordFormats")
+        expect(formats, PasswordFormatsView.CodingKeys.self)
+        let entry = try #require((formats["properties"] as? [String: Any])?["formats"] as? [String: Any])
+        expect(try #require(entry["items"] as? [String: Any]), PasswordFormatsView.Entry.CodingKeys.self)
+        expect(try Self.schema("AdminPasswordsCleared"), PasswordsClearedView.CodingKeys.self)
         expect(try Self.schema("AdminUserDeleted"), DeletedUserView.CodingKeys.self)
         expect(try Self.schema("AdminFactorsReset"), FactorsResetView.CodingKeys.self)
         expect(try Self.schema("AdminClientRemoved"), RemovedClientView.CodingKeys.self)

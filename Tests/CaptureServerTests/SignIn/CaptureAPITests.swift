@@ -77,6 +77,28 @@ import Testing
         }
     }
 
+    /// Issue 52: an imported legacy hash (here MD5, as `$legacy$md5$…` stores it) signs its owner in, and the same
+    /// update that records the sign-in replaces it with bcrypt at the configured cost; a wrong password is the ordinary
+    /// 210 and leaves it as it was.
+    @Test func aSignInWithALegacyHashRehashesItToBcrypt() async throws {
+        try await withAPI(configure: { $0.bcryptCost = 5 }) { api, world in
+            var user = try await world.register("legacy@example.com", password: "something else").user
+            user.passwordHash = "$legacy$md5$$3cb4e732631f47e6eb961f34554b7cde"  // MD5("correct horse")
+            try await world.service.store.users.update(user)
+            let wrong = TestWorld.signIn(email: "legacy@example.com", password: "correct horsE")
+            #expect(try await api.post("/oauth/auth_native_traditional", wrong).code == 210)
+            #expect(try await world.service.store.users.find(email: "legacy@example.com")?.passwordHash == user.passwordHash)
+
+            let right = TestWorld.signIn(email: "legacy@example.com", password: "correct horse")
+            #expect(try await api.post("/oauth/auth_native_traditional", right).stat == "ok")
+            let stored = try #require(try await world.service.store.users.find(email: "legacy@example.com"))
+            #expect(BcryptCost.of(stored.passwordHash ?? "") == 5 && stored.lastLoginAt != nil)
+            #expect(StoredPasswordHash.format(of: stored.passwordHash) == .bcrypt)
+            #expect(try await api.post("/oauth/auth_native_traditional", right).stat == "ok")
+            #expect(try await api.post("/oauth/auth_native_traditional", wrong).code == 210)
+        }
+    }
+
     @Test func aTakenAddressIs380OnTheField() async throws {
         try await withAPI { api, world in
             try await world.register("taken@example.com")

@@ -75,3 +75,42 @@ public struct FactorsResetView: Codable, Sendable, Equatable {
         self.secondFactorRemoved = secondFactorRemoved
     }
 }
+
+/// `{"formats": [{"format": "bcrypt", "users": n}, …]}`: how many users' passwords are in each stored format, most
+/// first (`capturectl user passwords`).
+public struct PasswordFormatsView: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
+        /// `bcrypt`, `none`, a legacy format's name (`md5-salted-left`…) or `unusable`.
+        public var format: String
+        public var users: Int
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case format, users }
+    }
+
+    public var formats: [Entry]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case formats }
+
+    public init(_ counts: [StoredPasswordHash.Format: Int]) {
+        formats = counts.map { format, users in
+            let name =
+                switch format {
+                case .none: "none"
+                case .bcrypt: "bcrypt"
+                case .legacy(let name): name
+                case .unusable: "unusable"
+                }
+            return Entry(format: name, users: users)
+        }
+        .sorted { ($0.users, $1.format) > ($1.users, $0.format) }
+    }
+}
+
+/// `{"cleared": n}`: how many users' passwords in one legacy format were removed.
+public struct PasswordsClearedView: Codable, Sendable, Equatable {
+    public var cleared: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case cleared }
+
+    public init(cleared: Int) { self.cleared = cleared }
+}

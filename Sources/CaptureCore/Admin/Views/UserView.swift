@@ -1,6 +1,6 @@
 import Foundation
 
-/// A user for operators; the password hash is never included, only whether there is one.
+/// A user for operators; the password hash is never included, only whether there is one and its format.
 public struct UserView: Codable, Sendable, Equatable {
     public var id: String
     public var email: String
@@ -12,6 +12,9 @@ public struct UserView: Codable, Sendable, Equatable {
     public var birthday: String?
     public var phone: String?
     public var hasPassword: Bool
+    /// The stored password's format (`StoredPasswordHash.Format`): `bcrypt`, `none`, or a legacy format still
+    /// migrating (`md5-salted-left (migrating)`).
+    public var password: String
     public var emailVerifiedAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
@@ -23,7 +26,7 @@ public struct UserView: Codable, Sendable, Equatable {
     public var linkedAccounts: [LinkedAccountView]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, email, state, birthday, phone
+        case id, email, state, birthday, phone, password
         case displayName = "display_name", givenName = "given_name", familyName = "family_name"
         case hasPassword = "has_password", emailVerifiedAt = "email_verified_at", createdAt = "created_at"
         case updatedAt = "updated_at", lastLoginAt = "last_login_at", disabledAt = "disabled_at"
@@ -41,6 +44,7 @@ public struct UserView: Codable, Sendable, Equatable {
         birthday = user.birthday
         phone = user.phone
         hasPassword = user.passwordHash != nil
+        password = StoredPasswordHash.format(of: user.passwordHash).description
         emailVerifiedAt = user.emailVerifiedAt
         createdAt = user.createdAt
         updatedAt = user.updatedAt
@@ -61,6 +65,7 @@ public struct UserView: Codable, Sendable, Equatable {
         try container.encode(birthday, forKey: .birthday)
         try container.encode(phone, forKey: .phone)
         try container.encode(hasPassword, forKey: .hasPassword)
+        try container.encode(password, forKey: .password)
         try container.encode(emailVerifiedAt, forKey: .emailVerifiedAt)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)

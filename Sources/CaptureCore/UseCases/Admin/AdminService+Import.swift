@@ -111,7 +111,12 @@ extension AdminService {
         user.number = stored.number
         user.disabledAt = stored.disabledAt
         user.deleteRequestedAt = stored.deleteRequestedAt
-        if user.passwordHash == nil { user.passwordHash = stored.passwordHash }
+        // A legacy hash (docs/adr/0067-legacy-password-hashes.md) stands in only until the first sign-in here: it
+        // never replaces the bcrypt hash that sign-in (or a reset) made since.
+        let incoming = StoredPasswordHash.format(of: user.passwordHash)
+        if user.passwordHash == nil || (incoming != .bcrypt && StoredPasswordHash.format(of: stored.passwordHash) == .bcrypt) {
+            user.passwordHash = stored.passwordHash
+        }
         try await users.update(user)
         summary.updated += 1
         try await link(profiles, to: user, into: &summary)

@@ -65,12 +65,20 @@ extension SignInService {
         try admission.admit(user, reactivating: request.reactivate)
         // The right password on an unverified address: a fresh code the page's verifyEmail screen asks for.
         try await provenAddress.requireProvenAddress(of: user, client: context.client, flow: context.flow, locale: request.locale)
-        // A cheaper or imported hash is made again at the configured cost, now that the password is at hand.
+        // A cheaper or imported hash (bcrypt at a lower cost, or a legacy format) is made again at the configured
+        // cost, now that the password is at hand; it is written with the sign-in time, in one update.
+        var rehashed = false
         if let stored = user.passwordHash, hasher.needsRehash(stored) {
             user.passwordHash = await hasher.hash(password)
-            try await users.update(user)
+            rehashed = true
         }
-        try await secondFactor.requireSecondFactor(of: user, request, client: context.client)
+        do {
+            try await secondFactor.requireSecondFactor(of: user, request, client: context.client)
+        } catch {
+            // A second step is due: the password is not sent again with it, so the new hash is kept now.
+            if rehashed { try await users.update(user) }
+            throw error
+        }
         return try await finishPasswordSignIn(user, context: context, request: request, device: device)
     }
 
