@@ -7,7 +7,19 @@ import Testing
 struct CLIResult {
     var status: Int32
     var stdout: String
+    /// Stderr without the progress lines a long import or pull prints when it is not on a terminal (one every ten
+    /// seconds, so a run on a loaded machine may have some): those are in `progress`.
     var stderr: String
+    var progress: [String] = []
+
+    init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        let isProgress = { (line: Substring) in line.wholeMatch(of: /\d+(\/\d+)? records, \d+\/s, [\d:]+ elapsed.*/) != nil }
+        progress = lines.filter(isProgress).map(String.init)
+        self.stderr = lines.filter { !isProgress($0) }.joined(separator: "\n")
+    }
 
     /// Stdout parsed as JSON; a failure says what was printed.
     func json() throws -> Any {
