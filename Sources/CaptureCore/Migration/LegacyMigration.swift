@@ -37,12 +37,15 @@ public struct LegacyMigration: Sendable {
     public func asks(for found: User?, now: Date) -> Bool {
         guard legacy != nil, let cutover = settings?.cutoverDate, now < cutover else { return false }
         guard let found else { return true }
-        return !found.isDisabled && Self.hasNoPassword(found)
+        return !found.isDisabled && Self.hasNoUsablePassword(found)
     }
 
-    /// A user whose record holds no password hash at all (imported without one, or made by a social sign-in).
-    public static func hasNoPassword(_ user: User) -> Bool {
-        user.passwordHash?.isEmpty ?? true
+    /// A user whose record holds no password this service can check: none at all (imported without one, or made by a
+    /// social sign-in), or one it never runs (`StoredPasswordHash.Format.unusable`: out of shape or over the cost
+    /// bounds). A legacy hash awaiting its first sign-in is usable: it is checked here, never at the old app.
+    public static func hasNoUsablePassword(_ user: User) -> Bool {
+        guard let hash = user.passwordHash, !hash.isEmpty else { return true }
+        return StoredPasswordHash.format(of: hash) == .unusable
     }
 
     /// A password sign-in the local store could not answer: the old app is asked with `password`; when it accepts,

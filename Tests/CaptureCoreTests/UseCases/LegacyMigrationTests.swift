@@ -133,6 +133,21 @@ import Testing
         #expect(await app.signIns == 2)
     }
 
+    /// A hash this service never runs (bcrypt over the cost bounds, stored before imports were bounded) is no usable
+    /// password: the old app is asked, and its yes replaces it with the typed password hashed here.
+    @Test func aRecordWhoseHashIsNeverRunIsCompletedByTheOldApp() async throws {
+        let app = ScriptedLegacyApp(password: "old password", records: ["pat@example.com": Self.record("pat@example.com")])
+        let world = try await Self.world(app)
+        let costly = "$2b$31$" + String(repeating: "a", count: 53)
+        #expect(StoredPasswordHash.format(of: costly) == .unusable)
+        let imported = User(id: Self.uuid, email: "pat@example.com", passwordHash: costly, createdAt: world.time.now())
+        _ = try await world.service.store.users.importBatch([imported])
+        let result = try await Self.signIn(world, "pat@example.com", "old password")
+        #expect(result.user.id == Self.uuid)
+        #expect(try await world.service.store.users.find(id: Self.uuid)?.passwordHash.flatMap(BcryptCost.of) == 4)
+        #expect(await app.signIns == 1)
+    }
+
     /// Two sign-ins of one person racing: the one that finds the record already migrated by the other goes on with
     /// it (its password is the one the old app vouched for) instead of failing; one record, one audit row.
     @Test func aSignInThatLosesTheRaceToMigrateSignsInWithTheRecordTheOtherMade() async throws {
