@@ -97,8 +97,11 @@ import Testing
         #expect(!StoredPasswordHash.matches("Correct horse", stored: stored, timingFloor: Self.floor))
         #expect(!StoredPasswordHash.matches("", stored: stored, timingFloor: Self.floor))
         #expect(BcryptPasswordHasher(cost: 10).needsRehash(stored))
-        // The tag reads back to the same hash.
+        // The tag reads back to the same hash, and an owner's read of it (one instance pulling from another) imports
+        // as itself.
         #expect(try LegacyPasswordHash(stored: stored)?.stored == stored)
+        #expect(RecordService.exported(hash: stored) == .string(stored))
+        #expect(try ImportedPasswordHash.hash(from: RecordService.exported(hash: stored)) == stored)
     }
 
     /// DES crypt counts the first 8 characters only: that is the format, and why it is weak.
@@ -163,6 +166,10 @@ import Testing
         #expect(StoredPasswordHash.format(of: "$legacy$md5$$00") == .unusable)
         #expect(StoredPasswordHash.format(of: "$legacy$rot13$$00") == .unusable)
         #expect(!StoredPasswordHash.matches("x", stored: "$legacy$md5$$00", timingFloor: Self.floor))
+        // Exported to an owner: bcrypt as Janrain's object, a tag never run as nothing; imported, a bad tag is refused.
+        #expect(RecordService.exported(hash: bcrypt) == ["type": "password-bcrypt", "value": .string(bcrypt)])
+        #expect(RecordService.exported(hash: "$legacy$md5$$00") == .null)
+        #expect(Self.violation(#""$legacy$md5$$00""#)?.kind == .invalidDataFormat)
         #expect(StoredPasswordHash.Format.legacy("md5-salted-left").description == "md5-salted-left (migrating)")
     }
 }

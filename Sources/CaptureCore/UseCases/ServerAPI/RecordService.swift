@@ -62,6 +62,18 @@ extension RecordService {
     /// Only an owner client sees a record's password hash, and only when its `attributes` name `password`: a
     /// migration's pull (`capturectl migrate janrain`) moves the hash as Janrain's `{"type": "password-bcrypt",
     /// "value": …}` so that nobody has to reset; no other caller, and no whole-record read, ever carries it.
+    /// A password hash as an owner reads it, in a form `user import` reads back: bcrypt as Janrain's
+    /// `password-bcrypt` object, an imported hash not yet migrated in its tagged form (`$legacy$<format>$…`), nothing
+    /// for a hash never run.
+    static func exported(hash: String?) -> JSONValue {
+        guard let hash else { return .null }
+        switch StoredPasswordHash.format(of: hash) {
+        case .bcrypt: return ["type": "password-bcrypt", "value": .string(hash)]
+        case .legacy: return .string(hash)
+        case .none, .unusable: return .null
+        }
+    }
+
     static func showsHash(_ caller: ServerCaller) -> Bool {
         if case .client(let client) = caller { return client.features.contains(.owner) }
         return false
@@ -80,8 +92,7 @@ extension RecordService {
             let record = encoder.record(stored.parsedUser, profiles: stored.profiles, passkeys: stored.passkeys)
             var picked = selection.apply(to: record)
             if showsHash, selection.paths.contains(["password"]), case .object(var members) = picked {
-                members["password"] =
-                    stored.user.passwordHash.map { ["type": "password-bcrypt", "value": .string($0)] } ?? .null
+                members["password"] = Self.exported(hash: stored.user.passwordHash)
                 picked = .object(members)
             }
             return picked.encodedBytes()
