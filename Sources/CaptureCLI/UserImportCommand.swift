@@ -82,8 +82,10 @@ extension ImportSummary {
         var text = "read \(read), imported \(imported), refused \(refused)"
         if updated > 0 || unchanged > 0 { text += " (created \(created), updated \(updated), unchanged \(unchanged))" }
         if renumbered > 0 { text += " (\(renumbered) kept their uuid but got a new numeric id)" }
-        if profilesLinked > 0 || profilesNotLinked > 0 {
-            text += "; social profiles: \(profilesLinked) linked, \(profilesNotLinked) of providers not configured here"
+        if profilesLinked > 0 || profilesKept > 0 || profilesNotLinked > 0 {
+            text +=
+                "; social profiles: \(profilesLinked) linked, \(profilesKept) kept for providers not configured here, "
+                + "\(profilesNotLinked) not kept (no account named, or linked to someone else)"
         }
         return text
     }
@@ -93,7 +95,7 @@ extension ImportSummary {
             "read": .int(Int64(read)), "imported": .int(Int64(imported)), "created": .int(Int64(created)),
             "updated": .int(Int64(updated)), "unchanged": .int(Int64(unchanged)), "refused": .int(Int64(refused)),
             "renumbered": .int(Int64(renumbered)), "profiles_linked": .int(Int64(profilesLinked)),
-            "profiles_not_linked": .int(Int64(profilesNotLinked)),
+            "profiles_kept": .int(Int64(profilesKept)), "profiles_not_linked": .int(Int64(profilesNotLinked)),
         ]
     }
 }

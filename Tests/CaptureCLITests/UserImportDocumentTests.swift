@@ -38,8 +38,8 @@ struct UserImportDocumentTests {
         let summary = try second.object()
         #expect(summary["read"] as? Int == 2)
         #expect(summary["created"] as? Int == 2)
-        // No provider is configured in the test world: the profile is counted, not linked.
-        #expect(summary["profiles_not_linked"] as? Int == 1)
+        // No provider is configured in the test world: the profile is kept for one named `facebook`.
+        #expect(summary["profiles_kept"] as? Int == 1 && summary["profiles_not_linked"] as? Int == 0, "\(summary)")
         #expect(try await world.service.admin.findUser("user4@example.com").number == 5)
 
         let entityFile = try Export.write("{\"result\": \(Export.record(6)), \"stat\": \"ok\"}", name: "entity.json")

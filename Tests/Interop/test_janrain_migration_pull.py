@@ -264,8 +264,9 @@ def test_a_pull_from_janrain_takes_its_records_as_janrain_shapes_them(apps, reco
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert (summary["read"], summary["created"], summary["refused"]) == (2, 2, 0), summary
-    # No provider is configured on this instance: both social profiles are counted, none linked.
-    assert (summary["profiles_linked"], summary["profiles_not_linked"]) == (0, 2), summary
+    # No provider is configured on this instance: both social profiles are kept, under the names their domains give,
+    # to work once a provider of that name is configured.
+    assert (summary["profiles_linked"], summary["profiles_kept"], summary["profiles_not_linked"]) == (0, 2, 0), summary
     finds = [form for path, form, _ in recording.calls if path == "/entity.find"]
     assert finds[0]["filter"] == "id > 0" and finds[0]["sort_on"] == '["id"]', finds
     assert "password" in json.loads(finds[0]["attributes"])
@@ -276,6 +277,7 @@ def test_a_pull_from_janrain_takes_its_records_as_janrain_shapes_them(apps, reco
     assert john["id"] == 999 and john["created"].startswith("2015-11-15 01:58:01.862"), john
     assert john["legalAcceptances"][0]["version"] == "2015-10"
     assert john["consents"]["marketing"]["granted"] is True
+    assert [(p["domain"], p["identifier"]) for p in john["profiles"]] == [("facebook", "facebook:100001")], john
     assert sign_in(new, "johndoe@example.com", "recorded password 1").get("stat") == "ok"
 
     # The same reply, saved to a file, imports as one JSON document; nothing new the second time.

@@ -3,12 +3,17 @@ import Foundation
 
 /// A record's social `profiles` as Janrain holds them (`domain`, `identifier`, `profile`, `accessCredentials`…) or as
 /// this service writes them (`domain` the provider's name, `identifier` `<provider>:<subject>`), turned into linked
-/// provider accounts for the providers configured here. A profile of another provider is counted, not kept: the
-/// schema has no place for it, and a link nobody can sign in with would only be an address to leak (docs/adr, import
-/// of records whole). Access credentials are never taken: a provider's tokens were issued to the old app.
+/// provider accounts. A profile of a provider configured here is linked under that provider's name; one of another
+/// provider is kept too, under the name its domain gives (`facebook` for `www.facebook.com`), and works once a
+/// provider of that name is configured (docs/adr/0066). Access credentials are never taken: a provider's tokens were
+/// issued to the old app.
 enum ImportedProfiles {
     struct Found {
+        /// Links to providers configured here.
         var links: [LinkedIdentity] = []
+        /// Links kept for providers not configured here (yet).
+        var kept: [LinkedIdentity] = []
+        /// Profiles that name no provider or no account (no identifier, an identifier without a subject).
         var unmatched = 0
     }
 
@@ -17,22 +22,23 @@ enum ImportedProfiles {
         guard case .array(let elements)? = value else { return found }
         for element in elements {
             guard case .object(let members) = element,
-                let identity = identity(members, userID: userID, providers: providers, now: now)
+                let (identity, configured) = identity(members, userID: userID, providers: providers, now: now)
             else {
                 found.unmatched += 1
                 continue
             }
-            found.links.append(identity)
+            if configured { found.links.append(identity) } else { found.kept.append(identity) }
         }
         return found
     }
 
     private static func identity(
         _ members: [String: JSONValue], userID: String, providers: [String], now: Date
-    ) -> LinkedIdentity? {
+    ) -> (LinkedIdentity, configured: Bool)? {
         guard case .string(let identifier)? = members["identifier"], !identifier.isEmpty else { return nil }
         let domain = members["domain"]?.stringValue?.lowercased() ?? ""
-        guard let provider = providers.first(where: { names($0, domain: domain, identifier: identifier) }),
+        let configured = providers.first(where: { names($0, domain: domain, identifier: identifier) })
+        guard let provider = configured ?? unconfiguredName(domain: domain, identifier: identifier),
             let subject = subject(of: identifier, provider: provider), !subject.isEmpty
         else { return nil }
         let inner = members["profile"]?.objectMembers
@@ -40,9 +46,29 @@ enum ImportedProfiles {
             members["email"]?.stringValue ?? members["verifiedEmail"]?.stringValue ?? inner?["verifiedEmail"]?.stringValue
             ?? inner?["email"]?.stringValue
         let linkedAt = members["created"]?.stringValue.flatMap(CaptureDate.parse) ?? now
-        return LinkedIdentity(
+        let identity = LinkedIdentity(
             provider: provider, subject: subject, userID: userID, email: email.map { User.normalize(email: $0) },
             linkedAt: linkedAt)
+        return (identity, configured != nil)
+    }
+
+    /// The name a profile of a provider not configured here is kept under: the identifier's `<provider>:` prefix
+    /// (this service's own form), else the domain's label before its top-level one (`facebook` in
+    /// `www.facebook.com`, `google` in `accounts.google.com`); lower-case letters, digits and `-` only.
+    private static func unconfiguredName(domain: String, identifier: String) -> String? {
+        let prefix = identifier.split(separator: ":", maxSplits: 1).first.map(String.init)
+        if let prefix, identifier.contains(":"), !identifier.contains("://"), isName(prefix.lowercased()) {
+            return prefix.lowercased()
+        }
+        let labels = domain.split(separator: ".")
+        guard labels.count >= 2 else { return isName(domain) ? domain : nil }
+        let name = String(labels[labels.count - 2])
+        return isName(name) ? name : nil
+    }
+
+    private static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 32
+            && text.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
     }
 
     /// The provider is the profile's: its name is the domain, one label of it (`facebook` in `www.facebook.com`), or

@@ -86,7 +86,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var renumbered = 0
     /// Social `profiles` linked as provider accounts of a provider configured here.
     public var profilesLinked = 0
-    /// Social `profiles` of providers not configured here (or linked to someone else here): not kept.
+    /// Social `profiles` of providers not configured here, kept as links that work once one of that name is.
+    public var profilesKept = 0
+    /// Social `profiles` that name no provider account, or one linked to someone else here: not kept.
     public var profilesNotLinked = 0
 
     /// Records stored by this import (created or updated).
@@ -104,5 +106,6 @@ public struct ImportSummary: Sendable, Equatable {
         renumbered += other.renumbered
         profilesLinked += other.profilesLinked
         profilesNotLinked += other.profilesNotLinked
+        profilesKept += other.profilesKept
     }
 }

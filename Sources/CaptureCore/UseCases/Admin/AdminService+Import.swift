@@ -122,17 +122,23 @@ extension AdminService {
         try await link(profiles, to: user, into: &summary)
     }
 
-    /// Links the record's `profiles` whose provider is configured here; counts the others, which are not kept.
+    /// Links the record's `profiles`: those of providers configured here, and those of others, kept until one is
+    /// (`ImportedProfiles`); counts each kind, and the profiles that name no account.
     private func link(_ profiles: JSONValue?, to user: User, into summary: inout ImportSummary) async throws {
         let found = ImportedProfiles.read(
             profiles, userID: user.id, providers: settings.socialProviders.map(\.name), now: time.now())
         summary.profilesNotLinked += found.unmatched
-        guard !found.links.isEmpty else { return }
+        guard !found.links.isEmpty || !found.kept.isEmpty else { return }
         let existing = Set(try await identities.list(userID: user.id).map(\.identifier))
-        for identity in found.links where !existing.contains(identity.identifier) {
+        let kept = Set(found.kept.map(\.identifier))
+        for identity in found.links + found.kept where !existing.contains(identity.identifier) {
             do {
                 try await identities.link(identity)
-                summary.profilesLinked += 1
+                if kept.contains(identity.identifier) {
+                    summary.profilesKept += 1
+                } else {
+                    summary.profilesLinked += 1
+                }
             } catch CaptureError.notPermitted {
                 // The provider account is linked to someone else here: not taken from them.
                 summary.profilesNotLinked += 1
