@@ -25,6 +25,42 @@ def _b64(data):
     return base64.b64encode(data).decode()
 
 
+_ITOA64 = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _phpass_base64(data):
+    """phpass's encode64 (Drupal 7's _password_base64_encode): three bytes at a time, six bits from the low end."""
+    out, index = "", 0
+    while index < len(data):
+        value = data[index]
+        index += 1
+        out += _ITOA64[value & 0x3F]
+        if index < len(data):
+            value |= data[index] << 8
+        out += _ITOA64[(value >> 6) & 0x3F]
+        if index >= len(data):
+            break
+        index += 1
+        if index < len(data):
+            value |= data[index] << 16
+        out += _ITOA64[(value >> 12) & 0x3F]
+        if index >= len(data):
+            break
+        index += 1
+        out += _ITOA64[(value >> 18) & 0x3F]
+    return out
+
+
+def _drupal7(password, log2_count=10):
+    """Drupal 7's `$S$` (password.inc): SHA-512 of salt and password, 2^count times SHA-512 of the digest and the
+    password, the whole string cut at 55 characters. Janrain's `password-phpass-sha512-truncated-55`; passlib lacks it."""
+    salt = "".join(_ITOA64[byte & 0x3F] for byte in os.urandom(8))
+    digest = hashlib.sha512(salt.encode() + password.encode()).digest()
+    for _ in range(1 << log2_count):
+        digest = hashlib.sha512(digest + password.encode()).digest()
+    return ("$S$" + _ITOA64[log2_count] + salt + _phpass_base64(digest))[:55]
+
+
 def good_cases(password):
     """(label, password value, format): every format, each from an independent implementation, at modest costs."""
     raw = password.encode()
@@ -75,6 +111,7 @@ def good_cases(password):
         # phpass (WordPress $P$, phpBB3 $H$).
         ("passlib phpass", {"type": "password-phpass-md5", "value": phpass.using(rounds=10).hash(password)}, "phpass"),
         ("passlib phpass $H$", phpass.using(rounds=12, ident="H").hash(password), "phpass"),
+        ("hashlib drupal7 $S$", {"type": "password-phpass-sha512-truncated-55", "value": _drupal7(password)}, "phpass"),
         # PHC strings.
         ("passlib argon2id", argon2.using(type="ID", memory_cost=8192, rounds=2, parallelism=2).hash(password),
          "argon2id"),

@@ -69,6 +69,11 @@ import Testing
         (#"{"type": "password-crypt-des", "value": "abhfCpXqd4GrI"}"#, "crypt-des"),
         (#"{"type": "password-phpass-md5", "value": "$P$6IeePe.MR.PCieAQJ4.flMaj7gUBgk0"}"#, "phpass"),
         (#""$H$6WmBTo7yZZ9.RV3xEnr3SLiiWq1hPc1""#, "phpass"),
+        // Drupal 7's $S$ (hashlib, from password.inc's definition; passlib lacks it).
+        (
+            #"{"type": "password-phpass-sha512-truncated-55", "value": "$S$8AbCdEfGhhWda2HqmpQOrSzawYut8Tq3YKcvd7o4X4fATIQfwxt6"}"#,
+            "phpass"
+        ),
         (#""$argon2id$v=19$m=256,t=2,p=2$5Pzfe4+x1hoDQCjl3NubMw$0ZK2036oKtV/t2+oUuqDgQ""#, "argon2id"),
         (#""$scrypt$ln=10,r=8,p=1$pjQmpNSaE4JQag1hbG2ttQ$0H3UF3XxQ3YLFyP6jqHtBMu/lKrNPRJ3VwwBcJJk+jI""#, "scrypt"),
     ]

@@ -19,7 +19,7 @@ extension LegacyPasswordHash {
         case "1": return .crypt(try CryptHash(format: .md5, text: text))
         case "5": return .crypt(try CryptHash(format: .sha256, text: text))
         case "6": return .crypt(try CryptHash(format: .sha512, text: text))
-        case "P", "H": return .phpass(try PhpassHash(text: text))
+        case "P", "H", "S": return .phpass(try PhpassHash(text: text))
         default: return nil
         }
     }
