@@ -94,7 +94,8 @@ struct JanrainSource {
                 OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
                 OutboundHTTPHeader(name: "Accept", value: "application/json"),
             ],
-            body: Data(Self.form(parameters).utf8), connectTimeoutSeconds: 10, totalTimeoutSeconds: timeout,
+            body: Data(FormBody.encoded(parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).utf8),
+            connectTimeoutSeconds: 10, totalTimeoutSeconds: timeout,
             maxResponseBytes: 256 << 20, allowsPlainHTTP: true)
         var wait: UInt64 = 1
         var lastProblem = ""
@@ -142,14 +143,5 @@ struct JanrainSource {
     /// A filter's string literal: a quote is dropped (uuids and dates never hold one, and none may end the literal).
     private static func quoted(_ text: String) -> String {
         text.replacingOccurrences(of: "'", with: "")
-    }
-
-    private static func form(_ parameters: [String: String]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return parameters.sorted { $0.key < $1.key }.map { key, value in
-            let encoded = value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-            return "\(key)=\(encoded)"
-        }.joined(separator: "&")
     }
 }

@@ -24,7 +24,7 @@ public struct CurlProviderTransport: ProviderTransport {
         var body: Data?
         if call.method == .post {
             headers.append(OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"))
-            body = Data(call.form.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&").utf8)
+            body = Data(FormBody.encoded(call.form).utf8)
         }
         let request = OutboundHTTPRequest(
             method: call.method == .post ? .post : .get, url: call.url, headers: headers, body: body,
@@ -38,9 +38,4 @@ public struct CurlProviderTransport: ProviderTransport {
         }
     }
 
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
 }

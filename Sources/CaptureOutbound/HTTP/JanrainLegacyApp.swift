@@ -100,8 +100,7 @@ public struct JanrainLegacyApp: LegacyApp {
             OutboundHTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
         ]
         if authorized { headers.append(OutboundHTTPHeader(name: "Authorization", value: authorization)) }
-        let body = form.map { "\(CurlProviderTransport.encode($0.0))=\(CurlProviderTransport.encode($0.1))" }
-            .joined(separator: "&")
+        let body = FormBody.encoded(form)
         let request = OutboundHTTPRequest(
             method: .post, url: settings.base + path, headers: headers, body: Data(body.utf8),
             connectTimeoutSeconds: settings.resolvedConnectTimeout, totalTimeoutSeconds: settings.resolvedTimeout,

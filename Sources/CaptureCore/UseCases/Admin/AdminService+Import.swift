@@ -44,7 +44,7 @@ extension AdminService {
     /// - a stored `uuid` is updated when the record's `lastUpdated` is later than the stored one, and left as it is
     ///   otherwise (unchanged, or changed here since: the newer copy wins), so running an import again duplicates
     ///   nothing;
-    /// - its `profiles` become linked provider accounts when the provider is configured here (`ImportedProfiles`).
+    /// - its `profiles` become linked provider accounts, kept for providers not configured here yet (`ImportedProfiles`).
     /// A record that is refused is reported through `refused` (line order) and does not stop the others.
     public func importRecords(
         _ records: [ImportInput], options: ImportOptions, into summary: inout ImportSummary,
