@@ -17,6 +17,7 @@ public struct Capturectl: AsyncParsableCommand {
         subcommands: [
             TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, FlowsCommand.self,
             SchemaCommand.self, MailCommand.self, PurgeCommand.self, DatabaseCommand.self, MigrateCommand.self,
+            WebhookCommand.self,
         ])
 
     public init() {}

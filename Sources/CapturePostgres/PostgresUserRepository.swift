@@ -19,21 +19,32 @@ struct PostgresUserRepository: UserRepository {
     }
 
     func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User {
-        try await mappingDuplicates {
+        let client = ChangeOrigin.client
+        return try await mappingDuplicates {
             try await store.transaction { connection in
                 var stored = user
                 stored.number = try await Self.nextNumber(on: connection)
                 try await Self.insert(stored, on: connection)
                 try await Self.claimUniqueValues(of: stored, on: connection)
                 if let identity { try await PostgresIdentityRepository.link(identity, on: connection) }
+                try await PostgresWebhookRepository.raise(.created(stored), client: client, on: connection)
                 return stored
             }
         }
     }
 
     func update(_ user: User) async throws {
+        let client = ChangeOrigin.client
         try await mappingDuplicates {
             try await store.transaction { connection in
+                // The record as it was, for the webhooks' changed attributes: read only when a subscription listens.
+                let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+                var previous: User?
+                if !subscriptions.isEmpty {
+                    previous = try await connection.rows(
+                        "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(user.id) FOR UPDATE"
+                    ).first.map { try Self.record($0) }
+                }
                 try await connection.rows(
                     """
                     UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
@@ -44,6 +55,10 @@ struct PostgresUserRepository: UserRepository {
                     WHERE id = \(user.id)
                     """)
                 try await Self.claimUniqueValues(of: user, on: connection)
+                if let previous {
+                    try await PostgresWebhookRepository.raise(
+                        .updated(previous: previous, current: user), client: client, to: subscriptions, on: connection)
+                }
             }
         }
     }
@@ -98,8 +113,18 @@ struct PostgresUserRepository: UserRepository {
         // tokens, codes, identities, user_unique, passkeys, ceremonies and second_factors reference users ON DELETE
         // CASCADE.
         // In a transaction, so that this instance retires the user's kept token checks before it answers.
-        try await store.transaction { connection in
-            try await !connection.rows("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
+        let client = ChangeOrigin.client
+        return try await store.transaction { connection in
+            let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+            if !subscriptions.isEmpty,
+                let user = try await connection.rows(
+                    "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(id) FOR UPDATE"
+                ).first.map({ try Self.record($0) })
+            {
+                try await PostgresWebhookRepository.raise(
+                    .deleted(user, erased: false), client: client, to: subscriptions, on: connection)
+            }
+            return try await !connection.rows("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
         }
     }
 
@@ -119,7 +144,17 @@ struct PostgresUserRepository: UserRepository {
     }
 
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
-        try await store.transaction { connection in
+        let client = ChangeOrigin.client
+        return try await store.transaction { connection in
+            let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+            if !subscriptions.isEmpty,
+                let stored = try await connection.rows(
+                    "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(user.id) FOR UPDATE"
+                ).first.map({ try Self.record($0) })
+            {
+                try await PostgresWebhookRepository.raise(
+                    .deleted(stored, erased: true), client: client, to: subscriptions, on: connection)
+            }
             // As on SQLite: its messages, and those to its address that no longer wait.
             let waiting = [OutboxEntry.Status.pending.rawValue, OutboxEntry.Status.deferred.rawValue]
             try await connection.rows(
@@ -137,7 +172,8 @@ struct PostgresUserRepository: UserRepository {
     }
 
     func importBatch(_ users: [User]) async throws -> [Result<User, ImportConflict>] {
-        try await store.transaction { connection in
+        let client = ChangeOrigin.client
+        return try await store.transaction { connection in
             try await connection.lock("users.number")
             var outcomes = [Result<User, ImportConflict>?](repeating: nil, count: users.count)
             var renumber: [Int] = []
@@ -155,7 +191,12 @@ struct PostgresUserRepository: UserRepository {
             for index in renumber {
                 outcomes[index] = try await Self.imported(users[index], number: nil, on: connection)
             }
-            return outcomes.map { $0! }
+            let results = outcomes.map { $0! }
+            let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+            for case .success(let stored) in results {
+                try await PostgresWebhookRepository.raise(.created(stored), client: client, to: subscriptions, on: connection)
+            }
+            return results
         }
     }
 

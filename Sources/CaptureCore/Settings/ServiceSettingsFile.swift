@@ -66,6 +66,7 @@ struct ServiceSettingsFile: Decodable {
     var purgeIntervalMinutes: Double?
     var shutdownGraceSeconds: Double?
     var legacyJanrain: LegacyJanrainSettings?
+    var webhooks: WebhookSettings?
 }
 
 extension ServiceSettings {
@@ -164,6 +165,10 @@ extension ServiceSettings {
                 URL(fileURLWithPath: $0, relativeTo: base).standardizedFileURL.path
             }
             settings.legacyJanrain = legacy
+        }
+        if let webhooks = raw.webhooks {
+            if let found = webhooks.problem() { throw SettingsError(file: name, key: found.0, problem: found.1) }
+            settings.webhooks = webhooks
         }
         try settings.validate(file: name)
         return settings
