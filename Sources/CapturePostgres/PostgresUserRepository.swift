@@ -140,12 +140,16 @@ struct PostgresUserRepository: UserRepository {
     /// VACUUM makes the dead versions of the erased rows free space, and unreachable through SQL; it does not
     /// overwrite them, nor the server's WAL segments and backups (docs/privacy.md, "Erasure on disk").
     func scrubErased() async throws {
-        try await store.query("VACUUM users, user_unique, outbox, audit_log, codes, identities, passkeys, second_factors")
+        try await store.query(
+            "VACUUM users, user_unique, outbox, audit_log, codes, identities, passkeys, second_factors, webhook_events, webhook_attempts"
+        )
     }
 
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
         let client = ChangeOrigin.client
         return try await store.transaction { connection in
+            // As on SQLite: the user's delivered and failed events go, pending ones are still delivered.
+            try await connection.rows("DELETE FROM webhook_events WHERE user_id = \(user.id) AND status <> 'pending'")
             let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
             if !subscriptions.isEmpty,
                 let stored = try await connection.rows(

@@ -76,7 +76,9 @@ public enum WebhookEvents {
                         type: .entityUpdated, userID: current.id, data: data, changed: changed,
                         values: values(of: changed, in: current)))
             }
-            if previous.passwordHash != current.passwordHash, current.passwordHash != nil {
+            if previous.passwordHash != current.passwordHash, current.passwordHash != nil,
+                !isRehash(from: previous.passwordHash, to: current.passwordHash)
+            {
                 notices.append(Notice(type: .passwordChanged, userID: current.id, data: entity(current)))
             }
             if previous.email != current.email {
@@ -123,8 +125,21 @@ public enum WebhookEvents {
         }
         if previous.email != current.email { names.insert("email") }
         if previous.emailVerifiedAt != current.emailVerifiedAt { names.insert("emailVerified") }
-        if previous.passwordHash != current.passwordHash { names.insert("password") }
+        if previous.passwordHash != current.passwordHash, !isRehash(from: previous.passwordHash, to: current.passwordHash) {
+            names.insert("password")
+        }
         return names.sorted()
+    }
+
+    /// Whether a new hash looks like the sign-in's rehash of the same password rather than a new password: the old
+    /// one was an imported format (`$legacy$…`) or bcrypt at another cost. (A new password set while the old hash was
+    /// such a one is told as a rehash too: the one case this reading misses.)
+    static func isRehash(from old: String?, to new: String?) -> Bool {
+        guard let old, let new, new.hasPrefix("$2") else { return false }
+        if old.hasPrefix("$legacy$") { return true }
+        guard old.hasPrefix("$2") else { return false }
+        // "$2b$10$…": the version and the cost.
+        return Array(old.split(separator: "$").prefix(2)) != Array(new.split(separator: "$").prefix(2))
     }
 
     /// The new values of changed attributes, for subscriptions that ask: never the password.

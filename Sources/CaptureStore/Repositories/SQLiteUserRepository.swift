@@ -133,6 +133,9 @@ struct SQLiteUserRepository: UserRepository {
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
         let client = ChangeOrigin.client
         return try await writer.write { db in
+            // The user's events already delivered or given up go (a payload may hold values); pending ones, this
+            // erasure's among them, are still delivered.
+            try db.execute(sql: "DELETE FROM webhook_events WHERE userID = ? AND status <> 'pending'", arguments: [user.id])
             if let stored = try Self.user(id: user.id, in: db) {
                 try SQLiteWebhookRepository.raise(.deleted(stored, erased: true), client: client, in: db)
             }
