@@ -92,7 +92,10 @@ public enum WebhookEvents {
             }
             return notices
         case .audited(let action, let userID, let outcome, _):
-            guard let type = securityType(action), outcome == AuditEntry.success || type == .signInThrottled else {
+            // Refusals are told only for the sign-ins they are about; any other event only once it happened.
+            guard let type = securityType(action),
+                outcome == AuditEntry.success || type == .signInThrottled || type == .signInFailed
+            else {
                 return []
             }
             return [Notice(type: type, userID: userID, data: ["uuid": .string(userID), "entityType": "user"])]

@@ -47,6 +47,25 @@ import Testing
         #expect(events.allSatisfy { !$0.payload.contains("Laptop") && !$0.payload.contains("watched@") })
     }
 
+    @Test func aWrongPasswordForAnAccountIsToldAndOneForAnUnknownAddressIsNot() async throws {
+        let (world, subscription, user) = try await Self.world()
+        _ = try? await world.service.signIn.signIn(
+            FlowRequest(parameters: TestWorld.signIn(email: "watched@example.com", password: "wrong guess")))
+        _ = try? await world.service.signIn.signIn(
+            FlowRequest(parameters: TestWorld.signIn(email: "unknown@example.com", password: "wrong guess")))
+        // Written beside the reply: wait for it.
+        var types: [WebhookEventType] = []
+        for _ in 0..<100 {
+            types = try await Self.types(world, subscription)
+            if !types.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.types(world, subscription) == [.signInFailed])
+        let events = try await world.service.webhooks.events(WebhookEventQuery(subscriptionID: subscription.id))
+        #expect(events.filter { $0.type == .signInFailed }.map(\.userID) == [user.id])
+    }
+
     @Test func deactivationReactivationAndAPasswordChangeAreToldFromTheRecord() async throws {
         let (world, subscription, user) = try await Self.world()
         _ = try await world.service.admin.setDisabled(user.id, disabled: true)
