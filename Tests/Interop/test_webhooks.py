@@ -112,9 +112,9 @@ def test_changes_from_every_path_arrive_once_in_order_and_verified(instance, lis
         assert deliveries[0].payload["data"]["client_id"] == PUBLIC_CLIENT_ID
         for delivery in deliveries:
             assert PASSWORD not in delivery.body and "$2" not in delivery.body and token not in delivery.body
-        # The history names each attempt.
-        history = ctl(instance, "webhook", "event", deliveries[0].id)["items"]
-        assert history[0]["status"] == "delivered" and history[0]["history"][0]["status"] == 204
+        # The erasure took the user's events delivered by then out of the history; its own stays.
+        left = [e["type"] for e in ctl(instance, "webhook", "events", hook["id"]) if e["user"] == user]
+        assert "entityDeleted" in left, left
     finally:
         ctl(instance, "webhook", "remove", hook["id"])
 
@@ -130,6 +130,10 @@ def test_a_failing_listener_gets_every_event_once_it_works_again(instance, liste
         assert sorted(d.user for d in listener.received("/flaky")) == sorted(users)
         events = ctl(instance, "webhook", "events", hook["id"])
         assert all(e["status"] == "delivered" and e["attempts"] >= 2 for e in events), events
+        # The history names each attempt: the listener's 500s, then its 204.
+        history = ctl(instance, "webhook", "event", events[0]["id"])["items"][0]["history"]
+        assert [a["status"] for a in history][-1] == 204 and 500 in [a["status"] for a in history], history
+        assert all(a["milliseconds"] >= 0 for a in history) and history[0]["error"] == "HTTP 500"
     finally:
         ctl(instance, "webhook", "remove", hook["id"])
 
@@ -288,3 +292,35 @@ def test_two_instances_on_one_database_never_deliver_an_event_twice_at_once(list
         if other is not None:
             stop(other)
         made.close()
+
+
+def test_capturectl_over_the_admin_api_and_the_gauges(instance, listener):
+    key = ctl(instance, "admin-key", "add", "webhooks-remote")["key"]
+    env = dict(instance.env, CAPTURE_ADMIN_KEY=key)
+
+    def remote(*args):
+        done = subprocess.run([str(instance.capturectl_bin), *args, "--server", instance.base, "--json"],
+                              cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, "capturectl --server %s: %s %s" % (" ".join(args), done.stdout, done.stderr)
+        return json.loads(done.stdout)
+
+    added = remote("webhook", "add", "--title", "Remote %s" % uuidlib.uuid4().hex[:6], "--endpoint",
+                   listener.url("/remote"), "--event", "entityCreated")
+    listener.set("/remote", secrets=[added["secret"]])
+    try:
+        assert any(hook["id"] == added["id"] for hook in remote("webhook", "list"))
+        shown = remote("webhook", "show", added["id"])
+        assert "secret" not in shown and shown["title"] == added["title"]
+        user, _ = register(instance)
+        listener.wait_for(lambda: types_for(listener, "/remote", user) == ["entityCreated"])
+        assert remote("webhook", "events", added["id"])[0]["status"] == "delivered"
+        bad = subprocess.run([str(instance.capturectl_bin), "webhook", "add", "--title", "x" * 300, "--endpoint",
+                              "http://10.0.0.1/in", "--event", "entityCreated", "--server", instance.base],
+                             cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and "title" in bad.stderr, bad  # refused as a bad argument
+        metrics = httpx.get(instance.base + "/metrics", headers={"Authorization": "Bearer " + key},
+                            timeout=HTTP_TIMEOUT).text
+        assert "capture_webhook_events_pending" in metrics and "capture_webhook_oldest_pending_seconds" in metrics
+        assert 'capture_webhook_attempts_total{outcome="delivered"}' in metrics
+    finally:
+        remote("webhook", "remove", added["id"])

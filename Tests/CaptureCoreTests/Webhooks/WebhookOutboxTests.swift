@@ -144,6 +144,20 @@ import Testing
         }
     }
 
+    @Test func deliveredAndFailedEventsArePurgedPastTheRetentionAndPendingOnesStay() async throws {
+        let world = try await Self.world(schedule: [])
+        let (subscription, _) = try await Self.subscribe(world, [.entityCreated])
+        try await world.register("old@example.com")
+        try await world.register("kept@example.com")
+        let delivery = Self.delivery(world, ScriptedWebhookTransport([WebhookResponse(status: 500)]))
+        try await delivery.deliverDue()
+        #expect(try await Self.events(world, subscription).map(\.status) == [.failed, .failed])
+        try await world.register("waiting@example.com")
+        world.time.advance(by: 7 * 86400 + 1)
+        #expect(try await world.service.webhooks.purge() == 2)
+        #expect(try await Self.events(world, subscription).map(\.status) == [.pending])
+    }
+
     @Test func secretsAreStoredSealedAndShownOnlyOnce() async throws {
         let world = try await Self.world()
         let (subscription, secret) = try await Self.subscribe(world)
