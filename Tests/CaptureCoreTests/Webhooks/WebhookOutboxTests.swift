@@ -51,6 +51,34 @@ import Testing
         #expect(updated.members?["data"]?.members?["attributes"] == ["givenName"])
     }
 
+    @Test func anImportBatchRaisesEntityCreatedForTheRecordsItStoresOnly() async throws {
+        let world = try await Self.world()
+        let (subscription, _) = try await Self.subscribe(world, [.entityCreated])
+        let now = world.time.now()
+        let first = User(id: "00000000-0000-4000-8000-0000000000a1", email: "imp1@example.com", passwordHash: nil, createdAt: now)
+        let second = User(
+            id: "00000000-0000-4000-8000-0000000000a2", email: "imp2@example.com", passwordHash: nil, createdAt: now)
+        let clash = User(id: "00000000-0000-4000-8000-0000000000a3", email: "imp1@example.com", passwordHash: nil, createdAt: now)
+        let outcomes = try await world.service.store.users.importBatch([first, second, clash])
+        #expect(outcomes.map { (try? $0.get()) != nil } == [true, true, false])
+        let events = try await Self.events(world, subscription)
+        #expect(events.map(\.userID) == [first.id, second.id])
+    }
+
+    @Test func settingsReadTheWebhooksAndRefuseValuesOutOfRange() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("service.json")
+        try Data(#"{"webhooks": {"retrySchedule": [1, 2], "allowPlainHTTP": true, "retentionDays": 3}}"#.utf8).write(to: file)
+        let settings = try ServiceSettings.load(file: file)
+        #expect(settings.webhooks.retrySchedule == [1, 2] && settings.webhooks.allowPlainHTTP)
+        #expect(settings.webhooks.retentionDays == 3 && settings.webhooks.totalTimeoutSeconds == 15)
+        try Data(#"{"webhooks": {"retentionDays": 0}}"#.utf8).write(to: file)
+        #expect(throws: SettingsError.self) { try ServiceSettings.load(file: file) }
+        #expect(ServiceSettings().webhooks.retrySchedule == WebhookSettings.standardSchedule)
+    }
+
     @Test func eachUsersEventsAreClaimedInOrderOneAtATime() async throws {
         let world = try await Self.world()
         let (subscription, _) = try await Self.subscribe(world)
