@@ -37,27 +37,25 @@ struct PostgresUserRepository: UserRepository {
         let client = ChangeOrigin.client
         try await mappingDuplicates {
             try await store.transaction { connection in
-                // The record as it was, for the webhooks' changed attributes: read only when a subscription listens.
-                let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
-                var previous: User?
-                if !subscriptions.isEmpty {
-                    previous = try await connection.rows(
-                        "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(user.id) FOR UPDATE"
-                    ).first.map { try Self.record($0) }
-                }
-                try await connection.rows(
+                // One statement: the row as it was (for the webhooks' changed attributes) and whether any
+                // subscription listens come back with the update, so a write nobody listens to costs no round trip.
+                let before = try await connection.rows(
                     """
                     UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
                         profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
                         email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
                         updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
                         disabled_at = \(user.disabledAt), delete_requested_at = \(user.deleteRequestedAt)
-                    WHERE id = \(user.id)
-                    """)
+                    FROM (SELECT * FROM users WHERE id = \(user.id) FOR UPDATE) AS old
+                    WHERE users.id = old.id
+                    RETURNING \(unescaped: Self.columns(table: "old")),
+                        EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) AS listening
+                    """
+                ).first
                 try await Self.claimUniqueValues(of: user, on: connection)
-                if let previous {
+                if let before, try Columns(before)("listening", as: Bool.self) {
                     try await PostgresWebhookRepository.raise(
-                        .updated(previous: previous, current: user), client: client, to: subscriptions, on: connection)
+                        .updated(previous: try Self.record(before), current: user), client: client, on: connection)
                 }
             }
         }
