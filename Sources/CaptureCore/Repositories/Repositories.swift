@@ -20,6 +20,7 @@ public struct Repositories: Sendable {
     public let passkeys: any PasskeyRepository
     public let ceremonies: any CeremonyRepository
     public let secondFactors: any SecondFactorRepository
+    public let oidcGrants: any OIDCGrantRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
@@ -31,7 +32,8 @@ public struct Repositories: Sendable {
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
-        secondFactors: any SecondFactorRepository, isReady: @escaping @Sendable () async -> Bool
+        secondFactors: any SecondFactorRepository, oidcGrants: any OIDCGrantRepository,
+        isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
@@ -50,6 +52,7 @@ public struct Repositories: Sendable {
         self.passkeys = passkeys
         self.ceremonies = ceremonies
         self.secondFactors = secondFactors
+        self.oidcGrants = oidcGrants
         self.isReady = isReady
     }
 }

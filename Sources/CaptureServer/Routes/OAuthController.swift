@@ -9,6 +9,7 @@ struct OAuthController {
     let settings: ServiceSettings
     let tokens: TokenService
     let catalog: FlowCatalog
+    let oidc: OIDCService
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.post("/oauth/token", use: token)
@@ -25,15 +26,24 @@ struct OAuthController {
         case .refreshToken:
             let grant = try await tokens.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
-            return Reply.ok(grant.replyFields)
+            return Reply.ok(try await replyFields(of: grant, fromCode: false))
         case .authorizationCode:
             let grant = try await tokens.exchangeCode(
                 parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
                 clientID: clientID, clientSecret: secret)
-            return Reply.ok(grant.replyFields)
+            return Reply.ok(try await replyFields(of: grant, fromCode: true))
         case nil:
             throw CaptureError.unsupportedGrantType(type)
         }
+    }
+
+    /// RFC 6749 §5.1's members, with the granted `scope` and, for an OpenID Connect grant, its ID token (re-issued
+    /// on refresh without the nonce, OpenID Connect Core §12.2).
+    func replyFields(of grant: IssuedGrant, fromCode: Bool) async throws -> [String: JSONValue] {
+        var fields = grant.replyFields
+        if !grant.scope.isEmpty { fields["scope"] = .string(grant.scope) }
+        if let idToken = try await oidc.idToken(for: grant, fromCode: fromCode) { fields["id_token"] = .string(idToken) }
+        return fields
     }
 
     @Sendable func revoke(_ request: Request, context: CaptureRequestContext) async throws -> Response {
