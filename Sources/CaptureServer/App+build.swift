@@ -115,7 +115,7 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
     AccountDataController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
     AppAssociationController(settings: features.settings).addRoutes(to: problem)
     let oauthController = OAuthController(
-        settings: features.settings, tokens: features.tokens, catalog: features.catalog, oidc: features.oidc)
+        settings: features.settings, tokens: features.tokens, oidc: features.oidc)
     oauthController.addRoutes(to: oauth)
     OIDCController(oidc: features.oidc, signingKeys: features.signingKeys, settings: features.settings, oauth: oauthController)
         .addRoutes(to: oauth)
