@@ -128,6 +128,17 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // OpenID Connect's signing keys, sealed under the code key; one per algorithm and generation (as v25).
+        (
+            "p20-signing-keys",
+            [
+                """
+                CREATE TABLE signing_keys (
+                    kid text PRIMARY KEY, alg text NOT NULL, generation bigint NOT NULL, sealed_key text NOT NULL,
+                    created_at timestamptz NOT NULL, retire_at timestamptz, UNIQUE (alg, generation))
+                """
+            ]
+        ),
     ]
 
     private static let clientSettings = [

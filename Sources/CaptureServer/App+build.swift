@@ -115,6 +115,7 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
     AccountDataController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
     AppAssociationController(settings: features.settings).addRoutes(to: problem)
     OAuthController(settings: features.settings, tokens: features.tokens, catalog: features.catalog).addRoutes(to: oauth)
+    OIDCKeysController(signingKeys: features.signingKeys).addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
     VerifyController(settings: features.settings, tokens: features.tokens).addRoutes(to: group(.verify))
     try OpenAPIController(webFlows: features.settings.webFlowsDirectory).addRoutes(to: problem)

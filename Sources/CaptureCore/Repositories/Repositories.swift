@@ -20,6 +20,8 @@ public struct Repositories: Sendable {
     public let passkeys: any PasskeyRepository
     public let ceremonies: any CeremonyRepository
     public let secondFactors: any SecondFactorRepository
+    /// The service's JWS signing keys (OpenID Connect), sealed under the code key.
+    public let signingKeys: any SigningKeyRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
@@ -31,7 +33,8 @@ public struct Repositories: Sendable {
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
-        secondFactors: any SecondFactorRepository, isReady: @escaping @Sendable () async -> Bool
+        secondFactors: any SecondFactorRepository, signingKeys: any SigningKeyRepository,
+        isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
@@ -50,6 +53,7 @@ public struct Repositories: Sendable {
         self.passkeys = passkeys
         self.ceremonies = ceremonies
         self.secondFactors = secondFactors
+        self.signingKeys = signingKeys
         self.isReady = isReady
     }
 }

@@ -14,6 +14,9 @@ public struct ServiceSettings: Sendable, Equatable {
     public var appID = "capture-bridge"
     public var accessTokenLifeHours = 1.0
     public var refreshTokenLifeDays = 30.0
+    /// How long an OpenID Connect ID token is valid (its `exp`); a rotated signing key stays published this long
+    /// (and five minutes) after its replacement takes over (`SigningKeys`).
+    public var idTokenLifetimeSeconds = 3600
     public var bcryptCost = 12
     public var maxBodyBytes = 1_048_576
     /// Failed sign-ins per account and source (a device of the owner's, else an address) per window.

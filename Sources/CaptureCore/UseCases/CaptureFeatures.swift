@@ -44,6 +44,8 @@ public struct CaptureFeatures: Sendable {
     public let providerLinks: ProviderLinks
     /// Mints the service's tokens and identifiers (`TokenMinter`).
     public let minter: TokenMinter
+    /// The JWS signing keys of OpenID Connect (ID tokens) and the JWKS that publishes them.
+    public let signingKeys: SigningKeys
     /// The social sign-in providers that resolved at start-up.
     public var providers: SocialProviders { parts.social }
     /// The key codes are stored under.
@@ -96,6 +98,7 @@ public struct CaptureFeatures: Sendable {
         let time = parts.time, metrics = parts.metrics, codeKey = parts.codeKey, social = parts.social
         let minter = TokenMinter(random: parts.random)
         self.minter = minter
+        self.signingKeys = SigningKeys(store: store.signingKeys, codeKey: codeKey, time: time, settings: settings)
         let throttle = SignInThrottle(store: store.throttle, settings: settings)
         self.proxies = TrustedProxies(settings.trustedProxies, header: settings.proxyHeader) ?? .none
         self.metrics = metrics
