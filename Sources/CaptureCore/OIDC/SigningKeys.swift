@@ -74,7 +74,8 @@ public struct SigningKeys: Sendable {
         for algorithm in algorithms {
             let now = time.now()
             made.append(
-                try await store.rotate(to: try newKey(algorithm, at: now), retiringOthersAt: retirement(from: now), now: now))
+                try await store.rotate(
+                    to: try await newKey(algorithm, at: now), retiringOthersAt: retirement(from: now), now: now))
         }
         _ = try await keys(fresh: true)
         return made
@@ -88,7 +89,7 @@ public struct SigningKeys: Sendable {
         if let found = Self.newest(algorithm, in: try await keys(fresh: true)) { return try Self.usable(found) }
         // None yet: instances starting together each offer one; the database keeps the first, and all read it back.
         let now = time.now()
-        let offered = try newKey(algorithm, at: now)
+        let offered = try await newKey(algorithm, at: now)
         if try await !store.addFirst(offered), Self.newest(algorithm, in: try await keys(fresh: true)) == nil {
             // The algorithm has keys, all retiring (none is left active): a new one takes over.
             _ = try await store.rotate(to: offered, retiringOthersAt: retirement(from: now), now: now)
@@ -104,8 +105,10 @@ public struct SigningKeys: Sendable {
         now + TimeInterval(settings.idTokenLifetimeSeconds) + Self.retirementLeewaySeconds
     }
 
-    func newKey(_ algorithm: JWSAlgorithm, at now: Date) throws -> SigningKey {
-        let key = try PrivateSigningKey(new: algorithm)
+    /// A new key, made on the `HashingPool`: an RSA 2048 key takes from a tenth of a second to a second or more (the
+    /// search for primes), which must not hold an event loop.
+    func newKey(_ algorithm: JWSAlgorithm, at now: Date) async throws -> SigningKey {
+        let key = try await HashingPool.run { Result { try PrivateSigningKey(new: algorithm) } }.get()
         return SigningKey(
             kid: key.thumbprint, algorithm: algorithm, generation: 1, sealedKey: codeKey.seal(key.privateBytes),
             createdAt: now)
