@@ -128,9 +128,20 @@ enum PostgresMigrations {
                 """,
             ]
         ),
-        // What an OpenID Connect sign-in adds to its token chain (as v25).
+        // OpenID Connect's signing keys, sealed under the code key; one per algorithm and generation (as v25).
         (
-            "p20-oidc-grants",
+            "p20-signing-keys",
+            [
+                """
+                CREATE TABLE signing_keys (
+                    kid text PRIMARY KEY, alg text NOT NULL, generation bigint NOT NULL, sealed_key text NOT NULL,
+                    created_at timestamptz NOT NULL, retire_at timestamptz, UNIQUE (alg, generation))
+                """
+            ]
+        ),
+        // What an OpenID Connect sign-in adds to its token chain (as v26).
+        (
+            "p21-oidc-grants",
             [
                 """
                 CREATE TABLE oidc_grants (

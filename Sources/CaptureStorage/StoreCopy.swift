@@ -113,6 +113,12 @@ public enum StoreCopy {
                 ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),
             ]),
         StoredTable(
+            "signing_keys", orderedBy: ["kid"],
+            [
+                ("kid", .text), ("alg", .text), ("generation", .integer), ("sealedKey", .text), ("createdAt", .date),
+                ("retireAt", .date),
+            ]),
+        StoredTable(
             "audit_log", orderedBy: ["id"], generatedID: true,
             [
                 ("id", .integer), ("at", .date), ("actor", .text), ("action", .text), ("target", .text),

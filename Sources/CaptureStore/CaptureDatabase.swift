@@ -112,6 +112,7 @@ public enum CaptureDatabase {
             ceremonies: SQLiteCeremonyRepository(writer: named("ceremonies")),
             secondFactors: SQLiteSecondFactorRepository(writer: named("second_factors")),
             oidcGrants: SQLiteOIDCGrantRepository(writer: named("oidc_grants")),
+            signingKeys: SQLiteSigningKeyRepository(writer: named("signing_keys")),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

@@ -335,3 +335,26 @@ def test_userinfo_answers_rfc_6750_errors(provider):
     reply = provider.get("/oidc/userinfo", headers={"Authorization": "Bearer nope"})
     assert reply.status_code == 401 and 'error="invalid_token"' in reply.headers["www-authenticate"]
     assert provider.get("/oidc/userinfo").status_code == 401
+
+
+def test_a_key_rotation_while_tokens_are_live_breaks_nothing(provider):
+    """`capturectl keys rotate` mid-run: ID tokens signed before it still verify against the JWKS (the old key stays
+    published), refreshes and new sign-ins verify, and an old ID token still ends its session at logout."""
+    client = web_client(provider)
+    before = sign_in(provider, client, provider.base)
+    old_kid = header_of(before.token["id_token"])["kid"]
+    rotated = provider.instance.capturectl("keys", "rotate", "--json", timeout=60)
+    assert rotated.returncode == 0, rotated.stderr
+    document, keys = discover(provider, provider.base)
+    kids = {key["kid"] for key in provider.get(document["jwks_uri"]).json()["keys"]}
+    assert old_kid in kids and len(kids) >= 4, "the old key is published beside the new ones"
+    before.keys = keys
+    checked_id_token(before)
+    refreshed = client.refresh_token(document["token_endpoint"], refresh_token=before.token["refresh_token"])
+    checked_id_token(before, refreshed, nonce=False)
+    after = sign_in(provider, web_client(provider), provider.base)
+    checked_id_token(after)
+    logout = provider.get(document["end_session_endpoint"], params={
+        "id_token_hint": before.token["id_token"], "post_logout_redirect_uri": WEB_LOGGED_OUT})
+    assert logout.status_code == 302, logout.text
+    assert userinfo(document["userinfo_endpoint"], refreshed).status_code == 401

@@ -21,6 +21,8 @@ public struct Repositories: Sendable {
     public let ceremonies: any CeremonyRepository
     public let secondFactors: any SecondFactorRepository
     public let oidcGrants: any OIDCGrantRepository
+    /// The service's JWS signing keys (OpenID Connect), sealed under the code key.
+    public let signingKeys: any SigningKeyRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
@@ -33,6 +35,7 @@ public struct Repositories: Sendable {
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
         secondFactors: any SecondFactorRepository, oidcGrants: any OIDCGrantRepository,
+        signingKeys: any SigningKeyRepository,
         isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
@@ -53,6 +56,7 @@ public struct Repositories: Sendable {
         self.ceremonies = ceremonies
         self.secondFactors = secondFactors
         self.oidcGrants = oidcGrants
+        self.signingKeys = signingKeys
         self.isReady = isReady
     }
 }

@@ -44,8 +44,9 @@ public struct CaptureFeatures: Sendable {
     public let providerLinks: ProviderLinks
     /// Mints the service's tokens and identifiers (`TokenMinter`).
     public let minter: TokenMinter
-    /// The OpenID Connect provider, and the keys its ID tokens are signed with.
+    /// The OpenID Connect provider.
     public let oidc: OIDCService
+    /// The JWS signing keys of OpenID Connect (ID tokens) and the JWKS that publishes them.
     public let signingKeys: SigningKeys
     /// The social sign-in providers that resolved at start-up.
     public var providers: SocialProviders { parts.social }
@@ -129,7 +130,7 @@ public struct CaptureFeatures: Sendable {
         let stepUp = StepUpCheck(
             throttle: throttle, hasher: parts.hasher, decoyHash: parts.decoyHash, secondFactors: store.secondFactors,
             time: time, settings: settings, catalog: catalog, secondFactor: secondFactor, audit: audit)
-        let signingKeys = SigningKeys()
+        let signingKeys = SigningKeys(store: store.signingKeys, codeKey: codeKey, time: time, settings: settings)
         let oidcCodes = OIDCCodes(
             issuer: issuer, grants: store.oidcGrants, codeKey: codeKey, minter: minter, time: time, settings: settings)
         let steps = FlowSteps(

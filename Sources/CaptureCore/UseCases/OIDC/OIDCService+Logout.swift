@@ -60,7 +60,7 @@ extension OIDCService {
     func verifiedHint(_ hint: String) async throws -> (clientID: String, sessionID: String?, userID: String)? {
         guard let token = try? IDToken(compact: hint) else { return nil }
         do {
-            try token.verifySignature(with: try await signingKeys.published())
+            try token.verifySignature(with: try await signingKeys.published(knowing: token.keyID))
         } catch {
             return nil
         }
