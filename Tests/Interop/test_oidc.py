@@ -9,6 +9,7 @@ import base64
 import json
 import pathlib
 import sys
+import time
 import urllib.parse
 import uuid
 
@@ -194,6 +195,14 @@ def test_a_web_client_signs_in_reads_userinfo_refreshes_and_logs_out(provider):
     assert silent.status_code == 302 and silent.headers["location"].startswith(WEB_CALLBACK + "?code="), \
         silent.headers.get("location")
     assert provider.get(url).headers["location"].startswith(WEB_CALLBACK + "?error=login_required")
+    # A sign-in older than max_age, or prompt=login, goes to the page again despite the session.
+    for asked in ({"max_age": "0"}, {"prompt": "login"}):
+        fresh, _ = client.create_authorization_url(signed_in.document["authorization_endpoint"],
+                                                   code_verifier=generate_token(64), nonce="n", **asked)
+        if asked.get("max_age") == "0":
+            time.sleep(1.1)  # auth_time is in whole seconds
+        again = provider.get(fresh, cookies=signed_in.session)
+        assert urllib.parse.urlsplit(again.headers["location"]).path == "/flows/webViewSignIn", asked
 
     logout = provider.get(signed_in.document["end_session_endpoint"], cookies=signed_in.session, params={
         "id_token_hint": refreshed["id_token"], "post_logout_redirect_uri": WEB_LOGGED_OUT, "state": "s1"})
