@@ -226,8 +226,10 @@ def test_a_hanging_listener_does_not_slow_registrations(instance, listener):
         assert listener.hung.is_set(), "the hanging listener was being delivered to"
         print("\nregistrations per second: no listener %.2f, a listener that never answers %.2f" % (
             without, with_hanging))
-        # Within noise: bcrypt dominates a registration; the delivery runs beside, never on the request's path.
-        assert with_hanging > without * 0.7, (without, with_hanging)
+        # Within noise: bcrypt dominates a registration; the delivery runs beside, never on the request's path. On
+        # that path each registration would wait out the 2 s timeout (under 0.5 a second); this shared machine's
+        # noise is the margin.
+        assert with_hanging > without * 0.5, (without, with_hanging)
     finally:
         ctl(instance, "webhook", "remove", hook["id"])
 

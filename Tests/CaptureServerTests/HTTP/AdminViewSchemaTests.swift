@@ -43,7 +43,8 @@ import Testing
         expect(try Self.schema("AdminWebhookAttempt"), WebhookAttemptView.CodingKeys.self)
         expect(try Self.schema("AdminWebhookRedelivery"), WebhookRedeliveryView.CodingKeys.self)
         expect(try Self.schema("AuditEntry"), AuditEntryView.CodingKeys.self)
-        for list in ["AdminTokenList", "AdminUserList", "AdminClientList", "AuditEntryList"] {
+        expect(try Self.schema("AdminSigningKey"), SigningKeyView.CodingKeys.self)
+        for list in ["AdminTokenList", "AdminUserList", "AdminClientList", "AuditEntryList", "AdminSigningKeyList"] {
             expect(try Self.schema(list), AdminList<TokenView>.CodingKeys.self)
         }
         expect(try Self.schema("AdminRevoked"), RevocationView.CodingKeys.self)
@@ -64,7 +65,7 @@ import Testing
     @Test func eachListsItemsAreItsView() throws {
         for (list, item) in [
             ("AdminTokenList", "AdminToken"), ("AdminUserList", "AdminUser"), ("AdminClientList", "AdminClient"),
-            ("AuditEntryList", "AuditEntry"),
+            ("AuditEntryList", "AuditEntry"), ("AdminSigningKeyList", "AdminSigningKey"),
         ] {
             let items = try #require((try Self.schema(list)["properties"] as? [String: Any])?["items"] as? [String: Any])
             #expect((items["items"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/\(item)")
