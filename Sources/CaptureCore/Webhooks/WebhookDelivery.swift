@@ -44,9 +44,12 @@ public struct WebhookDelivery: Sendable {
                 while (try? await Task.sleep(for: poll)) != nil { signal.wake() }
             }
             var purged = Date.distantPast
-            await pass()
+            var counted = time.now()
+            await pass(recordingBacklog: true)
             for await _ in wakeUps {
-                await pass()
+                let counting = time.now().timeIntervalSince(counted) >= Self.backlogInterval
+                if counting { counted = time.now() }
+                await pass(recordingBacklog: counting)
                 // Delivered and failed events past the retention go, once an hour.
                 if time.now().timeIntervalSince(purged) > 3600 {
                     purged = time.now()
@@ -62,10 +65,13 @@ public struct WebhookDelivery: Sendable {
         }
     }
 
-    private func pass() async {
+    /// How often the gauges are read (a count over the kept events): not on every poll.
+    static let backlogInterval: TimeInterval = 15
+
+    private func pass(recordingBacklog: Bool) async {
         do {
             while try await deliverDue() == Self.batch, !Task.isCancelled {}
-            try await recordBacklog()
+            if recordingBacklog { try await recordBacklog() }
         } catch {
             logger.error("webhook delivery pass failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
