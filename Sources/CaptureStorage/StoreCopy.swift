@@ -101,6 +101,13 @@ public enum StoreCopy {
                 ("createdAt", .date),
             ]),
         StoredTable(
+            "oidc_grants", orderedBy: ["chainID"],
+            [
+                ("chainID", .text), ("issuer", .text), ("clientID", .text), ("userID", .text), ("scopes", .text),
+                ("nonce", .text), ("authTime", .date), ("methods", .text), ("acr", .text), ("sessionID", .text),
+                ("expiresAt", .date),
+            ]),
+        StoredTable(
             "admin_keys", orderedBy: ["id"],
             [
                 ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),

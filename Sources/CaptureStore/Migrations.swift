@@ -384,6 +384,22 @@ enum Migrations {
                 t.uniqueKey(["alg", "generation"])
             }
         }
+        migrator.registerMigration("v26-oidc-grants") { db in
+            // What an OpenID Connect sign-in adds to its token chain (`OIDCGrant`): ID tokens are made from it.
+            try db.create(table: "oidc_grants") { t in
+                t.primaryKey("chainID", .text)
+                t.column("issuer", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("userID", .text).notNull().references("users", onDelete: .cascade)
+                t.column("scopes", .text).notNull()
+                t.column("nonce", .text)
+                t.column("authTime", .datetime).notNull()
+                t.column("methods", .text).notNull()
+                t.column("acr", .text)
+                t.column("sessionID", .text).notNull().indexed()
+                t.column("expiresAt", .datetime).notNull().indexed()
+            }
+        }
         return migrator
     }
 }

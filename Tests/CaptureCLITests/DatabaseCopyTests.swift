@@ -62,6 +62,11 @@ import Testing
             userID: user.id, sealedSecret: "sealed", recoveryHashes: ["h1", "h2"], createdAt: world.time.now())
         factor.lastStep = 1
         try await service.store.secondFactors.save(factor)
+        try await service.store.oidcGrants.insert(
+            OIDCGrant(
+                chainID: "chain", issuer: "https://id.example", clientID: "demo-mobile-app", userID: user.id,
+                scopes: ["openid", "email"], nonce: "n", authTime: world.time.now(), methods: ["pwd"], acr: nil,
+                sessionID: "session", expiresAt: world.time.now() + 3600))
         // Signing keys: a first pair, rotated (one retiring, one active of each algorithm).
         _ = try await service.signingKeys.sign(["sub": "x"], algorithm: .rs256)
         _ = try await service.signingKeys.rotate()

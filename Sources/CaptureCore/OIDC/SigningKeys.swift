@@ -52,12 +52,14 @@ public struct SigningKeys: Sendable {
 
     /// The JWKS document `{"keys":[...]}` (kty, kid, use "sig", alg, n/e or crv/x/y), for the JWKS route.
     /// The first request makes a key of each algorithm (as the first `sign` would), so that a relying party that reads
-    /// the set before any token was issued already holds the key of its first one.
+    /// the set before any token was issued already holds the key of its first one. Read from the database each time
+    /// (relying parties keep the set for minutes): a key another instance just made is published here at once, before
+    /// this instance's signer, which reads again within `rereadSeconds`, takes it up.
     public func document() async throws -> JSONValue {
         for algorithm in JWSAlgorithm.allCases {
             if Self.newest(algorithm, in: try await keys()) == nil { _ = try await signer(algorithm) }
         }
-        let keys = Self.publishedKeys(try await keys(), at: time.now())
+        let keys = Self.publishedKeys(try await keys(fresh: true), at: time.now())
         return ["keys": .array(keys.compactMap { live in live.key.map { $0.publicJWK(kid: live.stored.kid) } })]
     }
 

@@ -101,6 +101,8 @@ public struct ServiceSettings: Sendable, Equatable {
     /// The Janrain app being replaced, asked at sign-in until its cutover (`LegacyJanrainSettings`); nil: never. Its
     /// client secret is read only where the server starts (`LegacyJanrainSecret`), so capturectl never needs it.
     public var legacyJanrain: LegacyJanrainSettings?
+    /// The OpenID Connect provider's claims, Hosted Login paths and browser sessions (`OpenIDConnectSettings`).
+    public var openIDConnect = OpenIDConnectSettings()
 
     public init() {}
 
@@ -116,6 +118,7 @@ public struct ServiceSettings: Sendable, Equatable {
 
     public var accessTokenLifetime: TimeInterval { accessTokenLifeHours * 3600 }
     public var refreshTokenLifetime: TimeInterval { refreshTokenLifeDays * 86400 }
+    public var idTokenLifetime: TimeInterval { TimeInterval(idTokenLifetimeSeconds) }
 }
 
 /// A client as written in settings (the demo client, and any an operator pins there).

@@ -67,6 +67,7 @@ struct ServiceSettingsFile: Decodable {
     var purgeIntervalMinutes: Double?
     var shutdownGraceSeconds: Double?
     var legacyJanrain: LegacyJanrainSettings?
+    var openIDConnect: OpenIDConnectSettings?
 }
 
 extension ServiceSettings {
@@ -167,6 +168,7 @@ extension ServiceSettings {
             }
             settings.legacyJanrain = legacy
         }
+        if let oidc = raw.openIDConnect { settings.openIDConnect = oidc }
         try settings.validate(file: name)
         return settings
     }
@@ -307,5 +309,6 @@ extension ServiceSettings {
         if let adminHost, adminHost.isEmpty { throw fail("adminHost", "must not be empty") }
         try validateOperations(file: file)
         if let (key, problem) = legacyJanrain?.problem() { throw fail("legacyJanrain.\(key)", problem) }
+        if let (key, problem) = openIDConnect.problem() { throw fail("openIDConnect.\(key)", problem) }
     }
 }
