@@ -9,8 +9,8 @@ import Testing
 @Suite struct DatabaseCopyTests {
     /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
     /// a confidential client and client settings, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
-    /// social sign-in under way, a passkey, a ceremony under way, a second factor, signing keys, and a webhook
-    /// subscription with an event and its attempt.
+    /// social sign-in under way, a passkey, a ceremony under way, a second factor, signing keys, an OpenID Connect
+    /// grant, and a webhook subscription with an event and its attempt.
     static func populated() async throws -> (TestWorld, IssuedGrant) {
         let world = try await TestWorld.current(backend: .sqlite)
         let service = world.service

@@ -2,20 +2,16 @@
 cryptography's keys: Tests/PythonSupport/soft_authenticator.py) as a native host's platform API would: adding one to a
 signed-in account, signing in with it (discoverable and address-first), and the attacks on each ceremony."""
 
-import base64
 import json
 import sys
-import urllib.parse
 import uuid
 
-import httpx
 import pytest
-from authlib.common.security import generate_token
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from conftest import PASSWORD, PUBLIC_CLIENT_ID, ROOT
 
 sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+from oidc_browser import PublicClientSignIn  # noqa: E402
 from soft_authenticator import SoftAuthenticator, unb64url  # noqa: E402
 
 FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US"}
@@ -200,20 +196,9 @@ def test_an_openid_connect_sign_in_with_a_passkey_names_the_key_in_amr(server):
     email, token = register_account(server)
     authenticator = SoftAuthenticator()
     assert add_passkey(server, token, authenticator)["stat"] == "ok"
-    callback, verifier = "com.example.capturebridge:/social", generate_token(64)
-    authorize = httpx.get(server.url("/oidc/authorize"), timeout=60, params={
-        "client_id": PUBLIC_CLIENT_ID, "redirect_uri": callback, "response_type": "code", "scope": "openid",
-        "code_challenge": create_s256_code_challenge(verifier), "code_challenge_method": "S256"})
-    page_url = authorize.headers["location"]
-    sealed = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(page_url).query))["oidc_request"]
-    reply, _ = sign_in(server, authenticator, response_type="code", redirect_uri=page_url, oidc_request=sealed)
-    assert reply["stat"] == "ok" and reply["redirect_to"].startswith(callback + "?code="), reply
-    code = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(reply["redirect_to"]).query))["code"]
-    tokens = server.post("/oauth/token", data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": callback, "client_id": PUBLIC_CLIENT_ID,
-        "code_verifier": verifier}).json()
-    payload = tokens["id_token"].split(".")[1]
-    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    browser = PublicClientSignIn(server.base, PUBLIC_CLIENT_ID, "com.example.capturebridge:/social")
+    reply, _ = sign_in(server, authenticator, **browser.page_fields())
+    assert reply["stat"] == "ok", reply
+    claims = browser.id_token_claims(reply["redirect_to"])
     # The software authenticator marks its credentials backup-eligible, as a synced passkey is.
-    assert claims["amr"] == ["swk"]
-    assert claims["sub"] == reply["capture_user"]["uuid"]
+    assert claims["amr"] == ["swk"] and claims["sub"] == reply["capture_user"]["uuid"]

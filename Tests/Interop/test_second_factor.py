@@ -2,18 +2,17 @@
 app would show them: set-up from the otpauth link, the password sign-in's 270 and its ticket, a code used once,
 recovery codes spent once, and turning it off."""
 
-import base64
-import json
+import sys
 import time
 import urllib.parse
 import uuid
 
-import httpx
 import pyotp
-from authlib.common.security import generate_token
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from conftest import PASSWORD, PUBLIC_CLIENT_ID
+from conftest import PASSWORD, PUBLIC_CLIENT_ID, ROOT
+
+sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+from oidc_browser import PublicClientSignIn  # noqa: E402
 
 FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US"}
 
@@ -110,24 +109,12 @@ def test_an_openid_connect_sign_in_finished_with_an_app_code_says_so_in_amr(serv
     """The OpenID Connect request sealed into the page's sign-in survives the second-factor step, and the ID token
     names both proofs (RFC 8176: pwd, otp, mfa)."""
     email, _, app, _ = account_with_authenticator(server)
-    callback, verifier = "com.example.capturebridge:/social", generate_token(64)
-    authorize = httpx.get(server.url("/oidc/authorize"), timeout=60, params={
-        "client_id": PUBLIC_CLIENT_ID, "redirect_uri": callback, "response_type": "code", "scope": "openid",
-        "nonce": "n2", "code_challenge": create_s256_code_challenge(verifier), "code_challenge_method": "S256"})
-    assert authorize.status_code == 302, authorize.text
-    page_url = authorize.headers["location"]
-    sealed = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(page_url).query))["oidc_request"]
+    browser = PublicClientSignIn(server.base, PUBLIC_CLIENT_ID, "com.example.capturebridge:/social", nonce="n2")
     first = call(server, "/oauth/auth_native_traditional", dict(
-        FLOW, form="signInForm", signInEmailAddress=email, currentPassword=PASSWORD, response_type="code",
-        redirect_uri=page_url, oidc_request=sealed))
+        FLOW, form="signInForm", signInEmailAddress=email, currentPassword=PASSWORD, **browser.page_fields()))
     assert first["code"] == 270, first
     done = call(server, "/oauth/auth_native_second_factor",
                 dict(FLOW, ticket=first["second_factor_ticket"], code=next_code(app)))
-    assert done["stat"] == "ok" and done["redirect_to"].startswith(callback + "?code="), done
-    code = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(done["redirect_to"]).query))["code"]
-    token = server.post("/oauth/token", data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": callback, "client_id": PUBLIC_CLIENT_ID,
-        "code_verifier": verifier}).json()
-    payload = token["id_token"].split(".")[1]
-    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert done["stat"] == "ok", done
+    claims = browser.id_token_claims(done["redirect_to"])
     assert claims["amr"] == ["pwd", "otp", "mfa"] and claims["nonce"] == "n2"

@@ -37,8 +37,8 @@ public struct Repositories: Sendable {
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
         secondFactors: any SecondFactorRepository, oidcGrants: any OIDCGrantRepository,
-        signingKeys: any SigningKeyRepository, webhooks: any WebhookRepository,
-        isReady: @escaping @Sendable () async -> Bool
+        signingKeys: any SigningKeyRepository,
+        webhooks: any WebhookRepository, isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
