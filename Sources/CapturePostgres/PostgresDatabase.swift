@@ -125,15 +125,13 @@ public final class PostgresDatabase: Sendable {
         let limit = Duration.seconds(location.connectTimeoutSeconds)
         do {
             // The whole opening, the server's first answers included: a listener that never answers is no server.
-            return try await within(limit) { [configuration] in
+            // Opened after the limit (the caller has gone on): nobody else would close it.
+            return try await within(limit, abandoned: { try? await $0.close() }) { [configuration] in
                 var pause = Duration.milliseconds(50)
                 while true {
                     do {
-                        let connection = try await PostgresConnection.connect(
+                        return try await PostgresConnection.connect(
                             configuration: configuration, id: 0, logger: PostgresStore.logger)
-                        // Opened after the limit (the caller has gone on): nobody else would close it.
-                        if Task.isCancelled { try? await connection.close() }
-                        return connection
                     } catch let error as PSQLError where error.serverInfo?[.sqlState] == tooManyConnections {
                         // The server (or the role) is at its connection limit: a slot frees as other clients close,
                         // so the attempt waits for one, within connect_timeout like any other wait for the server.
@@ -214,7 +212,10 @@ let tooManyConnections = "53300"
 
 /// `body`'s result, or `TimedOut` once `limit` has passed: `body` is then cancelled and left to end by itself (a
 /// statement the server never answers ends when its connection is closed), so the caller never waits past `limit`.
-func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+/// A result that arrives after the limit goes to `abandoned` (a connection opened too late is closed there).
+func within<T: Sendable>(
+    _ limit: Duration, abandoned: (@Sendable (T) async -> Void)? = nil, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let work = Task { try await body() }
     let answered = FirstAnswer()
     return try await withTaskCancellationHandler {
@@ -228,7 +229,11 @@ func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async
             Task {
                 let outcome = await work.result
                 timer.cancel()
-                if answered.claim() { continuation.resume(with: outcome) }
+                if answered.claim() {
+                    continuation.resume(with: outcome)
+                } else if case .success(let late) = outcome {
+                    await abandoned?(late)  // the caller timed out: what came too late is handed back
+                }
             }
         }
     } onCancel: {
