@@ -36,7 +36,7 @@ INTEROP_STORED = $(INTEROP) --ignore=Tests/Interop/test_schemathesis.py
 # and their versions); on SQLite, the rest. Every storage rule is in the Swift suite on both backends, and the cluster
 # test runs on PostgreSQL in every pass.
 POSTGRES_ONLY = bridge session account_lifecycle social_sign_in passkeys two_factor account_deletion sessions \
-	account_data terms janrain_trailhead_deletion janrain_hidden_fields
+	account_data terms janrain_trailhead_deletion janrain_hidden_fields oidc_sign_in
 WEBVIEW_STORED = $(WEBVIEW_RUN) $(foreach name,$(POSTGRES_ONLY),Tests/WebView/test_$(name).py)
 # The test bundle runs itself (as `swift test` runs it, Swift Testing only: there are no XCTest cases). `swift test`
 # would first compile every package manifest again whenever the environment differs from its last run, as it does in

@@ -9,13 +9,14 @@ public struct Capturectl: AsyncParsableCommand {
         abstract: "Administers capture-bridge: tokens, users, clients, flow definitions, the entity schema and the outbox.",
         discussion: """
             Works directly on the service's database (a SQLite file, safe while the service runs, or PostgreSQL), or with --server URL over
-            the admin API (key from CAPTURE_ADMIN_KEY): token, user (but import), client and audit commands work both
+            the admin API (key from CAPTURE_ADMIN_KEY): token, user (but import), client, keys and audit commands work both
             ways, with the same output and exit codes.
             Exit codes: 0 ok, 1 not found or refused, 2 usage error, 3 the database was migrated by a newer version.
             Every command takes --db (CAPTURE_DB), --settings (CAPTURE_SETTINGS), --server and --json.
             """,
         subcommands: [
-            TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, FlowsCommand.self,
+            TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, KeysCommand.self,
+            FlowsCommand.self,
             SchemaCommand.self, MailCommand.self, PurgeCommand.self, DatabaseCommand.self, MigrateCommand.self,
         ])
 

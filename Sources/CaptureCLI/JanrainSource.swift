@@ -1,3 +1,4 @@
+import CaptureCore
 import CaptureJSON
 import CaptureOutbound
 import Foundation

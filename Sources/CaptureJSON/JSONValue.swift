@@ -62,6 +62,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         if case .string(let value) = self { return value }
         return nil
     }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
 }
 
 /// Any object key, for decoding objects whose keys are not known in advance.

@@ -75,6 +75,8 @@ public final class PostgresDatabase: Sendable {
             passkeys: PostgresPasskeyRepository(store: named("passkeys")),
             ceremonies: PostgresCeremonyRepository(store: named("ceremonies")),
             secondFactors: PostgresSecondFactorRepository(store: named("second_factors")),
+            oidcGrants: PostgresOIDCGrantRepository(store: named("oidc_grants")),
+            signingKeys: PostgresSigningKeyRepository(store: named("signing_keys")),
             isReady: { [client] in
                 // A health check answers soon either way: a server that does not answer within 2 s is not ready.
                 let one = try? await within(.seconds(2)) {

@@ -128,6 +128,32 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // OpenID Connect's signing keys, sealed under the code key; one per algorithm and generation (as v25).
+        (
+            "p20-signing-keys",
+            [
+                """
+                CREATE TABLE signing_keys (
+                    kid text PRIMARY KEY, alg text NOT NULL, generation bigint NOT NULL, sealed_key text NOT NULL,
+                    created_at timestamptz NOT NULL, retire_at timestamptz, UNIQUE (alg, generation))
+                """
+            ]
+        ),
+        // What an OpenID Connect sign-in adds to its token chain (as v26).
+        (
+            "p21-oidc-grants",
+            [
+                """
+                CREATE TABLE oidc_grants (
+                    chain_id text PRIMARY KEY, issuer text NOT NULL, client_id text NOT NULL,
+                    user_id text NOT NULL REFERENCES users ON DELETE CASCADE, scopes text NOT NULL, nonce text,
+                    auth_time timestamptz NOT NULL, methods text NOT NULL, acr text, session_id text NOT NULL,
+                    expires_at timestamptz NOT NULL)
+                """,
+                "CREATE INDEX oidc_grants_by_session ON oidc_grants (session_id)",
+                "CREATE INDEX oidc_grants_by_expiry ON oidc_grants (expires_at)",
+            ]
+        ),
     ]
 
     private static let clientSettings = [

@@ -115,7 +115,11 @@ public func buildRouter(features: CaptureFeatures, servesAdmin: Bool = true) thr
     SessionsController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
     AccountDataController(privacy: features.privacy, settings: features.settings).addRoutes(to: capture)
     AppAssociationController(settings: features.settings).addRoutes(to: problem)
-    OAuthController(settings: features.settings, tokens: features.tokens, catalog: features.catalog).addRoutes(to: oauth)
+    let oauthController = OAuthController(
+        settings: features.settings, tokens: features.tokens, oidc: features.oidc)
+    oauthController.addRoutes(to: oauth)
+    OIDCController(oidc: features.oidc, signingKeys: features.signingKeys, settings: features.settings, oauth: oauthController)
+        .addRoutes(to: oauth)
     social.addEngageRoutes(to: group(.engage))
     VerifyController(settings: features.settings, tokens: features.tokens).addRoutes(to: group(.verify))
     try OpenAPIController(webFlows: features.settings.webFlowsDirectory).addRoutes(to: problem)

@@ -101,9 +101,22 @@ public enum StoreCopy {
                 ("createdAt", .date),
             ]),
         StoredTable(
+            "oidc_grants", orderedBy: ["chainID"],
+            [
+                ("chainID", .text), ("issuer", .text), ("clientID", .text), ("userID", .text), ("scopes", .text),
+                ("nonce", .text), ("authTime", .date), ("methods", .text), ("acr", .text), ("sessionID", .text),
+                ("expiresAt", .date),
+            ]),
+        StoredTable(
             "admin_keys", orderedBy: ["id"],
             [
                 ("id", .text), ("name", .text), ("secretHash", .text), ("createdAt", .date), ("revokedAt", .date),
+            ]),
+        StoredTable(
+            "signing_keys", orderedBy: ["kid"],
+            [
+                ("kid", .text), ("alg", .text), ("generation", .integer), ("sealedKey", .text), ("createdAt", .date),
+                ("retireAt", .date),
             ]),
         StoredTable(
             "audit_log", orderedBy: ["id"], generatedID: true,

@@ -111,6 +111,8 @@ public enum CaptureDatabase {
             passkeys: SQLitePasskeyRepository(writer: named("passkeys")),
             ceremonies: SQLiteCeremonyRepository(writer: named("ceremonies")),
             secondFactors: SQLiteSecondFactorRepository(writer: named("second_factors")),
+            oidcGrants: SQLiteOIDCGrantRepository(writer: named("oidc_grants")),
+            signingKeys: SQLiteSigningKeyRepository(writer: named("signing_keys")),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

@@ -371,6 +371,35 @@ enum Migrations {
                     UPDATE user_number_floor SET highest = MAX(highest, NEW.number); END
                     """)
         }
+        migrator.registerMigration("v25-signing-keys") { db in
+            // OpenID Connect's signing keys, sealed under the code key; one key per algorithm and generation, so
+            // instances making the first key or rotating at once agree on one (docs/adr/0068-oidc-signing-keys.md).
+            try db.create(table: "signing_keys", options: [.withoutRowID]) { t in
+                t.primaryKey("kid", .text)
+                t.column("alg", .text).notNull()
+                t.column("generation", .integer).notNull()
+                t.column("sealedKey", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("retireAt", .datetime)
+                t.uniqueKey(["alg", "generation"])
+            }
+        }
+        migrator.registerMigration("v26-oidc-grants") { db in
+            // What an OpenID Connect sign-in adds to its token chain (`OIDCGrant`): ID tokens are made from it.
+            try db.create(table: "oidc_grants") { t in
+                t.primaryKey("chainID", .text)
+                t.column("issuer", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("userID", .text).notNull().references("users", onDelete: .cascade)
+                t.column("scopes", .text).notNull()
+                t.column("nonce", .text)
+                t.column("authTime", .datetime).notNull()
+                t.column("methods", .text).notNull()
+                t.column("acr", .text)
+                t.column("sessionID", .text).notNull().indexed()
+                t.column("expiresAt", .datetime).notNull().indexed()
+            }
+        }
         return migrator
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct DatabaseCopyTests {
     /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
     /// a confidential client and client settings, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
-    /// social sign-in under way, a passkey, a ceremony under way and a second factor.
+    /// social sign-in under way, a passkey, a ceremony under way, a second factor and signing keys.
     static func populated() async throws -> (TestWorld, IssuedGrant) {
         let world = try await TestWorld.current(backend: .sqlite)
         let service = world.service
@@ -62,6 +62,14 @@ import Testing
             userID: user.id, sealedSecret: "sealed", recoveryHashes: ["h1", "h2"], createdAt: world.time.now())
         factor.lastStep = 1
         try await service.store.secondFactors.save(factor)
+        try await service.store.oidcGrants.insert(
+            OIDCGrant(
+                chainID: "chain", issuer: "https://id.example", clientID: "demo-mobile-app", userID: user.id,
+                scopes: ["openid", "email"], nonce: "n", authTime: world.time.now(), methods: ["pwd"], acr: nil,
+                sessionID: "session", expiresAt: world.time.now() + 3600))
+        // Signing keys: a first pair, rotated (one retiring, one active of each algorithm).
+        _ = try await service.signingKeys.sign(["sub": "x"], algorithm: .rs256)
+        _ = try await service.signingKeys.rotate()
         _ = rotated
         return (world, live)
     }
@@ -96,8 +104,10 @@ import Testing
         // after the copied ones), the reused chain stays revoked.
         let service = await CaptureFeatures.make(
             settings: world.service.settings, catalog: world.service.catalog, store: onPostgres.repositories,
-            time: world.time)
+            time: world.time, codeKey: world.service.codeKey)
         #expect(try await service.profile.entity(accessToken: live.accessToken).email == "other@example.com")
+        // Under the same code key the copy publishes the same signing keys.
+        #expect(try await service.signingKeys.document() == world.service.signingKeys.document())
         let next = try await service.tokens.refresh(
             refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
         let ids = try await onPostgres.repositories.tokens.list(TokenFilter(now: world.time.now())).compactMap(\.id)

@@ -34,7 +34,8 @@ import Testing
         let items = try #require(try result.json() as? [[String: Any]])
         #expect(
             items.compactMap { $0["what"] as? String } == [
-                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log", "accounts_erased",
+                "tokens", "codes", "social_logins", "throttle", "ceremonies", "oidc_grants", "mail_bodies", "audit_log",
+                "accounts_erased",
                 "provider_tokens_revoked",
             ])
         #expect(items.allSatisfy { $0["purged"] as? Int == 0 })

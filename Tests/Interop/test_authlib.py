@@ -49,20 +49,26 @@ def capture_api(server, path, fields, **kwargs):
 
 
 def sign_up_for_code(server, authorization_url, verifier):
-    """What the page at `authorization_url` does once the user fills in the registration form: the Capture API call
-    with response_type=code and the page's code_challenge. Returns (code, email)."""
+    """What a browser at `authorization_url` does: the authorization endpoint sends it to the sign-in page with the
+    checked request sealed (`oidc_request`); the page's registration call carries it, and the reply sends the browser
+    back to the client's redirect URI with the code. Returns (code, email)."""
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(authorization_url).query))
     assert query["code_challenge"] == create_s256_code_challenge(verifier)
+    to_page = httpx.get(authorization_url, timeout=HTTP_TIMEOUT)
+    assert to_page.status_code == 302, to_page.text[:500]
+    page_url = to_page.headers["location"]
+    page = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(page_url).query))
     email = "authlib-%s@example.com" % uuid.uuid4().hex[:12]
     reply = capture_api(server, "/oauth/register_native_traditional", {
-        "client_id": query["client_id"], "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
-        "response_type": query["response_type"], "redirect_uri": authorization_url,
-        "code_challenge": query["code_challenge"], "code_challenge_method": query["code_challenge_method"],
+        "client_id": page["client_id"], "flow": "webViewSignIn", "form": "registrationForm", "locale": "en-US",
+        "response_type": page["response_type"], "redirect_uri": page_url, "oidc_request": page["oidc_request"],
         "emailAddress": email, "displayName": "Authlib", "newPassword": PASSWORD, "newPasswordConfirm": PASSWORD,
     })
     assert reply["stat"] == "ok", reply
     assert "access_token" not in reply, "response_type=code hands out no token"
-    return reply["authorization_code"], email
+    back = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(reply["redirect_to"]).query))
+    assert back.get("state") == query.get("state")
+    return back["code"], email
 
 
 def signed_in(server, metadata):
@@ -88,14 +94,13 @@ def test_discovery_document_validates_and_names_this_service(server, metadata):
     assert {"authorization_code", "refresh_token"} <= set(metadata["grant_types_supported"])
     assert "code" in metadata["response_types_supported"]
     assert set(metadata["introspection_endpoint_auth_methods_supported"]) <= {"client_secret_basic", "client_secret_post"}
-    # The authorization endpoint is the sign-in page: it takes Authlib's authorization request as it builds it.
+    # The authorization endpoint takes Authlib's authorization request as it builds it and opens the sign-in page.
     client = public_client(server)
     url, state = client.create_authorization_url(metadata["authorization_endpoint"], code_verifier=generate_token(64))
-    page = httpx.get(url, timeout=HTTP_TIMEOUT)
+    page = httpx.get(url, timeout=HTTP_TIMEOUT, follow_redirects=True)
     assert page.status_code == 200, page.text[:500]
     assert page.headers["content-type"].startswith("text/html")
-    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
-    assert query["code_challenge"] in page.text, "the page binds the code it will hand out to Authlib's challenge"
+    assert urllib.parse.urlsplit(str(page.url)).path == SIGN_IN_PAGE
 
 
 def test_authorization_code_with_pkce_is_exchanged_once(server, metadata):

@@ -11,6 +11,7 @@ import pytest
 from conftest import PASSWORD, PUBLIC_CLIENT_ID, ROOT
 
 sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+from oidc_browser import PublicClientSignIn  # noqa: E402
 from soft_authenticator import SoftAuthenticator, unb64url  # noqa: E402
 
 FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US"}
@@ -187,3 +188,17 @@ def test_malformed_credentials_are_named_and_never_a_server_error(server):
         for path, fields in [("/passkey/register", {"access_token": token}), ("/oauth/auth_native_passkey", FLOW)]:
             reply = call(server, path, dict(fields, credential=credential))
             assert reply["stat"] == "error" and reply["code"] in (100, 200), (path, credential, reply)
+
+
+def test_an_openid_connect_sign_in_with_a_passkey_names_the_key_in_amr(server):
+    """A passkey sign-in for an OpenID Connect client (the sealed request carried by the page's call): the ID token's
+    amr is hwk for a key bound to its device, swk for one a platform syncs (the authenticator's backup-eligible flag)."""
+    email, token = register_account(server)
+    authenticator = SoftAuthenticator()
+    assert add_passkey(server, token, authenticator)["stat"] == "ok"
+    browser = PublicClientSignIn(server.base, PUBLIC_CLIENT_ID, "com.example.capturebridge:/social")
+    reply, _ = sign_in(server, authenticator, **browser.page_fields())
+    assert reply["stat"] == "ok", reply
+    claims = browser.id_token_claims(reply["redirect_to"])
+    # The software authenticator marks its credentials backup-eligible, as a synced passkey is.
+    assert claims["amr"] == ["swk"] and claims["sub"] == reply["capture_user"]["uuid"]

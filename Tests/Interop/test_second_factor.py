@@ -2,13 +2,17 @@
 app would show them: set-up from the otpauth link, the password sign-in's 270 and its ticket, a code used once,
 recovery codes spent once, and turning it off."""
 
+import sys
 import time
 import urllib.parse
 import uuid
 
 import pyotp
 
-from conftest import PASSWORD, PUBLIC_CLIENT_ID
+from conftest import PASSWORD, PUBLIC_CLIENT_ID, ROOT
+
+sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+from oidc_browser import PublicClientSignIn  # noqa: E402
 
 FLOW = {"client_id": PUBLIC_CLIENT_ID, "flow": "webViewSignIn", "locale": "en-US"}
 
@@ -99,3 +103,18 @@ def test_each_recovery_code_works_once_and_a_code_turns_the_factor_off(server):
     assert call(server, "/second_factor/disable", {"access_token": token, "code": "123"})["code"] == 210
     assert call(server, "/second_factor/disable", {"access_token": token, "code": codes[2]})["stat"] == "ok"
     assert password_sign_in(server, email)["stat"] == "ok"
+
+
+def test_an_openid_connect_sign_in_finished_with_an_app_code_says_so_in_amr(server):
+    """The OpenID Connect request sealed into the page's sign-in survives the second-factor step, and the ID token
+    names both proofs (RFC 8176: pwd, otp, mfa)."""
+    email, _, app, _ = account_with_authenticator(server)
+    browser = PublicClientSignIn(server.base, PUBLIC_CLIENT_ID, "com.example.capturebridge:/social", nonce="n2")
+    first = call(server, "/oauth/auth_native_traditional", dict(
+        FLOW, form="signInForm", signInEmailAddress=email, currentPassword=PASSWORD, **browser.page_fields()))
+    assert first["code"] == 270, first
+    done = call(server, "/oauth/auth_native_second_factor",
+                dict(FLOW, ticket=first["second_factor_ticket"], code=next_code(app)))
+    assert done["stat"] == "ok", done
+    claims = browser.id_token_claims(done["redirect_to"])
+    assert claims["amr"] == ["pwd", "otp", "mfa"] and claims["nonce"] == "n2"

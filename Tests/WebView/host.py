@@ -106,6 +106,10 @@ class Host:
         self.token_urls = []  # tokens from janrain:accessToken=<token>
         self.signals = []  # every janrain:eventsAvailable?… URI seen
         self.intercepted = []  # every janrain: URI cancelled
+        # As ASWebAuthenticationSession's callback scheme: navigations to these prefixes end the session and are kept
+        # (an OpenID Connect client's redirect URI).
+        self.callback_prefixes = []
+        self.callbacks = []
         self.drain_errors = []
         self.load_failures = []
         self._drains_in_flight = 0
@@ -154,6 +158,10 @@ class Host:
         ):
             return False
         uri = decision.get_navigation_action().get_request().get_uri() or ""
+        if any(uri.startswith(prefix) for prefix in self.callback_prefixes):
+            decision.ignore()
+            self.callbacks.append(uri)
+            return True
         if not uri.startswith("janrain:"):
             return False
         decision.ignore()

@@ -377,6 +377,7 @@
       response_type: capture.responseType,
       code_challenge: capture.codeChallenge,
       code_challenge_method: capture.codeChallenge ? capture.codeChallengeMethod : undefined,
+      oidc_request: capture.oidcRequest,
       form: formName
     };
   }

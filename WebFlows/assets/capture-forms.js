@@ -322,6 +322,11 @@
       return;
     }
     if (body.device_token) core.storageSet(core.STORAGE.device, body.device_token);
+    // An OpenID Connect client's sign-in: the browser goes back to the client with the code; the page keeps nothing.
+    if (body.redirect_to) {
+      window.location.assign(body.redirect_to);
+      return;
+    }
     // A sign-in that brought back a deleted account says so first (capture-account.js).
     widget.account.reactivated(transactionId, social, user);
     var code = body.authorization_code;

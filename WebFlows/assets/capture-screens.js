@@ -26,7 +26,8 @@
   var pageTitle = document.title;
   // The email address carried between the sign-in and code screens (never stored): changed through carryAddress
   // only, read through typedAddress (carriedAddress falls back to the signed-in user's).
-  var address = '';
+  // OpenID Connect's login_hint starts it, when it is an address.
+  var address = /^[^@\s]+@[^@\s]+$/.test(core.captureSettings().loginHint || '') ? core.captureSettings().loginHint : '';
 
   function carryAddress(value) {
     address = value || '';

@@ -28,5 +28,10 @@
   settings.bridge = settings.bridge || {};
   // The redirect flow returns to exactly this page; the fragment never reaches a server.
   settings.capture.redirectUri = String(window.location.href).split('#')[0];
+  // An OpenID Connect client's sign-in (docs/oidc.md): the sealed request /oidc/authorize checked, which every
+  // sign-in call carries, and the address the client already knows (login_hint).
+  var query = new window.URLSearchParams(window.location.search);
+  if (query.get('oidc_request')) settings.capture.oidcRequest = query.get('oidc_request');
+  if (query.get('login_hint')) settings.capture.loginHint = query.get('login_hint');
   janrain.settings = settings;
 })(window, document);

@@ -8,7 +8,7 @@ public enum AdminOperations {
         users, user, deleteUser, disableUser, enableUser, deactivateUser, reactivateUser, exportUser, resetFactors,
         signOutUser, passwordFormats, clearPasswords,
         clients, addClient, client, updateClient, removeClient, rotateClientSecret, revokeClientTokens,
-        audit,
+        audit, signingKeys, rotateSigningKeys,
     ]
 
     // MARK: tokens
@@ -241,6 +241,39 @@ public enum AdminOperations {
     ) { features, filter, _ in
         let entries = try await features.audit.auditLog(filter)
         return AdminList(items: entries.map(AuditEntryView.init), nextOffset: filter.page.next(after: entries.count))
+    }
+
+    // MARK: signing keys
+
+    /// Every stored signing key (OpenID Connect), never its private material.
+    public static let signingKeys = AdminOperation<AdminNothing, AdminList<SigningKeyView>>(
+        .get, "/keys", read: { _ in AdminNothing() }, write: { _ in AdminCall() }
+    ) { features, _, _ in
+        let now = features.time.now()
+        return AdminList(
+            items: try await features.signingKeys.list().map { SigningKeyView($0, now: now) }, nextOffset: nil)
+    }
+
+    /// A new key for the algorithm (`algorithm`: RS256 or ES256), or for both; the keys replaced stay published until
+    /// the ID tokens they signed expire. Answers the new keys.
+    public static let rotateSigningKeys = AdminOperation<[JWSAlgorithm], AdminList<SigningKeyView>>(
+        .post, "/keys/rotate", fields: ["algorithm"],
+        read: { call in
+            guard let name = try call.string("algorithm") else { return JWSAlgorithm.allCases }
+            guard let algorithm = JWSAlgorithm.named(name) else {
+                throw CaptureError.invalidArgument("algorithm", "must be RS256 or ES256")
+            }
+            return [algorithm]
+        },
+        write: { algorithms in
+            algorithms.count == 1 ? AdminCall(body: ["algorithm": .string(algorithms[0].rawValue)]) : AdminCall()
+        },
+        audit: { algorithms in ("keys.rotate", algorithms.map(\.rawValue).joined(separator: ",")) },
+        detail: { "new " + $0.items.map(\.kid).joined(separator: ",") }
+    ) { features, algorithms, _ in
+        let now = features.time.now()
+        return AdminList(
+            items: try await features.signingKeys.rotate(algorithms).map { SigningKeyView($0, now: now) }, nextOffset: nil)
     }
 
     /// A change of one user, named by the path, audited under `action` with the reference as its target.

@@ -12,8 +12,16 @@ public enum ClientSettingKey {
     /// The flow a client's pages use when they name none, and its version (Janrain's names; kept for the pages).
     public static let defaultFlowName = "default_flow_name"
     public static let defaultFlowVersion = "default_flow_version"
+    /// OpenID Connect client metadata (OpenID Connect Registration §2, RP-Initiated Logout §3.1): how the client's ID
+    /// tokens are signed (`RS256`, the default, or `ES256`), and where logout may send the browser (absolute URIs
+    /// separated by spaces, each compared exactly).
+    public static let idTokenAlgorithm = "id_token_signed_response_alg"
+    public static let postLogoutRedirectURIs = "post_logout_redirect_uris"
     /// The keys whose values the service reads itself.
-    public static let known: [String] = [siteName, verifyEmailURL, passwordRecoverURL, defaultFlowName, defaultFlowVersion]
+    public static let known: [String] = [
+        siteName, verifyEmailURL, passwordRecoverURL, defaultFlowName, defaultFlowVersion, idTokenAlgorithm,
+        postLogoutRedirectURIs,
+    ]
 }
 
 /// What a setting's key and value may be, checked on every path that writes one (service.json, `capturectl`, the
@@ -59,6 +67,12 @@ public enum ClientSettingRules {
             }
             return ExactURI(value) != nil && URLOrigin(value) != nil
                 ? nil : "'\(value)' must be an absolute http(s) URL without a fragment"
+        case ClientSettingKey.idTokenAlgorithm:
+            return JWSAlgorithm(rawValue: value) != nil ? nil : "must be RS256 or ES256"
+        case ClientSettingKey.postLogoutRedirectURIs:
+            let uris = value.split(separator: " ").map(String.init)
+            return uris.allSatisfy({ ExactURI($0) != nil || ClientRules.appReturnKey($0) != nil })
+                ? nil : "must be absolute URIs without fragments, separated by spaces"
         default:
             return nil
         }

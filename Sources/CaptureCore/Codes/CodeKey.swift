@@ -108,6 +108,20 @@ public struct CodeKey: Sendable {
         return Array(secret)
     }
 
+    /// Seals what a browser carries for the service (an OpenID Connect authorization request, a sign-in session):
+    /// as `seal(_:)`, under a key of its own for each `purpose`, so nothing sealed for one use opens as another.
+    func seal(_ bytes: [UInt8], purpose: String) -> String {
+        let box = try! AES.GCM.seal(bytes, using: SymmetricKey(data: derive("sealing: " + purpose, count: 32)))
+        return box.combined!.base64URLEncoded()
+    }
+
+    func unseal(_ sealed: String, purpose: String) -> [UInt8]? {
+        guard let data = Data(base64URLEncoded: sealed), let box = try? AES.GCM.SealedBox(combined: data),
+            let bytes = try? AES.GCM.open(box, using: SymmetricKey(data: derive("sealing: " + purpose, count: 32)))
+        else { return nil }
+        return Array(bytes)
+    }
+
     private var sealingKey: SymmetricKey {
         SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("capture-bridge sealing key".utf8), using: key))
     }

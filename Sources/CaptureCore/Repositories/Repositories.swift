@@ -20,6 +20,9 @@ public struct Repositories: Sendable {
     public let passkeys: any PasskeyRepository
     public let ceremonies: any CeremonyRepository
     public let secondFactors: any SecondFactorRepository
+    public let oidcGrants: any OIDCGrantRepository
+    /// The service's JWS signing keys (OpenID Connect), sealed under the code key.
+    public let signingKeys: any SigningKeyRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
@@ -31,7 +34,9 @@ public struct Repositories: Sendable {
         socialLogins: any SocialLoginRepository, identities: any IdentityRepository,
         providerRevocations: any ProviderRevocationRepository, audit: any AuditRepository,
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
-        secondFactors: any SecondFactorRepository, isReady: @escaping @Sendable () async -> Bool
+        secondFactors: any SecondFactorRepository, oidcGrants: any OIDCGrantRepository,
+        signingKeys: any SigningKeyRepository,
+        isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
@@ -50,6 +55,8 @@ public struct Repositories: Sendable {
         self.passkeys = passkeys
         self.ceremonies = ceremonies
         self.secondFactors = secondFactors
+        self.oidcGrants = oidcGrants
+        self.signingKeys = signingKeys
         self.isReady = isReady
     }
 }

@@ -14,6 +14,9 @@ public struct ServiceSettings: Sendable, Equatable {
     public var appID = "capture-bridge"
     public var accessTokenLifeHours = 1.0
     public var refreshTokenLifeDays = 30.0
+    /// How long an OpenID Connect ID token is valid (its `exp`); a rotated signing key stays published this long
+    /// (and five minutes) after its replacement takes over (`SigningKeys`).
+    public var idTokenLifetimeSeconds = 3600
     public var bcryptCost = 12
     public var maxBodyBytes = 1_048_576
     /// Failed sign-ins per account and source (a device of the owner's, else an address) per window.
@@ -98,6 +101,8 @@ public struct ServiceSettings: Sendable, Equatable {
     /// The Janrain app being replaced, asked at sign-in until its cutover (`LegacyJanrainSettings`); nil: never. Its
     /// client secret is read only where the server starts (`LegacyJanrainSecret`), so capturectl never needs it.
     public var legacyJanrain: LegacyJanrainSettings?
+    /// The OpenID Connect provider's claims, Hosted Login paths and browser sessions (`OpenIDConnectSettings`).
+    public var openIDConnect = OpenIDConnectSettings()
 
     public init() {}
 
@@ -113,6 +118,7 @@ public struct ServiceSettings: Sendable, Equatable {
 
     public var accessTokenLifetime: TimeInterval { accessTokenLifeHours * 3600 }
     public var refreshTokenLifetime: TimeInterval { refreshTokenLifeDays * 86400 }
+    public var idTokenLifetime: TimeInterval { TimeInterval(idTokenLifetimeSeconds) }
 }
 
 /// A client as written in settings (the demo client, and any an operator pins there).

@@ -10,6 +10,7 @@ struct ServiceSettingsFile: Decodable {
     var appId: String?
     var accessTokenLifeHours: Double?
     var refreshTokenLifeDays: Double?
+    var idTokenLifetimeSeconds: Int?
     var bcryptCost: Int?
     var maxBodyBytes: Int?
     var signInMaxFailures: Int?
@@ -66,6 +67,7 @@ struct ServiceSettingsFile: Decodable {
     var purgeIntervalMinutes: Double?
     var shutdownGraceSeconds: Double?
     var legacyJanrain: LegacyJanrainSettings?
+    var openIDConnect: OpenIDConnectSettings?
 }
 
 extension ServiceSettings {
@@ -82,6 +84,7 @@ extension ServiceSettings {
         if let appId = raw.appId { settings.appID = appId }
         if let hours = raw.accessTokenLifeHours { settings.accessTokenLifeHours = hours }
         if let days = raw.refreshTokenLifeDays { settings.refreshTokenLifeDays = days }
+        if let seconds = raw.idTokenLifetimeSeconds { settings.idTokenLifetimeSeconds = seconds }
         if let cost = raw.bcryptCost { settings.bcryptCost = cost }
         if let bytes = raw.maxBodyBytes { settings.maxBodyBytes = bytes }
         if let failures = raw.signInMaxFailures { settings.signInMaxFailures = failures }
@@ -165,6 +168,7 @@ extension ServiceSettings {
             }
             settings.legacyJanrain = legacy
         }
+        if let oidc = raw.openIDConnect { settings.openIDConnect = oidc }
         try settings.validate(file: name)
         return settings
     }
@@ -185,6 +189,9 @@ extension ServiceSettings {
             throw fail("accessTokenLifeHours", "must be above 0 and at most 720")
         }
         guard refreshTokenLifeDays > 0 else { throw fail("refreshTokenLifeDays", "must be above 0") }
+        guard (60...86400).contains(idTokenLifetimeSeconds) else {
+            throw fail("idTokenLifetimeSeconds", "must be between 60 and 86400, got \(idTokenLifetimeSeconds)")
+        }
         guard maxBodyBytes >= 1024 else { throw fail("maxBodyBytes", "must be at least 1024") }
         guard signInMaxFailures > 0 else { throw fail("signInMaxFailures", "must be above 0") }
         guard signInMaxFailuresPerAddress >= signInMaxFailures else {
@@ -302,5 +309,6 @@ extension ServiceSettings {
         if let adminHost, adminHost.isEmpty { throw fail("adminHost", "must not be empty") }
         try validateOperations(file: file)
         if let (key, problem) = legacyJanrain?.problem() { throw fail("legacyJanrain.\(key)", problem) }
+        if let (key, problem) = openIDConnect.problem() { throw fail("openIDConnect.\(key)", problem) }
     }
 }

@@ -26,7 +26,7 @@ public struct SocialProvider: Sendable {
     /// `client_secret_basic` (RFC 6749 §2.3.1: each part form-encoded first).
     var clientAuthorization: String? {
         guard let clientSecret, !postsSecret else { return nil }
-        let pair = "\(Self.formEncode(settings.clientId)):\(Self.formEncode(clientSecret))"
+        let pair = "\(FormBody.encode(settings.clientId)):\(FormBody.encode(clientSecret))"
         return "Basic " + Data(pair.utf8).base64EncodedString()
     }
 
@@ -35,12 +35,6 @@ public struct SocialProvider: Sendable {
     var clientCredentialsInBody: [(String, String)] {
         guard let clientSecret else { return [("client_id", settings.clientId)] }
         return postsSecret ? [("client_id", settings.clientId), ("client_secret", clientSecret)] : []
-    }
-
-    static func formEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     /// Resolves one provider: OpenID Connect discovery (OIDC Discovery §4: the document's `issuer` must be the

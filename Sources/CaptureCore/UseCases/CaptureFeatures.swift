@@ -44,6 +44,10 @@ public struct CaptureFeatures: Sendable {
     public let providerLinks: ProviderLinks
     /// Mints the service's tokens and identifiers (`TokenMinter`).
     public let minter: TokenMinter
+    /// The OpenID Connect provider.
+    public let oidc: OIDCService
+    /// The JWS signing keys of OpenID Connect (ID tokens) and the JWKS that publishes them.
+    public let signingKeys: SigningKeys
     /// The social sign-in providers that resolved at start-up.
     public var providers: SocialProviders { parts.social }
     /// The key codes are stored under.
@@ -126,9 +130,12 @@ public struct CaptureFeatures: Sendable {
         let stepUp = StepUpCheck(
             throttle: throttle, hasher: parts.hasher, decoyHash: parts.decoyHash, secondFactors: store.secondFactors,
             time: time, settings: settings, catalog: catalog, secondFactor: secondFactor, audit: audit)
+        let signingKeys = SigningKeys(store: store.signingKeys, codeKey: codeKey, time: time, settings: settings)
+        let oidcCodes = OIDCCodes(
+            issuer: issuer, grants: store.oidcGrants, codeKey: codeKey, minter: minter, time: time, settings: settings)
         let steps = FlowSteps(
             catalog: catalog, settings: settings, clientAccess: clientAccess, admission: admission,
-            provenAddress: provenAddress, terms: terms, issuer: issuer)
+            provenAddress: provenAddress, terms: terms, issuer: issuer, oidcCodes: oidcCodes)
         let addressChange = AddressChange(
             users: store.users, tokens: store.tokens, codes: store.codes, catalog: catalog, settings: settings, time: time,
             metrics: metrics, clientAccess: clientAccess, oneTimeCodes: oneTimeCodes, audit: audit)
@@ -226,8 +233,14 @@ public struct CaptureFeatures: Sendable {
         self.housekeeping = Housekeeping(
             tokens: store.tokens, throttleStore: store.throttle, codes: store.codes, outbox: store.outbox,
             socialLogins: store.socialLogins, providerRevocations: store.providerRevocations,
-            ceremonies: store.ceremonies, time: time, metrics: metrics, settings: settings, audit: audit,
-            removal: removal, revocations: revocations)
+            ceremonies: store.ceremonies, oidcGrants: store.oidcGrants, time: time, metrics: metrics, settings: settings,
+            audit: audit, removal: removal, revocations: revocations)
+        self.signingKeys = signingKeys
+        self.oidc = OIDCService(
+            clientAccess: clientAccess, clientSettings: clientSettingsAccess, grants: store.oidcGrants,
+            tokens: store.tokens, users: store.users, accessTokens: accessTokens, signingKeys: signingKeys,
+            codes: oidcCodes, claims: ClaimMapping(settings: settings.openIDConnect), catalog: catalog,
+            settings: settings, time: time, audit: audit)
     }
 
     /// Builds the features with bcrypt at the configured cost.

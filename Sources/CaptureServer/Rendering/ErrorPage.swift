@@ -10,6 +10,8 @@ enum ErrorPage {
     /// What went wrong, as the page names it (`errorPage.<kind>.*` in the catalogs) and the host hears it (`error`).
     enum Kind: String {
         case invalidLink, notFound, socialNotStarted, socialExpired, socialRefused, socialOtherBrowser, unavailable
+        /// Not an error: RP-initiated logout with nowhere to go back to.
+        case signedOut
     }
 
     /// A domain error on a page route: the service failing is a 500 ("try again later"), anything else a link

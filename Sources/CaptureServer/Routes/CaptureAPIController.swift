@@ -38,7 +38,7 @@ struct CaptureAPIController {
             let parameters = try await APIRequest.parameters(request, limit: limit, allowedInQuery: allowedInQuery)
             let result = try await useCase(
                 APIRequest.flowRequest(parameters, request, context: context, proxies: proxies))
-            return Reply.ok(try await Self.authFields(result, profile: profile))
+            return try await Self.authReply(result, profile: profile, settings: settings)
         }
     }
 
@@ -109,11 +109,22 @@ struct CaptureAPIController {
         }
     }
 
-    /// The success fields of sign-in and registration: tokens, a one-time code, or both.
+    /// The reply to a sign-in or registration: tokens, a one-time code, or both; for an OpenID Connect client's
+    /// sign-in, where the page sends the browser (`redirect_to`) and the browser session's cookie.
+    static func authReply(_ result: AuthResult, profile: ProfileService, settings: ServiceSettings) async throws -> Response {
+        var response = Reply.ok(try await authFields(result, profile: profile))
+        if let session = result.browserSession {
+            response.headers[.setCookie] = OIDCController.sessionCookie(
+                session, maxAge: Int(settings.openIDConnect.sessionLifetime), settings: settings)
+        }
+        return response
+    }
+
     static func authFields(_ result: AuthResult, profile: ProfileService) async throws -> [String: JSONValue] {
         var fields: [String: JSONValue] = [
             "is_new": .bool(result.isNew), "capture_user": try await profile.record(of: result.user),
         ]
+        if let redirect = result.authorizationRedirect { fields["redirect_to"] = .string(redirect) }
         if let grant = result.grant { fields.merge(grant.replyFields) { _, new in new } }
         if let code = result.authorizationCode { fields["authorization_code"] = .string(code) }
         if let signOut = result.signOutToken { fields["sign_out_token"] = .string(signOut) }

@@ -81,7 +81,7 @@ struct FactorsController {
         var flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
         flowRequest.fields = [:]
         let result = try await factors.signInWithPasskey(flowRequest, credential: parameters["credential"])
-        return Reply.ok(try await CaptureAPIController.authFields(result, profile: profile))
+        return try await CaptureAPIController.authReply(result, profile: profile, settings: settings)
     }
 
     @Sendable func factors(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -129,14 +129,14 @@ struct FactorsController {
         let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
         let result = try await signIn.completeSecondFactor(
             ticket: parameters["ticket"], code: parameters["code"], flowRequest)
-        return Reply.ok(try await CaptureAPIController.authFields(result, profile: profile))
+        return try await CaptureAPIController.authReply(result, profile: profile, settings: settings)
     }
 
     /// What a sign-in takes besides its credentials: the client, response type, PKCE, Janrain's refresh secret,
     /// `reactivate` (a sign-in that brings back an account its owner deleted) and `accept_documents`.
     static let signInParameters: Set<String> = [
         "client_secret", "redirect_uri", "response_type", "refresh_secret", "code_challenge", "code_challenge_method",
-        "device_token", "reactivate", "accept_documents",
+        "device_token", "reactivate", "accept_documents", "oidc_request",
     ]
 }
 

@@ -8,7 +8,7 @@ import Hummingbird
 struct OAuthController {
     let settings: ServiceSettings
     let tokens: TokenService
-    let catalog: FlowCatalog
+    let oidc: OIDCService
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
         router.post("/oauth/token", use: token)
@@ -25,15 +25,24 @@ struct OAuthController {
         case .refreshToken:
             let grant = try await tokens.refresh(
                 refreshToken: parameters["refresh_token"], clientID: clientID, clientSecret: secret)
-            return Reply.ok(grant.replyFields)
+            return Reply.ok(try await replyFields(of: grant, fromCode: false))
         case .authorizationCode:
             let grant = try await tokens.exchangeCode(
                 parameters["code"], redirectURI: parameters["redirect_uri"], codeVerifier: parameters["code_verifier"],
                 clientID: clientID, clientSecret: secret)
-            return Reply.ok(grant.replyFields)
+            return Reply.ok(try await replyFields(of: grant, fromCode: true))
         case nil:
             throw CaptureError.unsupportedGrantType(type)
         }
+    }
+
+    /// RFC 6749 §5.1's members, with the granted `scope` and, for an OpenID Connect grant, its ID token (re-issued
+    /// on refresh without the nonce, OpenID Connect Core §12.2).
+    func replyFields(of grant: IssuedGrant, fromCode: Bool) async throws -> [String: JSONValue] {
+        var fields = grant.replyFields
+        if !grant.scope.isEmpty { fields["scope"] = .string(grant.scope) }
+        if let idToken = try await oidc.idToken(for: grant, fromCode: fromCode) { fields["id_token"] = .string(idToken) }
+        return fields
     }
 
     @Sendable func revoke(_ request: Request, context: CaptureRequestContext) async throws -> Response {
@@ -50,33 +59,11 @@ struct OAuthController {
         return Reply.json(bytes: introspection?.encodedBytes ?? Introspection.inactive.encodedBytes())
     }
 
-    /// RFC 8414: what a standard OAuth library needs to find the endpoints. Only what works today is listed.
+    /// RFC 8414: the same document as OpenID Connect discovery's for the service's issuer (RFC 8414 §3 takes its
+    /// members), so an OAuth library and an OpenID Connect one find the same endpoints.
     @Sendable func metadata(_ request: Request, context: CaptureRequestContext) async throws -> Response {
-        let issuer = settings.resolvedPublicOrigin
-        let clientAuth: JSONValue = ["client_secret_basic", "client_secret_post"]
-        var fields: [String: JSONValue] = [
-            "issuer": .string(issuer),
-            "token_endpoint": .string(issuer + "/oauth/token"),
-            "revocation_endpoint": .string(issuer + "/oauth/revoke"),
-            "introspection_endpoint": .string(issuer + "/oauth/introspect"),
-            "response_types_supported": .array(ResponseType.allCases.map(\.rawValue).sorted().map(JSONValue.string)),
-            "grant_types_supported": .array(GrantType.allCases.map { .string($0.rawValue) }),
-            "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
-            "revocation_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
-            "introspection_endpoint_auth_methods_supported": clientAuth,
-        ]
-        // The authorization_code grant needs an authorization endpoint (RFC 8414 §2; Authlib's validate() refuses
-        // metadata without one): the sign-in page takes RFC 6749's request (client_id, response_type=code, PKCE) and
-        // hands the code to the host through the bridge (docs/adr/0035-interop-suite.md).
-        if let flow = catalog.flow(named: Self.authorizationFlow)?.name ?? catalog.pageFlows.first?.name {
-            fields["authorization_endpoint"] = .string(issuer + "/flows/" + flow)
-        }
-        return Reply.json(.object(fields))
+        Reply.json(oidc.discovery(.service(origin: settings.resolvedPublicOrigin)))
     }
-
-    /// The flow page listed as the authorization endpoint (docs/contract.md §2 requires it).
-    static let authorizationFlow = "webViewSignIn"
 
     /// HTTP Basic (RFC 6749 §2.3.1, form-encoded id and secret) or `client_id` [+ `client_secret`] in the body;
     /// using both is refused.

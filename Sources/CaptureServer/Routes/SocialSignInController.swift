@@ -38,11 +38,10 @@ struct SocialSignInController {
             let parameters = try QueryFields.read(request)
             let (url, state) = try await social.startSocialLogin(
                 SocialStart(parameters: parameters, provider: context.parameters.get("provider") ?? ""))
-            var response = Self.redirect(to: url, status: .found)
+            var response = Response.redirect(to: url, status: .found)
             // Binds the sign-in to this browser (RFC 6749 §10.12); sent back only to the callback.
-            let secure = settings.resolvedPublicOrigin.hasPrefix("https://") ? "; Secure" : ""
-            response.headers[.setCookie] =
-                "\(Self.cookie)=\(state); Path=\(SocialService.socialCallbackPath); Max-Age=600; HttpOnly; SameSite=Lax\(secure)"
+            response.headers[.setCookie] = Cookies.setting(
+                Self.cookie, state, path: SocialService.socialCallbackPath, maxAge: 600, settings: settings)
             return response
         } catch let error as CaptureError {
             // Nothing is redirected on a refusal: the page's address was not (yet) checked, or was refused.
@@ -55,13 +54,13 @@ struct SocialSignInController {
     @Sendable func callback(_ request: Request, context: CaptureRequestContext) async throws -> Response {
         let query = try QueryFields.read(request)
         let outcome = try await social.finishSocialLogin(
-            state: query["state"], browserState: Self.cookieValue(request.headers[values: .cookie]),
+            state: query["state"], browserState: Cookies.value(named: Self.cookie, in: request),
             code: query["code"], error: query["error"])
         var response: Response
         switch outcome {
         case .page(let url, let problem):
             if let problem { context.logger.info("social sign-in failed", metadata: ["reason": "\(problem)"]) }
-            response = Self.redirect(to: url, status: .seeOther)
+            response = Response.redirect(to: url, status: .seeOther)
         case .dead(let reason):
             let kind: ErrorPage.Kind =
                 switch reason {
@@ -71,29 +70,11 @@ struct SocialSignInController {
                 }
             response = ErrorPage.response(kind, status: .badRequest, messages: context.pageMessages(request))
         }
-        response.headers[.setCookie] =
-            "\(Self.cookie)=; Path=\(SocialService.socialCallbackPath); Max-Age=0; HttpOnly; SameSite=Lax"
+        response.headers[.setCookie] = Cookies.setting(
+            Self.cookie, "", path: SocialService.socialCallbackPath, maxAge: 0, settings: settings)
         return response
     }
 
     static let cookie = "capture_social_state"
 
-    static func cookieValue(_ headers: [String]) -> String? {
-        for header in headers {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == cookie { return parts[1] }
-            }
-        }
-        return nil
-    }
-
-    static func redirect(to url: String, status: HTTPResponse.Status) -> Response {
-        var headers = HTTPFields()
-        headers[.location] = url
-        headers[.cacheControl] = "no-store"
-        // The provider's page must not learn the one-time token from a Referer.
-        headers[.referrerPolicy] = "no-referrer"
-        return Response(status: status, headers: headers)
-    }
 }

@@ -18,6 +18,6 @@ struct TermsController {
             request, ["client_secret", "ticket", "accept_documents"], limit: settings.maxBodyBytes)
         let flowRequest = APIRequest.flowRequest(parameters, request, context: context, proxies: proxies)
         let result = try await signIn.acceptTerms(ticket: parameters["ticket"], flowRequest)
-        return Reply.ok(try await CaptureAPIController.authFields(result, profile: profile))
+        return try await CaptureAPIController.authReply(result, profile: profile, settings: settings)
     }
 }

@@ -23,7 +23,7 @@ enum APIRequest {
             guard !allowedInQuery.isEmpty else {
                 throw CaptureError.malformedRequest("query", "send parameters in the request body, not the URL")
             }
-            fromQuery = try FormBody.parse(Array(query.utf8))
+            fromQuery = try FormParser.parse(Array(query.utf8))
             if let refused = fromQuery.keys.sorted().first(where: { !allowedInQuery.contains($0) }) {
                 throw CaptureError.malformedRequest("query", "send '\(refused)' in the request body, not the URL")
             }
@@ -43,7 +43,7 @@ enum APIRequest {
         guard contentType.map(isForm) ?? (buffer.readableBytes == 0) else {
             throw CaptureError.unsupportedContentType(contentType ?? "(none)")
         }
-        let fromBody = try FormBody.parse(buffer.readableBytesView)
+        let fromBody = try FormParser.parse(buffer.readableBytesView)
         if let twice = fromQuery.keys.sorted().first(where: { fromBody[$0] != nil }) {
             throw CaptureError.malformedRequest(twice, "is both in the URL and in the body")
         }

@@ -70,7 +70,8 @@ import Testing
         #expect(report["audit_log"] == 1)
         #expect(
             report.items.map(\.name) == [
-                "tokens", "codes", "social_logins", "throttle", "ceremonies", "mail_bodies", "audit_log", "accounts_erased",
+                "tokens", "codes", "social_logins", "throttle", "ceremonies", "oidc_grants", "mail_bodies", "audit_log",
+                "accounts_erased",
                 "provider_tokens_revoked",
             ])
         #expect(try await count("ceremonies", in: world) == 1)

@@ -39,7 +39,8 @@ import Testing
         expect(try #require(linked["items"] as? [String: Any]), LinkedAccountView.CodingKeys.self)
         expect(try Self.schema("AdminClient"), ClientView.CodingKeys.self, optional: ["client_secret", "note"])
         expect(try Self.schema("AuditEntry"), AuditEntryView.CodingKeys.self)
-        for list in ["AdminTokenList", "AdminUserList", "AdminClientList", "AuditEntryList"] {
+        expect(try Self.schema("AdminSigningKey"), SigningKeyView.CodingKeys.self)
+        for list in ["AdminTokenList", "AdminUserList", "AdminClientList", "AuditEntryList", "AdminSigningKeyList"] {
             expect(try Self.schema(list), AdminList<TokenView>.CodingKeys.self)
         }
         expect(try Self.schema("AdminRevoked"), RevocationView.CodingKeys.self)
@@ -60,7 +61,7 @@ import Testing
     @Test func eachListsItemsAreItsView() throws {
         for (list, item) in [
             ("AdminTokenList", "AdminToken"), ("AdminUserList", "AdminUser"), ("AdminClientList", "AdminClient"),
-            ("AuditEntryList", "AuditEntry"),
+            ("AuditEntryList", "AuditEntry"), ("AdminSigningKeyList", "AdminSigningKey"),
         ] {
             let items = try #require((try Self.schema(list)["properties"] as? [String: Any])?["items"] as? [String: Any])
             #expect((items["items"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/\(item)")

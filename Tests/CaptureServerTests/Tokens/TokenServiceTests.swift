@@ -121,10 +121,12 @@ import Testing
             #expect(metadata["token_endpoint"] as? String == "http://127.0.0.1:8080/oauth/token")
             #expect(metadata["introspection_endpoint"] as? String == "http://127.0.0.1:8080/oauth/introspect")
             #expect(metadata["revocation_endpoint"] as? String == "http://127.0.0.1:8080/oauth/revoke")
-            #expect(metadata["response_types_supported"] as? [String] == ["code", "code_and_token", "token"])
+            #expect(metadata["response_types_supported"] as? [String] == ["code"])
             #expect(metadata["code_challenge_methods_supported"] as? [String] == ["S256"])
-            // RFC 8414 §2: the authorization_code grant needs one (Authlib's validate() refuses metadata without it).
-            #expect(metadata["authorization_endpoint"] as? String == "http://127.0.0.1:8080/flows/webViewSignIn")
+            // RFC 8414 §2: the authorization_code grant needs one (Authlib's validate() refuses metadata without it):
+            // the OpenID Connect authorization endpoint, in front of the sign-in page.
+            #expect(metadata["authorization_endpoint"] as? String == "http://127.0.0.1:8080/oidc/authorize")
+            #expect(metadata["jwks_uri"] as? String == "http://127.0.0.1:8080/oidc/jwks")
         }
     }
 }

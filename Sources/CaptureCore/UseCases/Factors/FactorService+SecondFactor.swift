@@ -89,6 +89,7 @@ extension FlowRequest {
             ("response_type", responseType), ("form", form), ("refresh_secret", refreshSecret),
             ("code_challenge", codeChallenge), ("code_challenge_method", codeChallengeMethod),
             ("code_verifier", codeVerifier), ("device_token", deviceToken), ("merge_token", mergeToken),
+            ("oidc_request", oidcRequest),
         ]
         for (name, value) in pairs { if let value { values[name] = value } }
         if reactivate { values["reactivate"] = "true" }

@@ -88,7 +88,7 @@ extension FactorService {
     /// is asked for.
     public func signInWithPasskey(_ request: FlowRequest, credential: String?) async throws -> AuthResult {
         try await metrics.countingSignIn(.passkey) {
-            let context = try await steps.context(of: request, takesForm: false)
+            var context = try await steps.context(of: request, takesForm: false)
             let response = try Self.credential(credential)
             let credentialID = Data(response.id).base64URLEncoded()
             let (challenge, ceremony) = try await takeCeremony(of: response, .passkeyGet)
@@ -128,6 +128,7 @@ extension FactorService {
             try admission.admit(user, reactivating: request.reactivate)
             user.lastLoginAt = now
             try await users.update(user)
+            context.syncedPasskey = passkey.backupEligible
             return try await steps.complete(
                 context, user: user, isNew: false, refreshSecret: request.refreshSecret, provider: "passkey",
                 locale: request.locale)

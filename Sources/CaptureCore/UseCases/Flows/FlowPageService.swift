@@ -10,6 +10,8 @@ public struct FlowPageQuery: Sendable, Hashable {
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
     public var appReturnURI: String?
+    /// The sealed OpenID Connect authorization request the page signs in for (`/oidc/authorize` sent the browser).
+    public var oidcRequest: String?
 
     public init(flow: String, query: [String: String], acceptLanguage: String?) {
         self.flow = flow
@@ -20,6 +22,7 @@ public struct FlowPageQuery: Sendable, Hashable {
         codeChallenge = query["code_challenge"]
         codeChallengeMethod = query["code_challenge_method"]
         appReturnURI = query["app_return_uri"].flatMap { $0.isEmpty ? nil : $0 }
+        oidcRequest = query["oidc_request"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
@@ -34,12 +37,14 @@ public struct FlowPageView: Sendable {
     /// Absolute: a flow's relative `tokenUrl` is resolved against the public origin.
     public let tokenURL: String
     public let appReturnURI: String?
+    /// The OpenID Connect client's request the page signs in for, checked.
+    public let authorization: AuthorizationRequest?
     /// The store's clients version `client` was read at: whatever is derived from this view may be kept under it.
     public let clientsVersion: Int64
 
     /// False when the link carries a per-request steps.value (a PKCE challenge, an app return URI): nothing derived from
     /// the view is worth keeping for another request.
-    public var isShared: Bool { codeChallenge == nil && appReturnURI == nil }
+    public var isShared: Bool { codeChallenge == nil && appReturnURI == nil && authorization == nil }
 }
 
 /// Why a flow page is not shown to this caller: a link that names no flow, or one this app may not open. The message
@@ -111,8 +116,17 @@ extension FlowPageService {
         guard client.responseTypes.contains(responseType) else {
             throw refuse("The app “\(clientID)” may not use response_type=\(responseType.rawValue).")
         }
+        // An OpenID Connect client's sign-in: /oidc/authorize checked the client, its redirect URI and PKCE; the page
+        // hands the code to that redirect URI, so it need not be one of the client's own pages.
+        var authorization: AuthorizationRequest?
+        if let sealed = query.oidcRequest {
+            guard responseType == .code, let opened = try? steps.oidcCodes.opened(sealed, clientID: client.clientID) else {
+                throw refuse("This sign-in link has expired or was changed. Go back to the app or site and start again.")
+            }
+            authorization = opened
+        }
         var codeChallenge: String?
-        if responseType == .code {
+        if responseType == .code, authorization == nil {
             do {
                 codeChallenge = try PKCE.checkedChallenge(
                     query.codeChallenge, method: query.codeChallengeMethod, required: !client.isConfidential)
@@ -121,7 +135,10 @@ extension FlowPageService {
             }
         }
         let origin = settings.resolvedPublicOrigin
-        guard ClientRules.matchRedirect(origin + "/flows/" + flow.name, allowed: client.redirectURIs, publicOrigin: origin) != nil
+        guard
+            authorization != nil
+                || ClientRules.matchRedirect(origin + "/flows/" + flow.name, allowed: client.redirectURIs, publicOrigin: origin)
+                    != nil
         else {
             throw refuse("The app “\(clientID)” does not list this page (/flows/\(flow.name)) among its redirect URIs.")
         }
@@ -139,6 +156,6 @@ extension FlowPageService {
         }
         return FlowPageView(
             flow: flow, client: client, locale: locale, responseType: responseType, codeChallenge: codeChallenge,
-            tokenURL: tokenURL, appReturnURI: query.appReturnURI, clientsVersion: version)
+            tokenURL: tokenURL, appReturnURI: query.appReturnURI, authorization: authorization, clientsVersion: version)
     }
 }

@@ -20,6 +20,8 @@ public struct FlowRequest: Sendable, Equatable {
         "current_password", "second_factor_code",
         // Ours: the documents the person accepts (`LegalTerms`), as `id:version` separated by spaces.
         "accept_documents",
+        // Ours: the sealed OpenID Connect authorization request the page signs in for (`AuthorizationRequest`).
+        "oidc_request",
     ]
 
     public var clientID: String?
@@ -51,6 +53,8 @@ public struct FlowRequest: Sendable, Equatable {
     public var reactivate: Bool
     /// `accept_documents`: the documents (`id:version`) the person accepts with this registration or sign-in.
     public var acceptDocuments: String?
+    /// `oidc_request`: the sealed OpenID Connect authorization request this sign-in completes.
+    public var oidcRequest: String?
     public var fields: [String: String]
     /// `current_password` and `second_factor_code`: what stands in for a recent sign-in on a sensitive change.
     public var stepUp: StepUpProof
@@ -78,6 +82,7 @@ public struct FlowRequest: Sendable, Equatable {
         deviceToken = parameters["device_token"]
         codeVerifier = parameters["code_verifier"].flatMap { $0.isEmpty ? nil : $0 }
         socialToken = parameters["token"]
+        oidcRequest = parameters["oidc_request"].flatMap { $0.isEmpty ? nil : $0 }
         mergeToken = parameters["merge_token"].flatMap { $0.isEmpty ? nil : $0 }
         thinRegistration = ["true", "1"].contains(parameters["thin_registration"]?.lowercased() ?? "")
         registrationForm = parameters["registration_form"].flatMap { $0.isEmpty ? nil : $0 }
@@ -96,6 +101,10 @@ public struct IssuedGrant: Sendable, Equatable {
     public var refreshToken: String
     public var expiresIn: Int
     public var tokenType = "Bearer"
+    /// The chain the tokens continue and its scope, when they were redeemed from a code or a refresh token (what an
+    /// OpenID Connect client's ID token is made from); not part of the reply.
+    public var chainID: String?
+    public var scope = ""
 
     /// RFC 6749 §5.1's token members: the one place a grant's reply is spelled, for `/oauth/token` and for the
     /// sign-in and registration replies that carry tokens.
@@ -119,6 +128,10 @@ public struct AuthResult: Sendable, Equatable {
     public var signOutToken: String?
     /// A new device token, when the caller asked for one and had none valid for this account.
     public var deviceToken: String?
+    /// A sign-in for an OpenID Connect client: where the browser goes now (the client's redirect URI with the code),
+    /// and the browser session to keep in its cookie (`BrowserSession`, sealed).
+    public var authorizationRedirect: String?
+    public var browserSession: String?
 }
 
 /// The client, flow and form a submission is about, after checking them.
@@ -140,4 +153,9 @@ struct FlowContext: Sendable {
     var resumable: [String: String] = [:]
     var locale: String?
     var acceptedDocuments: Set<String> = []
+    /// The OpenID Connect authorization request this sign-in completes (`oidc_request`): the code goes to its client.
+    var authorization: AuthorizationRequest?
+    /// How the person proved themselves beyond `provider` (`AuthenticationMethods`).
+    var secondFactorUsed = false
+    var syncedPasskey = false
 }

@@ -7,6 +7,7 @@ public struct FlowSteps: Sendable {
     let provenAddress: ProvenAddress
     let terms: TermsGate
     let issuer: TokenIssuer
+    let oidcCodes: OIDCCodes
 }
 
 extension FlowSteps {
@@ -28,14 +29,22 @@ extension FlowSteps {
         guard client.responseTypes.contains(responseType) else {
             throw CaptureError.invalidArgument("response_type", "'\(responseType.rawValue)' is not allowed for this client")
         }
-        try clientAccess.checkRedirect(request.redirectURI, for: client)
+        // An OpenID Connect client's sign-in goes to the redirect URI /oidc/authorize checked, not to the page's.
+        if request.oidcRequest == nil || !issuesTokens { try clientAccess.checkRedirect(request.redirectURI, for: client) }
         var context = FlowContext(client: client, flow: flow, form: form, responseType: responseType)
         context.reactivates = request.reactivate
         context.device = DeviceHint.describe(userAgent: request.userAgent)
         context.resumable = request.resumable
         context.locale = request.locale
         context.acceptedDocuments = LegalTerms.accepted(request.acceptDocuments)
-        if responseType.issuesCode && issuesTokens {
+        if let sealed = request.oidcRequest, issuesTokens {
+            // An OpenID Connect client's sign-in: its code, bound to what /oidc/authorize checked.
+            let authorization = try oidcCodes.opened(sealed, clientID: client.clientID)
+            context.authorization = authorization
+            context.responseType = .code
+            context.codeChallenge = authorization.codeChallenge
+            context.redirectURI = authorization.redirectURI
+        } else if responseType.issuesCode && issuesTokens {
             // A public client's code must be bound to a PKCE challenge, except with `code_and_token`: that reply hands
             // the caller the access and refresh tokens as well, so a code bound to the client alone exposes nothing
             // they do not. jump.ios and jump.android ask for `code_and_token` (never with PKCE) when the app wants a
@@ -68,6 +77,16 @@ extension FlowSteps {
             of: user, client: context.client, flow: context.flow, locale: locale, mailed: mailed)
         user = try await terms.agreeing(user, context: context, isNew: isNew, provider: provider)
         var result = AuthResult(user: user, isNew: isNew)
+        if let authorization = context.authorization {
+            let session = oidcCodes.newSession(
+                for: user,
+                methods: AuthenticationMethods.of(
+                    provider: provider, secondFactor: context.secondFactorUsed, syncedPasskey: context.syncedPasskey))
+            result.authorizationRedirect = try await oidcCodes.issue(
+                authorization, to: user, client: context.client, session: session)
+            result.browserSession = session.sealed(with: oidcCodes.codeKey)
+            return result
+        }
         if context.responseType.issuesTokens {
             result.grant = try await issuer.issueTokens(
                 for: user, client: context.client, refreshSecret: refreshSecret, provider: provider,

@@ -33,7 +33,8 @@ extension SignInService {
             var resumed = FlowRequest(
                 parameters: parameters, remoteAddress: request.remoteAddress, crossOrigin: request.crossOrigin)
             resumed.clientSecret = request.clientSecret
-            let context = try await steps.context(of: resumed, takesForm: provider == nil)
+            var context = try await steps.context(of: resumed, takesForm: provider == nil)
+            context.secondFactorUsed = true
             guard let provider else {
                 return try await finishPasswordSignIn(
                     user, context: context, request: resumed,

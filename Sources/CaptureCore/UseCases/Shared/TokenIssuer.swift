@@ -81,14 +81,14 @@ extension TokenIssuer {
     /// that chain is stored in the same write (see `signOutRecord`).
     func issueCode(
         for user: User, client: Client, redirectURI: String?, codeChallenge: String?, refreshSecret: String?,
-        device: String? = nil
+        device: String? = nil, scope: String = ""
     ) async throws -> IssuedCode {
         let code = mintToken()
         let now = time.now()
         var record = TokenRecord(
             kind: .code, hash: TokenMinter.key(code), userID: user.id, clientID: client.clientID,
-            chainID: minter.chainID(at: now), issuedAt: now, expiresAt: now + Self.authorizationCodeLifetime,
-            refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
+            chainID: minter.chainID(at: now), scope: scope, issuedAt: now,
+            expiresAt: now + Self.authorizationCodeLifetime, refreshSecret: refreshSecret.flatMap { $0.isEmpty ? nil : $0 })
         record.redirectURI = redirectURI
         record.codeChallenge = codeChallenge
         record.device = device
@@ -96,7 +96,7 @@ extension TokenIssuer {
         let records = [record, signOutRecord(signOut, joining: record)]
         try await tokens.insert(records)
         metrics.issued(records)
-        return IssuedCode(code: code, signOutToken: signOut)
+        return IssuedCode(code: code, signOutToken: signOut, chainID: record.chainID)
     }
 
 }

@@ -96,7 +96,7 @@ extension SocialService {
         let separator = provider.authorizationEndpoint.contains("?") ? "&" : "?"
         let url =
             provider.authorizationEndpoint + separator
-            + query.map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&")
+            + query.map { "\($0.0)=\(FormBody.encode($0.1))" }.joined(separator: "&")
         return (url, state)
     }
 
@@ -134,7 +134,7 @@ extension SocialService {
             .page(
                 login.returnURL + "#"
                     + (values + [("provider", provider.name)])
-                    .map { "\($0.0)=\(SocialProvider.formEncode($0.1))" }.joined(separator: "&"),
+                    .map { "\($0.0)=\(FormBody.encode($0.1))" }.joined(separator: "&"),
                 problem: problem)
         }
         if mismatch {

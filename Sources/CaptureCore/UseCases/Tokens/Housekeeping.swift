@@ -27,6 +27,7 @@ public struct Housekeeping: Sendable {
     let socialLogins: any SocialLoginRepository
     let providerRevocations: any ProviderRevocationRepository
     let ceremonies: any CeremonyRepository
+    let oidcGrants: any OIDCGrantRepository
     let time: any TimeSource
     let metrics: CaptureMetrics
     let settings: ServiceSettings
@@ -49,6 +50,7 @@ extension Housekeeping {
         report.add("social_logins", try await socialLogins.purge(expiredBefore: now - SocialLogin.retention))
         report.add("throttle", try await throttleStore.purge(expiredBefore: now))
         report.add("ceremonies", try await ceremonies.purge(expiredBefore: now))
+        report.add("oidc_grants", try await oidcGrants.purge(expiredBefore: now))
         // Without a relay the delivery loop never runs, so stale bodies are forgotten here too.
         let bodies = try await outbox.forgetBodies(at: now)
         if bodies > 0 { try await outbox.scrub() }

@@ -4,6 +4,7 @@ import Foundation
 struct IssuedCode: Sendable {
     var code: String
     var signOutToken: String
+    var chainID: String
 }
 
 extension TokenService {

@@ -28,13 +28,15 @@ extension TokenService {
     /// Marks a one-use token used and stores the next pair in its chain, in one transaction; a token used
     /// twice revokes everything issued from it.
     func redeem(_ token: String, kind: TokenKind, client: Client, reused: String, notUsable: String) async throws -> IssuedGrant {
-        let grant = issuer.mintGrant(for: client)
+        var grant = issuer.mintGrant(for: client)
         let outcome = try await tokens.redeem(
             hash: TokenMinter.key(token), kind: kind, now: time.now(), client: client.clientID, allowExpired: false,
             replacements: issuer.records(of: grant))
         switch outcome {
-        case .redeemed:
+        case .redeemed(let used):
             metrics.issued([.access, .refresh])
+            grant.chainID = used.chainID
+            grant.scope = used.scope
             return grant
         case .accountDisabled(let revoked):
             metrics.revoked(revoked, .accountDisabled)

@@ -5,7 +5,7 @@ import CaptureJSON
 /// refused with the parameter named, never guessed at. At most `maxParameters` parameters with names of at most
 /// `maxNameBytes` bytes: no endpoint takes more than about 20, and the cap keeps the work one bounded pass that
 /// stops at the first parameter too many.
-enum FormBody {
+enum FormParser {
     static let maxParameters = 64
     static let maxNameBytes = 64
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CaptureServer
 
-@Suite struct FormBodyTests {
+@Suite struct FormParserTests {
     @Test func aFormIsItsMediaTypeInAnyCaseWithParametersAndBlanksAround() {
         for form in [
             "application/x-www-form-urlencoded", "Application/X-WWW-Form-URLEncoded", " application/x-www-form-urlencoded\t",
@@ -21,37 +21,39 @@ import Testing
     }
 
     @Test func decodesPlusAndPercentEscapes() throws {
-        let parsed = try FormBody.parse(Array("a=1+2%2B3&b=%C3%A9&empty=&flag".utf8))
+        let parsed = try FormParser.parse(Array("a=1+2%2B3&b=%C3%A9&empty=&flag".utf8))
         #expect(parsed == ["a": "1 2+3", "b": "é", "empty": "", "flag": ""])
     }
 
     @Test func refusesTruncatedEscapes() {
         #expect(throws: CaptureError.malformedRequest("a", "malformed percent-encoding")) {
-            try FormBody.parse(Array("a=%4".utf8))
+            try FormParser.parse(Array("a=%4".utf8))
         }
     }
 
     @Test func atMost64ParametersAreRead() throws {
         let sixtyFour = (0..<64).map { "p\($0)=1" }.joined(separator: "&")
-        #expect(try FormBody.parse(Array(sixtyFour.utf8)).count == 64)
+        #expect(try FormParser.parse(Array(sixtyFour.utf8)).count == 64)
         // Empty segments are not parameters, so they do not count.
-        #expect(try FormBody.parse(Array(("&&" + sixtyFour + "&&").utf8)).count == 64)
+        #expect(try FormParser.parse(Array(("&&" + sixtyFour + "&&").utf8)).count == 64)
         #expect(throws: CaptureError.malformedRequest("body", "more than 64 parameters")) {
-            try FormBody.parse(Array((sixtyFour + "&p64=1").utf8))
+            try FormParser.parse(Array((sixtyFour + "&p64=1").utf8))
         }
     }
 
     @Test func theParameterLimitStopsParsingBeforeTheRestIsRead() {
         // The 65th parameter is refused before the broken escape after it is reached.
         let body = (0..<65).map { "p\($0)=1" }.joined(separator: "&") + "&bad=%zz"
-        #expect(throws: CaptureError.malformedRequest("body", "more than 64 parameters")) { try FormBody.parse(Array(body.utf8)) }
+        #expect(throws: CaptureError.malformedRequest("body", "more than 64 parameters")) {
+            try FormParser.parse(Array(body.utf8))
+        }
     }
 
     @Test func parameterNamesLongerThan64BytesAreRefused() throws {
         let name = String(repeating: "n", count: 64)
-        #expect(try FormBody.parse(Array("\(name)=1".utf8)) == [name: "1"])
+        #expect(try FormParser.parse(Array("\(name)=1".utf8)) == [name: "1"])
         #expect(throws: CaptureError.malformedRequest("body", "a parameter name is longer than 64 bytes")) {
-            try FormBody.parse(Array("\(name)n=1".utf8))
+            try FormParser.parse(Array("\(name)n=1".utf8))
         }
     }
 }
