@@ -58,6 +58,15 @@ if ! /usr/bin/python3 -c "import fido2.webauthn, pyotp" 2>/dev/null; then
   $sudo /usr/bin/python3 -m pip install -q --break-system-packages "fido2==2.2.1" "pyotp==2.12.1"
 fi
 
+# standardwebhooks (the Standard Webhooks reference library): the webhook listeners of Tests/Interop/test_webhooks.py
+# verify every delivery's signature with it, not with this service's own code.
+if ! /usr/bin/python3 -c "import standardwebhooks" 2>/dev/null; then
+  echo "Installing standardwebhooks from PyPI"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  $sudo /usr/bin/python3 -m pip install -q --break-system-packages "standardwebhooks==1.1.0"
+fi
+
 # schemathesis for Tests/Interop (OpenAPI conformance of the live service). It needs pytest >= 8.4, newer than Debian's
 # python3-pytest that the web-view suite runs on, so it goes into a directory of its own (not the system site-packages,
 # which other checkouts on the machine share); the test runs it with that directory on PYTHONPATH.

@@ -18,6 +18,7 @@ public struct Capturectl: AsyncParsableCommand {
             TokenCommand.self, UserCommand.self, ClientCommand.self, AuditCommand.self, AdminKeyCommand.self, KeysCommand.self,
             FlowsCommand.self,
             SchemaCommand.self, MailCommand.self, PurgeCommand.self, DatabaseCommand.self, MigrateCommand.self,
+            WebhookCommand.self,
         ])
 
     public init() {}

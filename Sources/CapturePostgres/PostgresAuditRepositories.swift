@@ -7,11 +7,28 @@ struct PostgresAuditRepository: AuditRepository {
     let store: PostgresStore
 
     func append(_ entry: AuditEntry) async throws {
-        try await store.query(
-            """
+        let insert: PostgresQuery = """
             INSERT INTO audit_log (at, actor, action, target, outcome, detail)
             VALUES (\(entry.at), \(entry.actor), \(entry.action), \(entry.target), \(entry.outcome), \(entry.detail))
-            """)
+            """
+        guard WebhookEvents.securityType(entry.action) != nil else {
+            _ = try await store.query(insert)
+            return
+        }
+        // A security event the webhooks tell, about the user the row names (by id, or by address), with the row.
+        let client = ChangeOrigin.client
+        try await store.transaction { connection in
+            try await connection.rows(insert)
+            var userID: String? = entry.target
+            if entry.target.contains("@") {
+                userID = try await connection.rows("SELECT id FROM users WHERE lower(email) = lower(\(entry.target))")
+                    .first.map { try Columns($0)("id", as: String.self) }
+            }
+            guard let userID else { return }
+            try await PostgresWebhookRepository.raise(
+                .audited(action: entry.action, userID: userID, outcome: entry.outcome, detail: entry.detail),
+                client: client, on: connection)
+        }
     }
 
     func list(_ filter: AuditFilter) async throws -> [AuditEntry] {

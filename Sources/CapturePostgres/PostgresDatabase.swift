@@ -77,6 +77,7 @@ public final class PostgresDatabase: Sendable {
             secondFactors: PostgresSecondFactorRepository(store: named("second_factors")),
             oidcGrants: PostgresOIDCGrantRepository(store: named("oidc_grants")),
             signingKeys: PostgresSigningKeyRepository(store: named("signing_keys")),
+            webhooks: PostgresWebhookRepository(store: named("webhooks")),
             isReady: { [client] in
                 // A health check answers soon either way: a server that does not answer within 2 s is not ready.
                 let one = try? await within(.seconds(2)) {

@@ -154,6 +154,37 @@ enum PostgresMigrations {
                 "CREATE INDEX oidc_grants_by_expiry ON oidc_grants (expires_at)",
             ]
         ),
+        // Webhook subscriptions, their events' outbox and each attempt (as v27, docs/adr/0071-webhooks.md).
+        ("p22-webhooks", webhooks),
+    ]
+
+    private static let webhooks = [
+        """
+        CREATE TABLE webhook_subscriptions (
+            id text PRIMARY KEY, title text NOT NULL UNIQUE, endpoint text NOT NULL, events text NOT NULL,
+            clients text NOT NULL, attributes text NOT NULL, include_values boolean NOT NULL, enabled boolean NOT NULL,
+            disabled_reason text, signing text NOT NULL, sealed_secret text NOT NULL, sealed_previous_secret text,
+            previous_secret_expires_at timestamptz, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)
+        """,
+        """
+        CREATE TABLE webhook_events (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, message_id text NOT NULL,
+            subscription_id text NOT NULL REFERENCES webhook_subscriptions ON DELETE CASCADE, type text NOT NULL,
+            user_id text, payload text NOT NULL, status text NOT NULL, attempts integer NOT NULL,
+            next_attempt_at timestamptz NOT NULL, created_at timestamptz NOT NULL, delivered_at timestamptz,
+            last_error text)
+        """,
+        "CREATE INDEX webhook_events_waiting ON webhook_events (next_attempt_at) WHERE status = 'pending'",
+        "CREATE INDEX webhook_events_by_user ON webhook_events (subscription_id, user_id, id)",
+        "CREATE INDEX webhook_events_by_message ON webhook_events (message_id)",
+        "CREATE INDEX webhook_events_by_creation ON webhook_events (created_at)",
+        """
+        CREATE TABLE webhook_attempts (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            event_id bigint NOT NULL REFERENCES webhook_events ON DELETE CASCADE, at timestamptz NOT NULL,
+            status integer, milliseconds integer NOT NULL, error text)
+        """,
+        "CREATE INDEX webhook_attempts_by_event ON webhook_attempts (event_id)",
     ]
 
     private static let clientSettings = [

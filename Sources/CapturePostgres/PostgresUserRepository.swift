@@ -19,31 +19,44 @@ struct PostgresUserRepository: UserRepository {
     }
 
     func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User {
-        try await mappingDuplicates {
+        let client = ChangeOrigin.client
+        return try await mappingDuplicates {
             try await store.transaction { connection in
                 var stored = user
                 stored.number = try await Self.nextNumber(on: connection)
                 try await Self.insert(stored, on: connection)
                 try await Self.claimUniqueValues(of: stored, on: connection)
                 if let identity { try await PostgresIdentityRepository.link(identity, on: connection) }
+                try await PostgresWebhookRepository.raise(.created(stored), client: client, on: connection)
                 return stored
             }
         }
     }
 
     func update(_ user: User) async throws {
+        let client = ChangeOrigin.client
         try await mappingDuplicates {
             try await store.transaction { connection in
-                try await connection.rows(
+                // One statement: the row as it was (for the webhooks' changed attributes) and whether any
+                // subscription listens come back with the update, so a write nobody listens to costs no round trip.
+                let before = try await connection.rows(
                     """
                     UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
                         profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
                         email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
                         updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
                         disabled_at = \(user.disabledAt), delete_requested_at = \(user.deleteRequestedAt)
-                    WHERE id = \(user.id)
-                    """)
+                    FROM (SELECT * FROM users WHERE id = \(user.id) FOR UPDATE) AS old
+                    WHERE users.id = old.id
+                    RETURNING \(unescaped: Self.columns(table: "old")),
+                        EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) AS listening
+                    """
+                ).first
                 try await Self.claimUniqueValues(of: user, on: connection)
+                if let before, try Columns(before)("listening", as: Bool.self) {
+                    try await PostgresWebhookRepository.raise(
+                        .updated(previous: try Self.record(before), current: user), client: client, on: connection)
+                }
             }
         }
     }
@@ -98,8 +111,18 @@ struct PostgresUserRepository: UserRepository {
         // tokens, codes, identities, user_unique, passkeys, ceremonies and second_factors reference users ON DELETE
         // CASCADE.
         // In a transaction, so that this instance retires the user's kept token checks before it answers.
-        try await store.transaction { connection in
-            try await !connection.rows("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
+        let client = ChangeOrigin.client
+        return try await store.transaction { connection in
+            let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+            if !subscriptions.isEmpty,
+                let user = try await connection.rows(
+                    "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(id) FOR UPDATE"
+                ).first.map({ try Self.record($0) })
+            {
+                try await PostgresWebhookRepository.raise(
+                    .deleted(user, erased: false), client: client, to: subscriptions, on: connection)
+            }
+            return try await !connection.rows("DELETE FROM users WHERE id = \(id) RETURNING id").isEmpty
         }
     }
 
@@ -115,11 +138,25 @@ struct PostgresUserRepository: UserRepository {
     /// VACUUM makes the dead versions of the erased rows free space, and unreachable through SQL; it does not
     /// overwrite them, nor the server's WAL segments and backups (docs/privacy.md, "Erasure on disk").
     func scrubErased() async throws {
-        try await store.query("VACUUM users, user_unique, outbox, audit_log, codes, identities, passkeys, second_factors")
+        try await store.query(
+            "VACUUM users, user_unique, outbox, audit_log, codes, identities, passkeys, second_factors, webhook_events, webhook_attempts"
+        )
     }
 
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
-        try await store.transaction { connection in
+        let client = ChangeOrigin.client
+        return try await store.transaction { connection in
+            // As on SQLite: the user's delivered and failed events go, pending ones are still delivered.
+            try await connection.rows("DELETE FROM webhook_events WHERE user_id = \(user.id) AND status <> 'pending'")
+            let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+            if !subscriptions.isEmpty,
+                let stored = try await connection.rows(
+                    "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(user.id) FOR UPDATE"
+                ).first.map({ try Self.record($0) })
+            {
+                try await PostgresWebhookRepository.raise(
+                    .deleted(stored, erased: true), client: client, to: subscriptions, on: connection)
+            }
             // As on SQLite: its messages, and those to its address that no longer wait.
             let waiting = [OutboxEntry.Status.pending.rawValue, OutboxEntry.Status.deferred.rawValue]
             try await connection.rows(
@@ -137,7 +174,8 @@ struct PostgresUserRepository: UserRepository {
     }
 
     func importBatch(_ users: [User]) async throws -> [Result<User, ImportConflict>] {
-        try await store.transaction { connection in
+        let client = ChangeOrigin.client
+        return try await store.transaction { connection in
             try await connection.lock("users.number")
             var outcomes = [Result<User, ImportConflict>?](repeating: nil, count: users.count)
             var renumber: [Int] = []
@@ -155,7 +193,12 @@ struct PostgresUserRepository: UserRepository {
             for index in renumber {
                 outcomes[index] = try await Self.imported(users[index], number: nil, on: connection)
             }
-            return outcomes.map { $0! }
+            let results = outcomes.map { $0! }
+            let subscriptions = try await PostgresWebhookRepository.enabledSubscriptions(on: connection)
+            for case .success(let stored) in results {
+                try await PostgresWebhookRepository.raise(.created(stored), client: client, to: subscriptions, on: connection)
+            }
+            return results
         }
     }
 

@@ -182,8 +182,12 @@ public enum CaptureServerMain {
         }
         let purge = PurgeService(
             housekeeping: features.housekeeping, settings: features.settings, logger: Logger(label: "capture.purge"))
+        // Webhook events are delivered in the background, never on a request's path (docs/webhooks.md).
+        let webhooks = WebhookDeliveryService(
+            delivery: WebhookDelivery(
+                features: features, transport: CurlWebhookTransport(), logger: Logger(label: "capture.webhooks")))
         // The storage's own services (PostgreSQL's pool) first: they start first and stop after the others.
-        let services: [any Service] = storage.services + [mail as (any Service)?, purge].compactMap { $0 }
+        let services: [any Service] = storage.services + [mail as (any Service)?, purge, webhooks].compactMap { $0 }
         let app = try buildApplication(
             features: features, logger: logger, services: services,
             // Once the storage's services run (PostgreSQL's pool serves queries only then): the settings' clients,

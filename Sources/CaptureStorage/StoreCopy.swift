@@ -124,6 +124,27 @@ public enum StoreCopy {
                 ("id", .integer), ("at", .date), ("actor", .text), ("action", .text), ("target", .text),
                 ("outcome", .text), ("detail", .text),
             ]),
+        StoredTable(
+            "webhook_subscriptions", orderedBy: ["id"],
+            [
+                ("id", .text), ("title", .text), ("endpoint", .text), ("events", .text), ("clients", .text),
+                ("attributes", .text), ("includeValues", .bool), ("enabled", .bool), ("disabledReason", .text),
+                ("signing", .text), ("sealedSecret", .text), ("sealedPreviousSecret", .text),
+                ("previousSecretExpiresAt", .date), ("createdAt", .date), ("updatedAt", .date),
+            ]),
+        StoredTable(
+            "webhook_events", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("messageID", .text), ("subscriptionID", .text), ("type", .text), ("userID", .text),
+                ("payload", .text), ("status", .text), ("attempts", .integer), ("nextAttemptAt", .date),
+                ("createdAt", .date), ("deliveredAt", .date), ("lastError", .text),
+            ]),
+        StoredTable(
+            "webhook_attempts", orderedBy: ["id"], generatedID: true,
+            [
+                ("id", .integer), ("eventID", .integer), ("at", .date), ("status", .integer), ("milliseconds", .integer),
+                ("error", .text),
+            ]),
     ]
 
     /// A table's name and how many rows were copied.

@@ -113,6 +113,7 @@ public enum CaptureDatabase {
             secondFactors: SQLiteSecondFactorRepository(writer: named("second_factors")),
             oidcGrants: SQLiteOIDCGrantRepository(writer: named("oidc_grants")),
             signingKeys: SQLiteSigningKeyRepository(writer: named("signing_keys")),
+            webhooks: SQLiteWebhookRepository(writer: named("webhooks")),
             isReady: {
                 (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
             })

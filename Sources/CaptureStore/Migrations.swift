@@ -400,6 +400,41 @@ enum Migrations {
                 t.column("expiresAt", .datetime).notNull().indexed()
             }
         }
+        migrator.registerMigration("v27-webhooks") { db in
+            // Webhook subscriptions, the events' outbox (one row per event and subscription, written in the
+            // transaction of the change it reports) and each delivery attempt (docs/adr/0071-webhooks.md).
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_subscriptions (
+                        id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL UNIQUE, endpoint TEXT NOT NULL,
+                        events TEXT NOT NULL, clients TEXT NOT NULL, attributes TEXT NOT NULL,
+                        includeValues BOOLEAN NOT NULL, enabled BOOLEAN NOT NULL, disabledReason TEXT,
+                        signing TEXT NOT NULL, sealedSecret TEXT NOT NULL, sealedPreviousSecret TEXT,
+                        previousSecretExpiresAt DATETIME, createdAt DATETIME NOT NULL, updatedAt DATETIME NOT NULL)
+                    """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, messageID TEXT NOT NULL,
+                        subscriptionID TEXT NOT NULL REFERENCES webhook_subscriptions ON DELETE CASCADE,
+                        type TEXT NOT NULL, userID TEXT, payload TEXT NOT NULL, status TEXT NOT NULL,
+                        attempts INTEGER NOT NULL, nextAttemptAt DATETIME NOT NULL, createdAt DATETIME NOT NULL,
+                        deliveredAt DATETIME, lastError TEXT)
+                    """)
+            try db.execute(
+                sql: "CREATE INDEX webhook_events_waiting ON webhook_events (status, nextAttemptAt) WHERE status = 'pending'")
+            try db.execute(sql: "CREATE INDEX webhook_events_by_user ON webhook_events (subscriptionID, userID, id)")
+            try db.execute(sql: "CREATE INDEX webhook_events_by_message ON webhook_events (messageID)")
+            try db.execute(sql: "CREATE INDEX webhook_events_by_creation ON webhook_events (createdAt)")
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_attempts (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        eventID INTEGER NOT NULL REFERENCES webhook_events ON DELETE CASCADE,
+                        at DATETIME NOT NULL, status INTEGER, milliseconds INTEGER NOT NULL, error TEXT)
+                    """)
+            try db.execute(sql: "CREATE INDEX webhook_attempts_by_event ON webhook_attempts (eventID)")
+        }
         return migrator
     }
 }

@@ -9,7 +9,8 @@ import Testing
 @Suite struct DatabaseCopyTests {
     /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
     /// a confidential client and client settings, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
-    /// social sign-in under way, a passkey, a ceremony under way, a second factor and signing keys.
+    /// social sign-in under way, a passkey, a ceremony under way, a second factor, signing keys, an OpenID Connect
+    /// grant, and a webhook subscription with an event and its attempt.
     static func populated() async throws -> (TestWorld, IssuedGrant) {
         let world = try await TestWorld.current(backend: .sqlite)
         let service = world.service
@@ -70,6 +71,19 @@ import Testing
         // Signing keys: a first pair, rotated (one retiring, one active of each algorithm).
         _ = try await service.signingKeys.sign(["sub": "x"], algorithm: .rs256)
         _ = try await service.signingKeys.rotate()
+        // A webhook subscription, an event of a change it heard and an attempt at delivering it.
+        let (subscription, _) = try await service.webhooks.add(
+            WebhookDraft(title: "Copied hook", endpoint: "https://hooks.example/in", events: [.entityUpdated]))
+        var changed = user
+        changed.profile["givenName"] = .string("Copied")
+        try await service.store.users.update(changed)
+        let event = try #require(try await service.webhooks.events(WebhookEventQuery(subscriptionID: subscription.id)).first)
+        var attempted = event
+        attempted.attempts = 1
+        try await service.store.webhooks.finish(
+            attempted,
+            attempt: WebhookAttempt(
+                eventSequence: event.sequence ?? 0, at: world.time.now(), status: 500, milliseconds: 12, error: "HTTP 500"))
         _ = rotated
         return (world, live)
     }

@@ -312,7 +312,9 @@ def _test_settings(work, smtp_port, provider=None, site=None):
                                    "redirectUris": site.pages(), "allowedOrigins": [site.origin],
                                    "responseTypes": ["token", "code"], "siteName": "Fernway Rewards",
                                    "verifyEmailUrl": site.page("index.html"),
-                                   "passwordRecoverUrl": site.page("index.html")})
+                                   "passwordRecoverUrl": site.page("index.html"),
+                                   # OpenID Connect sign-ins for this client open its own page (docs/oidc.md).
+                                   "settings": {"oidc_sign_in_url": site.page("index.html")}})
         # That customer's mailed links open its own flow's page.
         service["clients"].append({"clientId": "trailhead-site", "name": "Trailhead Outfitters",
                                    "redirectUris": site.pages(), "allowedOrigins": [site.origin],

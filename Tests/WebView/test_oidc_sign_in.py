@@ -61,3 +61,35 @@ def test_an_oidc_client_signs_in_through_the_page_and_again_without_it(server, h
     host.wait_for(lambda: len(host.callbacks) > before, timeout=30, what="single sign-on's redirect")
     again = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(host.callbacks[-1]).query))
     assert "code" in again and "error" not in again, again
+
+
+def test_an_oidc_client_signs_in_through_a_customers_own_page(server, host, janrain_site):
+    """With `oidc_sign_in_url`, /oidc/authorize opens the client's own Janrain page (through the drop-in loader, on
+    its own origin); the page's sign-in carries the sealed request across origins and sends the browser back to the
+    client with its code."""
+    email, _ = server.register(display_name="Drop-in OIDC")
+    document = fetch_json(server.url("/.well-known/openid-configuration"))
+    callback = janrain_site.page("account.html")
+    client = OAuth2Client(client_id="janrain-site", token_endpoint_auth_method="none", redirect_uri=callback,
+                          scope="openid email", code_challenge_method="S256", timeout=60)
+    verifier, nonce = generate_token(64), generate_token(20)
+    url, state = client.create_authorization_url(document["authorization_endpoint"], code_verifier=verifier,
+                                                 nonce=nonce)
+    host.callback_prefixes.append(callback)
+    host.load(url)
+    host.wait_for_event("onCaptureRenderComplete", timeout=20)
+    assert host.run_js("location.origin") == janrain_site.origin, "the customer's page, not the service's"
+    host.wait_for_screen("signIn")
+    host.fill_and_submit("signIn", {"signInEmailAddress": email, "currentPassword": PASSWORD})
+    host.wait_for(lambda: host.callbacks, timeout=30, what="the redirect to the client")
+    answer = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(host.callbacks[-1]).query))
+    assert answer["state"] == state and answer["code"]
+    token = client.fetch_token(document["token_endpoint"], authorization_response=host.callbacks[-1],
+                               code_verifier=verifier)
+    keys = JsonWebKey.import_key_set(fetch_json(document["jwks_uri"]))
+    claims = jwt.decode(token["id_token"], keys, claims_cls=CodeIDToken,
+                        claims_options={"iss": {"values": [document["issuer"]]}, "aud": {"values": ["janrain-site"]}},
+                        claims_params={"nonce": nonce, "client_id": "janrain-site",
+                                       "access_token": token["access_token"]})
+    claims.validate(leeway=5)
+    assert client.get(document["userinfo_endpoint"]).json()["email"] == email

@@ -43,6 +43,9 @@
     capture.redirectUri = !named || named.split(/[?#]/)[0] === here ? here : named;
     capture.screenToRender = capture.screenToRender || queryValue('screenToRender') || undefined;
     capture.locale = settings.language || capture.locale;
+    // An OpenID Connect client's sign-in opened this page (docs/oidc.md): every sign-in call carries the sealed
+    // request, and the reply sends the browser back to that client with a code.
+    capture.oidcRequest = queryValue('oidc_request') || capture.oidcRequest;
     return settings;
   }
 

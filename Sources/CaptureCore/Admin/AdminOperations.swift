@@ -3,13 +3,14 @@ import CaptureJSON
 /// The table of operators' verbs. A new verb is one entry here (plus its use case in a feature); the admin routes
 /// serve every entry of `all`, and both consoles perform any of them.
 public enum AdminOperations {
-    public static let all: [any AdminRoute] = [
-        tokens, introspect, purgeExpiredTokens, token, revokeToken,
-        users, user, deleteUser, disableUser, enableUser, deactivateUser, reactivateUser, exportUser, resetFactors,
-        signOutUser, passwordFormats, clearPasswords,
-        clients, addClient, client, updateClient, removeClient, rotateClientSecret, revokeClientTokens,
-        audit, signingKeys, rotateSigningKeys,
-    ]
+    public static let all: [any AdminRoute] =
+        [
+            tokens, introspect, purgeExpiredTokens, token, revokeToken,
+            users, user, deleteUser, disableUser, enableUser, deactivateUser, reactivateUser, exportUser, resetFactors,
+            signOutUser, passwordFormats, clearPasswords,
+            clients, addClient, client, updateClient, removeClient, rotateClientSecret, revokeClientTokens,
+            audit, signingKeys, rotateSigningKeys,
+        ] + WebhookOperations.all
 
     // MARK: tokens
 

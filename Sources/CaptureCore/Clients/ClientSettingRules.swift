@@ -17,10 +17,13 @@ public enum ClientSettingKey {
     /// separated by spaces, each compared exactly).
     public static let idTokenAlgorithm = "id_token_signed_response_alg"
     public static let postLogoutRedirectURIs = "post_logout_redirect_uris"
+    /// The client's own sign-in page (a Janrain page through the drop-in loader) that `/oidc/authorize` opens instead
+    /// of the service's flow page; on one of the client's origins, as its other pages.
+    public static let oidcSignInURL = "oidc_sign_in_url"
     /// The keys whose values the service reads itself.
     public static let known: [String] = [
         siteName, verifyEmailURL, passwordRecoverURL, defaultFlowName, defaultFlowVersion, idTokenAlgorithm,
-        postLogoutRedirectURIs,
+        postLogoutRedirectURIs, oidcSignInURL,
     ]
 }
 
@@ -61,7 +64,7 @@ public enum ClientSettingRules {
         switch key {
         case ClientSettingKey.siteName:
             return ClientPages.isDisplayName(value) ? nil : "must be 1 to 120 characters, none of them control characters"
-        case ClientSettingKey.verifyEmailURL, ClientSettingKey.passwordRecoverURL:
+        case ClientSettingKey.verifyEmailURL, ClientSettingKey.passwordRecoverURL, ClientSettingKey.oidcSignInURL:
             if let origins {
                 return ClientPages.problem(withPage: value, allowedOrigins: origins.allowed, redirectURIs: origins.redirects)
             }

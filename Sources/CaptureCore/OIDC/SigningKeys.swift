@@ -33,7 +33,7 @@ public struct SigningKeys: Sendable {
         let input =
             Data(header.encodedBytes()).base64URLEncoded() + "."
             + Data(JSONValue.object(claims).encodedBytes()).base64URLEncoded()
-        // RSA-2048 signs in about 1 ms: on the caller's task, as bcrypt's cost would not be.
+        // RSA-2048 signs in 1-2 ms: on the caller's task (making a key is slower: `newKey`).
         return input + "." + (try key.signature(of: Array(input.utf8))).base64URLEncoded()
     }
 
@@ -88,6 +88,19 @@ public struct SigningKeys: Sendable {
     /// The algorithm's newest active key, made (and stored) when the database has none.
     func signer(_ algorithm: JWSAlgorithm) async throws -> (kid: String, key: PrivateSigningKey) {
         if let found = Self.newest(algorithm, in: try await keys()) { return try Self.usable(found) }
+        // Requests arriving together before the first key share one making of it (an RSA key costs up to a second).
+        let making = cache.making(algorithm) {
+            Task {
+                defer { cache.made(algorithm) }
+                return try await firstSigner(algorithm)
+            }
+        }
+        let (kid, key) = try await making.value
+        return (kid, key)
+    }
+
+    /// The algorithm's newest active key as the database has it, else the one this instance makes and offers.
+    func firstSigner(_ algorithm: JWSAlgorithm) async throws -> (kid: String, key: PrivateSigningKey) {
         if let found = Self.newest(algorithm, in: try await keys(fresh: true)) { return try Self.usable(found) }
         // None yet: instances starting together each offer one; the database keeps the first, and all read it back.
         let now = time.now()
@@ -165,6 +178,7 @@ final class SigningKeyCache: Sendable {
         var keys: [LiveKey] = []
         var readAt: Date?
         var rereadForUnknownKeyAt: Date?
+        var making: [JWSAlgorithm: Task<(kid: String, key: PrivateSigningKey), any Error>] = [:]
     }
 
     private let state = Mutex(State())
@@ -188,6 +202,23 @@ final class SigningKeyCache: Sendable {
         state.withLock { state in
             Dictionary(state.keys.compactMap { live in live.key.map { (live.stored.kid, $0) } }) { first, _ in first }
         }
+    }
+
+    /// The making of `algorithm`'s first key under way, else the one `start` begins.
+    func making(
+        _ algorithm: JWSAlgorithm, _ start: () -> Task<(kid: String, key: PrivateSigningKey), any Error>
+    ) -> Task<(kid: String, key: PrivateSigningKey), any Error> {
+        state.withLock { state in
+            if let underway = state.making[algorithm] { return underway }
+            let task = start()
+            state.making[algorithm] = task
+            return task
+        }
+    }
+
+    /// The making of `algorithm`'s first key has ended (the next caller reads the database again).
+    func made(_ algorithm: JWSAlgorithm) {
+        state.withLock { state in state.making[algorithm] = nil }
     }
 
     /// Whether a token naming an unknown key may send this instance to the database now; if so, notes that it did.

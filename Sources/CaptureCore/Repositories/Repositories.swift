@@ -23,6 +23,8 @@ public struct Repositories: Sendable {
     public let oidcGrants: any OIDCGrantRepository
     /// The service's JWS signing keys (OpenID Connect), sealed under the code key.
     public let signingKeys: any SigningKeyRepository
+    /// Webhook subscriptions and their events' outbox.
+    public let webhooks: any WebhookRepository
     /// True when the backing store answers a trivial query.
     public let isReady: @Sendable () async -> Bool
 
@@ -36,7 +38,7 @@ public struct Repositories: Sendable {
         adminKeys: any AdminKeyRepository, passkeys: any PasskeyRepository, ceremonies: any CeremonyRepository,
         secondFactors: any SecondFactorRepository, oidcGrants: any OIDCGrantRepository,
         signingKeys: any SigningKeyRepository,
-        isReady: @escaping @Sendable () async -> Bool
+        webhooks: any WebhookRepository, isReady: @escaping @Sendable () async -> Bool
     ) {
         self.users = users
         self.tokens = tokens
@@ -57,6 +59,7 @@ public struct Repositories: Sendable {
         self.secondFactors = secondFactors
         self.oidcGrants = oidcGrants
         self.signingKeys = signingKeys
+        self.webhooks = webhooks
         self.isReady = isReady
     }
 }

@@ -66,6 +66,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var maxConnections = 1024
     /// Audit rows older than this many days are purged (0 keeps them for ever).
     public var auditRetentionDays = 90.0
+    /// How webhook events are delivered (`webhooks` in service.json).
+    public var webhooks = WebhookSettings()
     /// Days between a person's deletion of their account and its erasure, during which they may reactivate it
     /// (0 erases at once).
     public var erasureGraceDays = 30.0

@@ -68,6 +68,7 @@ struct ServiceSettingsFile: Decodable {
     var shutdownGraceSeconds: Double?
     var legacyJanrain: LegacyJanrainSettings?
     var openIDConnect: OpenIDConnectSettings?
+    var webhooks: WebhookSettings?
 }
 
 extension ServiceSettings {
@@ -169,6 +170,10 @@ extension ServiceSettings {
             settings.legacyJanrain = legacy
         }
         if let oidc = raw.openIDConnect { settings.openIDConnect = oidc }
+        if let webhooks = raw.webhooks {
+            if let found = webhooks.problem() { throw SettingsError(file: name, key: found.0, problem: found.1) }
+            settings.webhooks = webhooks
+        }
         try settings.validate(file: name)
         return settings
     }

@@ -15,6 +15,10 @@ public struct CaptureFeatures: Sendable {
     public let metrics: CaptureMetrics
     /// Wakes the mail delivery loop (see `MailDelivery`).
     public let mailSignal: MailSignal
+    /// Wakes the webhooks' delivery loop (see `WebhookDelivery`).
+    public let webhookSignal = MailSignal()
+    /// Webhook subscriptions, their events' history, redelivery and test sends.
+    public let webhooks: WebhookService
 
     public let audit: AuditTrail
     public let clients: ClientAccess
@@ -230,6 +234,9 @@ public struct CaptureFeatures: Sendable {
             passkeys: store.passkeys, secondFactors: store.secondFactors, time: time, minter: minter,
             mailSignal: mailSignal, metrics: metrics, settings: settings, catalog: catalog, clientAdmin: clientAdmin,
             removal: removal, audit: audit)
+        self.webhooks = WebhookService(
+            webhooks: store.webhooks, time: time, random: parts.random, codeKey: codeKey, settings: settings.webhooks,
+            signal: webhookSignal)
         self.housekeeping = Housekeeping(
             tokens: store.tokens, throttleStore: store.throttle, codes: store.codes, outbox: store.outbox,
             socialLogins: store.socialLogins, providerRevocations: store.providerRevocations,

@@ -35,7 +35,13 @@ struct RequestPipelineMiddleware: RouterMiddleware {
         let start = clock.now
         var response: Response
         do {
-            response = try await next(request, context)
+            if request.method == .get || request.method == .head {
+                response = try await next(request, context)
+            } else {
+                // A request that may write: its client, once its parameters are read, names the webhook events of
+                // its changes (`ChangeOrigin`).
+                response = try await ChangeOrigin.$current.withValue(ChangeOrigin()) { try await next(request, context) }
+            }
         } catch {
             response = UnknownRoute.reply(to: error, request: request, context: context)
         }

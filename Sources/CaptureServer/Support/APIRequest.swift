@@ -47,7 +47,9 @@ enum APIRequest {
         if let twice = fromQuery.keys.sorted().first(where: { fromBody[$0] != nil }) {
             throw CaptureError.malformedRequest(twice, "is both in the URL and in the body")
         }
-        return fromQuery.isEmpty ? fromBody : fromBody.merging(fromQuery) { body, _ in body }
+        let parameters = fromQuery.isEmpty ? fromBody : fromBody.merging(fromQuery) { body, _ in body }
+        ChangeOrigin.note(client: parameters["client_id"])
+        return parameters
     }
 
     /// Whether a `Content-Type` value names a form: its media type (before any `;`, without the spaces and tabs

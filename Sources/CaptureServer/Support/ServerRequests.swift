@@ -21,6 +21,7 @@ enum ServerRequests {
         if let header = request.headers.value(.authorization) {
             if let basic = try BasicCredentials.parse(header) {
                 guard let id = basic.id, let secret = basic.secret else { throw CaptureError.invalidClient }
+                ChangeOrigin.note(client: id)
                 return .secret(clientID: id, secret: secret)
             }
             if header.hasPrefix("Signature ") {

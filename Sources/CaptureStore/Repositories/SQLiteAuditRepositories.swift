@@ -7,8 +7,20 @@ struct SQLiteAuditRepository: AuditRepository {
     let writer: MeteredDatabase
 
     func append(_ entry: AuditEntry) async throws {
+        let client = ChangeOrigin.client
         try await writer.write { db in
             try AuditRow.insert(entry, in: db)
+            // A security event the webhooks tell, about the user the row names (by id, or by address).
+            guard WebhookEvents.securityType(entry.action) != nil else { return }
+            var userID: String? = entry.target
+            if entry.target.contains("@") {
+                userID = try String.fetchOne(
+                    db, sql: "SELECT id FROM users WHERE email = ?", arguments: [entry.target.lowercased()])
+            }
+            guard let userID else { return }
+            try SQLiteWebhookRepository.raise(
+                .audited(action: entry.action, userID: userID, outcome: entry.outcome, detail: entry.detail), client: client,
+                in: db)
         }
     }
 

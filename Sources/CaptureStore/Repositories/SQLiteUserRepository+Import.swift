@@ -8,7 +8,8 @@ extension SQLiteUserRepository {
     /// number, so they do not take a number a later record of the batch brings. Statements are prepared once per
     /// batch: compiling them again for every record cost as much as the writes.
     func importBatch(_ users: [User]) async throws -> [Result<User, ImportConflict>] {
-        try await writer.write { db in
+        let client = ChangeOrigin.client
+        return try await writer.write { db in
             var outcomes = [Result<User, ImportConflict>?](repeating: nil, count: users.count)
             var renumber: [Int] = []
             let numberTaken = try db.cachedStatement(sql: "SELECT 1 FROM users WHERE number = ?")
@@ -22,7 +23,11 @@ extension SQLiteUserRepository {
             for index in renumber {
                 outcomes[index] = try Self.imported(users[index], number: nil, in: db)
             }
-            return outcomes.map { $0! }
+            let results = outcomes.map { $0! }
+            for case .success(let stored) in results {
+                try SQLiteWebhookRepository.raise(.created(stored), client: client, in: db)
+            }
+            return results
         }
     }
 

@@ -8,13 +8,15 @@ struct SQLiteUserRepository: UserRepository {
     let writer: MeteredDatabase
 
     func insert(_ user: User, linking identity: LinkedIdentity?) async throws -> User {
-        try await writeMappingDuplicates { db in
+        let client = ChangeOrigin.client
+        return try await writeMappingDuplicates { db in
             var stored = user
             // Inside the write transaction, so no two records get the same number.
             stored.number = try Int64.fetchOne(db, sql: Self.nextNumber)
             try UserRow(stored).insert(db)
             try Self.writeUniqueValues(of: stored, in: db)
             if let identity { try SQLiteIdentityRepository.link(identity, in: db) }
+            try SQLiteWebhookRepository.raise(.created(stored), client: client, in: db)
             return stored
         }
     }
@@ -25,9 +27,16 @@ struct SQLiteUserRepository: UserRepository {
         """
 
     func update(_ user: User) async throws {
+        let client = ChangeOrigin.client
         try await writeMappingDuplicates { db in
+            // The record as it was, for the webhooks' changed attributes: read only when a subscription listens.
+            var previous: User?
+            if try !SQLiteWebhookRepository.enabledSubscriptions(in: db).isEmpty { previous = try Self.user(id: user.id, in: db) }
             try Self.write(user, in: db)
             try Self.writeUniqueValues(of: user, in: db)
+            if let previous {
+                try SQLiteWebhookRepository.raise(.updated(previous: previous, current: user), client: client, in: db)
+            }
         }
     }
 
@@ -106,7 +115,12 @@ struct SQLiteUserRepository: UserRepository {
     func delete(id: String) async throws -> Bool {
         // Every table that names a user (tokens, codes, identities, user_unique, passkeys, ceremonies, second_factors)
         // references users ON DELETE CASCADE (foreign keys are on).
-        try await writer.write { db in try UserRow.deleteOne(db, key: id) }
+        let client = ChangeOrigin.client
+        return try await writer.write { db in
+            guard let user = try Self.user(id: id, in: db) else { return false }
+            try SQLiteWebhookRepository.raise(.deleted(user, erased: false), client: client, in: db)
+            return try UserRow.deleteOne(db, key: id)
+        }
     }
 
     func deletionsRequested(before cutoff: Date, limit: Int) async throws -> [User] {
@@ -117,7 +131,14 @@ struct SQLiteUserRepository: UserRepository {
     }
 
     func erase(_ user: User, pseudonym: String) async throws -> Bool {
-        try await writer.write { db in
+        let client = ChangeOrigin.client
+        return try await writer.write { db in
+            // The user's events already delivered or given up go (a payload may hold values); pending ones, this
+            // erasure's among them, are still delivered.
+            try db.execute(sql: "DELETE FROM webhook_events WHERE userID = ? AND status <> 'pending'", arguments: [user.id])
+            if let stored = try Self.user(id: user.id, in: db) {
+                try SQLiteWebhookRepository.raise(.deleted(stored, erased: true), client: client, in: db)
+            }
             // Its messages, and those to its address that no longer wait (a reset asked for before it registered, a
             // delivered notice); a waiting deletion notice goes out first and then forgets its recipient.
             try db.execute(

@@ -146,6 +146,19 @@ import Testing
         #expect(Self.kids(try await instances[1].signingKeys.document()).contains(try #require(kids.first)))
     }
 
+    @Test func requestsArrivingBeforeTheFirstKeyShareOneMakingOfIt() async throws {
+        let world = try await TestWorld.make(backend: .sqlite)
+        let counting = CountingSigningKeyRepository(world.service.store.signingKeys)
+        let keys = SigningKeys(
+            store: counting, codeKey: world.service.codeKey, time: world.time, settings: world.service.settings)
+        let kids = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<12 { group.addTask { try Self.kid(try await keys.sign(Self.claims, algorithm: .rs256)) } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(kids.count == 1)
+        #expect(counting.firstKeysOffered == 1)
+    }
+
     @Test(arguments: TestBackend.allCases)
     func anInstanceSeesAnotherInstancesRotation(_ backend: TestBackend) async throws {
         let time = TestTime()

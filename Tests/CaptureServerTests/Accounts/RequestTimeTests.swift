@@ -8,13 +8,13 @@ import Testing
 /// schema has them: the person's own request for their data (download or mail) and for deletion stamp them; taking
 /// the deletion back (reactivating) clears its time. Without the attributes in the schema, nothing is written.
 @Suite struct RequestTimeTests {
-    /// A world whose schema has both attributes, read-only, as Janrain customers' schemas do.
+    /// A world whose schema has both attributes, read-only, as Janrain customers' schemas do (the default schema has
+    /// Hosted Login's `accountDataRequestTime` already).
     static func withRequestTimes(_ body: @escaping @Sendable (API, TestWorld) async throws -> Void) async throws {
         let settings = try TestWorld.settingsCopy(
             replacingInSchema: #""birthday": { "type": "date" },"#,
             with: #"""
                 "birthday": { "type": "date" },
-                    "accountDataRequestTime": { "type": "dateTime", "readOnly": true },
                     "accountDeleteRequestTime": { "type": "dateTime", "readOnly": true },
                 """#)
         defer { try? FileManager.default.removeItem(at: settings) }
@@ -63,13 +63,18 @@ import Testing
     }
 
     @Test func aSchemaWithoutThemGetsNothingWritten() async throws {
-        try await withAPI { api, world in
-            let token = try #require(try await world.register("plain@example.com").grant?.accessToken)
-            let export = try #require(
-                try await api.post("/account/export", ["access_token": token]).json["export"] as? [String: Any])
-            #expect((export["record"] as? [String: Any])?[RequestTimes.data] == nil)
-            let user = try #require(try await world.service.store.users.find(email: "plain@example.com"))
-            #expect(user.profile[RequestTimes.data] == nil && user.profile[RequestTimes.deletion] == nil)
+        let settings = try TestWorld.settingsCopy(
+            replacingInSchema: #""accountDataRequestTime": { "type": "dateTime", "readOnly": true },"#, with: "")
+        defer { try? FileManager.default.removeItem(at: settings) }
+        let world = try await TestWorld.make(settingsDirectory: settings) {
+            $0.webFlowsDirectory = TestWorld.repositoryRoot.appendingPathComponent("WebFlows").path
         }
+        let api = API(router: try buildRouter(features: world.service))
+        let token = try #require(try await world.register("plain@example.com").grant?.accessToken)
+        let export = try #require(
+            try await api.post("/account/export", ["access_token": token]).json["export"] as? [String: Any])
+        #expect((export["record"] as? [String: Any])?[RequestTimes.data] == nil)
+        let user = try #require(try await world.service.store.users.find(email: "plain@example.com"))
+        #expect(user.profile[RequestTimes.data] == nil && user.profile[RequestTimes.deletion] == nil)
     }
 }

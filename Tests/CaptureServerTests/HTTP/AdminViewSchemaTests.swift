@@ -38,6 +38,10 @@ import Testing
         let linked = try #require((user["properties"] as? [String: Any])?["linked_accounts"] as? [String: Any])
         expect(try #require(linked["items"] as? [String: Any]), LinkedAccountView.CodingKeys.self)
         expect(try Self.schema("AdminClient"), ClientView.CodingKeys.self, optional: ["client_secret", "note"])
+        expect(try Self.schema("AdminWebhook"), WebhookSubscriptionView.CodingKeys.self, optional: ["secret", "note"])
+        expect(try Self.schema("AdminWebhookEvent"), WebhookEventView.CodingKeys.self, optional: ["payload", "history"])
+        expect(try Self.schema("AdminWebhookAttempt"), WebhookAttemptView.CodingKeys.self)
+        expect(try Self.schema("AdminWebhookRedelivery"), WebhookRedeliveryView.CodingKeys.self)
         expect(try Self.schema("AuditEntry"), AuditEntryView.CodingKeys.self)
         expect(try Self.schema("AdminSigningKey"), SigningKeyView.CodingKeys.self)
         for list in ["AdminTokenList", "AdminUserList", "AdminClientList", "AuditEntryList", "AdminSigningKeyList"] {

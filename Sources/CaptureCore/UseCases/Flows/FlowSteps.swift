@@ -26,7 +26,8 @@ extension FlowSteps {
         guard let responseType = ResponseType(parameter: request.responseType, fallback: .token) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }
-        guard client.responseTypes.contains(responseType) else {
+        // An OpenID Connect client's sign-in hands back a code whatever the page asks (/oidc/authorize checked it).
+        guard client.responseTypes.contains(responseType) || (request.oidcRequest != nil && issuesTokens) else {
             throw CaptureError.invalidArgument("response_type", "'\(responseType.rawValue)' is not allowed for this client")
         }
         // An OpenID Connect client's sign-in goes to the redirect URI /oidc/authorize checked, not to the page's.
@@ -113,7 +114,9 @@ extension FlowSteps {
             return client
         }
         let responseType = ResponseType(parameter: request.responseType, fallback: .token)
-        if issuesTokens && responseType?.issuesTokens != false { throw CaptureError.invalidClient }
+        if issuesTokens && responseType?.issuesTokens != false && request.oidcRequest == nil {
+            throw CaptureError.invalidClient
+        }
         return client
     }
 

@@ -60,7 +60,17 @@ extension SignInService {
         if !verified, migration.asks(for: found, now: time.now()) {
             checked = await migration.signIn(email: email, password: password, found: found)
         }
-        guard var user = checked else { throw CaptureError.invalidCredentials }
+        guard var user = checked else {
+            if let found {
+                // A wrong password for an account: one audit row per window (the webhooks' signInFailed), written
+                // beside the reply so that an account's refusal takes no longer than an unknown address's.
+                Task { [audit, window = settings.signInWindowSeconds] in
+                    await audit.recordSecurityEvent(
+                        "signin.failed", target: found.id, outcome: "refused", detail: nil, oncePer: window)
+                }
+            }
+            throw CaptureError.invalidCredentials
+        }
         try await throttle.succeeded(attempt, now: time.now())
         try admission.admit(user, reactivating: request.reactivate)
         // The right password on an unverified address: a fresh code the page's verifyEmail screen asks for.

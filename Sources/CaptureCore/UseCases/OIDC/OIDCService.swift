@@ -67,7 +67,7 @@ extension OIDCService {
         if request.promptsNone {
             return .redirect(request.errorReply(.init("login_required", "the person must sign in")))
         }
-        return .signIn(signInPage(for: request))
+        return .signIn(try await signInPage(for: request, client: client))
     }
 
     /// An OpenID Connect client's redirect URIs are compared as strings, exactly (RFC 9700 §4.1.3); a path
@@ -84,18 +84,21 @@ extension OIDCService {
             issuer: issuer)
     }
 
-    /// The sign-in page for `request`: the flow page in code mode, in the language asked for, the address hinted.
-    func signInPage(for request: AuthorizationRequest) -> String {
-        var query = [
-            ("client_id", request.clientID), ("response_type", "code"),
-            ("oidc_request", request.sealed(with: codes.codeKey)),
-        ]
+    /// The sign-in page for `request`: the client's own page when it names one (`oidc_sign_in_url`, a Janrain page
+    /// through the drop-in loader), else the flow page in code mode; in the language asked for, the address hinted.
+    func signInPage(for request: AuthorizationRequest, client: Client) async throws -> String {
+        var query = [("oidc_request", request.sealed(with: codes.codeKey))]
         // ui_locales: the first language the pages speak (OpenID Connect Core §3.1.2.1).
         if let locale = request.uiLocales.first(where: { catalog.localization.catalog($0) != nil }) {
             query.append(("locale", locale))
         }
         if let hint = request.loginHint { query.append(("login_hint", hint)) }
-        return settings.resolvedPublicOrigin + "/flows/" + Self.signInFlow + "?" + FormBody.encoded(query)
+        let own = try await clientSettings.value(ClientSettingKey.oidcSignInURL, for: client.clientID)
+        if let own, ClientPages.problem(withPage: own, of: client) == nil {
+            return own + (own.contains("?") ? "&" : "?") + FormBody.encoded(query)
+        }
+        return settings.resolvedPublicOrigin + "/flows/" + Self.signInFlow + "?"
+            + FormBody.encoded([("client_id", request.clientID), ("response_type", "code")] + query)
     }
 
     /// The browser's session, while it is unexpired and one token chain it started is still active.
