@@ -1,5 +1,5 @@
 # The README's two commands: `make run` (demo service) and `make test` (every test).
-.PHONY: run test test-suites test-interop deps build bench bench-timing format-lint
+.PHONY: run test test-suites test-interop deps build bench bench-timing format-lint page-bench
 
 deps:
 	scripts/stage.sh install ./scripts/install-deps.sh
@@ -79,6 +79,16 @@ format-lint:
 bench: bench-timing
 	./scripts/install-deps.sh --bench
 	./scripts/bench.sh
+
+# The sign-in page in WebKit through a loopback proxy playing a 3G-like and a 4G-like link, first and return visit:
+# time until the form is usable, bytes, requests, round trips, connections (docs/benchmarks.md, docs/adr/0070).
+page-bench: build
+	mkdir -p .build/test-tmp/page-bench
+	@echo "| link | visit | usable after | bytes | requests | round trips | connections |"
+	@echo "| --- | --- | --- | --- | --- | --- | --- |"
+	@env $(SUITE_ENV) CAPTURE_PAGE_BENCH=1 TMPDIR=$(CURDIR)/.build/test-tmp/page-bench \
+		xvfb-run -a -s "-screen 0 1280x1024x24" /usr/bin/python3 -m pytest -q -s Tests/WebView/test_page_speed.py \
+		-k mobile_link | grep -E '^\||passed|failed'
 
 TIMED_SUITES = PostgresTokenCheckTests|PostgresChangeNoticeTests
 bench-timing: build

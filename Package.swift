@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Already in the graph through postgres-nio; named for the TLS settings of `sslmode`.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // gzip (zlib) for the pages' assets and rendered pages, compressed once (docs/adr/0070).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", exact: "1.5.0"),
     ],
     targets: [
         // JSON values, the bounded parser callers' JSON goes through, and the writer every reply is written with.
@@ -129,6 +131,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .executableTarget(
@@ -215,6 +218,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // Pages' gzip bodies read back (PageDeliveryTests).
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             // Fixtures holds the script that runs a real OpenID Connect provider on loopback.
             exclude: ["Fixtures"]

@@ -6,6 +6,7 @@ packages=(
   libsqlite3-dev          # GRDB links the system SQLite
   libcurl4-openssl-dev    # outbound HTTP (social providers, mail relay) goes through libcurl
   libcrypt-dev libargon2-dev   # imported crypt(3) and argon2 password hashes (Sources/CXCrypt, Sources/CArgon2)
+  zlib1g-dev              # compress-nio links the system zlib: the pages' gzip copies (docs/adr/0070)
   python3-passlib python3-argon2 whois   # passlib and mkpasswd make the hashes Tests/Interop/test_password_hashes.py imports
   python3-aiosmtpd        # the real SMTP server CaptureOutboundTests deliver to on loopback (/usr/bin/python3)
   python3-gi python3-gi-cairo gir1.2-webkit2-4.1 xvfb xauth python3-pytest   # the real web-view test suite

@@ -27,6 +27,7 @@ public func buildApplication(
     let http1 = HTTP1Channel.Configuration(
         additionalChannelHandlers: [
             RequestGuardHandler(replyHeaders: replyHeaders), RequestDeadlineHandler(limits: limits, logger: logger),
+            NotModifiedFraming(),
         ],
         idleTimeout: nil)
     var services = services

@@ -86,8 +86,14 @@ def test_pages_are_sent_with_a_strict_policy_and_load_only_external_scripts(serv
             assert ' src="/flows/assets/' in tag or 'type="application/json"' in tag, tag
         assert not re.search(r"\son[a-z]+=", body), "inline event handler in %s" % flow
         assert " style=" not in body
-        order = [m for m in re.findall(r'src="/flows/assets/([a-z-]+\.js)"', body)]
-        assert order == ["janrain-settings.js", "janrain-bridge.js", "page-init.js", "capture-ui.js"], order
+        # One script, the page's bundle at its content-addressed URL, asked for from the head (preload) and run at
+        # the end of the body, after the stylesheets (docs/adr/0070).
+        order = [m for m in re.findall(r'src="/flows/assets/([a-z-]+)\.[0-9a-f]{16}\.js"', body)]
+        assert order == ["capture-page"], order
+        preload = re.search(r'<link rel="preload" href="(/flows/assets/capture-page\.[0-9a-f]{16}\.js)" as="script">',
+                            body)
+        assert preload and body.index(preload.group(0)) < body.index("</head>")
+        assert body.index('<script src="%s"></script>' % preload.group(1)) > body.index("</main>")
         assert "{*" not in body and "{{" not in body, "every template tag is expanded"
 
 

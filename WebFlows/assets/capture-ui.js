@@ -1,6 +1,8 @@
 /*
- * capture-ui.js — the registration widget behind the flow pages. A page includes this one script, last; it loads
- * the widget's modules, in this order, from the directory it came from itself.
+ * capture-ui.js — the registration widget behind the flow pages, for a page that names this one script: it loads
+ * capture-widget.js, the widget's modules below joined in this order at start-up (WebFlows/assets/bundles.json,
+ * docs/adr/0070), from the service it came from. The service's own pages load capture-page.js (the page's scripts
+ * and the same modules) directly.
  *
  * Exposes Janrain's widget API (janrain.capture.ui.*, janrain.events.*) so that page and host code
  * written for Janrain Registration keeps working. Plain ES5 with fetch, no dependencies, no build
@@ -33,13 +35,7 @@
 (function (document) {
   'use strict';
 
-  var MODULES = [
-    'capture-core.js', 'capture-screens.js', 'capture-forms.js', 'capture-social.js', 'capture-social-forms.js',
-    'capture-linked.js', 'capture-sections.js', 'capture-passkeys.js', 'capture-factors.js', 'capture-account.js',
-    'capture-terms.js', 'capture-sessions.js', 'capture-account-data.js', 'capture-host.js'
-  ];
-
-  /* This script's element: where the modules come from, and where they go. */
+  /* This script's element: where the widget comes from, and where it goes. */
   function thisScript() {
     if (document.currentScript) return document.currentScript;
     var scripts = document.getElementsByTagName('script');
@@ -50,13 +46,12 @@
   }
 
   var script = thisScript();
-  var base = script && script.src ? script.src.replace(/[?#].*$/, '').replace(/[^\/]*$/, '') : '/flows/assets/';
+  var match = script && /^(https?:\/\/[^\/?#]+)/.exec(script.src || '');
   var parent = (script && script.parentNode) || document.head || document.documentElement;
-  for (var i = 0; i < MODULES.length; i++) {
-    var module = document.createElement('script');
-    module.src = base + MODULES[i];
-    // Inserted scripts with async off run in the order they were inserted, each once it has arrived.
-    module.async = false;
-    parent.appendChild(module);
-  }
+  var widget = document.createElement('script');
+  // The service writes the bundle's content-addressed URL here when it serves this file.
+  widget.src = (match ? match[1] : '') + '/flows/assets/capture-widget.js';
+  // Inserted scripts with async off run in the order they were inserted, each once it has arrived.
+  widget.async = false;
+  parent.appendChild(widget);
 })(document);

@@ -1,19 +1,13 @@
 /*
  * janrain-load.js — the drop-in for Janrain's loader script. A Janrain page (its janrain.settings, its screens as
  * hidden <div>s of Janrain Template Language) points its loader URL here (`/load/<appId>` or `/<path>/load.js`) and
- * keeps everything else. This script loads the widget's modules from the service it came from, in order; the last,
- * capture-dropin.js, calls the page's janrainWidgetOnload() and janrainCaptureWidgetOnLoad() as Janrain's loader
- * did. Settings are read when the page calls janrain.capture.ui.start(). Plain ES5, no build step.
+ * keeps everything else. This script loads janrain-dropin.js from the service it came from: the widget's modules,
+ * joined in order at start-up (WebFlows/assets/bundles.json, docs/adr/0070); the last, capture-dropin.js, calls the
+ * page's janrainWidgetOnload() and janrainCaptureWidgetOnLoad() as Janrain's loader did. Settings are read when the
+ * page calls janrain.capture.ui.start(). Plain ES5, no build step.
  */
 (function (window, document) {
   'use strict';
-
-  var MODULES = [
-    'capture-core.js', 'capture-jtl.js', 'capture-flow.js', 'capture-controls.js', 'capture-screens.js',
-    'capture-forms.js', 'capture-social.js', 'capture-social-forms.js', 'capture-linked.js', 'capture-sections.js',
-    'capture-passkeys.js', 'capture-factors.js', 'capture-account.js', 'capture-terms.js', 'capture-sessions.js',
-    'capture-account-data.js', 'capture-host.js', 'capture-modal.js', 'capture-dropin.js'
-  ];
 
   /* This script's element: Janrain's pages give it the id janrainAuthWidget; else the last script named load. */
   function thisScript() {
@@ -38,11 +32,9 @@
   Object.defineProperty(janrain.capture, '_dropIn', { value: { server: server }, configurable: true });
 
   var parent = (script && script.parentNode) || document.head || document.documentElement;
-  for (var i = 0; i < MODULES.length; i++) {
-    var module = document.createElement('script');
-    module.src = server + '/flows/assets/' + MODULES[i];
-    // Inserted scripts with async off run in the order they were inserted, each once it has arrived.
-    module.async = false;
-    parent.appendChild(module);
-  }
+  var widget = document.createElement('script');
+  // The service writes the bundle's content-addressed URL here when it serves this file.
+  widget.src = server + '/flows/assets/janrain-dropin.js';
+  widget.async = false;
+  parent.appendChild(widget);
 })(window, document);

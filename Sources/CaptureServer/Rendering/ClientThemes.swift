@@ -11,6 +11,9 @@ struct ClientThemes: Sendable {
     struct Page: Sendable {
         let logo: String
         let title: String?
+        /// The `<link>` to the client's stylesheet at its content-addressed URL, after capture.css. Every client
+        /// has one (empty without a theme), so a theme added later needs no page change.
+        var stylesheet = ""
     }
 
     let pages: [String: Page]
@@ -50,7 +53,7 @@ struct ClientThemes: Sendable {
                     let file = "\(id).logo.\(ext)"
                     files[file] = StaticAssets.Asset(data: data, contentType: StaticAssets.contentType(of: file) ?? "image/png")
                     logo =
-                        "<img class=\"capture_logo\" src=\"/flows/themes/\(HTML.escape(file))\" alt=\"\(HTML.escape(theme.logoAlt ?? ""))\">"
+                        "<img class=\"capture_logo\" src=\"\(HTML.escape(path(of: file, in: files)))\" alt=\"\(HTML.escape(theme.logoAlt ?? ""))\">"
                 }
             }
             if client.theme != nil || client.pageTitle != nil {
@@ -94,21 +97,25 @@ struct ClientThemes: Sendable {
 
     /// The fragments of one page view: the client's, or for a client without a look, the stylesheet link alone.
     func page(for clientID: String) -> Page {
-        pages[clientID] ?? Page(logo: "", title: nil)
+        var page = pages[clientID] ?? Page(logo: "", title: nil)
+        let file = "\(clientID).css"
+        page.stylesheet = "<link rel=\"stylesheet\" href=\"\(HTML.escape(Self.path(of: file, in: files)))\">"
+        return page
     }
 
-    /// The `<link>` to the client's stylesheet, after capture.css. Every client has one (empty without a theme), so
-    /// a theme added later needs no page change.
-    static func stylesheetLink(clientID: String) -> String {
-        "<link rel=\"stylesheet\" href=\"/flows/themes/\(HTML.escape(clientID)).css\">"
+    /// `/flows/themes/<file>` with the file's hash in its name (`ContentAddress`): the empty stylesheet's for a
+    /// client without one.
+    static func path(of file: String, in files: [String: StaticAssets.Asset]) -> String {
+        "/flows/themes/\(ContentAddress.name(file, hash: (files[file] ?? emptyStylesheet).hash))"
     }
 
-    /// `GET /flows/themes/<file>`: a generated stylesheet or logo; the empty stylesheet for any other client id.
-    func response(for name: String, ifNoneMatch: String?) -> Response? {
-        if let asset = files[name] { return asset.response(ifNoneMatch: ifNoneMatch) }
-        if name.hasSuffix(".css"), ClientRules.isValidClientID(String(name.dropLast(4))) {
-            return Self.emptyStylesheet.response(ifNoneMatch: ifNoneMatch)
+    /// `GET /flows/themes/<file>`: a generated stylesheet or logo; the empty stylesheet for any other client id. Under
+    /// its content-addressed name, kept for good; under the plain one, revalidated (docs/adr/0070).
+    func response(for file: String, headers: HTTPFields) -> Response? {
+        StaticAssets.response(for: file, headers: headers) { name in
+            if let asset = files[name] { return asset }
+            if name.hasSuffix(".css"), ClientRules.isValidClientID(String(name.dropLast(4))) { return Self.emptyStylesheet }
+            return nil
         }
-        return nil
     }
 }

@@ -22,7 +22,9 @@ struct FlowPages: Sendable {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")
             }
-            let included = try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials"))
+            // Written with /flows/assets/<name>; served with the content-addressed URLs (docs/adr/0070).
+            let included = assets.addressing(
+                try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials")))
             for tag in catalog.localization.tags {
                 let messages = catalog.localization.messages(for: tag)
                 let signIn = try SocialButtons.html(providers, assets: assets, for: .signIn, messages: messages)
@@ -59,13 +61,14 @@ enum SocialButtons {
             var icon = ""
             if let path = settings.icon, !path.isEmpty {
                 let name = path.hasPrefix("assets/") ? String(path.dropFirst("assets/".count)) : path
-                guard assets.assets[name] != nil, !name.contains("/"), name.hasSuffix(".svg") || name.hasSuffix(".png") else {
+                guard let src = assets.path(of: name), !name.contains("/"), name.hasSuffix(".svg") || name.hasSuffix(".png")
+                else {
                     throw SettingsError(
                         file: "service.json", key: "socialProviders.\(settings.name).icon",
                         problem: "'\(path)' is not an image in WebFlows/assets (.svg or .png)")
                 }
                 icon =
-                    "<img class=\"capture_provider_icon\" src=\"/flows/assets/\(HTML.escape(name))\" alt=\"\" width=\"24\" height=\"24\">"
+                    "<img class=\"capture_provider_icon\" src=\"\(HTML.escape(src))\" alt=\"\" width=\"24\" height=\"24\">"
             }
             let name = HTML.escape(settings.name)
             let label = HTML.escape(

@@ -186,7 +186,7 @@ struct FlowTemplate: Sendable {
         let settings = HTML.scriptSafeJSON(settingsJSON)
         let lang = HTML.escape(locale)
         let title = theme.title ?? self.title
-        let stylesheet = ClientThemes.stylesheetLink(clientID: clientID)
+        let stylesheet = theme.stylesheet
         var output = ""
         output.reserveCapacity(
             segments.literalLength + settings.utf8.count * segments.settingsCount + title.utf8.count + stylesheet.utf8.count

@@ -28,7 +28,7 @@ struct DropInController {
     }
 
     @Sendable func loader(_ request: Request, context: CaptureRequestContext) -> Response {
-        pages.assets.response(for: "janrain-load.js", ifNoneMatch: request.headers.value(.ifNoneMatch))
+        pages.assets.response(for: "janrain-load.js", headers: request.headers)
             ?? ErrorPage.response(.notFound, status: .notFound, messages: context.pageMessages(request))
     }
 

@@ -13,14 +13,14 @@ struct FlowPageController {
     let rendered = RenderedPages()
 
     func addRoutes(to router: some RouterMethods<CaptureRequestContext>) {
+        // By name (revalidated: what customers' pages and old pages name) or by content-addressed name
+        // (`<name>.<hash>.<ext>`, kept for good: what the service's pages name), docs/adr/0070.
         router.get("/flows/assets/:file") { request, context in
-            let name = context.parameters.get("file") ?? ""
-            return pages.assets.response(for: name, ifNoneMatch: request.headers.value(.ifNoneMatch))
+            pages.assets.response(for: context.parameters.get("file") ?? "", headers: request.headers)
                 ?? ErrorPage.response(.notFound, status: .notFound, messages: context.pageMessages(request))
         }
         router.get("/flows/themes/:file") { request, context in
-            let name = context.parameters.get("file") ?? ""
-            return themes.response(for: name, ifNoneMatch: request.headers.value(.ifNoneMatch))
+            themes.response(for: context.parameters.get("file") ?? "", headers: request.headers)
                 ?? ErrorPage.response(.notFound, status: .notFound, messages: context.pageMessages(request))
         }
         router.get("/flows/:flow", use: page)
@@ -44,6 +44,6 @@ struct FlowPageController {
                 settingsJSON: json, locale: view.locale, clientID: view.client.clientID,
                 theme: themes.page(for: view.client.clientID))
         }
-        return page.response(ifNoneMatch: request.headers.value(.ifNoneMatch))
+        return page.response(headers: request.headers)
     }
 }

@@ -57,11 +57,15 @@ import Testing
             let page = try await api.get("/flows/\(flow)?client_id=demo-themed-app")
             #expect(page.status == .ok)
             #expect(page.text.contains("<title>Northwind account</title>"))
-            let base = try #require(page.text.range(of: #"<link rel="stylesheet" href="/flows/assets/capture.css">"#))
-            let theme = try #require(page.text.range(of: #"<link rel="stylesheet" href="/flows/themes/demo-themed-app.css">"#))
+            let html = withoutContentAddresses(page.text)
+            let base = try #require(html.range(of: #"<link rel="stylesheet" href="/flows/assets/capture.css">"#))
+            let theme = try #require(html.range(of: #"<link rel="stylesheet" href="/flows/themes/demo-themed-app.css">"#))
             #expect(base.upperBound <= theme.lowerBound, "the theme comes after capture.css, so it wins")
-            #expect(
-                page.text.contains(#"<img class="capture_logo" src="/flows/themes/demo-themed-app.logo.svg" alt="Northwind">"#))
+            #expect(html.contains(#"<img class="capture_logo" src="/flows/themes/demo-themed-app.logo.svg" alt="Northwind">"#))
+            // Each at the URL of its bytes, so a web view keeps it for good.
+            for path in contentAddressedPaths(in: page.text) {
+                #expect(try await api.get(path).headers[.cacheControl] == "public, max-age=31536000, immutable", "\(path)")
+            }
             #expect(page.text.contains(#"<meta name="color-scheme" content="light dark">"#))
             #expect(!page.text.contains("{{"), "every placeholder is filled")
             #expect(!page.text.contains(" style="), "no inline style")
@@ -74,7 +78,8 @@ import Testing
         try await withAPI { api, _ in
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app")
             #expect(page.text.contains("<title>Sign in</title>"))
-            #expect(page.text.contains(#"<link rel="stylesheet" href="/flows/themes/demo-mobile-app.css">"#))
+            #expect(
+                withoutContentAddresses(page.text).contains(#"<link rel="stylesheet" href="/flows/themes/demo-mobile-app.css">"#))
             #expect(!page.text.contains("capture_logo"))
             #expect(!page.text.contains("{{"))
         }

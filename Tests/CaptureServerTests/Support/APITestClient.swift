@@ -14,6 +14,8 @@ struct Reply {
     let headers: HTTPFields
     let json: [String: Any]
     let text: String
+    /// The body's bytes as they came (a gzip-coded body is not text).
+    var data = Data()
 
     subscript(key: String) -> Any? { json[key] }
     var code: Int? { json["code"] as? Int }
@@ -117,7 +119,7 @@ struct API {
             method: method.rawValue, path: path, status: status.code, headers: headers, body: Array(data),
             sourceLocation: sourceLocation)
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return Reply(status: status, headers: headers, json: json, text: String(decoding: data, as: UTF8.self))
+        return Reply(status: status, headers: headers, json: json, text: String(decoding: data, as: UTF8.self), data: data)
     }
 }
 
