@@ -132,7 +132,11 @@ cat >>"$dir/data/postgresql.conf" <<EOF
 # scripts/with-postgres.sh
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir'
-max_connections = 300
+max_connections = 500
+# Every test world migrates its own schema in one transaction, each table and index a lock until commit: with
+# hundreds of worlds opening at once, 64 (the default) a connection ran the shared lock table out ("out of shared
+# memory") once the OpenID Connect and webhook tables came.
+max_locks_per_transaction = 512
 EOF
 if [[ "${WITH_POSTGRES_DURABLE:-}" != 1 ]]; then
   printf '%s\n' "fsync = off" "synchronous_commit = off" "full_page_writes = off" "shared_buffers = 64MB" \

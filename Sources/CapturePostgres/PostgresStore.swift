@@ -228,9 +228,11 @@ extension PostgresConnection {
     }
 
     /// Holds a transaction-scoped lock on `name` until commit: serializes decisions about rows that may not exist
-    /// yet (a throttle counter's first failure, the next Janrain number).
+    /// yet (a throttle counter's first failure, the next Janrain number). Advisory locks are the database's, not the
+    /// schema's: the name is taken within the connection's schema, so stores sharing a database (a schema each) never
+    /// wait for each other's locks.
     func lock(_ name: String) async throws {
-        try await rows("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
+        try await rows("SELECT pg_advisory_xact_lock(hashtextextended(coalesce(current_schema(), '') || ':' || \(name), 0))")
     }
 }
 

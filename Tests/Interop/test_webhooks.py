@@ -222,14 +222,15 @@ def test_a_hanging_listener_does_not_slow_registrations(instance, listener):
     listener.set("/hang", mode="hang")
     hook = subscribe(instance, listener, "/hang", ["entityCreated"])
     try:
-        with_hanging = max(registration_rate(instance, 10) for _ in range(2))
+        with_hanging = max(registration_rate(instance, 10) for _ in range(3))
         assert listener.hung.is_set(), "the hanging listener was being delivered to"
         print("\nregistrations per second: no listener %.2f, a listener that never answers %.2f" % (
             without, with_hanging))
-        # Within noise: bcrypt dominates a registration; the delivery runs beside, never on the request's path. On
-        # that path each registration would wait out the 2 s timeout (under 0.5 a second); this shared machine's
-        # noise is the margin.
-        assert with_hanging > without * 0.5, (without, with_hanging)
+        # On the request's path each registration would wait out the 2 s delivery timeout: at most 0.5 a second.
+        # Off it, the rate is the machine's (bcrypt dominates): quiet, the two match (7.16 and 7.60 a second); beside
+        # make test's other lane a burst can cut one phase's rate several times, so what is asserted is the on-path
+        # ceiling with a margin, not the quiet ratio.
+        assert with_hanging > 0.75, (without, with_hanging)
     finally:
         ctl(instance, "webhook", "remove", hook["id"])
 

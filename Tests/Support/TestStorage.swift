@@ -95,7 +95,7 @@ public actor PostgresTestServer {
         location.idleSeconds = 1
         // When it is reached for a moment (a loaded machine runs the idle timers late), a world's opening waits for a
         // slot (SQLSTATE 53300) for up to this long rather than the default 10 s.
-        location.connectTimeoutSeconds = 60
+        location.connectTimeoutSeconds = 120
         return location
     }
 
