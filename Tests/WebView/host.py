@@ -98,9 +98,9 @@ def parse_queue_entry(entry):
 
 
 class Host:
-    """A phone-sized window holding one web view, with its own (ephemeral) website data."""
+    """A phone-sized window holding one web view, with its own website data: ephemeral, or kept in `data_directory`."""
 
-    def __init__(self, bridge_user_agent=True, message_handler=True, languages=None):
+    def __init__(self, bridge_user_agent=True, message_handler=True, languages=None, data_directory=None):
         self.queue_events = []  # via janrain:eventsAvailable + drain
         self.message_events = []  # via webkit.messageHandlers.janrainBridge
         self.token_urls = []  # tokens from janrain:accessToken=<token>
@@ -117,8 +117,16 @@ class Host:
         self._quiet_marks_sent = 0
         self._quiet_mark_seen = 0
 
-        self.data_manager = WebKit2.WebsiteDataManager.new_ephemeral()
-        self.context = WebKit2.WebContext.new_with_website_data_manager(self.data_manager)
+        if data_directory:
+            # Kept website data and an HTTP cache on disk, as WKWebView's default data store keeps them in an app:
+            # a return visit revalidates the page (If-None-Match) instead of fetching it whole.
+            self.data_manager = WebKit2.WebsiteDataManager(
+                base_data_directory=str(data_directory), base_cache_directory=str(data_directory))
+            self.context = WebKit2.WebContext.new_with_website_data_manager(self.data_manager)
+            self.context.set_cache_model(WebKit2.CacheModel.WEB_BROWSER)
+        else:
+            self.data_manager = WebKit2.WebsiteDataManager.new_ephemeral()
+            self.context = WebKit2.WebContext.new_with_website_data_manager(self.data_manager)
         if languages:
             # The phone's language list, as the web view sends it in Accept-Language (e.g. ["fr-FR", "fr"]).
             self.context.set_preferred_languages(list(languages))

@@ -1,6 +1,8 @@
 """The flow pages as a web view receives them (docs/contract.md §2, §3): janrain.settings, security headers,
 error pages, and the janrain.* API surface that Janrain-era host code relies on."""
 
+import base64
+import hashlib
 import re
 
 from conftest import CLIENT_ID
@@ -70,7 +72,7 @@ def test_page_starts_on_sign_in_and_fires_session_not_found(server, host):
     assert host.run_js("document.getElementById('capture_loading').hidden") is True
 
 
-def test_pages_are_sent_with_a_strict_policy_and_load_only_external_scripts(server):
+def test_pages_are_sent_with_a_strict_policy_and_run_only_their_own_scripts(server):
     for flow in ("webViewSignIn", "webViewProfile", "webViewDemo"):
         status, body, headers = server.get("/flows/%s?client_id=%s" % (flow, CLIENT_ID))
         assert status == 200, (flow, status, body)
@@ -81,19 +83,21 @@ def test_pages_are_sent_with_a_strict_policy_and_load_only_external_scripts(serv
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert re.search(r'<html lang="en-US" dir="ltr">', body)
         assert 'name="viewport" content="width=device-width, initial-scale=1"' in body
-        # Every script is external or a JSON data block; no inline handlers or style attributes.
-        for tag in re.findall(r"<script\b[^>]*>", body):
-            assert ' src="/flows/assets/' in tag or 'type="application/json"' in tag, tag
+        # Every script is a JSON data block but one: the first screen's modules, in the page at the end of the body
+        # and allowed by its hash (the CSP allows no other inline script), naming the rest of the widget by its
+        # content-addressed URL (docs/adr/0072); no inline handlers or style attributes, no script to fetch first.
+        scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", body, re.S)
+        code = [(attributes, text) for attributes, text in scripts if 'type="application/json"' not in attributes]
+        assert len(code) == 1, [attributes for attributes, _ in code]
+        attributes, text = code[0]
+        assert re.fullmatch(r' data-capture-rest="/flows/assets/capture-rest\.[0-9a-f]{16}\.js"', attributes), attributes
+        assert body.index(text) > body.index("</main>")
+        digest = "'sha256-%s'" % base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        assert re.search(r"(^|; )script-src 'self' %s(;|$)" % re.escape(digest), csp), csp
+        assert "unsafe-inline" not in csp
         assert not re.search(r"\son[a-z]+=", body), "inline event handler in %s" % flow
         assert " style=" not in body
-        # One script, the page's bundle at its content-addressed URL, asked for from the head (preload) and run at
-        # the end of the body, after the stylesheets (docs/adr/0070).
-        order = [m for m in re.findall(r'src="/flows/assets/([a-z-]+)\.[0-9a-f]{16}\.js"', body)]
-        assert order == ["capture-page"], order
-        preload = re.search(r'<link rel="preload" href="(/flows/assets/capture-page\.[0-9a-f]{16}\.js)" as="script">',
-                            body)
-        assert preload and body.index(preload.group(0)) < body.index("</head>")
-        assert body.index('<script src="%s"></script>' % preload.group(1)) > body.index("</main>")
+        assert "<link rel=\"stylesheet\"" not in body and "<link rel=\"preload\"" not in body
         assert "{*" not in body and "{{" not in body, "every template tag is expanded"
 
 
@@ -180,3 +184,25 @@ def test_profile_page_without_a_session_asks_to_sign_in(server, host):
     # editProfile needs a session: asking for it shows sign-in instead.
     host.run_js("janrain.capture.ui.renderScreen('editProfile')")
     assert host.visible_screen() == ["signIn"]
+
+
+def test_an_injected_inline_script_is_refused_by_the_pages_policy(server, host):
+    """The policy allows the page's own inline script by its hash (docs/adr/0073), not inline scripts as such: a script
+    element that gets into the page (markup injection, or the page's own script with a line added) runs nothing,
+    while the page's own ran under the same policy."""
+    host.load(server.page("webViewSignIn"))
+    host.wait_for_event("onCaptureRenderComplete", "message")
+    host.run_js("""(function () {
+        window.__violations = []; window.__ran = [];
+        document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.effectiveDirective); });
+        var own = document.querySelector('script[data-capture-rest]').textContent;
+        ['window.__ran.push("plain")', own + '\\nwindow.__ran.push("tampered")'].forEach(function (text) {
+            var script = document.createElement('script');
+            script.textContent = text;
+            document.body.appendChild(script);
+        });
+        return true;
+    })()""")
+    host.wait_for(lambda: host.run_js("window.__violations.length") >= 2, 10, "two CSP violation reports")
+    assert host.run_js("window.__ran") == []
+    assert set(host.run_js("window.__violations")) <= {"script-src", "script-src-elem"}

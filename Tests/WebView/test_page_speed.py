@@ -1,12 +1,13 @@
-"""The sign-in page as a phone on a slow network sees it (issue 54, docs/adr/0070): loaded in WebKit through a loopback
-proxy that plays a mobile link (Support/throttle_proxy.py), on a first visit (cold) and a return visit (warm) of the
-same web view: the time until the sign-in form is usable, the bytes and requests on the wire, the round trips that
-follow one another, the connections opened. With CAPTURE_PAGE_BENCH set (`make page-bench`) the figures are printed
+"""The sign-in page as a phone on a slow network sees it (issue 54, docs/adr/0070, 0073): loaded in WebKit through a
+loopback proxy that plays a mobile link (Support/throttle_proxy.py), on a first visit (cold) and a return visit (warm)
+of a web view that keeps its HTTP cache: the time until the sign-in form shows and until the whole widget is ready, the
+bytes and requests on the wire, the round trips that follow one another, the connections opened. With CAPTURE_PAGE_BENCH set (`make page-bench`) the figures are printed
 as a table."""
 
 import os
 import pathlib
 import sys
+import tempfile
 import time
 
 import pytest
@@ -21,27 +22,25 @@ PROFILES = {
     "3G": (300, 400),
     "4G": (80, 4000),
 }
-# The issue's budgets: a first visit within 60 KB and 4 round trips one after another, a return visit one request
-# (the page itself, 304 or 200); on the 3G-like link, usable within 1.5 s and 0.8 s.
+# The issue's budgets: a first visit within 60 KB (all of it, the rest of the widget included) and 4 round trips one
+# after another before the form shows, a return visit one request (the page itself, 304 or 200); on the 3G-like link,
+# the form shown within 1.5 s and 0.8 s. The form is shown when it takes typing; a tap waits for the rest of the
+# widget (capture-arrival.js, docs/adr/0073), whose arrival (onCaptureRenderComplete) is reported beside it.
 COLD_KILOBYTES = 60
 COLD_ROUND_TRIPS = 4
 WARM_REQUESTS = 1
 SECONDS = {"3G": (1.5, 0.8)}
-# Not met on a first visit: the page's first byte takes a handshake and a round trip (0.6 s), the bundle another
-# connection's handshake and round trip after the head arrives (0.6 s more), and its 32 KB (gzip) take 0.65 s at
-# 400 kbit/s: about 2.1 s in all on a quiet machine (docs/adr/0070). Held here, with room for a machine running the
-# suite on two workers, so it cannot grow unnoticed; the issue's 1.5 s stays the budget above, reported by
-# `make page-bench`.
-COLD_SECONDS_MEASURED = {"3G": 3.0}
 # Timing is the fastest of this many loads (a busy test machine only ever adds time); bytes and requests are the same
 # every time.
 TRIES = 3
 
 
 class Load:
-    def __init__(self, seconds, stats, until):
-        self.seconds = seconds
+    def __init__(self, shown, ready, stats):
+        self.seconds = shown  # until the sign-in form shows and takes typing
+        self.ready = ready  # until every module has run (onCaptureRenderComplete: ready for the host's commands)
         self.stats = stats
+        until = stats.started + shown
         self.requests = [r for r in stats.requests if r.sent <= until]
         self.round_trips = stats.sequential_round_trips(until)
 
@@ -50,30 +49,39 @@ class Load:
         return self.stats.bytes_down / 1000.0
 
     def row(self, profile, visit):
-        return "| %s | %s | %.2f s | %.1f KB | %d | %d | %d |" % (
-            profile, visit, self.seconds, self.kilobytes, len(self.requests), self.round_trips, self.stats.connections)
+        return "| %s | %s | %.2f s | %.2f s | %.1f KB | %d | %d | %d |" % (
+            profile, visit, self.seconds, self.ready, self.kilobytes, len(self.requests), self.round_trips,
+            self.stats.connections)
 
     def describe(self):
         return "\n".join("  #%d %s %s -> %s, %d bytes" % (r.connection, r.method, r.path, r.status, r.reply_bytes)
-                         for r in self.requests)
+                         for r in self.stats.requests)
 
 
 def load_until_usable(host, proxy, url, timeout=30):
-    """Loads `url` in `host` through `proxy` and waits until the sign-in form is usable (the widget rendered its first
-    screen and said so); returns a Load: the time from the navigation's start and what crossed the proxy."""
+    """Loads `url` in `host` through `proxy`; returns a Load: the time from the navigation's start until the sign-in
+    form shows (onCaptureScreenShow of signIn: it takes typing, and a tap waits for the rest of the widget,
+    capture-arrival.js) and until the widget is ready for commands (onCaptureRenderComplete), and what crossed the
+    proxy."""
     proxy.reset()
     seen = len(host.message_events)
     host._load_finished = False
     started = time.monotonic()
     host.view.load_uri(url)
-    host.wait_for(lambda: any(e.name == "onCaptureRenderComplete" for e in host.message_events[seen:]),
-                  timeout, "the sign-in form")
-    usable = time.monotonic()
+
+    def event_time(name, test=lambda e: True):
+        host.wait_for(lambda: any(e.name == name and test(e) for e in host.message_events[seen:]), timeout, name)
+        return time.monotonic() - started
+
+    shown = event_time("onCaptureScreenShow", lambda e: (e.result or {}).get("screen") == "signIn")
+    assert host.run_js("!!document.querySelector('#signIn form') && !document.getElementById('signIn').hidden") is True
+    ready = event_time("onCaptureRenderComplete")
     host.wait_for(lambda: host._load_finished, timeout, "the load's end")
     assert host.visible_screen() == ["signIn"]
-    assert host.run_js("document.activeElement !== null && !!document.querySelector('#signIn form')") is True
-    host.pump(0.3)  # anything still on its way is counted, then left out by time
-    return Load(usable - started, proxy.stats(), usable)
+    host.pump(0.3)  # anything still on its way is counted (requests after the form showed are left out of its count)
+    stats = proxy.stats()
+    stats.started = started
+    return Load(shown, ready, stats)
 
 
 def upstream(server):
@@ -82,18 +90,24 @@ def upstream(server):
 
 
 def measure(server, make_host, profile):
-    """The cold and warm loads of one fresh web view through the profile's link (the fastest of TRIES for time)."""
+    """A first visit, then a return visit after the web view showed something else (an app presenting its sign-in
+    screen again: its web views share one network session and the HTTP cache WKWebView's default data store keeps),
+    through the profile's link; the fastest of TRIES for time."""
     rtt_ms, kbit = PROFILES[profile]
     best = None
     for _ in range(TRIES):
-        with ThrottleProxy(*upstream(server), rtt_ms=rtt_ms, kbit_per_second=kbit) as proxy:
-            host = make_host()
+        with ThrottleProxy(*upstream(server), rtt_ms=rtt_ms, kbit_per_second=kbit) as proxy, \
+                tempfile.TemporaryDirectory(prefix="page-speed-") as data:
             url = proxy.base + "/flows/webViewSignIn?client_id=" + CLIENT_ID
+            host = make_host(data_directory=data)
             cold = load_until_usable(host, proxy, url)
+            # Loading the page's own address again would be a reload (WebKit fetches it whole, without validators).
+            host.load("about:blank")
             warm = load_until_usable(host, proxy, url)
+            loads = (cold, warm)
             host.close()
-        if best is None or cold.seconds + warm.seconds < best[0].seconds + best[1].seconds:
-            best = (cold, warm)
+        if best is None or loads[0].seconds + loads[1].seconds < best[0].seconds + best[1].seconds:
+            best = tuple(loads)
     return best
 
 
@@ -104,11 +118,12 @@ def test_the_sign_in_page_on_a_mobile_link(server, make_host, profile):
         print("\n%s\n%s" % (cold.row(profile, "cold"), warm.row(profile, "warm")))
     assert cold.kilobytes <= COLD_KILOBYTES, "%.1f KB on a first visit:\n%s" % (cold.kilobytes, cold.describe())
     assert cold.round_trips <= COLD_ROUND_TRIPS, "%d round trips:\n%s" % (cold.round_trips, cold.describe())
-    assert len(warm.requests) <= WARM_REQUESTS, "a return visit asked for more than the page:\n" + warm.describe()
-    assert warm.requests[0].path.startswith("/flows/webViewSignIn")
+    # Nothing but the page, even after the form showed: the rest of the widget is in the web view's cache.
+    assert len(warm.stats.requests) <= WARM_REQUESTS, "a return visit asked for more than the page:\n" + warm.describe()
+    assert warm.stats.requests[0].path.startswith("/flows/webViewSignIn")
+    assert warm.stats.requests[0].status == 304, "the page is revalidated, not sent again:\n" + warm.describe()
     if profile in SECONDS:
         cold_budget, warm_budget = SECONDS[profile]
-        cold_budget = max(cold_budget, COLD_SECONDS_MEASURED.get(profile, 0))
         assert cold.seconds <= cold_budget, "first visit usable after %.2f s:\n%s" % (cold.seconds, cold.describe())
         assert warm.seconds <= warm_budget, "return visit usable after %.2f s:\n%s" % (warm.seconds, warm.describe())
 
@@ -134,3 +149,27 @@ def test_revalidated_assets_keep_their_connections(server, make_host):
         # Before, each 304 ended its connection, so a second return visit opened one per request.
         assert stats.connections < len(stats.requests), \
             "a second return visit opened %d connections for %s" % (stats.connections, stats.requests)
+
+
+def test_what_is_typed_and_tapped_before_the_rest_arrives_is_kept(server, make_host):
+    """On the 3G-like link the form shows about 0.7 s before the rest of the widget has run (capture-arrival.js): an
+    address typed meanwhile stays, and a tap on "Create an account" made meanwhile is acted on once it has — the
+    registration screen, with the address carried — not lost, and not acted on half-loaded."""
+    with ThrottleProxy(*upstream(server), rtt_ms=300, kbit_per_second=400) as proxy:
+        host = make_host()
+        host.view.load_uri(proxy.base + "/flows/webViewSignIn?client_id=" + CLIENT_ID)
+        host.wait_for(lambda: any(e.name == "onCaptureScreenShow" for e in host.message_events), 30, "the sign-in form")
+        assert host.run_js("window.janrain.capture._widget.arrival.pending()") is True, "the rest came with the page"
+        host.run_js("""(function () {
+            var email = document.querySelector('#signIn input[type=email]');
+            email.focus(); email.value = 'early@example.com';
+            email.dispatchEvent(new Event('input', {bubbles: true}));
+            document.querySelector('#signIn [data-capture-screen="traditionalRegistration"]').click();
+            return true;
+        })()""")
+        assert host.visible_screen() == ["signIn"], "a tap is held until the rest of the widget has run"
+        host.wait_for(lambda: any(e.name == "onCaptureRenderComplete" for e in host.message_events), 30, "the widget")
+        host.wait_for(lambda: host.visible_screen() == ["traditionalRegistration"], 10, "the tap, acted on")
+        assert host.run_js("document.querySelector('#traditionalRegistration input[type=email]').value") \
+            == "early@example.com"
+        host.close()

@@ -91,11 +91,32 @@
     wire();
     if (started) return;
     started = true;
+    if (widget.arrival.pending()) startEarly();
+    else open();
+  }
+
+  function open() {
     // Back from a provider (#capture_social_token=… or #capture_social_error=…), or a message's link (#screen=…):
     // the fragment is read once and leaves the address bar.
     var social = widget.social.takeSocialReturn();
     var linked = widget.screens.takeLink();
     OPENINGS[openingFor(social, linked)](social, linked);
+  }
+
+  /* The service's own page, its other modules still to come (capture-arrival.js): a load with nothing to resume (no
+   * fragment, no session, no token promised) shows its first screen now — noSession's opening — and is ready for
+   * commands once they have run; any other load opens then. */
+  function startEarly() {
+    if (window.location.hash || core.storedToken() || awaitingHostSession()) {
+      widget.arrival.fetchRest(open);
+      return;
+    }
+    core.fire('onCaptureSessionNotFound', { statusMessage: 'sessionNotFound' });
+    widget.screens.renderScreen(widget.screens.initialScreenWithoutSession());
+    widget.arrival.fetchRest(function () {
+      widget.screens.renderParts(document.getElementById(core.currentScreen()));
+      widget.screens.renderComplete();
+    });
   }
 
   /* `?session=pending` on the page's address: the host will hand over a token with createCaptureSession. */
@@ -247,24 +268,27 @@
     }, true);
     // Back (from the provider) to a page the browser kept: its provider buttons work again.
     window.addEventListener('pageshow', function (event) {
-      if (event.persisted) widget.social.pageShownAgain();
+      if (event.persisted) widget.arrival.after(function () { widget.social.pageShownAgain(); });
     });
-    // A message's link opened while the page is already showing (same page, new fragment: no reload).
-    window.addEventListener('hashchange', function () {
-      var social = widget.social.takeSocialReturn();
-      if (social && social.token) {
-        widget.social.finishSocial(social);
-        return;
-      }
-      if (social) {
-        widget.social.afterProviderError(social);
-        widget.screens.renderComplete();
-        return;
-      }
-      var linked = widget.screens.takeLink();
-      if (linked) widget.screens.renderScreen(linked);
-    });
+    window.addEventListener('hashchange', function () { widget.arrival.after(fragmentChanged); });
     core.onClicks(CLICKS);
+  }
+
+  /* A message's link opened while the page is already showing (same page, new fragment: no reload), or a provider's
+   * answer handed back to it. */
+  function fragmentChanged() {
+    var social = widget.social.takeSocialReturn();
+    if (social && social.token) {
+      widget.social.finishSocial(social);
+      return;
+    }
+    if (social) {
+      widget.social.afterProviderError(social);
+      widget.screens.renderComplete();
+      return;
+    }
+    var linked = widget.screens.takeLink();
+    if (linked) widget.screens.renderScreen(linked);
   }
 
   // ---------------------------------------------------------------- Janrain's API and load hook

@@ -89,8 +89,8 @@
       givenName: profile.givenName, familyName: profile.familyName,
       lastEmail: core.storageGet(core.STORAGE.lastEmail),
       address: carriedAddress(),
-      providerName: widget.socialForms.socialProviderName(),
-      mergeEmail: widget.socialForms.mergeEmail(),
+      providerName: widget.socialForms ? widget.socialForms.socialProviderName() : '',
+      mergeEmail: widget.socialForms ? widget.socialForms.mergeEmail() : '',
       welcomeName: widget.dropin ? widget.dropin.returnData().displayName : undefined
     };
     var bound = root.querySelectorAll('[data-capture-bind]');
@@ -208,6 +208,25 @@
     if (screen.style.display) screen.style.display = shown ? 'block' : 'none';
   }
 
+  /* On the service's own pages the modules below arrive just after the first screen (capture-rest.js, docs/adr/0072):
+   * until then no step is under way, and capture-host.js draws the screen's parts when they come. */
+  function waitsForStep(name) {
+    return !!widget.terms && (widget.socialForms.waitsForSocial(name) || widget.factors.waitsForSecondFactor(name)
+      || widget.account.waitsForAccount(name) || widget.terms.waitsForTerms(name));
+  }
+
+  /* What other modules draw on a screen: a merge, linked accounts, factors, the account, documents, sessions, data. */
+  function renderParts(target) {
+    if (!widget.terms) return;
+    widget.socialForms.renderMerge(target);
+    widget.linked.renderLinkedAccounts(target);
+    widget.factors.renderFactors(target);
+    widget.account.renderAccount(target);
+    widget.terms.renderTerms(target);
+    widget.sessions.renderSessions(target);
+    widget.accountData.renderAccountData(target);
+  }
+
   function renderScreen(name, options) {
     if (name === '' && core.dropIn) {
       var shown = screens();
@@ -218,10 +237,7 @@
     if (SESSION_SCREENS[name] && !core.hasActiveSession()) name = signInScreen();
     // Screens of a step under way (a social sign-in, a second factor, a deleted account's, documents to accept) need
     // that step.
-    if (widget.socialForms.waitsForSocial(name) || widget.factors.waitsForSecondFactor(name)
-        || widget.account.waitsForAccount(name) || widget.terms.waitsForTerms(name)) {
-      name = signInScreen();
-    }
+    if (waitsForStep(name)) name = signInScreen();
     if (!screenExists(name)) {
       if (!screenExists('signIn')) return false;
       name = 'signIn';
@@ -233,13 +249,7 @@
     }
     clearMessages(target);
     bindProfile(target);
-    widget.socialForms.renderMerge(target);
-    widget.linked.renderLinkedAccounts(target);
-    widget.factors.renderFactors(target);
-    widget.account.renderAccount(target);
-    widget.terms.renderTerms(target);
-    widget.sessions.renderSessions(target);
-    widget.accountData.renderAccountData(target);
+    renderParts(target);
     fillForms(target);
     setShown(target, true);
     // A customer's page with Janrain's modal: it opens or closes around this screen (capture-modal.js).
@@ -430,6 +440,7 @@
     valueAt: valueAt,
     takeLink: takeLink,
     renderScreen: renderScreen,
+    renderParts: renderParts,
     showSignedInWithoutSession: showSignedInWithoutSession,
     renderComplete: renderComplete,
     showNotice: showNotice,

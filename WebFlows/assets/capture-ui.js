@@ -1,8 +1,8 @@
 /*
  * capture-ui.js — the registration widget behind the flow pages, for a page that names this one script: it loads
  * capture-widget.js, the widget's modules below joined in this order at start-up (WebFlows/assets/bundles.json,
- * docs/adr/0070), from the service it came from. The service's own pages load capture-page.js (the page's scripts
- * and the same modules) directly.
+ * docs/adr/0070), from the service it came from. The service's own pages carry capture-first.js (the page's scripts
+ * and the first screen's modules) in their HTML and fetch capture-rest.js (the others) after it (docs/adr/0073).
  *
  * Exposes Janrain's widget API (janrain.capture.ui.*, janrain.events.*) so that page and host code
  * written for Janrain Registration keeps working. Plain ES5 with fetch, no dependencies, no build
@@ -11,6 +11,7 @@
  * Each module puts the one object of what it offers on the widget's private object, janrain.capture._widget (made by
  * capture-core.js, not enumerable), and reaches the others only through theirs (widget.forms.submitForm(form), …):
  *   capture-core.js          widget.core: events, settings and texts, the session in localStorage, requests
+ *   capture-arrival.js       widget.arrival: on the service's pages, fetching capture-rest.js; taps held until it ran
  *   capture-screens.js       widget.screens: which screen shows and what it shows; notices, messages beside fields
  *   capture-forms.js         widget.forms: sending a form and what each outcome does; checking and ending the session
  *   capture-social.js        widget.social: sign-in with a provider (redirect or system-browser hand-off), its answer

@@ -3,10 +3,7 @@ import Hummingbird
 
 /// Strict CSP and friends on every response. `frame-src janrain:` lets the bridge signal its host.
 struct SecurityHeaders {
-    static let contentSecurityPolicy = [
-        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-        "form-action 'self'", "frame-src janrain:", "base-uri 'none'", "frame-ancestors 'none'",
-    ].joined(separator: "; ")
+    static let contentSecurityPolicy = ContentSecurityPolicy.strict
 
     /// The headers every reply carries, including the ones written below the router (see `RequestGuardHandler`).
     let fields: HTTPFields
@@ -32,6 +29,9 @@ struct SecurityHeaders {
     /// Sets the headers on `response`, whatever answered.
     func apply(to response: inout Response, request: Request, context: CaptureRequestContext) {
         for field in fields {
+            // A flow page's own policy is the strict one plus the hashes of the texts it carries inline
+            // (`ContentSecurityPolicy.header(allowing:)`); every other reply gets the strict one.
+            if field.name == .contentSecurityPolicy, response.headers[.contentSecurityPolicy] != nil { continue }
             response.headers[field.name] = field.value
         }
         // Without a configured https origin, a trusted TLS proxy's word that this client came over https is enough.

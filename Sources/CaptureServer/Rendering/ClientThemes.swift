@@ -5,15 +5,18 @@ import Hummingbird
 /// Every client's look, built once at start-up from `clients[].theme` and `pageTitle` (docs/themes.md): the
 /// stylesheet the service serves at `/flows/themes/<clientId>.css` (colours, font stack, the extra stylesheet), the
 /// logo at `/flows/themes/<clientId>.logo.<svg|png>`, and the fragments each page view puts in its template.
-/// Served by the service itself, so the pages' CSP stays `style-src 'self'` with no inline style.
+/// A small stylesheet travels in the page itself (docs/adr/0072), allowed by its hash in the page's CSP, never by
+/// 'unsafe-inline'; a large one is linked.
 struct ClientThemes: Sendable {
     /// What one client's pages get: the logo element (or nothing) and the escaped title (nil: the flow's own).
     struct Page: Sendable {
         let logo: String
         let title: String?
-        /// The `<link>` to the client's stylesheet at its content-addressed URL, after capture.css. Every client
-        /// has one (empty without a theme), so a theme added later needs no page change.
+        /// The client's stylesheet, after capture.css: a `<style>` element (up to `maxInlineStylesheetBytes`) or a
+        /// `<link>` to its content-addressed URL; nothing for a client without a theme.
         var stylesheet = ""
+        /// The inline stylesheet's CSP hash source.
+        var inlineStyleHash: String?
     }
 
     let pages: [String: Page]
@@ -25,6 +28,9 @@ struct ClientThemes: Sendable {
         data: Data("/* This client has no theme (docs/themes.md). */\n".utf8), contentType: "text/css; charset=utf-8")
     static let maxStylesheetBytes = 256 * 1024
     static let maxLogoBytes = 512 * 1024
+    /// A theme up to this size goes in the page: its own request would cost a phone a round trip before the first
+    /// screen shows (a script waits for the stylesheets before it).
+    static let maxInlineStylesheetBytes = 8 * 1024
 
     static let none = ClientThemes(pages: [:], files: [:])
 
@@ -95,11 +101,18 @@ struct ClientThemes: Sendable {
         return data
     }
 
-    /// The fragments of one page view: the client's, or for a client without a look, the stylesheet link alone.
+    /// The fragments of one page view: the client's, or for a client without a look, none.
     func page(for clientID: String) -> Page {
         var page = pages[clientID] ?? Page(logo: "", title: nil)
         let file = "\(clientID).css"
-        page.stylesheet = "<link rel=\"stylesheet\" href=\"\(HTML.escape(Self.path(of: file, in: files)))\">"
+        guard let asset = files[file] else { return page }
+        let css = String(buffer: asset.bytes)
+        if asset.bytes.readableBytes <= Self.maxInlineStylesheetBytes, InlineAssets.isInlinable(css) {
+            page.stylesheet = "<style>\(css)</style>"
+            page.inlineStyleHash = InlineAssets.hash(css)
+        } else {
+            page.stylesheet = "<link rel=\"stylesheet\" href=\"\(HTML.escape(Self.path(of: file, in: files)))\">"
+        }
         return page
     }
 

@@ -22,16 +22,20 @@ struct FlowPages: Sendable {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")
             }
-            // Written with /flows/assets/<name>; served with the content-addressed URLs (docs/adr/0070).
-            let included = assets.addressing(
-                try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials")))
+            // Written with /flows/assets/<name>; served with the content-addressed URLs (docs/adr/0070); the first
+            // screen's script and styles in the page itself (docs/adr/0072).
+            let (included, inline) = try InlineAssets.expand(
+                assets.addressing(
+                    try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials"))),
+                file: url.path, assets: assets)
             for tag in catalog.localization.tags {
                 let messages = catalog.localization.messages(for: tag)
                 let signIn = try SocialButtons.html(providers, assets: assets, for: .signIn, messages: messages)
                 let link = try SocialButtons.html(providers, assets: assets, for: .link, messages: messages)
                 let whole = SocialButtons.place(link, for: .link, in: SocialButtons.place(signIn, for: .signIn, in: included))
-                templates[flow.name, default: [:]][tag] = try FlowTemplate.expand(
-                    whole, file: url.path, flow: flow, catalog: catalog, messages: messages)
+                var template = try FlowTemplate.expand(whole, file: url.path, flow: flow, catalog: catalog, messages: messages)
+                template.inline = inline
+                templates[flow.name, default: [:]][tag] = template
             }
         }
         return FlowPages(templates: templates, assets: assets)

@@ -9,6 +9,8 @@ struct FlowTemplate: Sendable {
     let segments: TemplateSegments
     /// The flow's title, escaped once; a client's `pageTitle` replaces it per request.
     let title: String
+    /// What the page carries inline (`InlineAssets`), for its CSP.
+    var inline = InlineHashes()
 
     init(flow: FlowDefinition, html: String, messages: Messages) {
         self.flow = flow
@@ -178,6 +180,13 @@ struct FlowTemplate: Sendable {
             <p class="capture_tip_error" id="\(id)_error" hidden></p>\
             </div>
             """
+    }
+
+    /// The page's CSP: the strict one, plus its inline texts' hashes and the client's inline stylesheet's.
+    func contentSecurityPolicy(theme: ClientThemes.Page) -> String {
+        var inline = inline
+        if let style = theme.inlineStyleHash { inline.styles.append(style) }
+        return ContentSecurityPolicy.header(allowing: inline)
     }
 
     /// Fills the per-request placeholders: the settings JSON and the language, and the client's look (its

@@ -18,8 +18,8 @@ final class RenderedPages: Sendable {
 
     private let pages = VersionedCache<Key, StaticAssets.Asset>(capacity: capacity)
 
-    /// The page for `view`, from the cache or from `render` (kept when the view is shared).
-    func page(for view: FlowPageView, render: () -> String) -> StaticAssets.Asset {
+    /// The page for `view`, from the cache or from `render` (its HTML and CSP; kept when the view is shared).
+    func page(for view: FlowPageView, render: () -> (html: String, policy: String)) -> StaticAssets.Asset {
         guard view.isShared else { return Self.asset(render()) }
         let key = Key(
             flow: view.flow.name, clientID: view.client.clientID, locale: view.locale, responseType: view.responseType,
@@ -31,10 +31,11 @@ final class RenderedPages: Sendable {
     }
 
     /// The language follows `Accept-Language` when the link names none: caches must keep one copy per language.
-    private static func asset(_ html: String) -> StaticAssets.Asset {
+    private static func asset(_ page: (html: String, policy: String)) -> StaticAssets.Asset {
         var fields = HTTPFields()
         fields[.vary] = "Accept-Language"
+        fields[.contentSecurityPolicy] = page.policy
         return StaticAssets.Asset(
-            bytes: ByteBuffer(string: html), contentType: "text/html; charset=utf-8", fields: fields)
+            bytes: ByteBuffer(string: page.html), contentType: "text/html; charset=utf-8", fields: fields)
     }
 }

@@ -40,9 +40,11 @@ struct FlowPageController {
                 flow: view.flow, client: view.client, locale: view.locale, responseType: view.responseType,
                 codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: settings,
                 catalog: catalog, providers: providers.ordered, appReturnURI: view.appReturnURI)
-            return template.render(
-                settingsJSON: json, locale: view.locale, clientID: view.client.clientID,
-                theme: themes.page(for: view.client.clientID))
+            let theme = themes.page(for: view.client.clientID)
+            return (
+                template.render(settingsJSON: json, locale: view.locale, clientID: view.client.clientID, theme: theme),
+                template.contentSecurityPolicy(theme: theme)
+            )
         }
         return page.response(headers: request.headers)
     }

@@ -50,6 +50,25 @@ import Testing
         }
     }
 
+    /// OpenID Connect's userinfo: a token that cannot be checked for a moment is a 503, not RFC 6750's
+    /// `invalid_token` (a client would throw the token away and sign the person in again).
+    @Test func userinfoDuringALostConnectionIsA503NotAnInvalidToken() async throws {
+        try await withAPI(backend: .postgres) { api, world in
+            guard case .postgres(let location) = world.storage.location else {
+                Issue.record("a world made with backend: .postgres is on \(world.storage.location)")
+                return
+            }
+            let grant = try #require(try await world.register("userinfo@example.com").grant)
+            let bearer: HTTPFields = [.authorization: "Bearer \(grant.accessToken)"]
+            let reply = try await PostgresTestServer.shared.endingTheStatementOn("tokens", of: location) {
+                Seen(try await api.get("/oidc/userinfo", headers: bearer))
+            }.get()
+            #expect(reply.status == .serviceUnavailable && reply.retryAfter != nil, "\(reply.text)")
+            // And once the database answers, the token is judged as usual (no openid scope: RFC 6750's 403).
+            #expect(try await api.get("/oidc/userinfo", headers: bearer).status == .forbidden)
+        }
+    }
+
     /// The same while the server takes no new connection (restarting, or at its connection limit; here the role's
     /// `CONNECTION LIMIT 0`): the request is not kept waiting for one beyond `connect_timeout`, and the pool's own
     /// refusal is a 503 too. (It waited in postgres-nio's pool until its circuit breaker, a minute, then was a 500;

@@ -36,7 +36,7 @@ import Testing
 
     @Test func contentAddressedNamesReadBack() {
         let hash = "0123456789abcdef"
-        for name in ["capture.css", "capture-page.js", "demo.app.css", "x.logo.svg"] {
+        for name in ["capture.css", "capture-rest.js", "demo.app.css", "x.logo.svg"] {
             let addressed = ContentAddress.name(name, hash: hash)
             #expect(ContentAddress.parse(addressed)?.name == name)
             #expect(ContentAddress.parse(addressed)?.hash == hash)

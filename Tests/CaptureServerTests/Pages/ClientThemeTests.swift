@@ -58,9 +58,15 @@ import Testing
             #expect(page.status == .ok)
             #expect(page.text.contains("<title>Northwind account</title>"))
             let html = withoutContentAddresses(page.text)
-            let base = try #require(html.range(of: #"<link rel="stylesheet" href="/flows/assets/capture.css">"#))
-            let theme = try #require(html.range(of: #"<link rel="stylesheet" href="/flows/themes/demo-themed-app.css">"#))
-            #expect(base.upperBound <= theme.lowerBound, "the theme comes after capture.css, so it wins")
+            // Both stylesheets are small enough to travel in the page (docs/adr/0072), each allowed by its hash.
+            let styles = html.components(separatedBy: "<style>").dropFirst().map { $0.components(separatedBy: "</style>")[0] }
+            #expect(styles.count == 2)
+            #expect(styles.first?.contains(".capture_container") == true)
+            #expect(
+                styles.last?.hasPrefix("/* Theme of client demo-themed-app") == true,
+                "the theme comes after capture.css, so it wins")
+            let csp = try #require(page.headers[.contentSecurityPolicy])
+            for style in styles { #expect(csp.contains(InlineAssets.hash(style))) }
             #expect(html.contains(#"<img class="capture_logo" src="/flows/themes/demo-themed-app.logo.svg" alt="Northwind">"#))
             // Each at the URL of its bytes, so a web view keeps it for good.
             for path in contentAddressedPaths(in: page.text) {
@@ -68,9 +74,9 @@ import Testing
             }
             #expect(page.text.contains(#"<meta name="color-scheme" content="light dark">"#))
             #expect(!page.text.contains("{{"), "every placeholder is filled")
-            #expect(!page.text.contains(" style="), "no inline style")
-            #expect(page.headers[.contentSecurityPolicy] == SecurityHeaders.contentSecurityPolicy)
-            #expect(SecurityHeaders.contentSecurityPolicy.contains("style-src 'self';"))
+            #expect(!page.text.contains(" style="), "no style attribute")
+            #expect(!csp.contains("unsafe-inline"))
+            #expect(SecurityHeaders.contentSecurityPolicy.contains("style-src 'self';"), "replies that are not pages")
         }
     }
 
@@ -78,9 +84,10 @@ import Testing
         try await withAPI { api, _ in
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app")
             #expect(page.text.contains("<title>Sign in</title>"))
-            #expect(
-                withoutContentAddresses(page.text).contains(#"<link rel="stylesheet" href="/flows/themes/demo-mobile-app.css">"#))
-            #expect(!page.text.contains("capture_logo"))
+            let markup = markupOnly(page.text)
+            #expect(!markup.contains("/flows/themes/"), "no stylesheet of its own")
+            #expect(markup.components(separatedBy: "<style>").count == 2, "capture.css alone")
+            #expect(!markup.contains("capture_logo"))
             #expect(!page.text.contains("{{"))
         }
     }

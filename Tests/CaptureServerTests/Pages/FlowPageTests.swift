@@ -1,6 +1,7 @@
 import CaptureCore
 import CaptureOutbound
 import CaptureTestSupport
+import Crypto
 import Foundation
 import Hummingbird
 import Testing
@@ -44,13 +45,33 @@ import Testing
             #expect(capture["appId"] is String)
             #expect(capture["registerFlow"] is String)
             #expect(!page.text.contains("{*"), "every Janrain tag was expanded")
-            // One script, the page's bundle (janrain-settings.js, janrain-bridge.js, page-init.js and the widget),
-            // asked for from the head and run at the end (docs/adr/0070).
-            let html = withoutContentAddresses(page.text)
-            #expect(html.contains(#"<link rel="preload" href="/flows/assets/capture-page.js" as="script">"#))
-            #expect(html.contains("</main>\n  <script src=\"/flows/assets/capture-page.js\"></script>"))
-            #expect(page.text.components(separatedBy: "<script src=").count == 2)
+            // No script or stylesheet to fetch before the first screen: capture-first.js and capture.css are in the
+            // page, each allowed by its own hash and nothing else inline; the script names capture-rest.js by its
+            // content-addressed URL (docs/adr/0072).
+            #expect(!page.text.contains("<script src="))
+            #expect(!page.text.contains("<link rel=\"stylesheet\""))
+            let script = try inlineText(in: page.text, after: #"<script data-capture-rest="/flows/assets/capture-rest."#)
+            #expect(script.hasPrefix("/* capture-first.js: joined at start-up"))
+            let style = try inlineText(in: page.text, after: "<style>")
+            #expect(style.contains(".capture_container"))
+            #expect(csp.contains("script-src 'self' \(cspHash(script));"))
+            #expect(csp.contains("style-src 'self' \(cspHash(style))"))
+            #expect(csp.components(separatedBy: "'sha256-").count == 3, "those two texts, nothing else")
         }
+    }
+
+    /// The text of the element whose start tag begins with `prefix` (up to its `>`), to its end tag.
+    func inlineText(in html: String, after prefix: String) throws -> String {
+        let start = try #require(html.range(of: prefix))
+        let open = try #require(html[start.lowerBound...].firstIndex(of: ">"))
+        let body = html[html.index(after: open)...]
+        let end = try #require(body.range(of: "</"))
+        return String(body[..<end.lowerBound])
+    }
+
+    /// CSP's hash source of `text`, computed here apart from the service's.
+    func cspHash(_ text: String) -> String {
+        "'sha256-\(Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString())'"
     }
 
     @Test func ifNoneMatchListsAreReadItemByItem() {
@@ -240,10 +261,11 @@ import Testing
 
     @Test func noProviderNoSocialSection() async throws {
         try await withAPI { api, _ in
-            let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
+            let text = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app").text
+            let page = markupOnly(text)
             #expect(!page.contains(#"class="capture_social""#) && !page.contains("data-capture-provider") && !page.contains("{|"))
-            #expect(try FlowPageTests().settingsJSON(in: page)["providers"] as? [String] == [])
-            let profile = try await api.get("/flows/webViewProfile?client_id=demo-mobile-app").text
+            #expect(try FlowPageTests().settingsJSON(in: text)["providers"] as? [String] == [])
+            let profile = markupOnly(try await api.get("/flows/webViewProfile?client_id=demo-mobile-app").text)
             #expect(!profile.contains("data-capture-provider") && !profile.contains("{|"))
         }
     }

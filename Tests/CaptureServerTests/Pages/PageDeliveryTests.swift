@@ -31,7 +31,7 @@ import Testing
     @Test func assetsAndPagesAreGzippedOnlyWhenTheClientAcceptsIt() async throws {
         try await withAPI { api, _ in
             for path in [
-                "/flows/assets/capture-page.js", "/flows/assets/capture.css", "/flows/webViewSignIn?client_id=demo-mobile-app",
+                "/flows/assets/capture-rest.js", "/flows/assets/capture.css", "/flows/webViewSignIn?client_id=demo-mobile-app",
             ] {
                 let plain = try await api.get(path)
                 #expect(plain.status == .ok)
@@ -80,7 +80,8 @@ import Testing
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app")
             let paths = contentAddressedPaths(in: page.text)
             let names = paths.map { withoutContentAddresses($0).split(separator: "/").last.map(String.init) ?? "" }
-            #expect(names == ["capture.css", "demo-mobile-app.css", "capture-page.js", "capture-page.js"], "\(paths)")
+            // capture.css, the client's small theme and capture-first.js are in the page (docs/adr/0072).
+            #expect(names == ["capture-rest.js"], "\(paths)")
             for path in paths {
                 let reply = try await api.get(path)
                 #expect(reply.status == .ok, "\(path)")
@@ -121,11 +122,11 @@ import Testing
                 to: file, atomically: true, encoding: .utf8)
         }
         for changed in [
-            "capture-terms.js", "capture-widget.js", "capture-page.js", "janrain-dropin.js", "capture-ui.js", "janrain-load.js",
+            "capture-terms.js", "capture-rest.js", "capture-widget.js", "janrain-dropin.js", "capture-ui.js", "janrain-load.js",
         ] {
             #expect(before.path(of: changed) != after.path(of: changed), "\(changed)")
         }
-        for same in ["capture-core.js", "capture.css", "janrain-bridge.js"] {
+        for same in ["capture-core.js", "capture.css", "janrain-bridge.js", "capture-first.js"] {
             #expect(before.path(of: same) == after.path(of: same), "\(same)")
         }
         // The loaders name their bundle by its content-addressed URL.
@@ -139,10 +140,10 @@ import Testing
 
     @Test func aBundleIsItsMembersInTheirOrder() throws {
         let assets = try Self.assets()
-        let page = String(buffer: try #require(assets.assets["capture-page.js"]).bytes)
+        let page = String(buffer: try #require(assets.assets["capture-first.js"]).bytes)
         let members = [
-            "janrain-settings.js", "janrain-bridge.js", "page-init.js", "capture-core.js", "capture-screens.js",
-            "capture-host.js",
+            "janrain-settings.js", "janrain-bridge.js", "page-init.js", "capture-core.js", "capture-arrival.js",
+            "capture-screens.js", "capture-host.js",
         ]
         var cursor = page.startIndex
         for member in members {

@@ -136,7 +136,8 @@ extension OIDCService {
         let user: User, record: TokenRecord
         do {
             (user, record) = try await accessTokens.authenticate(accessToken: accessToken)
-        } catch is CaptureError {
+        } catch let error as CaptureError where error != .storageUnavailable && error != .rateLimited {
+            // What the token says of itself is RFC 6750's invalid_token; an outage or throttling stays what it is.
             throw BearerError.invalidToken
         }
         let scopes = record.scope.split(separator: " ").map(String.init)
