@@ -36,7 +36,7 @@ struct DatabaseCommand: AsyncParsableCommand {
                 guard source != target else { throw CaptureError.invalidArgument("to", "is the same database as --from") }
                 let reading = try await OpenedStorage.open(source)
                 let writing = try await OpenedStorage.open(target)
-                let report = try await StoreCopy.copy(from: reading.rows, to: writing.rows)
+                let report = try await StoreCopy.copy(from: reading.records, to: writing.records)
                 try await reading.close()
                 try await writing.close()
                 output.list(

@@ -41,12 +41,14 @@ struct PostgresAuditRepository: AuditRepository {
                 AND (\(filter.target)::text IS NULL OR target = \(filter.target))
             ORDER BY id DESC LIMIT \(filter.page.limit) OFFSET \(filter.page.offset)
             """
-        ).map { row in
-            let c = Columns(row)
-            return AuditEntry(
-                id: try c("id"), at: try c("at"), actor: try c("actor"), action: try c("action"),
-                target: try c("target"), outcome: try c("outcome"), detail: try c("detail"))
-        }
+        ).map(Self.record)
+    }
+
+    static func record(_ row: PostgresRow) throws -> AuditEntry {
+        let c = Columns(row)
+        return AuditEntry(
+            id: try c("id"), at: try c("at"), actor: try c("actor"), action: try c("action"), target: try c("target"),
+            outcome: try c("outcome"), detail: try c("detail"))
     }
 
     func purge(before cutoff: Date) async throws -> Int {

@@ -87,9 +87,9 @@ public final class PostgresDatabase: Sendable {
             })
     }
 
-    /// Whole rows, for `capturectl db copy`.
-    public func rowStore(metrics: CaptureMetrics = .facade) -> any RowStore {
-        PostgresRowStore(store: PostgresStore(client: client, repository: "copy", metrics: metrics))
+    /// Every record as domain values, for `capturectl db copy`.
+    public func recordCopy(metrics: CaptureMetrics = .facade) -> any RecordCopying {
+        PostgresRecordCopy(store: PostgresStore(client: client, repository: "copy", metrics: metrics))
     }
 
     /// Stops the pool it runs itself: connections close, queries still waiting fail. (A pool run as a service stops

@@ -183,13 +183,15 @@ struct PostgresProviderRevocationRepository: ProviderRevocationRepository {
             SELECT * FROM provider_revocations WHERE next_attempt_at <= \(date) ORDER BY next_attempt_at, id
             LIMIT \(limit)
             """
-        ).map { row in
-            let c = Columns(row)
-            return ProviderRevocation(
-                id: try c("id"), provider: try c("provider"), sealedToken: try c("sealed_token"),
-                attempts: try c("attempts", as: Int.self), nextAttemptAt: try c("next_attempt_at"),
-                lastError: try c("last_error"), queuedAt: try c("queued_at"))
-        }
+        ).map(Self.record)
+    }
+
+    static func record(_ row: PostgresRow) throws -> ProviderRevocation {
+        let c = Columns(row)
+        return ProviderRevocation(
+            id: try c("id"), provider: try c("provider"), sealedToken: try c("sealed_token"),
+            attempts: try c("attempts", as: Int.self), nextAttemptAt: try c("next_attempt_at"),
+            lastError: try c("last_error"), queuedAt: try c("queued_at"))
     }
 
     func remove(id: Int64) async throws {

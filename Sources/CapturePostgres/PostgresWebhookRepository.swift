@@ -166,12 +166,14 @@ struct PostgresWebhookRepository: WebhookRepository {
     func attempts(of sequence: Int64) async throws -> [WebhookAttempt] {
         try await store.query(
             "SELECT * FROM webhook_attempts WHERE event_id = \(sequence) ORDER BY id"
-        ).map { row in
-            let c = Columns(row)
-            return WebhookAttempt(
-                eventSequence: try c("event_id"), at: try c("at"), status: try c("status"),
-                milliseconds: try c("milliseconds"), error: try c("error"))
-        }
+        ).map(Self.attempt)
+    }
+
+    static func attempt(_ row: PostgresRow) throws -> WebhookAttempt {
+        let c = Columns(row)
+        return WebhookAttempt(
+            eventSequence: try c("event_id"), at: try c("at"), status: try c("status"),
+            milliseconds: try c("milliseconds"), error: try c("error"))
     }
 
     func redeliver(id: String?, query: WebhookEventQuery) async throws -> Int {

@@ -10,8 +10,8 @@ import ServiceLifecycle
 public struct OpenedStorage: Sendable {
     public let location: DatabaseLocation
     public let repositories: Repositories
-    /// Whole rows, for `capturectl db copy`.
-    public let rows: any RowStore
+    /// Every record as domain values, for `capturectl db copy`.
+    public let records: any RecordCopying
     /// The SQLite file's pool, for the few callers that work on the file itself (tests); nil on PostgreSQL.
     public let sqlite: DatabasePool?
     /// What must run beside the server for the repositories to answer, for its service group (opened with
@@ -37,13 +37,13 @@ public struct OpenedStorage: Sendable {
             let pool = try CaptureDatabase.open(path: path, checkpointer: checkpointer)
             let (repositories, close) = CaptureDatabase.repositoriesClosing(pool, metrics: metrics, checkpointer: checkpointer)
             return OpenedStorage(
-                location: location, repositories: repositories, rows: SQLiteRowStore(pool), sqlite: pool, services: [],
+                location: location, repositories: repositories, records: SQLiteRecordCopy(pool), sqlite: pool, services: [],
                 closer: close)
         case .postgres(let server):
             let database = try await PostgresDatabase.open(server, runsPool: !service)
             return OpenedStorage(
                 location: location, repositories: database.repositories(metrics: metrics),
-                rows: database.rowStore(metrics: metrics), sqlite: nil, services: service ? database.services : [],
+                records: database.recordCopy(metrics: metrics), sqlite: nil, services: service ? database.services : [],
                 closer: { await database.close() })
         }
     }

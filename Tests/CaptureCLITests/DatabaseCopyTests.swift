@@ -2,146 +2,123 @@ import CaptureCore
 import CaptureStorage
 import CaptureTestSupport
 import Foundation
+import GRDB
 import Testing
 
-/// `capturectl db copy`: a populated SQLite file to PostgreSQL and back, every row of every table the same, and the
-/// copy serving the same sessions.
+/// `capturectl db copy`: a populated SQLite file to PostgreSQL and back, every record of every table the same (as each
+/// backend maps its rows, and as the features' repositories read them), and the copy serving the same sessions.
 @Suite struct DatabaseCopyTests {
-    /// A store with something in every table: accounts, a rotated and a reused session, a reset mail and its code,
-    /// a confidential client and client settings, an admin key and the audit log, a linked provider account with its token kept, a provider token waiting to be revoked, a throttle counter, a
-    /// social sign-in under way, a passkey, a ceremony under way, a second factor, signing keys, an OpenID Connect
-    /// grant, and a webhook subscription with an event and its attempt.
-    static func populated() async throws -> (TestWorld, IssuedGrant) {
-        let world = try await TestWorld.current(backend: .sqlite)
-        let service = world.service
-        let first = try #require(try await world.register("copy@example.com").grant)
-        let rotated = try await service.tokens.refresh(
-            refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
-        _ = try? await service.tokens.refresh(refreshToken: first.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
-        let live = try #require(try await world.register("other@example.com").grant)
-        try await service.recovery.requestPasswordReset(
-            FlowRequest(
-                parameters: TestWorld.flowParameters(form: "forgotPasswordForm").merging(
-                    ["signInEmailAddress": "other@example.com"]) { _, new in new }))
-        _ = try? await service.signIn.signIn(
-            FlowRequest(parameters: TestWorld.signIn(email: "other@example.com", password: "wrong guess")))
-        _ = try await service.clientAdmin.addClient(
-            id: "copied-backend", name: "Copied", confidential: true, redirectURIs: ["https://a.example/cb"],
-            allowedOrigins: ["https://a.example"], responseTypes: ["code", "token"], legacyTokenURL: true)
-        try await service.store.clientSettings.change(.defaults, set: ["site_name": "Copied app"], removing: [])
-        try await service.store.clientSettings.change(
-            .client("copied-backend"), set: ["password_recover_url": "https://a.example/reset"], removing: [])
-        _ = try await service.admin.createAdminKey(name: "copy", by: .service)
-        let user = try #require(try await service.store.users.find(email: "other@example.com"))
-        try await service.store.identities.link(
-            LinkedIdentity(
-                provider: "mock", subject: "s1", userID: user.id, email: user.email, linkedAt: world.time.now(),
-                providerToken: "sealed-kept"))
-        // A deleted account's provider token waiting to be revoked.
-        let deleted = try #require(try await service.store.users.find(email: "copy@example.com"))
-        try await service.store.identities.link(
-            LinkedIdentity(
-                provider: "mock", subject: "s2", userID: deleted.id, email: deleted.email, linkedAt: world.time.now(),
-                providerToken: "sealed-queued"))
-        #expect(try await service.store.providerRevocations.queue(fromLinksOf: deleted.id, at: world.time.now()) == 1)
-        var login = SocialLogin(
-            stateHash: "state", provider: "mock", clientID: "demo-mobile-app", flow: "webViewSignIn", locale: "en-US",
-            responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: world.time.now())
-        login.claims = ["email": .string("s@example.com")]
-        login.providerToken = "sealed-on-its-way"
-        try await service.store.socialLogins.insert(login)
-        var passkey = Passkey(
-            credentialID: "credential", userID: user.id, name: "Laptop", publicKey: Array(0...255), signCount: 3,
-            backupEligible: true, backedUp: false, transports: ["internal", "hybrid"], createdAt: world.time.now())
-        passkey.lastUsedAt = world.time.now()
-        try await service.store.passkeys.insert(passkey)
-        try await service.store.ceremonies.insert(
-            PendingCeremony(
-                hash: "ticket", kind: .secondFactor, userID: user.id, clientID: "demo-mobile-app", payload: "context",
-                createdAt: world.time.now(), expiresAt: world.time.now() + 300))
-        var factor = SecondFactor(
-            userID: user.id, sealedSecret: "sealed", recoveryHashes: ["h1", "h2"], createdAt: world.time.now())
-        factor.lastStep = 1
-        try await service.store.secondFactors.save(factor)
-        try await service.store.oidcGrants.insert(
-            OIDCGrant(
-                chainID: "chain", issuer: "https://id.example", clientID: "demo-mobile-app", userID: user.id,
-                scopes: ["openid", "email"], nonce: "n", authTime: world.time.now(), methods: ["pwd"], acr: nil,
-                sessionID: "session", expiresAt: world.time.now() + 3600))
-        // Signing keys: a first pair, rotated (one retiring, one active of each algorithm).
-        _ = try await service.signingKeys.sign(["sub": "x"], algorithm: .rs256)
-        _ = try await service.signingKeys.rotate()
-        // A webhook subscription, an event of a change it heard and an attempt at delivering it.
-        let (subscription, _) = try await service.webhooks.add(
-            WebhookDraft(title: "Copied hook", endpoint: "https://hooks.example/in", events: [.entityUpdated]))
-        var changed = user
-        changed.profile["givenName"] = .string("Copied")
-        try await service.store.users.update(changed)
-        let event = try #require(try await service.webhooks.events(WebhookEventQuery(subscriptionID: subscription.id)).first)
-        var attempted = event
-        attempted.attempts = 1
-        try await service.store.webhooks.finish(
-            attempted,
-            attempt: WebhookAttempt(
-                eventSequence: event.sequence ?? 0, at: world.time.now(), status: 500, milliseconds: 12, error: "HTTP 500"))
-        _ = rotated
-        return (world, live)
-    }
-
-    static func everyRow(_ store: OpenedStorage) async throws -> [String: [[StoredValue]]] {
-        var tables: [String: [[StoredValue]]] = [:]
-        for table in StoreCopy.tables {
-            tables[table.name] = try await store.rows.rows(of: table, offset: 0, limit: 10_000)
-        }
-        return tables
-    }
-
-    @Test func aSQLiteFileCopiedToPostgreSQLAndBackKeepsEveryRowAndItsSessions() async throws {
-        let (world, live) = try await Self.populated()
-        let source = try await Self.everyRow(world.storage)
-        for table in StoreCopy.tables where table.name != "user_unique" {
-            #expect(source[table.name]?.isEmpty == false, "nothing in \(table.name) to copy")
+    @Test func aSQLiteFileCopiedToPostgreSQLAndBackKeepsEveryRecordAndItsSessions() async throws {
+        let (world, live) = try await CopiedStore.populated()
+        let now = world.time.now()
+        let source = try await CopiedStore.everyRecord(world.storage)
+        for table in CopiedTable.allCases {
+            #expect(source[table].map { $0.count > 0 } == true, "nothing in \(table.name) to copy")
         }
 
         let postgres = TestStorage.connectionString(try await TestStorage.newLocation(.postgres))
         let copied = try await CLI.run(["db", "copy", "--from", world.database, "--to", postgres, "--json"])
         #expect(copied.status == 0, "\(copied.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(copied.stdout.utf8)) as? [[String: Any]])
-        #expect(report.map { $0["table"] as? String } == StoreCopy.tables.map(\.name))
+        #expect(report.map { $0["table"] as? String } == CopiedTable.allCases.map(\.name))
         for entry in report {
-            #expect(entry["rows"] as? Int == source[entry["table"] as! String]?.count, "\(entry)")
+            let table = try #require(CopiedTable(rawValue: entry["table"] as? String ?? ""))
+            #expect(entry["rows"] as? Int == source[table]?.count, "\(entry)")
         }
         let onPostgres = try await OpenedStorage.open(try DatabaseLocation(postgres))
-        #expect(try await Self.everyRow(onPostgres) == source)
+        #expect(try await CopiedStore.everyRecord(onPostgres) == source)
+        let readings = try await RepositoryReadings.read(world.storage.repositories, naming: source, now: now)
+        #expect(readings.users.count == 2 && readings.users.allSatisfy { $0 != nil })
+        #expect(try await RepositoryReadings.read(onPostgres.repositories, naming: source, now: now) == readings)
 
         // The copy serves the same sessions: the access token checks, the refresh token rotates (new ids continue
-        // after the copied ones), the reused chain stays revoked.
+        // after the copied ones), the reused chain stays revoked; a new account's number stays above the floor.
         let service = await CaptureFeatures.make(
             settings: world.service.settings, catalog: world.service.catalog, store: onPostgres.repositories,
             time: world.time, codeKey: world.service.codeKey)
         #expect(try await service.profile.entity(accessToken: live.accessToken).email == "other@example.com")
         // Under the same code key the copy publishes the same signing keys.
         #expect(try await service.signingKeys.document() == world.service.signingKeys.document())
-        let next = try await service.tokens.refresh(
-            refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
-        let ids = try await onPostgres.repositories.tokens.list(TokenFilter(now: world.time.now())).compactMap(\.id)
-        let copiedIDs = source["tokens"]!.map { row -> Int64 in if case .integer(let id) = row[0] { id } else { 0 } }
-        #expect(Set(ids).isSuperset(of: copiedIDs) && ids.max()! > copiedIDs.max()!)
-        _ = next
+        _ = try await service.tokens.refresh(refreshToken: live.refreshToken, clientID: "demo-mobile-app", clientSecret: nil)
+        try await Self.expectIDsContinue(onPostgres, after: source, now: now)
+        var parameters = TestWorld.registration(email: "after@example.com")
+        parameters["displayName"] = "After"
+        let after = try await service.signIn.register(FlowRequest(parameters: parameters)).user
+        guard case .userNumberFloor(let floor)? = source[.userNumberFloor], case .users(let users)? = source[.users] else {
+            Issue.record("no floor or users read")
+            return
+        }
+        #expect(floor.count == 1 && floor[0] > users.compactMap(\.number).max() ?? 0)
+        #expect((after.number ?? 0) > floor[0])
 
-        // Back into a new SQLite file: the same rows again (the refresh just made on PostgreSQL included).
+        // Back into a new SQLite file: the same records again (the refresh and registration made on PostgreSQL
+        // included).
         let back = TestStorage.connectionString(try await TestStorage.newLocation(.sqlite))
         let returned = try await CLI.run(["db", "copy", "--from", postgres, "--to", back])
         #expect(returned.status == 0, "\(returned.stderr)")
         let onSQLite = try await OpenedStorage.open(try DatabaseLocation(back))
-        #expect(try await Self.everyRow(onSQLite) == Self.everyRow(onPostgres))
+        let fromPostgres = try await CopiedStore.everyRecord(onPostgres)
+        #expect(try await CopiedStore.everyRecord(onSQLite) == fromPostgres)
+        #expect(
+            try await RepositoryReadings.read(onSQLite.repositories, naming: fromPostgres, now: now)
+                == RepositoryReadings.read(onPostgres.repositories, naming: fromPostgres, now: now))
+        try await Self.expectIDsContinue(onSQLite, after: fromPostgres, now: now)
 
         // A target that already holds records is refused, and left as it was.
         let again = try await CLI.run(["db", "copy", "--from", world.database, "--to", back])
         #expect(again.status == 1 && again.stderr.contains("not empty"), "\(again.stderr)")
-        #expect(try await onSQLite.rows.count(StoreCopy.tables[0]) == 2)
+        #expect(try await onSQLite.records.count(.users) == 3)
         try await onPostgres.close()
         try await onSQLite.close()
+    }
+
+    /// A token and an audit entry written after a copy take ids above every copied one.
+    static func expectIDsContinue(_ store: OpenedStorage, after copied: [CopiedTable: CopiedPage], now: Date) async throws {
+        guard case .tokens(let tokens)? = copied[.tokens], case .auditLog(let entries)? = copied[.auditLog] else {
+            Issue.record("no tokens or audit entries copied")
+            return
+        }
+        let token = TokenRecord(
+            kind: .device, hash: "after-copy-\(UUID().uuidString)", userID: tokens[0].userID, clientID: "demo-mobile-app",
+            chainID: "after", issuedAt: now, expiresAt: now + 60)
+        try await store.repositories.tokens.insert([token])
+        let stored = try #require(try await store.repositories.tokens.find(hash: token.hash)?.id)
+        #expect(stored > tokens.compactMap(\.id).max() ?? 0)
+        try await store.repositories.audit.append(
+            AuditEntry(id: nil, at: now, actor: "test", action: "after.copy", target: "x", outcome: "ok", detail: nil))
+        let audited = try #require(try await store.repositories.audit.list(AuditFilter(action: "after.copy")).first?.id)
+        #expect(audited > entries.compactMap(\.id).max() ?? 0)
+    }
+
+    /// Nobody can add a table to a backend's migrations and forget the copy: every table of a new store of either
+    /// backend is one `CopiedTable` names, or one said here to be left out.
+    @Test(arguments: TestBackend.allCases)
+    func everyTableOfABackendIsCopied(_ backend: TestBackend) async throws {
+        let leftOut: Set<String> = [
+            "change_counters",  // versions of this store's own changes, for its caches: a new store starts its own
+            "grdb_migrations", "capture_migrations",  // the schema's own steps, made by opening the target
+        ]
+        let location = try await TestStorage.newLocation(backend)
+        let store = try await OpenedStorage.open(location)
+        let tables: Set<String>
+        switch location {
+        case .sqlite:
+            tables = Set(
+                try await store.sqlite!.read { db in
+                    try String.fetchAll(
+                        db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                })
+        case .postgres(let server):
+            tables = Set(
+                try await PostgresTestServer.shared.rows(
+                    """
+                    SELECT table_name FROM information_schema.tables
+                    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+                    """, on: server
+                ).map { $0[0] })
+        }
+        try await store.close()
+        #expect(tables.subtracting(leftOut) == Set(CopiedTable.allCases.map(\.name)))
     }
 
     @Test func aMissingSourceOrABadURLIsRefusedBeforeAnythingIsWritten() async throws {

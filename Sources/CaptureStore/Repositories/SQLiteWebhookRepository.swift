@@ -121,13 +121,7 @@ struct SQLiteWebhookRepository: WebhookRepository {
 
     func attempts(of sequence: Int64) async throws -> [WebhookAttempt] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM webhook_attempts WHERE eventID = ? ORDER BY id", arguments: [sequence]
-            ).map {
-                WebhookAttempt(
-                    eventSequence: $0["eventID"], at: $0["at"], status: $0["status"],
-                    milliseconds: $0["milliseconds"], error: $0["error"])
-            }
+            try WebhookAttemptRow.filter(Column("eventID") == sequence).order(Column("id")).values(db).map(\.attempt)
         }
     }
 

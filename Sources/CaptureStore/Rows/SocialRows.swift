@@ -100,3 +100,15 @@ struct ProviderRevocationRow: StoredRow {
             nextAttemptAt: row["nextAttemptAt"], lastError: row["lastError"], queuedAt: row["queuedAt"])
     }
 }
+
+extension ProviderRevocationRow: PersistableRecord {
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = value.id
+        container["provider"] = value.provider
+        container["sealedToken"] = value.sealedToken
+        container["attempts"] = value.attempts
+        container["nextAttemptAt"] = value.nextAttemptAt
+        container["lastError"] = value.lastError
+        container["queuedAt"] = value.queuedAt
+    }
+}

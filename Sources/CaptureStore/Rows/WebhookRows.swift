@@ -88,3 +88,28 @@ struct WebhookEventRow: GeneratedIDRow {
         container["lastError"] = value.lastError
     }
 }
+
+/// A row of `webhook_attempts`: one delivery attempt of the event `eventID` names.
+struct WebhookAttemptRow: StoredRow, PersistableRecord {
+    static let databaseTableName = "webhook_attempts"
+    let value: StoredWebhookAttempt
+
+    init(_ value: StoredWebhookAttempt) { self.value = value }
+
+    init(row: Row) throws {
+        value = StoredWebhookAttempt(
+            id: row["id"],
+            attempt: WebhookAttempt(
+                eventSequence: row["eventID"], at: row["at"], status: row["status"], milliseconds: row["milliseconds"],
+                error: row["error"]))
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = value.id
+        container["eventID"] = value.attempt.eventSequence
+        container["at"] = value.attempt.at
+        container["status"] = value.attempt.status
+        container["milliseconds"] = value.attempt.milliseconds
+        container["error"] = value.attempt.error
+    }
+}
