@@ -6,7 +6,8 @@ import Testing
 @testable import CaptureStore
 
 /// The documents that describe the package's shape name what the code declares: README's layout every target of
-/// Package.swift, and docs/storage.md's introduction the newest migration step of each backend.
+/// Package.swift, and docs/storage.md's introduction the newest migration step of each backend. The decision records
+/// stay short records, each listed in their index, and docs/benchmarks.md stays a page of the latest figures.
 @Suite struct DocsMatchCodeTests {
     static let root = TestWorld.repositoryRoot
 
@@ -80,5 +81,33 @@ import Testing
         #expect(
             introduction.contains("`\(postgres)`"),
             "docs/storage.md's introduction names PostgreSQL's newest step \(postgres)")
+    }
+
+    /// A file's lines as `wc -l` counts them: the last line's newline ends it, it does not start another.
+    static func lineCount(_ text: String) -> Int {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        return lines.count
+    }
+
+    /// Every decision record (`docs/adr/NNNN-title.md`) has at most 40 lines and is linked from docs/adr/README.md;
+    /// docs/benchmarks.md has at most 200 (issue 50: short records of today's design, figures in one short page).
+    @Test func decisionRecordsAreShortAndListedAndBenchmarksFitAPage() throws {
+        #expect(Self.lineCount("a\nb\n") == 2 && Self.lineCount("a\nb") == 2 && Self.lineCount("") == 0)
+        let folder = Self.root.appendingPathComponent("docs/adr")
+        // README.md is the index, not a record: only `NNNN-title.md` files are records.
+        let records = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".md") && $0.first.map { $0.isASCII && $0.isNumber } == true }
+            .sorted()
+        #expect(records.count >= 70, "decision records read from docs/adr: \(records)")
+        let index = try Self.text("docs/adr/README.md")
+        for record in records {
+            let lines = Self.lineCount(try Self.text("docs/adr/" + record))
+            #expect(lines <= 40, "docs/adr/\(record) has \(lines) lines; a decision record has at most 40")
+            let listed = index.contains("(\(record))")
+            #expect(listed, "docs/adr/README.md does not link docs/adr/\(record)")
+        }
+        let benchmarks = Self.lineCount(try Self.text("docs/benchmarks.md"))
+        #expect(benchmarks <= 200, "docs/benchmarks.md has \(benchmarks) lines; it holds at most 200")
     }
 }
