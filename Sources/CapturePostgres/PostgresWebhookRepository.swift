@@ -44,18 +44,22 @@ struct PostgresWebhookRepository: WebhookRepository {
 
     // MARK: subscriptions
 
+    /// The row of `s`, every column: a new subscription's, and `db copy`'s (`PostgresRecordCopy`).
+    static func insertion(_ s: WebhookSubscription) -> PostgresQuery {
+        """
+        INSERT INTO webhook_subscriptions (id, title, endpoint, events, clients, attributes, include_values,
+            enabled, disabled_reason, signing, sealed_secret, sealed_previous_secret, previous_secret_expires_at,
+            created_at, updated_at)
+        VALUES (\(s.id), \(s.title), \(s.endpoint), \(s.events.map(\.rawValue).joined(separator: " ")),
+            \(s.clients.joined(separator: " ")), \(s.attributes.joined(separator: " ")), \(s.includeValues),
+            \(s.enabled), \(s.disabledReason), \(s.signing.rawValue), \(s.sealedSecret), \(s.sealedPreviousSecret),
+            \(s.previousSecretExpiresAt), \(s.createdAt), \(s.updatedAt))
+        """
+    }
+
     func insert(_ s: WebhookSubscription) async throws {
         do {
-            try await store.query(
-                """
-                INSERT INTO webhook_subscriptions (id, title, endpoint, events, clients, attributes, include_values,
-                    enabled, disabled_reason, signing, sealed_secret, sealed_previous_secret, previous_secret_expires_at,
-                    created_at, updated_at)
-                VALUES (\(s.id), \(s.title), \(s.endpoint), \(s.events.map(\.rawValue).joined(separator: " ")),
-                    \(s.clients.joined(separator: " ")), \(s.attributes.joined(separator: " ")), \(s.includeValues),
-                    \(s.enabled), \(s.disabledReason), \(s.signing.rawValue), \(s.sealedSecret), \(s.sealedPreviousSecret),
-                    \(s.previousSecretExpiresAt), \(s.createdAt), \(s.updatedAt))
-                """)
+            try await store.query(Self.insertion(s))
         } catch let error as PSQLError where error.isUniqueViolation {
             throw CaptureError.invalidArgument("title", "another subscription has this title")
         }

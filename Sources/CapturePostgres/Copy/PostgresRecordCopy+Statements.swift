@@ -176,17 +176,7 @@ extension PostgresRecordCopy {
                 """
             }
         case .webhookSubscriptions(let subscriptions):
-            return subscriptions.map { s in
-                """
-                INSERT INTO webhook_subscriptions (id, title, endpoint, events, clients, attributes, include_values,
-                    enabled, disabled_reason, signing, sealed_secret, sealed_previous_secret, previous_secret_expires_at,
-                    created_at, updated_at)
-                VALUES (\(s.id), \(s.title), \(s.endpoint), \(s.events.map(\.rawValue).joined(separator: " ")),
-                    \(s.clients.joined(separator: " ")), \(s.attributes.joined(separator: " ")), \(s.includeValues),
-                    \(s.enabled), \(s.disabledReason), \(s.signing.rawValue), \(s.sealedSecret), \(s.sealedPreviousSecret),
-                    \(s.previousSecretExpiresAt), \(s.createdAt), \(s.updatedAt))
-                """
-            }
+            return subscriptions.map(PostgresWebhookRepository.insertion)
         case .webhookEvents(let events):
             return events.map { e in
                 """
