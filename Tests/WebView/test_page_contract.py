@@ -85,7 +85,7 @@ def test_pages_are_sent_with_a_strict_policy_and_run_only_their_own_scripts(serv
         assert 'name="viewport" content="width=device-width, initial-scale=1"' in body
         # Every script is a JSON data block but one: the first screen's modules, in the page at the end of the body
         # and allowed by its hash (the CSP allows no other inline script), naming the rest of the widget by its
-        # content-addressed URL (docs/adr/0072); no inline handlers or style attributes, no script to fetch first.
+        # content-addressed URL (docs/adr/0073); no inline handlers or style attributes, no script to fetch first.
         scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", body, re.S)
         code = [(attributes, text) for attributes, text in scripts if 'type="application/json"' not in attributes]
         assert len(code) == 1, [attributes for attributes, _ in code]

@@ -1,5 +1,5 @@
 /*
- * capture-arrival.js — the rest of the widget, on the service's own pages (docs/adr/0072). Such a page carries the
+ * capture-arrival.js — the rest of the widget, on the service's own pages (docs/adr/0073). Such a page carries the
  * first screen's modules in its own script and names the others (capture-rest.js, at its content-addressed URL) in
  * that script's data-capture-rest; they are fetched once the first screen is up. Until they have run, a tap on a
  * button or a link and a form's submission wait, and are replayed in order when they have: the form takes typing at

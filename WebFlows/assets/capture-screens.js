@@ -208,7 +208,7 @@
     if (screen.style.display) screen.style.display = shown ? 'block' : 'none';
   }
 
-  /* On the service's own pages the modules below arrive just after the first screen (capture-rest.js, docs/adr/0072):
+  /* On the service's own pages the modules below arrive just after the first screen (capture-rest.js, docs/adr/0073):
    * until then no step is under way, and capture-host.js draws the screen's parts when they come. */
   function waitsForStep(name) {
     return !!widget.terms && (widget.socialForms.waitsForSocial(name) || widget.factors.waitsForSecondFactor(name)

@@ -5,7 +5,7 @@ import Hummingbird
 /// Every client's look, built once at start-up from `clients[].theme` and `pageTitle` (docs/themes.md): the
 /// stylesheet the service serves at `/flows/themes/<clientId>.css` (colours, font stack, the extra stylesheet), the
 /// logo at `/flows/themes/<clientId>.logo.<svg|png>`, and the fragments each page view puts in its template.
-/// A small stylesheet travels in the page itself (docs/adr/0072), allowed by its hash in the page's CSP, never by
+/// A small stylesheet travels in the page itself (docs/adr/0073), allowed by its hash in the page's CSP, never by
 /// 'unsafe-inline'; a large one is linked.
 struct ClientThemes: Sendable {
     /// What one client's pages get: the logo element (or nothing) and the escaped title (nil: the flow's own).
@@ -17,6 +17,17 @@ struct ClientThemes: Sendable {
         var stylesheet = ""
         /// The inline stylesheet's CSP hash source.
         var inlineStyleHash: String?
+
+        /// The client's stylesheet in the page (small, and nothing in it could end the element) or linked at `path`.
+        mutating func place(stylesheet asset: StaticAssets.Asset, at path: String) {
+            let css = String(buffer: asset.bytes)
+            if asset.bytes.readableBytes <= ClientThemes.maxInlineStylesheetBytes, InlineAssets.isInlinable(css) {
+                stylesheet = "<style>\(css)</style>"
+                inlineStyleHash = InlineAssets.hash(css)
+            } else {
+                stylesheet = "<link rel=\"stylesheet\" href=\"\(HTML.escape(path))\">"
+            }
+        }
     }
 
     let pages: [String: Page]
@@ -63,7 +74,9 @@ struct ClientThemes: Sendable {
                 }
             }
             if client.theme != nil || client.pageTitle != nil {
-                pages[id] = Page(logo: logo, title: client.pageTitle.map(HTML.escape))
+                var page = Page(logo: logo, title: client.pageTitle.map(HTML.escape))
+                if let css = files[id + ".css"] { page.place(stylesheet: css, at: path(of: id + ".css", in: files)) }
+                pages[id] = page
             }
         }
         return ClientThemes(pages: pages, files: files)
@@ -103,17 +116,7 @@ struct ClientThemes: Sendable {
 
     /// The fragments of one page view: the client's, or for a client without a look, none.
     func page(for clientID: String) -> Page {
-        var page = pages[clientID] ?? Page(logo: "", title: nil)
-        let file = "\(clientID).css"
-        guard let asset = files[file] else { return page }
-        let css = String(buffer: asset.bytes)
-        if asset.bytes.readableBytes <= Self.maxInlineStylesheetBytes, InlineAssets.isInlinable(css) {
-            page.stylesheet = "<style>\(css)</style>"
-            page.inlineStyleHash = InlineAssets.hash(css)
-        } else {
-            page.stylesheet = "<link rel=\"stylesheet\" href=\"\(HTML.escape(Self.path(of: file, in: files)))\">"
-        }
-        return page
+        pages[clientID] ?? Page(logo: "", title: nil)
     }
 
     /// `/flows/themes/<file>` with the file's hash in its name (`ContentAddress`): the empty stylesheet's for a

@@ -23,7 +23,7 @@ struct FlowPages: Sendable {
                 throw SettingsError(file: "flows/\(flow.name).json", key: "page", problem: "template \(url.path) cannot be read")
             }
             // Written with /flows/assets/<name>; served with the content-addressed URLs (docs/adr/0070); the first
-            // screen's script and styles in the page itself (docs/adr/0072).
+            // screen's script and styles in the page itself (docs/adr/0073).
             let (included, inline) = try InlineAssets.expand(
                 assets.addressing(
                     try FlowTemplate.include(text, file: url.path, partials: root.appendingPathComponent("pages/partials"))),

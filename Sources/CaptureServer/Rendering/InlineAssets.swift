@@ -4,7 +4,7 @@ import Foundation
 
 /// `{{inline:<name>}}` in a page template: an asset's bytes in the page itself, between the element tags the template
 /// writes (`<style>{{inline:capture.css}}</style>`, `<script data-capture-rest="…">{{inline:capture-first.js}}</script>`),
-/// so the first screen needs no other request (docs/adr/0072). Done once at start-up, before the template's own tags
+/// so the first screen needs no other request (docs/adr/0073). Done once at start-up, before the template's own tags
 /// are expanded; each inlined text's SHA-256 goes into the page's CSP (`ContentSecurityPolicy`), which stays without
 /// 'unsafe-inline'.
 enum InlineAssets {

@@ -58,7 +58,7 @@ import Testing
             #expect(page.status == .ok)
             #expect(page.text.contains("<title>Northwind account</title>"))
             let html = withoutContentAddresses(page.text)
-            // Both stylesheets are small enough to travel in the page (docs/adr/0072), each allowed by its hash.
+            // Both stylesheets are small enough to travel in the page (docs/adr/0073), each allowed by its hash.
             let styles = html.components(separatedBy: "<style>").dropFirst().map { $0.components(separatedBy: "</style>")[0] }
             #expect(styles.count == 2)
             #expect(styles.first?.contains(".capture_container") == true)

@@ -47,7 +47,7 @@ import Testing
             #expect(!page.text.contains("{*"), "every Janrain tag was expanded")
             // No script or stylesheet to fetch before the first screen: capture-first.js and capture.css are in the
             // page, each allowed by its own hash and nothing else inline; the script names capture-rest.js by its
-            // content-addressed URL (docs/adr/0072).
+            // content-addressed URL (docs/adr/0073).
             #expect(!page.text.contains("<script src="))
             #expect(!page.text.contains("<link rel=\"stylesheet\""))
             let script = try inlineText(in: page.text, after: #"<script data-capture-rest="/flows/assets/capture-rest."#)

@@ -80,7 +80,7 @@ import Testing
             let page = try await api.get("/flows/webViewSignIn?client_id=demo-mobile-app")
             let paths = contentAddressedPaths(in: page.text)
             let names = paths.map { withoutContentAddresses($0).split(separator: "/").last.map(String.init) ?? "" }
-            // capture.css, the client's small theme and capture-first.js are in the page (docs/adr/0072).
+            // capture.css, the client's small theme and capture-first.js are in the page (docs/adr/0073).
             #expect(names == ["capture-rest.js"], "\(paths)")
             for path in paths {
                 let reply = try await api.get(path)
