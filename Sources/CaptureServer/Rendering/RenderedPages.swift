@@ -19,13 +19,13 @@ final class RenderedPages: Sendable {
     private let pages = VersionedCache<Key, StaticAssets.Asset>(capacity: capacity)
 
     /// The page for `view`, from the cache or from `render` (its HTML and CSP; kept when the view is shared).
-    func page(for view: FlowPageView, render: () -> (html: String, policy: String)) -> StaticAssets.Asset {
-        guard view.isShared else { return Self.asset(render()) }
+    func page(for view: FlowPageView, render: () throws -> (html: String, policy: String)) rethrows -> StaticAssets.Asset {
+        guard view.isShared else { return Self.asset(try render()) }
         let key = Key(
             flow: view.flow.name, clientID: view.client.clientID, locale: view.locale, responseType: view.responseType,
             tokenURL: view.tokenURL)
         if let page = pages.value(key, version: view.clientsVersion) { return page }
-        let page = Self.asset(render())
+        let page = Self.asset(try render())
         pages.keep(page, for: key, version: view.clientsVersion)
         return page
     }

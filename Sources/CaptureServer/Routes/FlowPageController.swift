@@ -33,9 +33,10 @@ struct FlowPageController {
         let view = try await flowPages.flowPage(
             FlowPageQuery(flow: name, query: query, acceptLanguage: request.headers.value(.acceptLanguage)),
             hasTemplate: { pages.templates[$0] != nil })
-        let messages = catalog.localization.messages(for: view.locale)
-        guard let template = pages.template(name, in: messages) else { throw FlowPageRefusal.noSuchFlow(name) }
-        let page = rendered.page(for: view) {
+        // What is rendered once per view (the template in its language, the settings) is looked up only then.
+        let page = try rendered.page(for: view) {
+            let messages = catalog.localization.messages(for: view.locale)
+            guard let template = pages.template(name, in: messages) else { throw FlowPageRefusal.noSuchFlow(name) }
             let json = JanrainSettings.json(
                 flow: view.flow, client: view.client, locale: view.locale, responseType: view.responseType,
                 codeChallenge: view.codeChallenge, tokenURL: view.tokenURL, settings: settings,

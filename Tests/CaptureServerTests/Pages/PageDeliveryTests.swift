@@ -20,10 +20,17 @@ import Testing
     // MARK: - Compression
 
     @Test func acceptEncodingIsReadWithItsQualities() {
-        for header in ["gzip", "gzip, deflate, br", "br;q=1, GZIP;q=0.5", "*", "x-gzip", "deflate, *;q=0.1", " gzip ;q=1.0"] {
+        for header in [
+            "gzip", "gzip, deflate, br", "br;q=1, GZIP;q=0.5", "*", "x-gzip", "deflate, *;q=0.1", " gzip ;q=1.0", "gzip;Q=0.001",
+            "identity;q=0, gzip; level=1", ",,gzip,", "gzip;q=1.000", "\tgzip\t",
+        ] {
             #expect(AcceptEncoding.allowsGzip(header), "\(header)")
         }
-        for header in [nil, "", "identity", "br", "gzip;q=0", "gzip; q=0.000", "*, gzip;q=0", "*;q=0", "gzip;q=2", "gzip;q=x"] {
+        for header in [
+            nil, "", "identity", "br", "gzip;q=0", "gzip; q=0.000", "*, gzip;q=0", "*;q=0", "gzip;q=2", "gzip;q=x",
+            "gzip;q=1.001",
+            "gzip;q=0.0001", "gzip;q=", "gzip;q=.5", "gzipped", "x-gzip;q=0, *",
+        ] {
             #expect(!AcceptEncoding.allowsGzip(header), "\(header ?? "nil")")
         }
     }
