@@ -26,11 +26,11 @@ extension FlowsCommand {
                 let flows = catalog.flows.values.sorted { $0.name < $1.name }
                 output.list(
                     ["NAME", "PAGE", "RESPONSE TYPE", "FORMS"],
-                    rows: flows.map { [$0.name, $0.page, $0.responseType, $0.forms.joined(separator: ",")] },
+                    rows: flows.map { [$0.name, $0.page, $0.responseType.rawValue, $0.forms.joined(separator: ",")] },
                     objects: flows.map {
                         [
                             "name": .string($0.name), "page": .string($0.page), "title": .string($0.title),
-                            "response_type": .string($0.responseType), "token_url": .string($0.tokenUrl),
+                            "response_type": .string($0.responseType.rawValue), "token_url": .string($0.tokenUrl),
                             "forms": .array($0.forms.map(JSONValue.string)),
                         ]
                     })

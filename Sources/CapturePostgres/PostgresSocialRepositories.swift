@@ -21,7 +21,7 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
                     nonce, code_verifier, created_at, expires_at, subject, claims, token_hash, token_expires_at, used_at,
                     initiator_challenge, provider_token)
                 VALUES (\(login.stateHash), \(login.provider), \(login.clientID), \(login.flow), \(login.locale),
-                    \(login.responseType), \(login.returnURL), \(login.nonce), \(login.codeVerifier), \(login.createdAt),
+                    \(ResponseType.storedName(of: login.responseType)), \(login.returnURL), \(login.nonce), \(login.codeVerifier), \(login.createdAt),
                     \(login.expiresAt), \(login.subject), \(login.claims.map(StoredJSON.text)), \(login.tokenHash),
                     \(login.tokenExpiresAt), \(login.usedAt), \(login.initiatorChallenge), \(login.providerToken))
                 """)
@@ -70,7 +70,7 @@ struct PostgresSocialLoginRepository: SocialLoginRepository {
         let c = Columns(row)
         var login = SocialLogin(
             stateHash: try c("state_hash"), provider: try c("provider"), clientID: try c("client_id"),
-            flow: try c("flow"), locale: try c("locale"), responseType: try c("response_type"),
+            flow: try c("flow"), locale: try c("locale"), responseType: try ResponseType.stored(try c("response_type")),
             returnURL: try c("return_url"), nonce: try c("nonce"), codeVerifier: try c("code_verifier"),
             createdAt: try c("created_at"))
         login.id = try c("id")

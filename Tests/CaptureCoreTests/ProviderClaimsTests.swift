@@ -10,7 +10,7 @@ import Testing
 @Suite struct ProviderClaimsTests {
     static func login(_ claims: [String: JSONValue]) -> SocialLogin {
         var login = SocialLogin(
-            stateHash: "h", provider: "p", clientID: "c", flow: "f", locale: "en-US", responseType: "token",
+            stateHash: "h", provider: "p", clientID: "c", flow: "f", locale: "en-US", responseType: .token,
             returnURL: "https://app.example/", nonce: "n", codeVerifier: "v", createdAt: Date())
         login.claims = claims
         return login

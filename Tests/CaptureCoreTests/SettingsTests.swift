@@ -87,6 +87,18 @@ import Testing
         }
     }
 
+    @Test func aFlowsResponseTypeIsOneOfThree() throws {
+        let directory = try temporarySettings(serviceJSON: "{}")
+        let file = directory.appendingPathComponent("flows/webViewProfile.json")
+        var flow = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        flow["responseType"] = "id_token"
+        try JSONSerialization.data(withJSONObject: flow).write(to: file)
+        let error = #expect(throws: SettingsError.self) { try FlowCatalog.load(directory: directory) }
+        #expect(error?.key == "responseType" && error?.problem == "must be token, code or code_and_token")
+        let shipped = try FlowCatalog.load(directory: TestWorld.settingsDirectory)
+        #expect(shipped.flow(named: "webViewSignIn")?.responseType == .token)
+    }
+
     @Test func oneFlowAtMostServesJanrainPagesWhoseFlowIsNotHere() throws {
         #expect(try FlowCatalog.load(directory: TestWorld.settingsDirectory).janrainFallback?.name == "webViewDemo")
         let directory = try temporarySettings(serviceJSON: "{}")

@@ -238,7 +238,7 @@ import Testing
         let (a, b) = try await Self.twoStores(backend)
         var login = SocialLogin(
             stateHash: "state", provider: "oidc", clientID: "app", flow: "webViewSignIn", locale: "en-US",
-            responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: Self.now)
+            responseType: .token, returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: Self.now)
         login.claims = ["email": .string("s@example.com")]
         try await a.repositories.socialLogins.insert(login)
         let spent = try await withThrowingTaskGroup(of: Bool.self) { group in

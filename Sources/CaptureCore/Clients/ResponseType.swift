@@ -27,6 +27,29 @@ public enum ResponseType: String, Sendable, CaseIterable {
     public var issuesCode: Bool { self != .token }
 }
 
+extension ResponseType: Codable {
+    /// A flow's `responseType` in Settings: a name that is not a response type is refused with the names it may be.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let value = ResponseType(rawValue: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "must be token, code or code_and_token")
+        }
+        self = value
+    }
+
+    /// An optional response type as storage keeps it: its name, or empty for none (a native sign-in's).
+    public static func storedName(of value: ResponseType?) -> String { value?.rawValue ?? "" }
+
+    /// Reads `storedName(of:)`; a name this build does not know is an error, never a guess.
+    public static func stored(_ name: String) throws -> ResponseType? {
+        if name.isEmpty { return nil }
+        guard let value = ResponseType(rawValue: name) else {
+            throw CaptureError.unexpected("a stored response type this build does not know: \(name)")
+        }
+        return value
+    }
+}
+
 /// What `/oauth/token` is asked to exchange (RFC 6749 `grant_type`).
 public enum GrantType: String, Sendable, CaseIterable {
     case authorizationCode = "authorization_code"

@@ -125,7 +125,7 @@ public enum JanrainFlowImport {
         (imported.kept, imported.keptInForms) = unread(in: data)
         var flow = FlowDefinition(
             page: "", title: document.name ?? name, flowVersion: document.version.flatMap(text(of:)) ?? "1",
-            registerFlow: "traditionalRegistration", locale: locale, tokenUrl: "/flows/token-url", responseType: "token",
+            registerFlow: "traditionalRegistration", locale: locale, tokenUrl: "/flows/token-url", responseType: .token,
             forms: forms.keys.sorted())
         flow.name = name
         flow.imported = imported

@@ -86,7 +86,7 @@ public struct FlowDefinition: Sendable, Equatable, Codable {
     public var defaultClient: String?
     /// A relative path resolves against the public origin; an absolute URL must be an allowed origin of the client.
     public var tokenUrl: String
-    public var responseType: String
+    public var responseType: ResponseType
     public var screenToRender: String?
     public var forms: [String]
     /// The page's `capture.thinRegistration` (default true): a first social sign-in whose profile is enough makes

@@ -159,9 +159,6 @@ extension FlowCatalog {
             for form in flow.forms where forms[flow.isImported ? Self.importedKey(form, of: flow.name) : form] == nil {
                 throw SettingsError(file: url.path, key: "forms", problem: "names undefined form '\(form)'")
             }
-            guard ResponseType(rawValue: flow.responseType) != nil else {
-                throw SettingsError(file: url.path, key: "responseType", problem: "must be token, code or code_and_token")
-            }
             flows[flow.name] = flow
         }
         var named: [String: String] = [:]

@@ -12,7 +12,8 @@ public struct SocialLogin: Sendable, Equatable {
     public var clientID: String
     public var flow: String
     public var locale: String
-    public var responseType: String
+    /// What the page that started it asked for; nil for a native sign-in (the app's SDK redeems the provider's token).
+    public var responseType: ResponseType?
     /// The page to come back to (allow-listed for the client, fragment removed).
     public var returnURL: String
     public var nonce: String
@@ -44,7 +45,7 @@ public struct SocialLogin: Sendable, Equatable {
     public static let retention: TimeInterval = handOffLifetime + formLifetime + 60
 
     public init(
-        stateHash: String, provider: String, clientID: String, flow: String, locale: String, responseType: String,
+        stateHash: String, provider: String, clientID: String, flow: String, locale: String, responseType: ResponseType?,
         returnURL: String, nonce: String, codeVerifier: String, createdAt: Date
     ) {
         self.stateHash = stateHash

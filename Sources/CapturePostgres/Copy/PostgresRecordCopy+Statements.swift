@@ -95,7 +95,7 @@ extension PostgresRecordCopy {
                     initiator_challenge, provider_token)
                 OVERRIDING SYSTEM VALUE
                 VALUES (\(l.id), \(l.stateHash), \(l.provider), \(l.clientID), \(l.flow), \(l.locale),
-                    \(l.responseType), \(l.returnURL), \(l.nonce), \(l.codeVerifier), \(l.createdAt), \(l.expiresAt),
+                    \(ResponseType.storedName(of: l.responseType)), \(l.returnURL), \(l.nonce), \(l.codeVerifier), \(l.createdAt), \(l.expiresAt),
                     \(l.subject), \(l.claims.map(StoredJSON.text)), \(l.tokenHash), \(l.tokenExpiresAt), \(l.usedAt),
                     \(l.initiatorChallenge), \(l.providerToken))
                 """

@@ -40,7 +40,7 @@ struct DropInController {
         let general = catalog.localization.messages(for: view.locale)
         let messages = view.flow.imported.map { general.overlaid(with: $0.texts(for: view.locale)) } ?? general
         let origin = settings.resolvedPublicOrigin
-        let responseType = ResponseType(rawValue: view.flow.responseType) ?? .token
+        let responseType = view.flow.responseType
         let settings = JanrainSettings.value(
             flow: view.flow, client: view.client, locale: view.locale, responseType: responseType, codeChallenge: nil,
             tokenURL: view.flow.tokenUrl.hasPrefix("/") ? origin + view.flow.tokenUrl : view.flow.tokenUrl,

@@ -19,7 +19,8 @@ struct SocialLoginRow: GeneratedIDRow {
     init(row: Row) throws {
         var login = SocialLogin(
             stateHash: row["stateHash"], provider: row["provider"], clientID: row["clientID"], flow: row["flow"],
-            locale: row["locale"], responseType: row["responseType"], returnURL: row["returnURL"], nonce: row["nonce"],
+            locale: row["locale"], responseType: try ResponseType.stored(row["responseType"]), returnURL: row["returnURL"],
+            nonce: row["nonce"],
             codeVerifier: row["codeVerifier"], createdAt: row["createdAt"])
         login.id = row["id"]
         login.expiresAt = row["expiresAt"]
@@ -40,7 +41,7 @@ struct SocialLoginRow: GeneratedIDRow {
         container["clientID"] = value.clientID
         container["flow"] = value.flow
         container["locale"] = value.locale
-        container["responseType"] = value.responseType
+        container["responseType"] = ResponseType.storedName(of: value.responseType)
         container["returnURL"] = value.returnURL
         container["nonce"] = value.nonce
         container["codeVerifier"] = value.codeVerifier

@@ -89,7 +89,7 @@ enum CopiedStore {
         #expect(try await store.providerRevocations.queue(fromLinksOf: deleted.id, at: now) == 1)
         var login = SocialLogin(
             stateHash: "state", provider: "mock", clientID: "demo-mobile-app", flow: "webViewSignIn", locale: "en-US",
-            responseType: "token", returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: now)
+            responseType: .token, returnURL: "https://a.example/", nonce: "n", codeVerifier: "v", createdAt: now)
         login.claims = ["email": .string("s@example.com")]
         login.providerToken = "sealed-on-its-way"
         try await store.socialLogins.insert(login)

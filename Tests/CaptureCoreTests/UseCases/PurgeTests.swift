@@ -21,7 +21,7 @@ import Testing
         try await world.service.store.socialLogins.insert(
             SocialLogin(
                 stateHash: UUID().uuidString, provider: "example", clientID: "demo-mobile-app", flow: "webViewSignIn",
-                locale: "en-US", responseType: "token", returnURL: "/flows/webViewSignIn", nonce: "n", codeVerifier: "v",
+                locale: "en-US", responseType: .token, returnURL: "/flows/webViewSignIn", nonce: "n", codeVerifier: "v",
                 createdAt: date))
     }
 

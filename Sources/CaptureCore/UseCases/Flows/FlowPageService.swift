@@ -109,7 +109,8 @@ extension FlowPageService {
         let locale = catalog.localization.negotiate(
             explicit: query.locale, acceptLanguage: query.acceptLanguage, fallback: flow.locale)
         // A page hands back tokens or a code, never both.
-        guard let responseType = ResponseType(rawValue: query.responseType ?? flow.responseType), responseType != .codeAndToken
+        guard let responseType = ResponseType(parameter: query.responseType, fallback: flow.responseType),
+            responseType != .codeAndToken
         else {
             throw refuse("response_type must be token or code.")
         }

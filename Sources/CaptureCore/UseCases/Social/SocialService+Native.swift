@@ -44,7 +44,7 @@ extension SocialService {
         let now = time.now()
         var login = SocialLogin(
             stateHash: TokenMinter.hash(minter.mint()), provider: provider.name, clientID: clientID ?? "", flow: "",
-            locale: "", responseType: "", returnURL: "", nonce: "", codeVerifier: "", createdAt: now)
+            locale: "", responseType: nil, returnURL: "", nonce: "", codeVerifier: "", createdAt: now)
         let oneTime = minter.mint()
         login.expiresAt = now.addingTimeInterval(-1)  // no redirect to finish: the state is spent from the start
         login.subject = identity.subject

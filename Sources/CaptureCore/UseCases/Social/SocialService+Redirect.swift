@@ -63,8 +63,7 @@ extension SocialService {
         guard let flowName = start.flow, let flow = catalog.flow(named: flowName) else {
             throw CaptureError.invalidArgument("flow", "unknown flow '\(start.flow ?? "")'")
         }
-        let flowDefault = ResponseType(rawValue: flow.responseType) ?? .token
-        guard let responseType = ResponseType(parameter: start.responseType, fallback: flowDefault) else {
+        guard let responseType = ResponseType(parameter: start.responseType, fallback: flow.responseType) else {
             throw CaptureError.invalidArgument("response_type", "must be token, code or code_and_token")
         }
         guard client.responseTypes.contains(responseType) else {
@@ -82,7 +81,7 @@ extension SocialService {
         let returnURL = String(page.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
         var login = SocialLogin(
             stateHash: TokenMinter.hash(state), provider: provider.name, clientID: client.clientID, flow: flow.name,
-            locale: start.locale ?? flow.locale, responseType: responseType.rawValue, returnURL: returnURL, nonce: nonce,
+            locale: start.locale ?? flow.locale, responseType: responseType, returnURL: returnURL, nonce: nonce,
             codeVerifier: verifier, createdAt: time.now())
         login.initiatorChallenge = challenge
         try await socialLogins.insert(login)
