@@ -31,7 +31,7 @@ struct SQLiteUserRepository: UserRepository {
         try await writeMappingDuplicates { db in
             // The record as it was, for the webhooks' changed attributes: read only when a subscription listens.
             var previous: User?
-            if try !SQLiteWebhookRepository.enabledSubscriptions(in: db).isEmpty { previous = try Self.user(id: user.id, in: db) }
+            if try SQLiteWebhookRepository.anyEnabled(in: db) { previous = try Self.user(id: user.id, in: db) }
             try Self.write(user, in: db)
             try Self.writeUniqueValues(of: user, in: db)
             if let previous {
@@ -44,27 +44,39 @@ struct SQLiteUserRepository: UserRepository {
     /// the only columns whose update stamps the user (`ChangeRecorder`).
     static let standingColumns = ["email", "disabledAt", "emailVerifiedAt"]
 
-    /// Every column, except that `standingColumns` are written only when they differ from the stored ones: a
-    /// profile edit or a sign-in's `lastLoginAt` leaves the account's kept token checks in place. Any doubt (the
-    /// row not found, a date read back differently) writes them, which only costs those checks.
+    /// Columns that other indexes hold and that no profile edit changes (`users_by_creation`, `users_by_number`).
+    static let indexedColumns = ["createdAt", "number"]
+
+    /// Every column, except that `standingColumns` and `indexedColumns` are written only when they differ from the
+    /// stored ones: a profile edit or a sign-in's `lastLoginAt` leaves the account's kept token checks in place, and
+    /// rewrites no index entry whose value stays (each would cost its page in the WAL and again at the checkpoint).
+    /// Any doubt (the row not found, a date read back differently) writes them, which only costs those pages.
     static func write(_ user: User, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "SELECT email, disabledAt, emailVerifiedAt FROM users WHERE id = ?")
-        let unchanged = try statement.first(arguments: [user.id]) { row in
-            (row[0] as String) == user.email && (row[1] as Date?) == user.disabledAt
-                && (row[2] as Date?) == user.emailVerifiedAt
+        let statement = try db.cachedStatement(
+            sql: "SELECT email, disabledAt, emailVerifiedAt, createdAt, number FROM users WHERE id = ?")
+        let stored = try statement.first(arguments: [user.id]) { row in
+            (
+                standing: (row[0] as String) == user.email && (row[1] as Date?) == user.disabledAt
+                    && (row[2] as Date?) == user.emailVerifiedAt,
+                created: (row[3] as Date?) == user.createdAt, number: (row[4] as Int64?) == user.number
+            )
         }
-        if unchanged == true, let profileColumns {
-            try UserRow(user).update(db, columns: profileColumns)
-        } else {
-            try UserRow(user).update(db)
-        }
+        guard let stored, let profileColumns else { return try UserRow(user).update(db) }
+        var columns = profileColumns
+        if !stored.standing { columns += standingColumns }
+        if !stored.created { columns.append("createdAt") }
+        if !stored.number { columns.append("number") }
+        try UserRow(user).update(db, columns: columns)
     }
 
-    /// Every column `UserRow.encode` writes but the key and `standingColumns`, taken from the encoding itself, so a
-    /// column added there is written here too; nil (write them all) if a sample could not be encoded.
+    /// Every column `UserRow.encode` writes but the key, `standingColumns` and `indexedColumns`, taken from the
+    /// encoding itself, so a column added there is written here too; nil (write them all) if a sample could not be
+    /// encoded.
     private static let profileColumns: [String]? = {
         let sample = User(id: "", email: "", passwordHash: nil, createdAt: Date(timeIntervalSinceReferenceDate: 0))
-        return (try? UserRow(sample).databaseDictionary.keys).map { $0.filter { !(["id"] + standingColumns).contains($0) } }
+        return (try? UserRow(sample).databaseDictionary.keys).map {
+            $0.filter { !(["id"] + standingColumns + indexedColumns).contains($0) }
+        }
     }()
 
     private static let byIDSQL = "SELECT \(UserRow.selection) FROM users WHERE id = ?"
@@ -159,12 +171,12 @@ struct SQLiteUserRepository: UserRepository {
     /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
     private static func writeUniqueValues(of user: User, in db: Database) throws {
         guard let values = user.uniqueValues else { return }
-        try db.execute(sql: "DELETE FROM user_unique WHERE userID = ?", arguments: [user.id])
+        // Cached: every profile write runs it.
+        try db.cachedStatement(sql: "DELETE FROM user_unique WHERE userID = ?").execute(arguments: [user.id])
         for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {
             do {
-                try db.execute(
-                    sql: "INSERT INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)",
-                    arguments: [attribute, value, user.id])
+                try db.cachedStatement(sql: "INSERT INTO user_unique (attribute, value, userID) VALUES (?, ?, ?)")
+                    .execute(arguments: [attribute, value, user.id])
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                 throw CaptureError.schemaViolation(SchemaViolation(.unique, attribute, "this \(attribute) is already taken"))
             }

@@ -22,6 +22,11 @@ struct SQLiteWebhookRepository: WebhookRepository {
         }
     }
 
+    /// Whether any subscription is enabled: one integer, so a write that raises nothing pays no rows' decoding.
+    static func anyEnabled(in db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled)")) ?? false
+    }
+
     static func enabledSubscriptions(in db: Database) throws -> [WebhookSubscription] {
         try WebhookSubscriptionRow.fetchAll(db.cachedStatement(sql: "SELECT * FROM webhook_subscriptions WHERE enabled"))
             .map(\.value)
