@@ -16,6 +16,8 @@
 # BENCH_DURATION), BENCH_ROUTES (which paths, default all, in this order within a round),
 # BENCH_OUT (where the results go, default bench-results; point quick or profiling runs elsewhere, e.g. .build/bench),
 # BENCH_SERVER_LOG (keep the server's log there; default discarded), BENCH_KEEP=1 (keep the work directory),
+# BENCH_WARM_SECONDS (20 of /verify before the rounds; 0 leaves it out), BENCH_INSTANCES (1; 2: PostgreSQL's server as
+# two instances behind nginx, round robin),
 # BENCH_PERF="route …" (`perf record -g` on the server during those routes' first round, or round
 # BENCH_PERF_ROUND, written to .build/perf-<route>.data; see docs/benchmarks.md, "Profiling").
 set -euo pipefail
