@@ -105,7 +105,7 @@ import Testing
     @Test func theServerRefusesADatabaseFromANewerBuild() async throws {
         let database = try Self.newerDatabase()
         let (process, _, err) = try ServerProcessTests().launch(
-            ["--port", "\(ServerProcessTests.freePort())", "--db", database, "--settings", TestWorld.settingsDirectory.path])
+            ["--port", "0", "--db", database, "--settings", TestWorld.settingsDirectory.path])
         await process.exited()
         #expect(process.terminationStatus == DatabaseTooNew.exitCode)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -17,8 +17,6 @@ import FoundationNetworking
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func freePort() -> Int { Int.random(in: 20_000..<32_000) }
-
     func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (TestProcess, Pipe, Pipe) {
         let process = TestProcess()
         process.executableURL = try #require(Self.binary, "build capture-server first (swift build)")
@@ -32,6 +30,38 @@ import FoundationNetworking
         return (process, out, err)
     }
 
+    /// Starts the server with both its streams in `directory/server.log` and waits (in `ServerStarts`' turn) for the
+    /// port it announces and for `/health/ready` there. The port is always the kernel's choice (0, from a flag or the
+    /// environment): a chosen port may be held by something else, and the test would wait on a server that never
+    /// bound it. Records the log's end and returns nil when the server exits or never answers.
+    func start(
+        _ arguments: [String], environment: [String: String], in directory: URL
+    ) async throws -> (process: TestProcess, port: Int, log: URL)? {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = directory.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = TestProcess()
+        process.executableURL = try #require(Self.binary, "build capture-server first (swift build)")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = handle
+        process.standardError = handle
+        let port = try await ServerStarts.one { () async throws -> Int? in
+            try process.run()
+            guard let port = await ServerAnnouncement.port(in: log, of: process) else { return nil }
+            return await ServerAnnouncement.ready({ await get("http://127.0.0.1:\(port)/health/ready") == 200 }) ? port : nil
+        }
+        guard let port else {
+            if process.isRunning { process.terminate() }
+            await process.exited()
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            Issue.record("capture-server never became ready: \(printed.suffix(2000))")
+            return nil
+        }
+        return (process, port, log)
+    }
+
     func get(_ url: String) async -> Int? {
         guard let url = URL(string: url) else { return nil }
         let result: Int? = await withCheckedContinuation { continuation in
@@ -43,44 +73,35 @@ import FoundationNetworking
         return result
     }
 
-    func waitUntilReady(_ base: String) async throws {
-        if await ServerAnnouncement.ready({ await get(base + "/health/ready") == 200 }) { return }
-        Issue.record("server at \(base) never became ready")
-    }
-
     @Test func flagsWinAndSIGTERMStopsCleanly() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
-        let port = Self.freePort()
         let database = directory.appendingPathComponent("flag.sqlite").path
-        let (process, out) = try await ServerStarts.one {
-            let (process, out, _) = try launch(
-                ["--host", "127.0.0.1", "--port", "\(port)", "--db", database, "--settings", TestWorld.settingsDirectory.path],
-                environment: ["CAPTURE_PORT": "1", "CAPTURE_DB": directory.appendingPathComponent("env.sqlite").path])
-            try await waitUntilReady("http://127.0.0.1:\(port)")
-            return (process, out)
-        }
+        // The environment asks for port 1 and another database; the flags ask for the kernel's choice and this one.
+        let started = try await start(
+            ["--host", "127.0.0.1", "--port", "0", "--db", database, "--settings", TestWorld.settingsDirectory.path],
+            environment: ["CAPTURE_PORT": "1", "CAPTURE_DB": directory.appendingPathComponent("env.sqlite").path],
+            in: directory)
+        let (process, port, log) = try #require(started)
+        #expect(port != 1, "--port beats CAPTURE_PORT")
         #expect(await get("http://127.0.0.1:\(port)/health/live") == 200)
         #expect(FileManager.default.fileExists(atPath: database), "--db beats CAPTURE_DB")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("env.sqlite").path))
         process.terminate()  // SIGTERM
         await process.exited()
         #expect(process.terminationStatus == 0)
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = try String(contentsOf: log, encoding: .utf8)
         #expect(printed.contains("/flows/webViewDemo?client_id=demo-mobile-app"))
     }
 
     @Test func environmentIsUsedWithoutFlags() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
-        let port = Self.freePort()
         let database = directory.appendingPathComponent("env.sqlite").path
-        let process = try await ServerStarts.one {
-            let (process, _, _) = try launch(
-                [],
-                environment: [
-                    "CAPTURE_PORT": "\(port)", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path,
-                ])
-            try await waitUntilReady("http://127.0.0.1:\(port)")
-            return process
-        }
+        // Port 0 from the environment: without it the server would listen on its default, 8080.
+        let started = try await start(
+            [], environment: ["CAPTURE_PORT": "0", "CAPTURE_DB": database, "CAPTURE_SETTINGS": TestWorld.settingsDirectory.path],
+            in: directory)
+        let (process, port, _) = try #require(started)
+        #expect(port != 8080, "CAPTURE_PORT is read")
         #expect(FileManager.default.fileExists(atPath: database))
         process.interrupt()  // SIGINT
         await process.exited()
