@@ -65,29 +65,32 @@ import Testing
 
     /// With `adminPort`, the admin API and `/metrics` are served on that listener only; the public one has neither.
     @Test func theAdminAPIAndMetricsMoveToTheAdminListener() async throws {
-        // Below Linux's ephemeral range (32768–60999), where the kernel puts the servers started on port 0.
-        let adminPort = Int.random(in: 20_000..<32_000)
-        let server = try await LiveServerProcess(settings: ["adminPort": adminPort, "adminHost": "127.0.0.1"])
+        // Port 0: the kernel's choice, announced in the log once the listener is bound.
+        let server = try await LiveServerProcess(settings: ["adminPort": 0, "adminHost": "127.0.0.1"])
         defer { server.stop() }
         #expect(await server.get("/admin/v1/tokens")?.status == 404)
         #expect(await server.get("/metrics")?.status == 404)
         #expect(await server.get("/health/live")?.status == 200)
-        var admin: RawHTTPConnection.Reply?
-        for _ in 0..<50 where admin == nil {
-            if let connection = try? RawHTTPConnection(port: adminPort) {
-                try connection.send("GET /admin/v1/tokens HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
-                admin = await connection.readReply(timeout: 3)
+        let marker = "admin API listening on 127.0.0.1:"
+        var adminPort: Int?
+        for _ in 0..<100 where adminPort == nil {
+            if let range = server.log.range(of: marker) {
+                adminPort = Int(server.log[range.upperBound...].prefix { $0.isNumber })
             } else {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
+        let port = try #require(adminPort, "no admin listener announced: \(server.log.suffix(2000))")
+        #expect(port != server.port)
+        let connection = try RawHTTPConnection(port: port)
+        try connection.send("GET /admin/v1/tokens HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
+        let admin = await connection.readReply(timeout: 3)
         #expect(admin?.status == 401)
         #expect(admin?.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
         #expect(admin?.headers["content-type"] == "application/problem+json")
-        let metrics = try RawHTTPConnection(port: adminPort)
+        let metrics = try RawHTTPConnection(port: port)
         try metrics.send("GET /metrics HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n")
         #expect(await metrics.readReply(timeout: 3)?.status == 200)
-        #expect(server.log.contains("admin API listening on 127.0.0.1:\(adminPort)"), "\(server.log)")
     }
 
     /// A database with a migration this build does not know (as a newer build would leave it).
