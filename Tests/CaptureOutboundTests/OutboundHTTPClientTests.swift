@@ -1,3 +1,4 @@
+import CaptureTestSupport
 import Foundation
 import Testing
 
@@ -74,9 +75,13 @@ import Testing
                     url: "http://127.0.0.1:\(listener.port)/", connectTimeoutSeconds: 1, totalTimeoutSeconds: 1.5,
                     allowsPlainHTTP: true))
         }
+        // `.timedOut` is libcurl's CURLE_OPERATION_TIMEDOUT: its 1.5 s timer fired. The clock says it was not sooner;
+        // how much later depends on what else the two cores run (a CI run saw over 60 s), so only `make bench` holds it.
         #expect(error?.kind == .timedOut)
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .seconds(1.4) && elapsed < .seconds(60))
+        print("a silent server was given up after \(elapsed)")
+        #expect(elapsed >= .seconds(1.4) && elapsed < TestTiming.notForever)
+        if TestTiming.bounded { #expect(elapsed < .seconds(3)) }
     }
 
     @Test func nothingListeningIsAConnectionFailure() async throws {
