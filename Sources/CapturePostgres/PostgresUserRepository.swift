@@ -37,31 +37,45 @@ struct PostgresUserRepository: UserRepository {
         let client = ChangeOrigin.client
         try await mappingDuplicates {
             try await store.transaction { connection in
-                // The row as it was (locked, for the webhooks' changed attributes) only when a subscription listens;
-                // otherwise a plain UPDATE, which PostgreSQL plans and runs at about 0.6 of the cost of one joined to
-                // its own old row (pgbench, docs/benchmarks.md): the one more round trip costs less than that.
-                var previous: User?
-                if try await PostgresWebhookRepository.anyEnabled(on: connection) {
-                    previous = try await connection.rows(
+                // No subscription listening (the common case): one statement, the plain UPDATE run only when none is
+                // enabled, answering whether one is. One listening: the row as it was (locked, for the webhooks'
+                // changed attributes), then the UPDATE. A plain UPDATE plans and runs at about 0.6 of the cost of one
+                // joined to its own old row (pgbench, docs/benchmarks.md).
+                if try await Self.write(user, unlessListening: true, on: connection) {
+                    let previous = try await connection.rows(
                         "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(user.id) FOR UPDATE"
                     ).first.map { try Self.record($0) }
-                }
-                try await connection.rows(
-                    """
-                    UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
-                        profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
-                        email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
-                        updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
-                        disabled_at = \(user.disabledAt), delete_requested_at = \(user.deleteRequestedAt)
-                    WHERE id = \(user.id)
-                    """)
-                try await Self.claimUniqueValues(of: user, on: connection)
-                if let previous {
-                    try await PostgresWebhookRepository.raise(
-                        .updated(previous: previous, current: user), client: client, on: connection)
+                    _ = try await Self.write(user, unlessListening: false, on: connection)
+                    try await Self.claimUniqueValues(of: user, on: connection)
+                    if let previous {
+                        try await PostgresWebhookRepository.raise(
+                            .updated(previous: previous, current: user), client: client, on: connection)
+                    }
+                } else {
+                    try await Self.claimUniqueValues(of: user, on: connection)
                 }
             }
         }
+    }
+
+    /// Writes `user`'s row; with `unlessListening`, only when no webhook subscription is enabled. Whether one is
+    /// (always false without `unlessListening`).
+    private static func write(_ user: User, unlessListening: Bool, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.rows(
+            """
+            WITH listening AS MATERIALIZED (
+                SELECT \(unlessListening) AND EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) AS yes),
+            written AS (
+                UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
+                    profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
+                    email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
+                    updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
+                    disabled_at = \(user.disabledAt), delete_requested_at = \(user.deleteRequestedAt)
+                WHERE id = \(user.id) AND NOT (SELECT yes FROM listening)
+                RETURNING 1)
+            SELECT yes AS listening FROM listening
+            """
+        ).first.map { try Columns($0)("listening", as: Bool.self) } ?? false
     }
 
     func find(id: String) async throws -> User? {

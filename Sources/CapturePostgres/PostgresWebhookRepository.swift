@@ -27,12 +27,6 @@ struct PostgresWebhookRepository: WebhookRepository {
         }
     }
 
-    /// Whether any subscription is enabled: one boolean, for a write that reads more only when one listens.
-    static func anyEnabled(on connection: PostgresConnection) async throws -> Bool {
-        try await connection.rows("SELECT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) AS listening").first
-            .map { try Columns($0)("listening", as: Bool.self) } ?? false
-    }
-
     static func enabledSubscriptions(on connection: PostgresConnection) async throws -> [WebhookSubscription] {
         try await connection.rows("SELECT * FROM webhook_subscriptions WHERE enabled").map(subscription)
     }
