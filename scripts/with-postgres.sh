@@ -138,6 +138,11 @@ max_connections = 500
 # memory") once the OpenID Connect and webhook tables came.
 max_locks_per_transaction = 512
 EOF
+# WITH_POSTGRES_STATEMENTS=1 loads pg_stat_statements (profiling: which statements a request runs, how often, how long).
+if [[ "${WITH_POSTGRES_STATEMENTS:-}" == 1 ]]; then
+  printf '%s\n' "shared_preload_libraries = 'pg_stat_statements'" "pg_stat_statements.track = all" \
+    >>"$dir/data/postgresql.conf"
+fi
 if [[ "${WITH_POSTGRES_DURABLE:-}" != 1 ]]; then
   printf '%s\n' "fsync = off" "synchronous_commit = off" "full_page_writes = off" "shared_buffers = 64MB" \
     >>"$dir/data/postgresql.conf"

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Two release builds compared on SQLite (docs/benchmarks.md, "Comparing two builds"): both servers run at once, each
-# on a directory `make bench` kept (BENCH_KEEP=1), and each path's load goes to one then the other, the order
-# alternating by round, so the machine's drift falls on both alike. Per path: the medians of server CPU per request
-# and of req/s, each build's ratio to its own bare route, and B's CPU against A's; each server's peak RSS.
+# Two release builds compared (docs/benchmarks.md, "Comparing two builds"): both servers run at once, each on a
+# directory `make bench` kept (BENCH_KEEP=1), and each path's load goes to one then the other, the order alternating
+# by round, so the machine's drift falls on both alike. Per path: the medians of server CPU per request and of req/s,
+# each build's ratio to its own bare route, and B's CPU against A's; each server's peak RSS. On PostgreSQL
+# (scripts/bench/ab-postgres.sh keeps each build's cluster up), also the medians of each cluster's CPU per request.
 #
 # usage: scripts/bench/ab.sh DIR_A SERVER_A DIR_B SERVER_B
-#   DIR: a kept bench directory (settings-sqlite/ and pools-sqlite/, or settings/ and pools/ from older commits); A and
-#   B may share one when their schemas are the same. SERVER: a release capture-server; the capturectl beside it adds
-#   the confidential client introspection needs (that build's own, for its own schema).
+#   DIR: a kept bench directory (settings-sqlite/ and pools-sqlite/, settings-postgres/ and pools-postgres/, or
+#   settings/ and pools/ from older commits), its database the one its service.json names; A and B may share one when
+#   their schemas are the same. SERVER: a release capture-server; the capturectl beside it adds the confidential
+#   client introspection needs (that build's own, for its own schema).
 # Knobs (environment): AB_ROUNDS (5), AB_SECONDS (5), AB_ROUTES ("bare entity introspect verify page page_inm
 # refresh update code"), AB_WARM_SECONDS (10 of /verify on each before the rounds), AB_OUT (where the per-round
-# lines and the summary go, default .build/ab).
+# lines and the summary go, default .build/ab), AB_DATA_A and AB_DATA_B (PostgreSQL data directories: their
+# postmasters' CPU is counted).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 (($# == 4)) || { sed -n 2,14p "$0" >&2; exit 2; }
@@ -18,20 +21,23 @@ rounds=${AB_ROUNDS:-5} seconds=${AB_SECONDS:-5} warm=${AB_WARM_SECONDS:-10}
 routes=${AB_ROUTES:-bare entity introspect verify page page_inm refresh update code}
 out=${AB_OUT:-.build/ab}
 mkdir -p "$out"
-declare -A dir server settings pools port pid basic etag
-dir[A]=$1 server[A]=$2 dir[B]=$3 server[B]=$4
+declare -A dir server settings pools port pid basic etag data
+dir[A]=$1 server[A]=$2 dir[B]=$3 server[B]=$4 data[A]=${AB_DATA_A:-} data[B]=${AB_DATA_B:-}
 cleanup() { for n in A B; do [[ -n "${pid[$n]:-}" ]] && { kill "${pid[$n]}" 2>/dev/null || true; wait "${pid[$n]}" 2>/dev/null || true; }; done; }
 trap cleanup EXIT
 
 for n in A B; do
   if [[ -d ${dir[$n]}/settings-sqlite ]]; then
     settings[$n]=${dir[$n]}/settings-sqlite pools[$n]=${dir[$n]}/pools-sqlite
+  elif [[ -d ${dir[$n]}/settings-postgres ]]; then
+    settings[$n]=${dir[$n]}/settings-postgres pools[$n]=${dir[$n]}/pools-postgres
   else
     settings[$n]=${dir[$n]}/settings pools[$n]=${dir[$n]}/pools
   fi
   # Its own client for introspection (a kept directory does not keep the benchmark's secret).
   secret=$("$(dirname "${server[$n]}")/capturectl" client add "ab-$n-$RANDOM" --confidential --json \
-    --db "${dir[$n]}/bench.sqlite" --settings "${settings[$n]}" |
+    --db "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["database"])' "${settings[$n]}/service.json")" \
+    --settings "${settings[$n]}" |
     python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["client_id"] + ":" + d["client_secret"])')
   basic[$n]=$(printf '%s' "$secret" | base64 -w0)
 done
@@ -51,9 +57,22 @@ for n in A B; do
 done
 
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+# A cluster's CPU (as bench.sh counts it): its postmaster and children, and the children it reaped meanwhile.
+db_ticks() { # data directory, or nothing
+  [[ -n $1 ]] || { echo 0; return; }
+  local postmaster
+  postmaster=$(head -1 "$1/postmaster.pid")
+  {
+    for p in $postmaster $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null); do
+      sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk '{print $12 + $13}' || true
+    done
+    sed 's/.*) //' "/proc/$postmaster/stat" | awk '{print $14 + $15}'
+  } | awk '{t += $1} END {print t + 0}'
+}
+per_request() { python3 -c "print(f'{$1 / $(getconf CLK_TCK) / max($2, 1) * 1e6:.1f}')"; }
 # One load on one server: prints "build route round rps=… cpu_us=… bad=…".
 run() { # build, route, seconds, round
-  local n=$1 route=$2 s=$3 r=$4 file="" slice=0 slices=1 before after line requests
+  local n=$1 route=$2 s=$3 r=$4 file="" slice=0 slices=1 before after line requests db_before db_after
   case $route in
     entity | introspect | verify | update) file=${pools[$n]}/access.txt ;;
     refresh) file=${pools[$n]}/refresh.txt ;;
@@ -62,14 +81,16 @@ run() { # build, route, seconds, round
   # The one-use pools: each round takes its own slice, as in `make bench`.
   if [[ $route == refresh || $route == code ]]; then slice=$r slices=$rounds; fi
   before=$(ticks "${pid[$n]}")
+  db_before=$(db_ticks "${data[$n]}")
   line=$(BENCH_MODE=$route BENCH_FILE=$file BENCH_THREADS=2 BENCH_ROUND=$slice BENCH_ROUNDS=$slices \
     BENCH_BASIC=${basic[$n]} BENCH_AUDIENCE=http://android.library BENCH_ETAG="${etag[$n]:-\"none\"}" \
     BENCH_EXPECT_304=$([[ -n "${etag[$n]}" ]] && echo 1 || echo 0) \
     wrk -t2 -c64 -d"${s}s" --timeout 30s -s scripts/bench/load.lua "http://127.0.0.1:${port[$n]}/health/live" | grep '^BENCH ')
   after=$(ticks "${pid[$n]}")
+  db_after=$(db_ticks "${data[$n]}")
   requests=$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")
   echo "$n $route $r rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$line")" \
-    "cpu_us=$(python3 -c "print(f'{($after - $before) / $(getconf CLK_TCK) / max($requests, 1) * 1e6:.1f}')")" \
+    "cpu_us=$(per_request "$((after - before))" "$requests")" "db_us=$(per_request "$((db_after - db_before))" "$requests")" \
     "bad=$(sed -n 's/.* bad=\([0-9]*\).*/\1/p' <<<"$line")"
 }
 
@@ -89,15 +110,21 @@ import collections, statistics, sys
 lines, a, b, peak_a, peak_b = sys.argv[1:]
 runs, bad = collections.defaultdict(list), 0
 for line in open(lines):
-    build, route, _, rps, cpu, errors = line.split()
-    runs[(route, build)].append((float(rps[4:]), float(cpu[7:])))
-    bad += int(errors[4:] or 0)
-med = {k: (statistics.median(x for x, _ in v), statistics.median(y for _, y in v)) for k, v in runs.items()}
+    build, route, _, *fields = line.split()
+    values = dict(field.split("=", 1) for field in fields)
+    runs[(route, build)].append((float(values["rps"]), float(values["cpu_us"]), float(values.get("db_us", 0))))
+    bad += int(values["bad"] or 0)
+med = {k: tuple(statistics.median(x[i] for x in v) for i in range(3)) for k, v in runs.items()}
+database = any(d for _, _, d in med.values())
 print(f"A: {a}\nB: {b}\nmedians of {len(runs[next(iter(runs))])} interleaved rounds; replies not as expected: {bad}")
 print(f"peak RSS (VmHWM): A {peak_a} MiB, B {peak_b} MiB")
-print(f"{'path':12} {'A req/s':>9} {'A x bare':>8} {'A cpu µs':>8} | {'B req/s':>9} {'B x bare':>8} {'B cpu µs':>8} | B cpu vs A")
+print(f"{'path':12} {'A req/s':>9} {'A x bare':>8} {'A cpu µs':>8} | {'B req/s':>9} {'B x bare':>8} {'B cpu µs':>8} | B cpu vs A"
+      + (" | A db µs  B db µs  B db vs A" if database else ""))
 for route in dict.fromkeys(r for r, _ in runs):
-    (ra, ca), (rb, cb) = med[(route, "A")], med[(route, "B")]
-    ba, bb = med.get(("bare", "A"), (ra, 0))[0], med.get(("bare", "B"), (rb, 0))[0]
-    print(f"{route:12} {ra:9.0f} {ra / ba:8.3f} {ca:8.1f} | {rb:9.0f} {rb / bb:8.3f} {cb:8.1f} | {cb - ca:+6.1f} µs ({(cb / ca - 1) * 100:+.1f} %)")
+    (ra, ca, da), (rb, cb, db) = med[(route, "A")], med[(route, "B")]
+    ba, bb = med.get(("bare", "A"), (ra,))[0], med.get(("bare", "B"), (rb,))[0]
+    row = f"{route:12} {ra:9.0f} {ra / ba:8.3f} {ca:8.1f} | {rb:9.0f} {rb / bb:8.3f} {cb:8.1f} | {cb - ca:+6.1f} µs ({(cb / ca - 1) * 100:+.1f} %)"
+    if database:
+        row += f" | {da:8.1f} {db:8.1f} " + (f"{(db / da - 1) * 100:+.1f} %" if da else "")
+    print(row)
 PY
