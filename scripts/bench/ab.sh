@@ -108,23 +108,31 @@ peaks=("$(peak "${pid[A]}")" "$(peak "${pid[B]}")")
 python3 - "$lines" "$1 ${server[A]}" "$3 ${server[B]}" "${peaks[@]}" <<'PY' | tee "$out/summary.txt"
 import collections, statistics, sys
 lines, a, b, peak_a, peak_b = sys.argv[1:]
-runs, bad = collections.defaultdict(list), 0
+runs, rounds, bad = collections.defaultdict(list), {}, 0
 for line in open(lines):
-    build, route, _, *fields = line.split()
+    build, route, number, *fields = line.split()
     values = dict(field.split("=", 1) for field in fields)
-    runs[(route, build)].append((float(values["rps"]), float(values["cpu_us"]), float(values.get("db_us", 0))))
+    run = (float(values["rps"]), float(values["cpu_us"]), float(values.get("db_us", 0)))
+    runs[(route, build)].append(run)
+    rounds[(route, number, build)] = run
     bad += int(values["bad"] or 0)
+# B over the A run beside it, round by round: on a noisy machine steadier than the ratio of the two medians.
+def paired(route, i):
+    ratios = [rounds[(r, n, "B")][i] / rounds[(r, n, "A")][i] for (r, n, b) in rounds
+              if r == route and b == "A" and (r, n, "B") in rounds and rounds[(r, n, "A")][i] > 0]
+    return f"{(statistics.median(ratios) - 1) * 100:+.1f} %" if ratios else "-"
 med = {k: tuple(statistics.median(x[i] for x in v) for i in range(3)) for k, v in runs.items()}
 database = any(d for _, _, d in med.values())
 print(f"A: {a}\nB: {b}\nmedians of {len(runs[next(iter(runs))])} interleaved rounds; replies not as expected: {bad}")
 print(f"peak RSS (VmHWM): A {peak_a} MiB, B {peak_b} MiB")
 print(f"{'path':12} {'A req/s':>9} {'A x bare':>8} {'A cpu µs':>8} | {'B req/s':>9} {'B x bare':>8} {'B cpu µs':>8} | B cpu vs A"
-      + (" | A db µs  B db µs  B db vs A" if database else ""))
+      + " (by round)" + (" | A db µs  B db µs  B db vs A (by round)" if database else ""))
 for route in dict.fromkeys(r for r, _ in runs):
     (ra, ca, da), (rb, cb, db) = med[(route, "A")], med[(route, "B")]
     ba, bb = med.get(("bare", "A"), (ra,))[0], med.get(("bare", "B"), (rb,))[0]
     row = f"{route:12} {ra:9.0f} {ra / ba:8.3f} {ca:8.1f} | {rb:9.0f} {rb / bb:8.3f} {cb:8.1f} | {cb - ca:+6.1f} µs ({(cb / ca - 1) * 100:+.1f} %)"
+    row += f" ({paired(route, 1)})"
     if database:
-        row += f" | {da:8.1f} {db:8.1f} " + (f"{(db / da - 1) * 100:+.1f} %" if da else "")
+        row += f" | {da:8.1f} {db:8.1f} " + (f"{(db / da - 1) * 100:+.1f} % ({paired(route, 2)})" if da else "")
     print(row)
 PY
