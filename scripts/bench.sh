@@ -274,23 +274,10 @@ load() { # route name, mode, round, seconds, connections, file (on the server of
   echo "backend=$backend route=$name round=$round ${line#BENCH } cpu_us=$cpu_us$db_us$split load1=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
   say "$backend $name round $round: ${line#BENCH }"
 }
-per_request() { # clock ticks, requests -> µs per request
-  python3 -c "import sys; t, hz, n = map(float, sys.argv[1:]); print(f'{t / hz / n * 1e6:.1f}' if n else 0)" \
-    "$1" "$(getconf CLK_TCK)" "$2"
-}
-# utime + stime in clock ticks (/proc/<pid>/stat fields 14 and 15, after the command name): of the server, and of
-# PostgreSQL's postmaster and its children (its backends for the server's connections, the WAL writer, …), with the
-# postmaster's cutime + cstime (fields 16 and 17): a child that ended meanwhile (a pooled connection closed once idle,
-# an autovacuum worker) is counted there once reaped.
-ticks_of() { for pid in "$@"; do sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $12 + $13} END {print t + 0}'; }
-reaped_ticks_of() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $14 + $15 + 0}'; }
+# CPU time (ticks_of, cluster_ticks, per_request): scripts/bench/ticks.sh, which ab.sh shares.
+source scripts/bench/ticks.sh
 server_ticks() { ticks_of ${instance_pids[$backend]:-${servers[$backend]}}; }
-database_ticks() {
-  [[ $backend == postgres ]] || { echo 0; return; }
-  local postmaster
-  postmaster=$(head -1 "$CAPTURE_TEST_POSTGRES_DATA/postmaster.pid" 2>/dev/null) || { echo 0; return; }
-  echo $(($(ticks_of "$postmaster" $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null)) + $(reaped_ticks_of "$postmaster")))
-}
+database_ticks() { if [[ $backend == postgres ]]; then cluster_ticks "$CAPTURE_TEST_POSTGRES_DATA"; else echo 0; fi; }
 perf_pid=""
 # Before the rounds, each backend answers BENCH_WARM_SECONDS (default 20; 0 leaves it out) of /verify over the access
 # tokens, not recorded: a token is checked many times in its life, and the rounds measure that steady state rather

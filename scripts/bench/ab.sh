@@ -56,20 +56,9 @@ for n in A B; do
     sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p')
 done
 
-ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
-# A cluster's CPU (as bench.sh counts it): its postmaster and children, and the children it reaped meanwhile.
-db_ticks() { # data directory, or nothing
-  [[ -n $1 ]] || { echo 0; return; }
-  local postmaster
-  postmaster=$(head -1 "$1/postmaster.pid")
-  {
-    for p in $postmaster $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null); do
-      sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk '{print $12 + $13}' || true
-    done
-    sed 's/.*) //' "/proc/$postmaster/stat" | awk '{print $14 + $15}'
-  } | awk '{t += $1} END {print t + 0}'
-}
-per_request() { python3 -c "print(f'{$1 / $(getconf CLK_TCK) / max($2, 1) * 1e6:.1f}')"; }
+# CPU time (ticks_of, cluster_ticks, per_request), counted as make bench counts it.
+source scripts/bench/ticks.sh
+db_ticks() { if [[ -n $1 ]]; then cluster_ticks "$1"; else echo 0; fi; } # data directory, or nothing
 # One load on one server: prints "build route round rps=… cpu_us=… bad=…".
 run() { # build, route, seconds, round
   local n=$1 route=$2 s=$3 r=$4 file="" slice=0 slices=1 before after line requests db_before db_after
@@ -80,13 +69,13 @@ run() { # build, route, seconds, round
   esac
   # The one-use pools: each round takes its own slice, as in `make bench`.
   if [[ $route == refresh || $route == code ]]; then slice=$r slices=$rounds; fi
-  before=$(ticks "${pid[$n]}")
+  before=$(ticks_of "${pid[$n]}")
   db_before=$(db_ticks "${data[$n]}")
   line=$(BENCH_MODE=$route BENCH_FILE=$file BENCH_THREADS=2 BENCH_ROUND=$slice BENCH_ROUNDS=$slices \
     BENCH_BASIC=${basic[$n]} BENCH_AUDIENCE=http://android.library BENCH_ETAG="${etag[$n]:-\"none\"}" \
     BENCH_EXPECT_304=$([[ -n "${etag[$n]}" ]] && echo 1 || echo 0) \
     wrk -t2 -c64 -d"${s}s" --timeout 30s -s scripts/bench/load.lua "http://127.0.0.1:${port[$n]}/health/live" | grep '^BENCH ')
-  after=$(ticks "${pid[$n]}")
+  after=$(ticks_of "${pid[$n]}")
   db_after=$(db_ticks "${data[$n]}")
   requests=$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")
   echo "$n $route $r rps=$(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' <<<"$line")" \
