@@ -28,7 +28,7 @@ struct PostgresPasskeyRepository: PasskeyRepository {
     }
 
     func list(userID: String) async throws -> [Passkey] {
-        try await store.query("SELECT * FROM passkeys WHERE user_id = \(userID) ORDER BY created_at, credential_id")
+        try await store.read(prepared: PasskeysOfUserStatement(key: userID))
             .map(Self.record)
     }
 

@@ -96,7 +96,7 @@ struct PostgresIdentityRepository: IdentityRepository {
     }
 
     func list(userID: String) async throws -> [LinkedIdentity] {
-        try await store.query("SELECT * FROM identities WHERE user_id = \(userID) ORDER BY linked_at, provider")
+        try await store.read(prepared: IdentitiesOfUserStatement(key: userID))
             .map(Self.record)
     }
 

@@ -25,7 +25,7 @@ struct PostgresUserRepository: UserRepository {
                 var stored = user
                 stored.number = try await Self.nextNumber(on: connection)
                 try await Self.insert(stored, on: connection)
-                try await Self.claimUniqueValues(of: stored, on: connection)
+                try await Self.claim(stored.uniqueValues, for: stored.id, on: connection)
                 if let identity { try await PostgresIdentityRepository.link(identity, on: connection) }
                 try await PostgresWebhookRepository.raise(.created(stored), client: client, on: connection)
                 return stored
@@ -37,45 +37,31 @@ struct PostgresUserRepository: UserRepository {
         let client = ChangeOrigin.client
         try await mappingDuplicates {
             try await store.transaction { connection in
-                // No subscription listening (the common case): one statement, the plain UPDATE run only when none is
-                // enabled, answering whether one is. One listening: the row as it was (locked, for the webhooks'
-                // changed attributes), then the UPDATE. A plain UPDATE plans and runs at about 0.6 of the cost of one
-                // joined to its own old row (pgbench, docs/benchmarks.md).
+                // No subscription listening (the common case): one prepared statement writes the row and releases
+                // the record's unique values, answering whether one is enabled. One listening: the row as it was
+                // (locked, for the webhooks' changed attributes), then the same statement. A plain UPDATE plans and
+                // runs at about 0.6 of the cost of one joined to its own old row (pgbench, docs/benchmarks.md).
                 if try await Self.write(user, unlessListening: true, on: connection) {
                     let previous = try await connection.rows(
                         "SELECT \(unescaped: Self.columns()) FROM users WHERE id = \(user.id) FOR UPDATE"
                     ).first.map { try Self.record($0) }
                     _ = try await Self.write(user, unlessListening: false, on: connection)
-                    try await Self.claimUniqueValues(of: user, on: connection)
+                    try await Self.claim(user.uniqueValues, for: user.id, on: connection)
                     if let previous {
                         try await PostgresWebhookRepository.raise(
                             .updated(previous: previous, current: user), client: client, on: connection)
                     }
                 } else {
-                    try await Self.claimUniqueValues(of: user, on: connection)
+                    try await Self.claim(user.uniqueValues, for: user.id, on: connection)
                 }
             }
         }
     }
 
-    /// Writes `user`'s row; with `unlessListening`, only when no webhook subscription is enabled. Whether one is
-    /// (always false without `unlessListening`).
+    /// Writes `user`'s row (`UserWriteStatement`); whether a webhook subscription is listening.
     private static func write(_ user: User, unlessListening: Bool, on connection: PostgresConnection) async throws -> Bool {
-        try await connection.rows(
-            """
-            WITH listening AS MATERIALIZED (
-                SELECT \(unlessListening) AND EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) AS yes),
-            written AS (
-                UPDATE users SET number = \(user.number), email = \(user.email), password_hash = \(user.passwordHash),
-                    profile = \(StoredJSON.text(user.profile)), last_element_id = \(user.lastElementID),
-                    email_verified_at = \(user.emailVerifiedAt), created_at = \(user.createdAt),
-                    updated_at = \(user.updatedAt), last_login_at = \(user.lastLoginAt),
-                    disabled_at = \(user.disabledAt), delete_requested_at = \(user.deleteRequestedAt)
-                WHERE id = \(user.id) AND NOT (SELECT yes FROM listening)
-                RETURNING 1)
-            SELECT yes AS listening FROM listening
-            """
-        ).first.map { try Columns($0)("listening", as: Bool.self) } ?? false
+        try await connection.rows(UserWriteStatement(user: user, unlessListening: unlessListening)).first
+            .map { try Columns($0)("listening", as: Bool.self) } ?? false
     }
 
     func find(id: String) async throws -> User? {
@@ -270,12 +256,10 @@ struct PostgresUserRepository: UserRepository {
             """)
     }
 
-    /// Replaces the record's entries when its profile changed (`uniqueValues` set); otherwise leaves them.
-    private static func claimUniqueValues(of user: User, on connection: PostgresConnection) async throws {
-        guard let values = user.uniqueValues else { return }
-        try await connection.rows("DELETE FROM user_unique WHERE user_id = \(user.id)")
-        for (attribute, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard try await claim(attribute, value, for: user.id, on: connection) else {
+    /// Claims `values` for `userID` (a new record's, or a changed profile's once `write` released the old ones).
+    private static func claim(_ values: [String: String]?, for userID: String, on connection: PostgresConnection) async throws {
+        for (attribute, value) in (values ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard try await claim(attribute, value, for: userID, on: connection) else {
                 throw CaptureError.schemaViolation(SchemaViolation(.unique, attribute, "this \(attribute) is already taken"))
             }
         }
