@@ -6,10 +6,11 @@
 # usage: scripts/bench/ab-postgres.sh CHECKOUT_A CHECKOUT_B
 #   CHECKOUT: a source tree whose release build the seeding makes (or finds) in .build/release.
 # Knobs (environment): BENCH_USERS, BENCH_TOKENS, BENCH_CODES (each seeding's, as bench.sh), AB_SCHEMA=A or B (both
-# servers read that build's Settings/schema.json, so that a reply's size is not what differs), and ab.sh's AB_*.
+# servers read that build's Settings/schema.json, so that a reply's size is not what differs), AB_SQL_A and AB_SQL_B
+# (SQL run on that build's seeded database before the rounds, e.g. "DROP INDEX …" to price an index), and ab.sh's AB_*.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-(($# == 2)) || { sed -n 2,9p "$0" >&2; exit 2; }
+(($# == 2)) || { sed -n 2,10p "$0" >&2; exit 2; }
 # Two clusters: this script runs inside two nested scripts/with-postgres.sh, the outer one's becoming A's.
 case ${AB_POSTGRES_STAGE:-0} in
   0) exec env AB_POSTGRES_STAGE=1 WITH_POSTGRES_DURABLE=1 scripts/with-postgres.sh "$0" "$@" ;;
@@ -35,5 +36,9 @@ case ${AB_SCHEMA:-} in
   A) cp "${kept[A]}/settings-postgres/schema.json" "${kept[B]}/settings-postgres/schema.json" ;;
   B) cp "${kept[B]}/settings-postgres/schema.json" "${kept[A]}/settings-postgres/schema.json" ;;
 esac
+for n in A B; do
+  sql=AB_SQL_$n
+  [[ -z ${!sql:-} ]] || psql -q "${url[$n]%/*}/bench" -v ON_ERROR_STOP=1 -c "${!sql}" >&2
+done
 AB_OUT=$out AB_DATA_A=${data[A]} AB_DATA_B=${data[B]} scripts/bench/ab.sh \
   "${kept[A]}" "${checkout[A]}/.build/release/capture-server" "${kept[B]}" "${checkout[B]}/.build/release/capture-server"
