@@ -97,6 +97,34 @@ import Testing
     }
 
     @Test(arguments: TestBackend.allCases)
+    func aUniqueValueGoesWithItsRecordsProfile(_ backend: TestBackend) async throws {
+        let users = try await TestStorage.open(backend).repositories.users
+        let schema = UserImportStorageTests.schema  // the shipped schema and a unique `nickname`
+        func named(_ user: User, _ nickname: String) throws -> User {
+            var document = user.document(schema: schema, asUser: false)
+            try document.update(at: EntityPath(parsing: "nickname"), with: .string(nickname))
+            var named = user
+            named.apply(document)
+            return named
+        }
+        let first = try await users.insert(try named(Self.user("first@example.com"), "Ace"))
+        let second = try await users.insert(try named(Self.user("second@example.com"), "Bee"))
+        #expect(try await users.find(unique: "nickname", text: "ace")?.id == first.id)
+        // Another record's value is refused, and the refused write leaves the record and the claims as they were.
+        let taken = CaptureError.schemaViolation(SchemaViolation(.unique, "nickname", "this nickname is already taken"))
+        await #expect(throws: taken) { try await users.update(try named(second, "ACE")) }
+        #expect(try await users.find(id: second.id)?.profile["nickname"] == .string("Bee"))
+        #expect(try await users.find(unique: "nickname", text: "bee")?.id == second.id)
+        // A changed value lets go of the old one, which another record may then take.
+        try await users.update(try named(first, "Cat"))
+        #expect(try await users.find(unique: "nickname", text: "ace") == nil)
+        try await users.update(try named(second, "Ace"))
+        #expect(try await users.find(unique: "nickname", text: "ace")?.id == second.id)
+        #expect(try await users.find(unique: "nickname", text: "bee") == nil)
+        #expect(try await users.find(unique: "nickname", text: "cat")?.id == first.id)
+    }
+
+    @Test(arguments: TestBackend.allCases)
     func anImportNamesEachConflictAndRenumbersTakenNumbers(_ backend: TestBackend) async throws {
         let users = try await TestStorage.open(backend).repositories.users
         let existing = try await users.insert(Self.user("existing@example.com", id: "fixed-id"))
