@@ -69,8 +69,10 @@ final class RawHTTPConnection: @unchecked Sendable {
         await onOwnThread { self.blockingReadUntilClosed(timeout: timeout) }
     }
 
-    /// Reads one reply (head, then Content-Length bytes of body); nil if the stream ends or times out first.
-    func readReply(timeout: Double = 5) async -> Reply? {
+    /// Reads one reply (head, then Content-Length bytes of body); nil if the stream ends or times out first. By
+    /// default it waits as long as a test waits for what comes within a second on a quiet machine
+    /// (`TestTiming.patience`): two lanes of tests on two cores were seen to hold an in-process server's reply 90 s.
+    func readReply(timeout: Double = Double(TestTiming.patience.components.seconds)) async -> Reply? {
         await onOwnThread { self.blockingReadReply(timeout: timeout) }
     }
 
